@@ -1,0 +1,27 @@
+"""Mentat's rules engine: pure, deterministic, no I/O. Its public surface is re-exported here."""
+
+from engine.actions import Action, parse_action
+from engine.errors import EngineError, InvalidSetup, ReplayMismatch, RuleViolation
+from engine.game import Transition, apply, new_game, state_hash
+from engine.ids import Faction
+from engine.options import FixedSetup, GameOptions, GameSetup
+from engine.views import PlayerView, view
+
+__all__ = [
+    "Action",
+    "EngineError",
+    "Faction",
+    "FixedSetup",
+    "GameOptions",
+    "GameSetup",
+    "InvalidSetup",
+    "PlayerView",
+    "ReplayMismatch",
+    "RuleViolation",
+    "Transition",
+    "apply",
+    "new_game",
+    "parse_action",
+    "state_hash",
+    "view",
+]

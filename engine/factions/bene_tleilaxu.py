@@ -1,0 +1,29 @@
+"""The Bene Tleilaxu's powers that other phases call into (bene-tleilaxu.md)."""
+
+from __future__ import annotations
+
+from engine.events import EventLog
+from engine.ids import Faction
+from engine.model import GameState
+from engine.names import faction_name
+
+
+def spring_trap_if_laid(state: GameState, territory: str, faction: Faction, log: EventLog) -> None:
+    """BT-31, R-12: the first tokens shipped, moved or placed into a trapped stronghold trigger the trap.
+    The triggering is public at once; the card stays secret until the trap attacks (BT-32)."""
+    trap = state.traps.get(territory)
+    if trap is None or trap.triggered_by is not None:
+        return
+    trap.triggered_by = faction
+    trap.triggered_turn = state.turn
+    log.public(
+        "trap_triggered",
+        f"{faction_name(faction)} spring the Bene Tleilaxu trap on {territory}: their tokens there are frozen "
+        "this turn, and the trap strikes one of their leaders at the start of the next battle round (BT-31, BT-32).",
+        territory=territory, faction=faction.value,
+    )
+
+
+def frozen_strongholds(state: GameState, faction: Faction) -> list[str]:
+    """BT-31, R-24: strongholds whose trap this faction triggered this turn; its tokens there cannot leave."""
+    return [t for t, trap in state.traps.items() if trap.triggered_by == faction and trap.triggered_turn == state.turn]

@@ -1,0 +1,100 @@
+"""How actions reach the rules: a registry of handlers, prompt bookkeeping, and the step driver."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.ids import Faction
+from engine.model import GameState, Phase, Prompt, PromptKind
+
+Handler = Callable[[GameState, Any, EventLog], None]
+StepRunner = Callable[[GameState, EventLog], bool]
+DefaultMaker = Callable[[GameState, Prompt], BaseModel]
+
+HANDLERS: dict[str, Handler] = {}
+STEP_RUNNERS: dict[Phase, StepRunner] = {}
+DEFAULTS: dict[PromptKind, DefaultMaker] = {}
+
+A = TypeVar("A", bound=BaseModel)
+
+
+def handles(action_type: type[A]) -> Callable[[Callable[[GameState, A, EventLog], None]], Handler]:
+    """Register the function that applies one type of action to a draft state."""
+    name = action_type.model_fields["type"].default
+
+    def register(fn: Callable[[GameState, A, EventLog], None]) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
+def runs_phase(phase: Phase) -> Callable[[StepRunner], StepRunner]:
+    """Register the function that moves a phase on when no blocking prompt is open."""
+
+    def register(fn: StepRunner) -> StepRunner:
+        STEP_RUNNERS[phase] = fn
+        return fn
+
+    return register
+
+
+def default_for(kind: PromptKind) -> Callable[[DefaultMaker], DefaultMaker]:
+    """Register the action used when a prompt of this kind is forced (admin) or expires."""
+
+    def register(fn: DefaultMaker) -> DefaultMaker:
+        DEFAULTS[kind] = fn
+        return fn
+
+    return register
+
+
+def open_prompt(
+    state: GameState,
+    kind: PromptKind,
+    faction: Faction,
+    *,
+    secret: bool,
+    options: list[str] | None = None,
+    **detail: Any,
+) -> Prompt:
+    prompt = Prompt(
+        id=f"p{state.next_prompt_number}",
+        kind=kind,
+        faction=faction,
+        secret=secret,
+        options=list(options or []),
+        detail=detail,
+        opened_at=state.seq,
+    )
+    state.next_prompt_number += 1
+    state.prompts.append(prompt)
+    return prompt
+
+
+def take_prompt(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:
+    """Close and return the faction's open prompt of this kind, or refuse the action."""
+    for prompt in state.prompts:
+        if prompt.faction == faction and prompt.kind == kind:
+            state.prompts.remove(prompt)
+            return prompt
+    waiting = [f"{p.kind.value}" for p in state.prompts_for(faction)]
+    raise RuleViolation(
+        ViolationCode.NO_OPEN_DECISION,
+        rule,
+        f"{faction.value} has no open {kind.value.replace('_', ' ')} decision.",
+        waiting,
+    )
+
+
+def advance(state: GameState, log: EventLog) -> None:
+    """Run the game forward until it needs a decision or ends."""
+    while not state.prompts and state.phase != Phase.ENDED:
+        runner = STEP_RUNNERS.get(state.phase)
+        if runner is None or not runner(state, log):
+            return

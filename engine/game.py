@@ -1,0 +1,55 @@
+"""The engine's one door: create a game, apply an action, get the new state and its events."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import NamedTuple
+
+# Importing the rule modules registers their handlers.
+from engine import admin as _admin  # noqa: F401
+from engine.actions import Action, PlayerAction
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import Event, EventLog
+from engine.flow import HANDLERS, advance
+from engine.model import GameState, Phase
+from engine.options import GameSetup
+from engine.phases import setup as _setup
+
+
+class Transition(NamedTuple):
+    state: GameState
+    events: list[Event]
+
+
+def new_game(setup: GameSetup) -> Transition:
+    """Create a game and run it to its first decisions."""
+    log = EventLog()
+    state = _setup.create_state(setup, log)
+    advance(state, log)
+    return Transition(state, log.items)
+
+
+def apply(state: GameState, action: Action) -> Transition:
+    """Apply one action. The given state is never modified; a refused action raises RuleViolation."""
+    if isinstance(action, PlayerAction):
+        if not state.in_game(action.faction):
+            raise RuleViolation(ViolationCode.NOT_IN_GAME, "Setup",
+                                f"{action.faction.value} is not in this game.", [f.value for f in state.factions])
+        if state.phase == Phase.ENDED:
+            raise RuleViolation(ViolationCode.GAME_OVER, "A-9", "The game is over.")
+    handler = HANDLERS.get(action.type)
+    if handler is None:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "Engine", f"No rule handles {action.type!r} yet.")
+    draft = state.model_copy(deep=True)
+    log = EventLog()
+    handler(draft, action, log)
+    draft.seq += 1
+    advance(draft, log)
+    return Transition(draft, log.items)
+
+
+def state_hash(state: GameState) -> str:
+    """A digest of the whole state, for checking that a replay reaches the same position."""
+    canonical = json.dumps(state.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()

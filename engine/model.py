@@ -1,0 +1,123 @@
+"""The game state: everything that changes during a game, and nothing that does not (that is the setup)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine.ids import Faction
+from engine.options import GameSetup
+from engine.rng import Rng
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    STORM = "storm"
+    SPICE_BLOW = "spice_blow"
+    BIDDING = "bidding"
+    MOVEMENT = "movement"
+    BATTLE = "battle"
+    COLLECTION = "collection"
+    ENDED = "ended"
+
+
+class PromptKind(StrEnum):
+    TRAITOR_PICK = "traitor_pick"
+    BG_PREDICTION = "bg_prediction"
+    BT_TRAPS = "bt_traps"
+    STARTING_PLACEMENT = "starting_placement"
+
+
+class Prompt(BaseModel):
+    """An open decision: who decides, whether it is secret, and the legal choices."""
+
+    id: str
+    kind: PromptKind
+    faction: Faction
+    secret: bool
+    # The choices a menu can offer; the kind's handler checks the full rule on submission.
+    options: list[str] = Field(default_factory=list)
+    # Kind-specific limits (e.g. how many tokens to place), shown to the decider only.
+    detail: dict[str, Any] = Field(default_factory=dict)
+    opened_at: int  # the state's seq when the prompt opened
+
+
+class Prediction(BaseModel):
+    """The Bene Gesserit prediction: a faction and the turn it wins on (secret)."""
+
+    faction: Faction
+    turn: int
+
+
+class Trap(BaseModel):
+    """BT-30: a Treachery card laid face down on a stronghold."""
+
+    card: str
+    triggered_by: Faction | None = None
+    triggered_turn: int | None = None
+
+
+class FactionState(BaseModel):
+    faction: Faction
+    dot: int | None  # the sector of the faction's player dot; the BT have none (BT-1)
+    spice: int
+    reserves: int
+    tanks: int = 0
+    hand: list[str] = Field(default_factory=list)
+    traitors: list[str] = Field(default_factory=list)
+    leaders_in_tanks: list[str] = Field(default_factory=list)
+
+
+class GameState(BaseModel):
+    setup: GameSetup
+    seq: int = 0  # actions applied so far; also the version a stale click is checked against
+    turn: int = 0
+    phase: Phase = Phase.SETUP
+    step: str = ""
+    storm_sector: int
+    # location key -> faction -> tokens there; a location is "Territory#sector" or "Polar Sink".
+    forces: dict[str, dict[Faction, int]] = Field(default_factory=dict)
+    spice_on_board: dict[str, int] = Field(default_factory=dict)
+    factions: dict[Faction, FactionState]
+    treachery_deck: list[str]
+    treachery_discard: list[str] = Field(default_factory=list)
+    spice_deck: list[str]
+    spice_discard: list[str] = Field(default_factory=list)
+    traitor_deck_unused: list[str] = Field(default_factory=list)
+    bg_prediction: Prediction | None = None
+    traps: dict[str, Trap] = Field(default_factory=dict)
+    prompts: list[Prompt] = Field(default_factory=list)
+    next_prompt_number: int = 1
+    winners: list[Faction] = Field(default_factory=list)
+    rng: Rng
+
+    # --- queries used everywhere -------------------------------------------------------------
+
+    def faction(self, faction: Faction) -> FactionState:
+        return self.factions[faction]
+
+    def in_game(self, faction: Faction) -> bool:
+        return faction in self.factions
+
+    def prompts_for(self, faction: Faction) -> list[Prompt]:
+        return [p for p in self.prompts if p.faction == faction]
+
+    def prompt(self, prompt_id: str) -> Prompt | None:
+        return next((p for p in self.prompts if p.id == prompt_id), None)
+
+    def tokens_at(self, location: str, faction: Faction) -> int:
+        return self.forces.get(location, {}).get(faction, 0)
+
+    def add_tokens(self, location: str, faction: Faction, count: int) -> None:
+        here = self.forces.setdefault(location, {})
+        total = here.get(faction, 0) + count
+        if total < 0:
+            raise ValueError(f"{faction.value} would have {total} tokens in {location}")
+        if total:
+            here[faction] = total
+        else:
+            here.pop(faction, None)
+            if not here:
+                del self.forces[location]

@@ -1,0 +1,27 @@
+"""Display names for the words the engine writes into events."""
+
+from __future__ import annotations
+
+from engine.data import load_game_data
+from engine.ids import Faction
+
+
+def faction_name(faction: Faction) -> str:
+    return load_game_data().factions[faction].name
+
+
+def leader_name(leader_id: str) -> str:
+    return load_game_data().leader(leader_id).name
+
+
+def card_name(card_id: str) -> str:
+    return load_game_data().card(card_id).name
+
+
+def location_label(location: str) -> str:
+    """"Arrakeen" for a one-sector territory, "False Wall West (sector 16)" where the sector matters."""
+    board = load_game_data().board
+    territory = board.territory(board.location_territory(location))
+    if len(territory.locations) == 1:
+        return territory.name
+    return f"{territory.name} (sector {board.location_sector(location)})"

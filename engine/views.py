@@ -1,0 +1,102 @@
+"""What each faction, and the table, may know. Nothing shown to anyone is built from the raw state."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from engine.ids import Faction
+from engine.model import GameState, Phase, Prediction, Prompt, PromptKind
+from engine.order import storm_order
+
+
+class FactionPublic(BaseModel):
+    faction: Faction
+    dot: int | None
+    reserves: int
+    tanks: int
+    leaders_in_tanks: list[str]
+    hand_size: int
+
+
+class FactionSecrets(BaseModel):
+    """What only this faction knows about itself."""
+
+    spice: int
+    hand: list[str]
+    traitors: list[str]
+    prediction: Prediction | None = None  # the Bene Gesserit only
+    trap_cards: dict[str, str] = {}  # the BT only: stronghold -> card (BT-30)
+
+
+class TrapPublic(BaseModel):
+    stronghold: str
+    triggered_by: Faction | None
+
+
+class AwaitedDecision(BaseModel):
+    """Whose decision the game waits on; the table sees the kind, never the choices."""
+
+    prompt_id: str
+    faction: Faction
+    kind: PromptKind
+    secret: bool
+    since: int
+
+
+class PlayerView(BaseModel):
+    viewer: Faction | None
+    turn: int
+    phase: Phase
+    storm_sector: int
+    turn_order: list[Faction]
+    forces: dict[str, dict[Faction, int]]
+    spice_on_board: dict[str, int]
+    factions: list[FactionPublic]
+    traps: list[TrapPublic]
+    treachery_discard: list[str]
+    spice_discard: list[str]
+    awaiting: list[AwaitedDecision]
+    winners: list[Faction]
+    own: FactionSecrets | None = None
+    own_prompts: list[Prompt] = []
+
+
+def view(state: GameState, viewer: Faction | None) -> PlayerView:
+    """The game as `viewer` may see it; `None` is the table (every public fact, no secret)."""
+    own = own_prompts = None
+    if viewer is not None and state.in_game(viewer):
+        fs = state.faction(viewer)
+        own = FactionSecrets(
+            spice=fs.spice,
+            hand=list(fs.hand),
+            traitors=list(fs.traitors),
+            prediction=state.bg_prediction if viewer == Faction.BENE_GESSERIT else None,
+            trap_cards={s: t.card for s, t in state.traps.items()} if viewer == Faction.BENE_TLEILAXU else {},
+        )
+        own_prompts = [p.model_copy(deep=True) for p in state.prompts_for(viewer)]
+    return PlayerView(
+        viewer=viewer,
+        turn=state.turn,
+        phase=state.phase,
+        storm_sector=state.storm_sector,
+        turn_order=storm_order(state),
+        forces={loc: dict(here) for loc, here in state.forces.items()},
+        spice_on_board=dict(state.spice_on_board),
+        factions=[
+            FactionPublic(
+                faction=f, dot=fs.dot, reserves=fs.reserves, tanks=fs.tanks,
+                leaders_in_tanks=list(fs.leaders_in_tanks), hand_size=len(fs.hand),
+            )
+            for f, fs in state.factions.items()
+        ],
+        traps=[TrapPublic(stronghold=s, triggered_by=t.triggered_by) for s, t in state.traps.items()],
+        treachery_discard=list(state.treachery_discard),
+        spice_discard=list(state.spice_discard),
+        awaiting=[
+            AwaitedDecision(prompt_id=p.id, faction=p.faction, kind=p.kind, secret=p.secret, since=p.opened_at)
+            for p in state.prompts
+        ],
+        winners=list(state.winners),
+        own=own,
+        own_prompts=own_prompts or [],
+    )

@@ -1,0 +1,53 @@
+"""Helpers shared by the engine tests."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.autoplay import play_until_stuck
+from engine.game import apply, new_game
+from engine.ids import Faction
+from engine.model import GameState, PromptKind
+from engine.options import FixedSetup, GameOptions, GameSetup
+from engine.rng import Rng
+
+ALL_SEVEN = tuple(Faction)
+
+
+def make_setup(factions=ALL_SEVEN, seed: int = 1, fixed: FixedSetup | None = None, **options) -> GameSetup:
+    return GameSetup(factions=tuple(factions), seed=seed, options=GameOptions(**options), fixed=fixed or FixedSetup())
+
+
+def start(factions=ALL_SEVEN, seed: int = 1, fixed: FixedSetup | None = None, **options) -> GameState:
+    return new_game(make_setup(factions, seed, fixed, **options)).state
+
+
+def prompt_of(state: GameState, faction: Faction, kind: PromptKind):
+    matches = [p for p in state.prompts_for(faction) if p.kind == kind]
+    assert len(matches) == 1, f"expected one {kind} prompt for {faction}, found {state.prompts_for(faction)}"
+    return matches[0]
+
+
+def snapshot(state: GameState) -> str:
+    return json.dumps(state.model_dump(mode="json"), sort_keys=True)
+
+
+def finish_setup(state: GameState, seed: int = 5) -> GameState:
+    state, _, _ = play_until_stuck(state, Rng.from_seed(seed))
+    return state
+
+
+def apply_all(state: GameState, *actions):
+    events = []
+    for action in actions:
+        state, new_events = apply(state, action)
+        events += new_events
+    return state, events
+
+
+@pytest.fixture
+def seven() -> GameState:
+    """A fresh 7-faction game with the BT and default options, waiting on its setup decisions."""
+    return start()

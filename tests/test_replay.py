@@ -1,0 +1,106 @@
+"""The log is the game: export, import, replay and verify; an altered log is caught."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.__main__ import main
+from engine.actions import ChooseTraitor
+from engine.autoplay import play_until_stuck
+from engine.errors import ReplayMismatch
+from engine.game import new_game, state_hash
+from engine.ids import Faction
+from engine.record import GameRecord, load_record, record_game, replay, save_record, verify
+from engine.rng import Rng
+from tests.conftest import make_setup
+
+
+@pytest.fixture
+def played():
+    setup = make_setup(seed=21)
+    state, _ = new_game(setup)
+    state, actions, _ = play_until_stuck(state, Rng.from_seed(21))
+    return setup, actions, state
+
+
+def test_a_game_round_trips_through_its_file(played, tmp_path):
+    setup, actions, state = played
+    path = tmp_path / "game.json"
+    save_record(record_game(setup, actions, state), path)
+    record = load_record(path)
+    assert record.setup == setup and record.actions == actions
+    assert state_hash(verify(record)) == state_hash(state)
+    assert replay(setup, actions)[0] == state
+
+
+def _altered(record: GameRecord) -> GameRecord:
+    """Swap the first traitor choice for another of the same prompt's options: still legal, another game."""
+    state, _ = new_game(record.setup)
+    actions = list(record.actions)
+    for i, action in enumerate(actions):
+        if isinstance(action, ChooseTraitor):
+            options = next(p.options for p in state.prompts if p.faction == action.faction)
+            other = next(o for o in options if o != action.leader)
+            actions[i] = ChooseTraitor(faction=action.faction, leader=other)
+            return record.model_copy(update={"actions": actions})
+    raise AssertionError("no traitor choice in the record")
+
+
+def test_an_altered_legal_action_is_caught_by_the_state_hash(played):
+    record = record_game(*played)
+    with pytest.raises(ReplayMismatch, match="differs from the recorded one"):
+        verify(_altered(record))
+
+
+def test_an_altered_illegal_action_is_caught_on_replay(played):
+    record = record_game(*played)
+    actions = list(record.actions)
+    index = next(i for i, a in enumerate(actions) if isinstance(a, ChooseTraitor))
+    actions[index] = ChooseTraitor(faction=actions[index].faction, leader="nobody_at_all")
+    with pytest.raises(ReplayMismatch, match=f"action {index + 1} \\(choose_traitor\\) is refused"):
+        verify(record.model_copy(update={"actions": actions}))
+
+
+def test_cli_replay_prints_a_summary_and_exits_zero(played, tmp_path, capsys):
+    path = tmp_path / "game.json"
+    save_record(record_game(*played), path)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"replay OK: {len(played[1])} actions, seed 21" in out
+    assert "Bene Tleilaxu" in out and "turn 1, phase storm" in out
+
+
+def test_cli_replay_of_an_edited_file_exits_nonzero_with_a_clear_message(played, tmp_path, capsys):
+    path = tmp_path / "game.json"
+    save_record(_altered(record_game(*played)), path)
+    assert main(["replay", str(path)]) == 1
+    assert "replay FAILED" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", ["not json", '{"format": "mentat-game/1"}', '{"format": "other"}'])
+def test_cli_replay_of_a_broken_file_exits_nonzero(tmp_path, capsys, content):
+    path = tmp_path / "game.json"
+    path.write_text(content)
+    assert main(["replay", str(path)]) == 1
+    assert "is not a valid game record" in capsys.readouterr().err
+
+
+def test_the_file_is_plain_json_with_setup_and_actions(played, tmp_path):
+    path = tmp_path / "game.json"
+    save_record(record_game(*played), path)
+    raw = json.loads(path.read_text())
+    assert raw["format"] == "mentat-game/1"
+    assert raw["setup"]["factions"] == [f.value for f in Faction]
+    assert all("type" in a for a in raw["actions"])
+
+
+def test_demo_prints_the_public_setup_report_of_seven_factions(tmp_path, capsys):
+    export = tmp_path / "demo.json"
+    assert main(["demo", "--seed", "3", "--export", str(export)]) == 0
+    out = capsys.readouterr().out
+    for name in ("Atreides", "Bene Gesserit", "Emperor", "Fremen", "Spacing Guild", "Harkonnen", "Bene Tleilaxu"):
+        assert name in out
+    assert "Setup is complete" in out and "Turn order:" in out
+    assert main(["replay", str(export)]) == 0

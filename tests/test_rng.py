@@ -1,0 +1,35 @@
+"""The engine's seeded generator: same seed, same numbers, on every machine."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.rng import Rng
+
+
+def test_same_seed_same_sequence_and_known_first_value():
+    a, b = Rng.from_seed(42), Rng.from_seed(42)
+    assert [a.next_u64() for _ in range(5)] == [b.next_u64() for _ in range(5)]
+    # SplitMix64's published first output for seed 0; pins the algorithm across Python versions.
+    assert Rng.from_seed(0).next_u64() == 0xE220A8397B1DCDAF
+
+
+def test_below_stays_in_range_and_covers_it():
+    rng = Rng.from_seed(7)
+    counts = Counter(rng.below(6) for _ in range(6000))
+    assert set(counts) == set(range(6))
+    assert min(counts.values()) > 850
+
+
+def test_shuffle_is_a_permutation_and_depends_on_the_seed():
+    first, second = list(range(30)), list(range(30))
+    Rng.from_seed(1).shuffle(first)
+    Rng.from_seed(2).shuffle(second)
+    assert sorted(first) == list(range(30)) and first != second
+
+
+def test_state_round_trips_through_json():
+    rng = Rng.from_seed(99)
+    rng.below(10)
+    copy = Rng.model_validate_json(rng.model_dump_json())
+    assert copy.next_u64() == rng.next_u64()
