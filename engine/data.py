@@ -151,9 +151,9 @@ class Board(_Frozen):
     @classmethod
     def _index_by_name(cls, value: Any) -> Any:
         """The file lists territories; index them by name, refusing a name given twice."""
-        if not isinstance(value, list):
-            return value
-        names = [item["name"] if isinstance(item, dict) else item.name for item in value]
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            return value  # not the file's shape: let the field's own validation report it
+        names = [item.get("name") for item in value]
         twice = sorted({str(name) for name in names if names.count(name) > 1})
         if twice:
             raise ValueError(f"territories listed twice: {twice}")
@@ -379,8 +379,8 @@ class GameData(_Frozen):
 
     @model_validator(mode="after")
     def _check_across_files(self) -> Self:
-        misfiled = [key for key, faction in self.factions.items() if key is not faction.id]
-        missing = [faction for faction in Faction if faction not in self.factions]
+        misfiled = [str(key) for key, faction in self.factions.items() if key is not faction.id]
+        missing = [str(faction) for faction in Faction if faction not in self.factions]
         if misfiled or missing:
             raise ValueError(f"factions.json: misfiled {misfiled}, missing {missing}")
         for faction in self.factions.values():
@@ -456,7 +456,7 @@ class _FactionsFile(_Frozen):
     @model_validator(mode="after")
     def _check_each_faction_once(self) -> Self:
         ids = [faction.id for faction in self.factions]
-        if twice := sorted({faction for faction in ids if ids.count(faction) > 1}):
+        if twice := sorted({str(faction) for faction in ids if ids.count(faction) > 1}):
             raise ValueError(f"factions listed twice: {twice}")
         return self
 
