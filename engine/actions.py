@@ -54,6 +54,143 @@ class PlaceStartingTokens(PlayerAction):
     placement: dict[str, int]
 
 
+# --- storm, spice blow and Nexus --------------------------------------------------------------
+
+
+class DialStorm(PlayerAction):
+    """A-1: a secret storm dial, 0-20 on turn 1 and 1-3 after."""
+
+    type: Literal["dial_storm"] = "dial_storm"
+    value: int
+
+
+class ProposeAlliance(PlayerAction):
+    """A-8: during a Nexus, offer an alliance; it forms when the other side accepts."""
+
+    type: Literal["propose_alliance"] = "propose_alliance"
+    partner: Faction
+
+
+class AcceptAlliance(PlayerAction):
+    type: Literal["accept_alliance"] = "accept_alliance"
+    partner: Faction
+
+
+class BreakAlliance(PlayerAction):
+    type: Literal["break_alliance"] = "break_alliance"
+
+
+class EndNexus(PlayerAction):
+    """Done talking in this Nexus; the Nexus ends when every faction is done."""
+
+    type: Literal["end_nexus"] = "end_nexus"
+
+
+class RideWorm(PlayerAction):
+    """The Fremen ride Shai-Hulud from the devoured territory to another, or stay (to_location None)."""
+
+    type: Literal["ride_worm"] = "ride_worm"
+    to_location: str | None = None
+
+
+# --- bidding ---------------------------------------------------------------------------------
+
+
+class Bid(PlayerAction):
+    type: Literal["bid"] = "bid"
+    amount: int = Field(ge=1)
+
+
+class PassBid(PlayerAction):
+    type: Literal["pass_bid"] = "pass_bid"
+
+
+class SetBidOrder(PlayerAction):
+    """A-6: a standing order, applied whenever the faction is asked to bid."""
+
+    type: Literal["set_bid_order"] = "set_bid_order"
+    auto_pass: bool = False
+    max_bid: int | None = Field(default=None, ge=1)
+
+
+# --- revival, shipment and movement ----------------------------------------------------------
+
+
+class Revive(PlayerAction):
+    """A-7: tokens from the tanks (free ones first) and, when allowed, one leader."""
+
+    type: Literal["revive"] = "revive"
+    tokens: int = Field(default=0, ge=0)
+    leader: str | None = None
+
+
+class Ship(PlayerAction):
+    """From reserves (or, for the Guild, from another territory: `from_location`) to a location."""
+
+    type: Literal["ship"] = "ship"
+    to_location: str
+    tokens: int = Field(ge=1)
+    from_location: str | None = None
+
+
+class ShipToReserves(PlayerAction):
+    """The Guild ships tokens from the board back to its reserves (A-23)."""
+
+    type: Literal["ship_to_reserves"] = "ship_to_reserves"
+    from_location: str
+    tokens: int = Field(ge=1)
+
+
+class SkipShipment(PlayerAction):
+    type: Literal["skip_shipment"] = "skip_shipment"
+
+
+class Move(PlayerAction):
+    type: Literal["move"] = "move"
+    from_location: str
+    to_location: str
+    tokens: int = Field(ge=1)
+
+
+class SkipMove(PlayerAction):
+    type: Literal["skip_move"] = "skip_move"
+
+
+class SendAdvisor(PlayerAction):
+    """The Bene Gesserit spiritual advisor: one free token to the Polar Sink after another's shipment."""
+
+    type: Literal["send_advisor"] = "send_advisor"
+    accept: bool
+
+
+# --- any time --------------------------------------------------------------------------------
+
+
+class GiveBribe(PlayerAction):
+    """A-16: spice set before the receiver's shield, usable from the end of the turn."""
+
+    type: Literal["give_bribe"] = "give_bribe"
+    to: Faction
+    amount: int = Field(ge=1)
+
+
+class GiveAllySpice(PlayerAction):
+    """A-26: the Emperor may give spice to an ally at any time, usable at once."""
+
+    type: Literal["give_ally_spice"] = "give_ally_spice"
+    to: Faction
+    amount: int = Field(ge=1)
+
+
+class UseKarama(PlayerAction):
+    """A-14: a Karama card cancels the next use of one faction's advantage."""
+
+    type: Literal["use_karama"] = "use_karama"
+    card: str
+    against: Faction
+    advantage: str
+
+
 # --- admin -----------------------------------------------------------------------------------
 
 
@@ -71,7 +208,31 @@ class SetSpice(AdminAction):
 
 
 Action = Annotated[
-    ChooseTraitor | PredictWinner | LayTraps | PlaceStartingTokens | ForceDefault | SetSpice,
+    ChooseTraitor
+    | PredictWinner
+    | LayTraps
+    | PlaceStartingTokens
+    | DialStorm
+    | ProposeAlliance
+    | AcceptAlliance
+    | BreakAlliance
+    | EndNexus
+    | RideWorm
+    | Bid
+    | PassBid
+    | SetBidOrder
+    | Revive
+    | Ship
+    | ShipToReserves
+    | SkipShipment
+    | Move
+    | SkipMove
+    | SendAdvisor
+    | GiveBribe
+    | GiveAllySpice
+    | UseKarama
+    | ForceDefault
+    | SetSpice,
     Field(discriminator="type"),
 ]
 

@@ -11,14 +11,17 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
+from engine.rng import Rng
 
 Handler = Callable[[GameState, Any, EventLog], None]
 StepRunner = Callable[[GameState, EventLog], bool]
 DefaultMaker = Callable[[GameState, Prompt], BaseModel]
+Sampler = Callable[[GameState, Prompt, Rng], BaseModel]
 
 HANDLERS: dict[str, Handler] = {}
 STEP_RUNNERS: dict[Phase, StepRunner] = {}
 DEFAULTS: dict[PromptKind, DefaultMaker] = {}
+SAMPLERS: dict[PromptKind, Sampler] = {}
 
 A = TypeVar("A", bound=BaseModel)
 
@@ -49,6 +52,20 @@ def default_for(kind: PromptKind) -> Callable[[DefaultMaker], DefaultMaker]:
 
     def register(fn: DefaultMaker) -> DefaultMaker:
         DEFAULTS[kind] = fn
+        return fn
+
+    return register
+
+
+def sampler_for(kind: PromptKind) -> Callable[[Sampler], Sampler]:
+    """Register a generator of random legal answers to a prompt (automatic players, fuzzing).
+
+    A sample may occasionally be refused (its rule is checked on submission); players then retry or
+    fall back to the prompt's default, which must always be legal.
+    """
+
+    def register(fn: Sampler) -> Sampler:
+        SAMPLERS[kind] = fn
         return fn
 
     return register

@@ -6,14 +6,15 @@ import hashlib
 import json
 from typing import NamedTuple
 
-# Importing the rule modules registers their handlers.
-from engine import admin as _admin  # noqa: F401
+# Importing the rule modules registers their handlers and phase runners.
+from engine import admin, karama  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import Event, EventLog
 from engine.flow import HANDLERS, advance
 from engine.model import GameState, Phase
 from engine.options import GameSetup
+from engine.phases import battle, bidding, collection, end_of_turn, movement, spice_blow, storm  # noqa: F401
 from engine.phases import setup as _setup
 
 

@@ -28,6 +28,14 @@ class PromptKind(StrEnum):
     BG_PREDICTION = "bg_prediction"
     BT_TRAPS = "bt_traps"
     STARTING_PLACEMENT = "starting_placement"
+    STORM_DIAL = "storm_dial"
+    NEXUS = "nexus"
+    WORM_RIDE = "worm_ride"
+    BID = "bid"
+    REVIVAL = "revival"
+    SHIPMENT = "shipment"
+    MOVEMENT = "movement"
+    SPIRITUAL_ADVISOR = "spiritual_advisor"
 
 
 class Prompt(BaseModel):
@@ -59,6 +67,39 @@ class Trap(BaseModel):
     triggered_turn: int | None = None
 
 
+class BidOrder(BaseModel):
+    """A standing order for play by post (A-6): pass every card, or bid up to a limit."""
+
+    auto_pass: bool = False
+    max_bid: int | None = None
+
+
+class BiddingState(BaseModel):
+    """The auction of the bidding round (A-5, A-6); owned by engine/phases/bidding.py."""
+
+    cards: list[str] = Field(default_factory=list)
+
+
+class MovementState(BaseModel):
+    """The shipment and movement round (A-7); owned by engine/phases/movement.py."""
+
+    order: list[Faction] = Field(default_factory=list)
+
+
+class NexusState(BaseModel):
+    """Alliance talks during a Nexus (A-8); owned by engine/phases/spice_blow.py."""
+
+    proposals: dict[Faction, Faction] = Field(default_factory=dict)
+
+
+class KaramaOrder(BaseModel):
+    """A-14: a Karama card held ready to cancel the next use of an advantage (secret until it fires)."""
+
+    faction: Faction
+    card: str
+    advantage: str
+
+
 class FactionState(BaseModel):
     faction: Faction
     dot: int | None  # the sector of the faction's player dot; the BT have none (BT-1)
@@ -68,6 +109,8 @@ class FactionState(BaseModel):
     hand: list[str] = Field(default_factory=list)
     traitors: list[str] = Field(default_factory=list)
     leaders_in_tanks: list[str] = Field(default_factory=list)
+    bribes: int = 0  # A-16: spice received as a bribe, usable from the end of the turn
+    bid_order: BidOrder = Field(default_factory=BidOrder)
 
 
 class GameState(BaseModel):
@@ -88,6 +131,13 @@ class GameState(BaseModel):
     traitor_deck_unused: list[str] = Field(default_factory=list)
     bg_prediction: Prediction | None = None
     traps: dict[str, Trap] = Field(default_factory=dict)
+    alliances: list[list[Faction]] = Field(default_factory=list)
+    karama_orders: list[KaramaOrder] = Field(default_factory=list)
+    shield_wall_destroyed: bool = False
+    spice_outside_bank: int = 0  # see engine/economy.py
+    bidding: BiddingState | None = None
+    movement: MovementState | None = None
+    nexus: NexusState | None = None
     prompts: list[Prompt] = Field(default_factory=list)
     next_prompt_number: int = 1
     winners: list[Faction] = Field(default_factory=list)
@@ -100,6 +150,13 @@ class GameState(BaseModel):
 
     def in_game(self, faction: Faction) -> bool:
         return faction in self.factions
+
+    def ally_of(self, faction: Faction) -> list[Faction]:
+        """The faction's allies (A-8)."""
+        for alliance in self.alliances:
+            if faction in alliance:
+                return [f for f in alliance if f != faction]
+        return []
 
     def prompts_for(self, faction: Faction) -> list[Prompt]:
         return [p for p in self.prompts if p.faction == faction]

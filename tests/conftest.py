@@ -51,3 +51,23 @@ def apply_all(state: GameState, *actions):
 def seven() -> GameState:
     """A fresh 7-faction game with the BT and default options, waiting on its setup decisions."""
     return start()
+
+
+def ready_game(factions=ALL_SEVEN, seed: int = 1, fixed: FixedSetup | None = None, **options) -> GameState:
+    """A game whose setup decisions were all taken by automatic players."""
+    return finish_setup(start(factions, seed, fixed, **options), seed)
+
+
+def enter_phase(state: GameState, phase, **changes):
+    """The same game jumped to the start of `phase` (with any fields changed), run to its first decision.
+
+    For scenario tests of one phase: the earlier phases of the turn are skipped, not played.
+    """
+    from engine.events import EventLog
+    from engine.flow import advance
+
+    draft = state.model_copy(deep=True, update={"prompts": [], **changes})
+    draft.phase, draft.step = phase, ""
+    log = EventLog()
+    advance(draft, log)
+    return draft, log.items

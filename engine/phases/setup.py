@@ -7,12 +7,13 @@ from engine.actions import ChooseTraitor, LayTraps, PlaceStartingTokens, Predict
 from engine.data import GameData, load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.factions.bene_tleilaxu import spring_trap_if_laid
-from engine.flow import default_for, handles, open_prompt, runs_phase, take_prompt
+from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.forces import land
 from engine.ids import Faction
 from engine.model import FactionState, GameState, Phase, Prediction, Prompt, PromptKind, Trap
 from engine.names import card_name, faction_name, leader_name, location_label
 from engine.options import GameSetup
+from engine.phases.turn import start_phase
 from engine.rng import Rng
 
 TRAITORS_DEALT = 4
@@ -34,7 +35,7 @@ def create_state(setup: GameSetup, log: EventLog) -> GameState:
                 faction=f,
                 dot=dots.get(f),
                 spice=data.factions[f].starting_spice,
-                reserves=data.factions[f].start_reserve,
+                reserves=data.factions[f].tokens_total,  # starting tokens leave reserves as placed
             )
             for f in setup.factions
         },
@@ -42,6 +43,7 @@ def create_state(setup: GameSetup, log: EventLog) -> GameState:
         spice_deck=_stack([c.id for c in data.spice_cards], setup.fixed.spice_deck, rng),
         rng=rng,
         step=SECRETS_STEP,
+        spice_outside_bank=sum(data.factions[f].starting_spice for f in setup.factions),
     )
     log.public(
         "game_created",
@@ -295,9 +297,8 @@ def _resolve_location(where: str, board, rule: str) -> str:
 
 
 def _put_on_board(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:
-    state.add_tokens(location, faction, count)
-    board = load_game_data().board
-    spring_trap_if_laid(state, board.location_territory(location), faction, log)
+    state.faction(faction).reserves -= count
+    land(state, faction, location, count, log)  # placing at setup springs a trap too
 
 
 @runs_phase(Phase.SETUP)
@@ -308,9 +309,10 @@ def continue_setup(state: GameState, log: EventLog) -> bool:
         _place_fixed_starting_tokens(state, data, log)
         return True
     if state.step == PLACEMENT_STEP:
-        state.phase, state.turn, state.step = Phase.STORM, 1, ""
+        state.turn = 1
         log.public("setup_complete", "Setup is complete. Turn 1 begins with the storm.",
                    storm_sector=state.storm_sector)
+        start_phase(state, Phase.STORM, log)
         return True
     return False
 
@@ -376,3 +378,37 @@ def _default_placement(state: GameState, prompt: Prompt) -> PlaceStartingTokens:
         faction=prompt.faction,
         placement={board.default_location(first): prompt.detail["tokens"]},
     )
+
+
+# --- random legal answers, for automatic players ---------------------------------------------
+
+
+@sampler_for(PromptKind.TRAITOR_PICK)
+def _sample_traitor(state: GameState, prompt: Prompt, rng: Rng) -> ChooseTraitor:
+    return ChooseTraitor(faction=prompt.faction, leader=rng.choice(prompt.options))
+
+
+@sampler_for(PromptKind.BG_PREDICTION)
+def _sample_prediction(state: GameState, prompt: Prompt, rng: Rng) -> PredictWinner:
+    predicted = Faction(rng.choice(prompt.options))
+    return PredictWinner(faction=prompt.faction, predicted=predicted, turn=1 + rng.below(prompt.detail["turns"]))
+
+
+@sampler_for(PromptKind.BT_TRAPS)
+def _sample_traps(state: GameState, prompt: Prompt, rng: Rng) -> LayTraps:
+    hand = list(prompt.detail["hand"])
+    strongholds = list(prompt.options)
+    rng.shuffle(hand)
+    rng.shuffle(strongholds)
+    count = rng.below(min(len(hand), len(strongholds)) + 1)
+    return LayTraps(faction=prompt.faction, traps=dict(zip(strongholds[:count], hand[:count], strict=True)))
+
+
+@sampler_for(PromptKind.STARTING_PLACEMENT)
+def _sample_placement(state: GameState, prompt: Prompt, rng: Rng) -> PlaceStartingTokens:
+    board = load_game_data().board
+    placement: dict[str, int] = {}
+    for _ in range(prompt.detail["tokens"]):
+        location = rng.choice(board.territory(rng.choice(prompt.options)).locations)
+        placement[location] = placement.get(location, 0) + 1
+    return PlaceStartingTokens(faction=prompt.faction, placement=placement)

@@ -1,0 +1,75 @@
+"""Questions about the board in a given state: storm, occupancy, control (A-2, A-11, A-12)."""
+
+from __future__ import annotations
+
+from engine.data import load_game_data
+from engine.ids import Faction, TerritoryKind
+from engine.model import GameState
+
+SECTORS = 18
+
+
+def territory_of(location: str) -> str:
+    return load_game_data().board.location_territory(location)
+
+
+def sector_of(location: str) -> int | None:
+    return load_game_data().board.location_sector(location)
+
+
+def locations_of(territory: str) -> tuple[str, ...]:
+    return load_game_data().board.territory(territory).locations
+
+
+def is_stronghold(territory: str) -> bool:
+    return load_game_data().board.territory(territory).kind == TerritoryKind.STRONGHOLD
+
+
+def in_storm(state: GameState, location: str) -> bool:
+    """A location lies under the storm when its sector is the storm's (the Polar Sink never is)."""
+    return sector_of(location) == state.storm_sector
+
+
+def exposed_to_storm(state: GameState, territory: str) -> bool:
+    """A-2: sand is exposed; Imperial Basin, Arrakeen and Carthag lose protection with the Shield Wall."""
+    board = load_game_data().board
+    if state.shield_wall_destroyed and territory in board.shield_wall_protected:
+        return True
+    return not board.territory(territory).protected_from_storm
+
+
+def storm_path(start: int, distance: int) -> list[int]:
+    """The sectors the storm enters when it moves `distance` sectors counterclockwise from `start` (A-17)."""
+    return [(start - 1 + step) % SECTORS + 1 for step in range(1, distance + 1)]
+
+
+def tokens_in_territory(state: GameState, territory: str, faction: Faction) -> int:
+    return sum(state.tokens_at(loc, faction) for loc in locations_of(territory))
+
+
+def factions_in_territory(state: GameState, territory: str) -> list[Faction]:
+    """Factions with tokens anywhere in the territory, in the order they appear in the game."""
+    present = {f for loc in locations_of(territory) for f in state.forces.get(loc, {})}
+    return [f for f in state.factions if f in present]
+
+
+def controller(state: GameState, stronghold: str) -> Faction | None:
+    """A-11: a stronghold is controlled by the only faction with tokens in it."""
+    present = factions_in_territory(state, stronghold)
+    return present[0] if len(present) == 1 else None
+
+
+def occupied_territories(state: GameState, faction: Faction) -> list[str]:
+    board = load_game_data().board
+    seen: list[str] = []
+    for location, here in state.forces.items():
+        territory = board.location_territory(location)
+        if faction in here and territory not in seen:
+            seen.append(territory)
+    return seen
+
+
+def has_ornithopters(state: GameState, faction: Faction) -> bool:
+    """Tokens in Arrakeen or Carthag give a faction a move of three territories."""
+    board = load_game_data().board
+    return any(tokens_in_territory(state, t.name, faction) for t in board.territories.values() if t.ornithopters)

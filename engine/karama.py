@@ -1,0 +1,120 @@
+"""Basic Karama (A-14): a faction readies a Karama card against one use of another faction's advantage.
+
+Play by post cannot stop the table at every moment an advantage is used, so Karama is a secret standing
+order: the card stays in the hand (hand sizes leak nothing) until the advantage is next used, then it is
+revealed, discarded and the use is cancelled. Rules code asks `karama_cancels` before using an advantage.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from engine.actions import UseKarama
+from engine.data import load_game_data
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.flow import handles
+from engine.ids import Faction
+from engine.model import GameState, KaramaOrder
+from engine.names import faction_name
+
+RULE = "A-14"
+
+
+class Advantage(StrEnum):
+    """The advantages a Karama can cancel, per faction (`karama_can_block` in data/factions.json)."""
+
+    SEE_AUCTION_CARDS = "see_auction_cards"
+    SEE_SPICE_DECK = "see_spice_deck"
+    PRESCIENCE = "prescience"
+    VOICE = "voice"
+    SPIRITUAL_ADVISOR = "spiritual_advisor"
+    CARD_PAYMENTS = "card_payments"
+    TWO_TERRITORY_MOVE = "two_territory_move"
+    WORM_IMMUNITY = "worm_immunity"
+    SHIPMENT_PAYMENTS = "shipment_payments"
+    HALF_PRICE_SHIPPING = "half_price_shipping"
+    CROSS_SHIPPING = "cross_shipping"
+    EXTRA_CARD = "extra_card"
+
+
+OWNER: dict[Advantage, Faction] = {
+    Advantage.SEE_AUCTION_CARDS: Faction.ATREIDES,
+    Advantage.SEE_SPICE_DECK: Faction.ATREIDES,
+    Advantage.PRESCIENCE: Faction.ATREIDES,
+    Advantage.VOICE: Faction.BENE_GESSERIT,
+    Advantage.SPIRITUAL_ADVISOR: Faction.BENE_GESSERIT,
+    Advantage.CARD_PAYMENTS: Faction.EMPEROR,
+    Advantage.TWO_TERRITORY_MOVE: Faction.FREMEN,
+    Advantage.WORM_IMMUNITY: Faction.FREMEN,
+    Advantage.SHIPMENT_PAYMENTS: Faction.GUILD,
+    Advantage.HALF_PRICE_SHIPPING: Faction.GUILD,
+    Advantage.CROSS_SHIPPING: Faction.GUILD,
+    Advantage.EXTRA_CARD: Faction.HARKONNEN,
+}
+
+DESCRIPTIONS: dict[Advantage, str] = {
+    Advantage.SEE_AUCTION_CARDS: "look at a card up for auction",
+    Advantage.SEE_SPICE_DECK: "look at the top of the spice deck",
+    Advantage.PRESCIENCE: "ask the prescience question",
+    Advantage.VOICE: "use the Voice",
+    Advantage.SPIRITUAL_ADVISOR: "send a free spiritual advisor",
+    Advantage.CARD_PAYMENTS: "receive payment for a Treachery card (it goes to the bank)",
+    Advantage.TWO_TERRITORY_MOVE: "move two territories",
+    Advantage.WORM_IMMUNITY: "be spared by Shai-Hulud",
+    Advantage.SHIPMENT_PAYMENTS: "receive payment for a shipment (it goes to the bank)",
+    Advantage.HALF_PRICE_SHIPPING: "ship at half price",
+    Advantage.CROSS_SHIPPING: "ship territory to territory or back to reserves",
+    Advantage.EXTRA_CARD: "draw a free extra card",
+}
+
+
+def is_karama(card_id: str) -> bool:
+    return load_game_data().card(card_id).name == "Karama"
+
+
+@handles(UseKarama)
+def ready_karama(state: GameState, action: UseKarama, log: EventLog) -> None:
+    hand = state.faction(action.faction).hand
+    if action.card not in hand or not is_karama(action.card):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, "You must hold the Karama card you name.",
+                            [c for c in hand if is_karama(c)])
+    try:
+        advantage = Advantage(action.advantage)
+    except ValueError:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"{action.advantage!r} is no advantage Karama can "
+                            "cancel.", [a.value for a in Advantage]) from None
+    owner = OWNER[advantage]
+    if owner != action.against or owner == action.faction:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
+                            f"{advantage.value} belongs to {owner.value}; Karama cancels another faction's advantage.",
+                            [a.value for a, f in OWNER.items() if f == action.against and f != action.faction])
+    if not state.in_game(owner):
+        raise RuleViolation(ViolationCode.NOT_IN_GAME, RULE, f"{owner.value} is not in this game.")
+    if any(o.card == action.card for o in state.karama_orders):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "That Karama card is already readied.")
+    state.karama_orders.append(KaramaOrder(faction=action.faction, card=action.card, advantage=advantage))
+    log.private("karama_readied", action.faction,
+                f"Your Karama will cancel the next time {faction_name(owner)} {DESCRIPTIONS[advantage]}.",
+                advantage=advantage.value, card=action.card)
+
+
+def karama_cancels(state: GameState, advantage: Advantage, log: EventLog) -> bool:
+    """Called just before an advantage is used: fire the first readied Karama against it, if any."""
+    for order in list(state.karama_orders):
+        if order.advantage != advantage:
+            continue
+        state.karama_orders.remove(order)
+        hand = state.faction(order.faction).hand
+        if order.card not in hand:  # the card was played or lost since; the order lapses
+            continue
+        hand.remove(order.card)
+        state.treachery_discard.append(order.card)
+        log.public(
+            "karama_played",
+            f"{faction_name(order.faction)} play Karama: {faction_name(OWNER[advantage])} may not "
+            f"{DESCRIPTIONS[advantage]} this time (A-14).",
+            faction=order.faction.value, advantage=advantage.value, card=order.card,
+        )
+        return True
+    return False
