@@ -1,15 +1,20 @@
-"""Command line: `python -m engine replay GAME.json`, `python -m engine demo`."""
+"""Command line: `python -m engine replay GAME.json`, `python -m engine demo`, `python -m engine autoplay`."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
-from engine.autoplay import play_until_stuck
+from engine.autoplay import play_game, play_until_stuck
 from engine.errors import ReplayMismatch
 from engine.game import new_game
-from engine.ids import Faction
+from engine.ids import BASE_FACTIONS, Faction
+from engine.invariants import violations
+from engine.model import Phase
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import load_record, record_game, save_record, verify
@@ -38,7 +43,9 @@ def _replay(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     setup = GameSetup(factions=tuple(Faction), options=GameOptions(), seed=args.seed)
     state, events = new_game(setup)
-    state, actions, more_events = play_until_stuck(state, Rng.from_seed(args.seed))
+    state, actions, more_events = play_until_stuck(
+        state, Rng.from_seed(args.seed), while_=lambda s: s.phase == Phase.SETUP
+    )
     print("Mentat demo: a 7-faction game of Dune with the Bene Tleilaxu, set up by automatic players")
     print(f"seed {args.seed}; {len(actions)} setup decisions taken\n")
     print(table_report(view(state, None), events + more_events))
@@ -46,6 +53,47 @@ def _demo(args: argparse.Namespace) -> int:
         save_record(record_game(setup, actions, state), Path(args.export))
         print(f"\nGame exported to {args.export}")
     return 0
+
+
+def _parse_options(text: str | None) -> GameOptions:
+    if not text:
+        return GameOptions()
+    if text == "all":
+        return GameOptions.all_on()
+    return GameOptions(**{name.strip(): True for name in text.split(",") if name.strip()})
+
+
+def _autoplay(args: argparse.Namespace) -> int:
+    factions = [Faction(f.strip()) for f in args.factions.split(",")] if args.factions else list(BASE_FACTIONS)
+    if args.bt:
+        factions.append(Faction.BENE_TLEILAXU)
+    options = _parse_options(args.options)
+    started = time.perf_counter()  # the command line may read the clock; the engine never does
+    results = []
+    for number in range(args.games):
+        seed = args.seed * 100_003 + number
+        result = play_game(GameSetup(factions=tuple(factions), options=options, seed=seed), seed,
+                           check=violations)
+        results.append(result)
+        if result.violations or result.stalled:
+            problem = result.violations[0] if result.violations else "stalled"
+            print(f"game {number} (seed {seed}): {problem}")
+    events: Counter = Counter()
+    for result in results:
+        events.update(result.event_counts)
+    summary = {
+        "games": len(results),
+        "finished": sum(r.finished for r in results),
+        "stalled": sum(r.stalled for r in results),
+        "violations": sum(bool(r.violations) for r in results),
+        "winners": dict(Counter("+".join(r.winners) or "none" for r in results if r.finished)),
+        "turns_mean": round(sum(r.turns for r in results) / max(len(results), 1), 2),
+        "actions": sum(r.actions for r in results),
+        "seconds": round(time.perf_counter() - started, 2),
+        "events": dict(sorted(events.items())),
+    }
+    print(json.dumps(summary))
+    return 0 if summary["finished"] == summary["games"] else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,6 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=1979)
     demo.add_argument("--export", help="also write the game file here")
     demo.set_defaults(run=_demo)
+    auto = commands.add_parser("autoplay", help="play whole games with random legal choices, checking invariants")
+    auto.add_argument("--games", type=int, default=10)
+    auto.add_argument("--seed", type=int, default=1)
+    auto.add_argument("--factions", help="comma-separated faction ids (default: the six base factions)")
+    auto.add_argument("--bt", action="store_true", help="add the Bene Tleilaxu")
+    auto.add_argument("--options", help="'all', or comma-separated option names to switch on")
+    auto.set_defaults(run=_autoplay)
     args = parser.parse_args(argv)
     return args.run(args)
 

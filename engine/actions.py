@@ -97,8 +97,13 @@ class RideWorm(PlayerAction):
 
 
 class Bid(PlayerAction):
+    """1979 rules: Bidding. A bid of `amount` for the card up; A-8: an ally may pay `ally_pays` of it
+    (`ally` names which ally when the faction has several)."""
+
     type: Literal["bid"] = "bid"
     amount: int = Field(ge=1)
+    ally_pays: int = Field(default=0, ge=0)
+    ally: Faction | None = None
 
 
 class PassBid(PlayerAction):
@@ -106,7 +111,8 @@ class PassBid(PlayerAction):
 
 
 class SetBidOrder(PlayerAction):
-    """A-6: a standing order, applied whenever the faction is asked to bid."""
+    """A-6: a secret standing order, applied whenever the faction is asked to bid: pass every time
+    (`auto_pass`) or outbid the high bid by 1 up to `max_bid`. Neither set clears the order."""
 
     type: Literal["set_bid_order"] = "set_bid_order"
     auto_pass: bool = False

@@ -7,12 +7,17 @@ the rules refuse is retried, and after a few refusals the prompt's default (alwa
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+from typing import NamedTuple
+
 from engine.actions import Action
 from engine.errors import RuleViolation
 from engine.events import Event
 from engine.flow import DEFAULTS, SAMPLERS
-from engine.game import Transition, apply
-from engine.model import GameState, Prompt
+from engine.game import Transition, apply, new_game
+from engine.model import GameState, Phase, Prompt
+from engine.options import GameSetup
 from engine.rng import Rng
 
 RETRIES = 8
@@ -35,14 +40,50 @@ def play_prompt(state: GameState, prompt: Prompt, rng: Rng) -> tuple[Action, Tra
 
 
 def play_until_stuck(
-    state: GameState, rng: Rng, max_actions: int = 100_000
+    state: GameState, rng: Rng, max_actions: int = 100_000, while_: Callable[[GameState], bool] | None = None
 ) -> tuple[GameState, list[Action], list[Event]]:
-    """Answer open prompts (a random one each time) until none is open; returns state, actions and events."""
+    """Answer open prompts (a random one each time) until none is open, or `while_` turns false;
+    returns the state, the actions and the events."""
     actions: list[Action] = []
     events: list[Event] = []
-    while state.prompts and len(actions) < max_actions:
+    while state.prompts and len(actions) < max_actions and (while_ is None or while_(state)):
         prompt = rng.choice(state.prompts)
         action, (state, new_events) = play_prompt(state, prompt, rng)
         actions.append(action)
         events += new_events
     return state, actions, events
+
+
+class GameResult(NamedTuple):
+    finished: bool
+    stalled: bool
+    violations: list[str]
+    winners: list[str]
+    turns: int
+    actions: int
+    event_counts: Counter
+
+
+def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
+              check: Callable[[GameState], list[str]] | None = None) -> GameResult:
+    """Play one whole game with automatic players, checking `check` after every action.
+
+    A game stalls when no prompt is open and nobody has won, when it runs past its last turn, or when it
+    needs more than `max_actions` decisions.
+    """
+    rng = Rng.from_seed(player_seed)
+    state, events = new_game(setup)
+    counts = Counter(e.type for e in events)
+    found = list(check(state)) if check else []
+    actions = 0
+    while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
+        _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
+        actions += 1
+        counts.update(e.type for e in events)
+        if check:
+            found = [f"turn {state.turn} {state.phase.value}, action {actions}: {v}" for v in check(state)]
+        if state.turn > setup.options.turns:
+            break
+    finished = state.phase == Phase.ENDED
+    return GameResult(finished, not finished and not found, found, [f.value for f in state.winners],
+                      state.turn, actions, counts)

@@ -75,9 +75,25 @@ class BidOrder(BaseModel):
 
 
 class BiddingState(BaseModel):
-    """The auction of the bidding round (A-5, A-6); owned by engine/phases/bidding.py."""
+    """The auction of the bidding round (A-5, A-6); owned by engine/phases/bidding.py.
 
-    cards: list[str] = Field(default_factory=list)
+    Secret: `cards` (face down; only the buyer and, per card, the Atreides learn them).
+    """
+
+    cards: list[str] = Field(default_factory=list)  # unsold auction cards; cards[0] is up (or next up)
+    dealt: int = 0  # how many cards were dealt into the auction (A-5)
+    order: list[Faction] = Field(default_factory=list)  # storm order at the start of bidding (A-4, R-1)
+    card_number: int = 0  # 1-based number of the card up now (0 before the first)
+    card_open: bool = False  # the card cards[0] is being bid on
+    opener: Faction | None = None  # who opened the bidding on the current (or last) card
+    bidders: list[Faction] = Field(default_factory=list)  # eligible on the current card (hand not full)
+    # Passed on this card (A-6 `pass_is_final`); without that option, passed since the last bid.
+    passed: list[Faction] = Field(default_factory=list)
+    high_bid: int = 0
+    high_bidder: Faction | None = None
+    high_ally: Faction | None = None  # A-8: the ally paying part of the high bid
+    high_ally_pays: int = 0
+    to_bid: Faction | None = None  # whose turn it is to bid or pass
 
 
 class MovementState(BaseModel):
@@ -134,6 +150,7 @@ class GameState(BaseModel):
     alliances: list[list[Faction]] = Field(default_factory=list)
     karama_orders: list[KaramaOrder] = Field(default_factory=list)
     shield_wall_destroyed: bool = False
+    storm_dials: dict[Faction, int] = Field(default_factory=dict)  # secret until both are in (A-1)
     spice_outside_bank: int = 0  # see engine/economy.py
     bidding: BiddingState | None = None
     movement: MovementState | None = None

@@ -9,7 +9,7 @@ import pytest
 from engine.autoplay import play_until_stuck
 from engine.game import apply, new_game
 from engine.ids import Faction
-from engine.model import GameState, PromptKind
+from engine.model import GameState, Phase, PromptKind
 from engine.options import FixedSetup, GameOptions, GameSetup
 from engine.rng import Rng
 
@@ -35,7 +35,8 @@ def snapshot(state: GameState) -> str:
 
 
 def finish_setup(state: GameState, seed: int = 5) -> GameState:
-    state, _, _ = play_until_stuck(state, Rng.from_seed(seed))
+    """Automatic players take every setup decision; the game stops at the first decision of turn 1."""
+    state, _, _ = play_until_stuck(state, Rng.from_seed(seed), while_=lambda s: s.phase == Phase.SETUP)
     return state
 
 

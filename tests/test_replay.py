@@ -12,6 +12,7 @@ from engine.autoplay import play_until_stuck
 from engine.errors import ReplayMismatch
 from engine.game import new_game, state_hash
 from engine.ids import Faction
+from engine.model import Phase
 from engine.record import GameRecord, load_record, record_game, replay, save_record, verify
 from engine.rng import Rng
 from tests.conftest import make_setup
@@ -21,7 +22,7 @@ from tests.conftest import make_setup
 def played():
     setup = make_setup(seed=21)
     state, _ = new_game(setup)
-    state, actions, _ = play_until_stuck(state, Rng.from_seed(21))
+    state, actions, _ = play_until_stuck(state, Rng.from_seed(21), while_=lambda s: s.phase == Phase.SETUP)
     return setup, actions, state
 
 

@@ -163,7 +163,8 @@ def test_fremen_split_their_ten_tokens(seven):
     assert state.tokens_at(DATA.board.default_location("Sietch Tabr"), F) == 6
     assert state.tokens_at(fws, F) == 3
     assert state.faction(F).reserves == 10
-    assert state.phase == Phase.STORM and state.turn == 1 and state.prompts == []
+    assert state.phase == Phase.STORM and state.turn == 1
+    assert {p.kind for p in state.prompts} == {PromptKind.STORM_DIAL}
     assert any(e.type == "setup_complete" for e in events)
 
 

@@ -1,0 +1,69 @@
+"""Facts that hold after every action of every game; automatic play checks them all the time."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.board import exposed_to_storm, in_storm, is_stronghold, territory_of
+from engine.data import load_game_data
+from engine.economy import total_spice_outside_bank
+from engine.model import GameState
+
+
+def violations(state: GameState) -> list[str]:
+    """Every broken invariant, in words; an empty list when all hold."""
+    data = load_game_data()
+    found: list[str] = []
+    for faction, fs in state.factions.items():
+        on_board = sum(here.get(faction, 0) for here in state.forces.values())
+        total = fs.reserves + on_board + fs.tanks
+        if total != data.factions[faction].tokens_total or min(fs.reserves, fs.tanks) < 0:
+            found.append(f"{faction.value} tokens: reserves {fs.reserves} + board {on_board} + tanks {fs.tanks}")
+        dead = Counter(fs.leaders_in_tanks)
+        own = {leader.id for leader in data.factions[faction].leaders}
+        if any(n > 1 for n in dead.values()) or not set(dead) <= own:
+            found.append(f"{faction.value} leaders in the tanks: {fs.leaders_in_tanks}")
+        if fs.spice < 0 or fs.bribes < 0:
+            found.append(f"{faction.value} spice {fs.spice}, bribes {fs.bribes}")
+    if any(amount <= 0 for amount in state.spice_on_board.values()):
+        found.append(f"spice on the board not positive: {state.spice_on_board}")
+    if total_spice_outside_bank(state) != state.spice_outside_bank:
+        found.append(f"spice ledger {state.spice_outside_bank} != spice held {total_spice_outside_bank(state)}")
+    found += _card_violations(state, data)
+    found += _board_violations(state)
+    return found
+
+
+def _card_violations(state: GameState, data) -> list[str]:
+    places = [*state.treachery_deck, *state.treachery_discard]
+    places += [c for fs in state.factions.values() for c in fs.hand]
+    places += [trap.card for trap in state.traps.values()]
+    if state.bidding is not None:
+        places += state.bidding.cards
+    counts = Counter(places)
+    every = {c.id for c in data.treachery_cards}
+    problems = []
+    if set(counts) != every or any(n != 1 for n in counts.values()):
+        doubled = sorted(c for c, n in counts.items() if n > 1)
+        problems.append(f"treachery cards: missing {sorted(every - set(counts))}, doubled {doubled}")
+    spice = Counter([*state.spice_deck, *state.spice_discard])
+    if set(spice) != {c.id for c in data.spice_cards} or any(n != 1 for n in spice.values()):
+        problems.append("spice cards are not each in exactly one place")
+    return problems
+
+
+def _board_violations(state: GameState) -> list[str]:
+    problems = []
+    by_territory: dict[str, set] = {}
+    for location, here in state.forces.items():
+        if any(n <= 0 for n in here.values()):
+            problems.append(f"non-positive token count in {location}: {here}")
+        by_territory.setdefault(territory_of(location), set()).update(here)
+        storm_spares = state.setup.options.character_advantages  # Fremen half losses leave some there
+        if in_storm(state, location) and exposed_to_storm(state, territory_of(location)) and not storm_spares \
+                and state.phase.value != "setup":
+            problems.append(f"tokens in sand under the storm: {location} {here}")
+    for territory, factions in by_territory.items():
+        if is_stronghold(territory) and len(factions) > 2:
+            problems.append(f"{len(factions)} factions in the stronghold {territory}")
+    return problems
