@@ -131,12 +131,15 @@ class Revive(PlayerAction):
 
 
 class Ship(PlayerAction):
-    """From reserves (or, for the Guild, from another territory: `from_location`) to a location."""
+    """From reserves (or, for the Guild, from another territory: `from_location`) to a location.
+    A-8: an ally may pay `ally_pays` of the cost (`ally` names which ally when the faction has several)."""
 
     type: Literal["ship"] = "ship"
     to_location: str
     tokens: int = Field(ge=1)
     from_location: str | None = None
+    ally_pays: int = Field(default=0, ge=0)
+    ally: Faction | None = None
 
 
 class ShipToReserves(PlayerAction):

@@ -73,3 +73,21 @@ def has_ornithopters(state: GameState, faction: Faction) -> bool:
     """Tokens in Arrakeen or Carthag give a faction a move of three territories."""
     board = load_game_data().board
     return any(tokens_in_territory(state, t.name, faction) for t in board.territories.values() if t.ornithopters)
+
+
+def resolve_location(where: str, rule: str) -> str:
+    """A location key as given, or a territory name standing for its only location; a territory of
+    several sectors must name one (1979 rules: Shipment, "must name the sector")."""
+    from engine.errors import RuleViolation, ViolationCode
+
+    board = load_game_data().board
+    if where in board.all_locations():
+        return where
+    try:
+        territory = board.territory(where)
+    except KeyError:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule, f"There is no territory {where!r}.") from None
+    if len(territory.locations) == 1:
+        return territory.locations[0]
+    raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
+                        f"{where} spans several sectors; name one.", list(territory.locations))

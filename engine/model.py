@@ -99,7 +99,10 @@ class BiddingState(BaseModel):
 class MovementState(BaseModel):
     """The shipment and movement round (A-7); owned by engine/phases/movement.py."""
 
-    order: list[Faction] = Field(default_factory=list)
+    order: list[Faction] = Field(default_factory=list)  # storm order of the factions with tokens (A-4)
+    index: int = 0  # whose turn it is in `order`
+    stage: str = ""  # "" (turn not begun), "ship" (shipment asked), "move" (movement asked)
+    cancelled: list[str] = Field(default_factory=list)  # A-14: advantages Karama cancelled in this turn
 
 
 class NexusState(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from engine.ids import Faction
-from engine.model import GameState, Phase, Prediction, Prompt, PromptKind
+from engine.model import BidOrder, GameState, KaramaOrder, Phase, Prediction, Prompt, PromptKind
 from engine.order import storm_order
 
 
@@ -26,6 +26,8 @@ class FactionSecrets(BaseModel):
     traitors: list[str]
     prediction: Prediction | None = None  # the Bene Gesserit only
     trap_cards: dict[str, str] = {}  # the BT only: stronghold -> card (BT-30)
+    karama_orders: list[KaramaOrder] = []  # Karama cards readied against an advantage
+    bid_order: BidOrder | None = None  # the standing bidding order
 
 
 class TrapPublic(BaseModel):
@@ -72,6 +74,8 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             traitors=list(fs.traitors),
             prediction=state.bg_prediction if viewer == Faction.BENE_GESSERIT else None,
             trap_cards={s: t.card for s, t in state.traps.items()} if viewer == Faction.BENE_TLEILAXU else {},
+            karama_orders=[o for o in state.karama_orders if o.faction == viewer],
+            bid_order=fs.bid_order,
         )
         own_prompts = [p.model_copy(deep=True) for p in state.prompts_for(viewer)]
     return PlayerView(

@@ -27,3 +27,9 @@ def spring_trap_if_laid(state: GameState, territory: str, faction: Faction, log:
 def frozen_strongholds(state: GameState, faction: Faction) -> list[str]:
     """BT-31, R-24: strongholds whose trap this faction triggered this turn; its tokens there cannot leave."""
     return [t for t, trap in state.traps.items() if trap.triggered_by == faction and trap.triggered_turn == state.turn]
+
+
+def revival_payee(state: GameState) -> Faction | None:
+    """BT-10: every spice paid for revival (tokens or leaders, whoever pays) goes to the BT when they are in
+    the game; otherwise to the bank (None). R-3: free revivals pay nothing to anyone."""
+    return Faction.BENE_TLEILAXU if state.in_game(Faction.BENE_TLEILAXU) else None

@@ -1,1 +1,406 @@
-"""(being written)"""
+"""The bidding round (1979 rules: Bidding; A-3, A-5, A-6, A-8; R-1, R-21).
+
+Steps: "" (CHOAM charity, cards dealt into the auction) -> "before_bidding" (R-21: where the BT will lay
+traps and give cards, BT-40 and R-11; for now it just proceeds) -> "auction" (one card at a time, bids go
+round in storm order) -> the phase ends. Bidding is open: each bid and pass is a public event and the BID
+prompt is public; which card is up stays secret (the Atreides see it, then only the buyer).
+"""
+
+from __future__ import annotations
+
+from engine.actions import Bid, PassBid, SetBidOrder
+from engine.data import load_game_data
+from engine.economy import bank_pays, pay
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.ids import Faction
+from engine.karama import Advantage, karama_cancels
+from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
+from engine.names import card_name, faction_name
+from engine.order import storm_order
+from engine.phases.turn import end_phase
+from engine.rng import Rng
+
+RULE = "1979 rules: Bidding"
+CHARITY_LEVEL = 2  # A-3: a faction with 0 or 1 spice is brought up to 2
+BEFORE_BIDDING = "before_bidding"
+AUCTION = "auction"
+
+
+# --- queries ---------------------------------------------------------------------------------
+
+
+def hand_limit(faction: Faction) -> int:
+    """Harkonnen 8, everyone else 4 (R-2 for the BT); from data/factions.json."""
+    return load_game_data().factions[faction].hand_limit
+
+
+def hand_full(state: GameState, faction: Faction) -> bool:
+    return len(state.faction(faction).hand) >= hand_limit(faction)
+
+
+def draw_treachery_card(state: GameState, log: EventLog) -> str | None:
+    """The top Treachery card; an empty deck is first rebuilt from the shuffled discard pile.
+    None when both are empty."""
+    if not state.treachery_deck and state.treachery_discard:
+        state.treachery_deck = list(state.treachery_discard)
+        state.treachery_discard = []
+        state.rng.shuffle(state.treachery_deck)
+        log.public("treachery_reshuffled", "The Treachery deck ran out: the discard pile is shuffled into a new deck.",
+                   cards=len(state.treachery_deck))
+    if not state.treachery_deck:
+        return None
+    return state.treachery_deck.pop(0)
+
+
+def _ordinal_card(b: BiddingState) -> str:
+    return f"card {b.card_number} of {b.dealt}"
+
+
+# --- the step runner -------------------------------------------------------------------------
+
+
+@runs_phase(Phase.BIDDING)
+def run_bidding(state: GameState, log: EventLog) -> bool:
+    if state.step == "":
+        state.bidding = BiddingState(order=storm_order(state))
+        if state.setup.options.choam_charity:
+            _choam_charity(state, log)
+        _deal_auction(state, log)
+        state.step = BEFORE_BIDDING
+        return True
+    if state.step == BEFORE_BIDDING:
+        # R-21: the cards are counted and dealt; the BT's traps (R-11) and gifts (BT-40) will go here.
+        state.step = AUCTION
+        return True
+    if state.step != AUCTION:
+        return False
+    b = state.bidding
+    if b is None or (not b.card_open and not b.cards):
+        _finish(state, log)
+        return True
+    if not b.card_open:
+        _open_card(state, log)
+        return True
+    faction = b.to_bid
+    assert faction is not None  # a card is open, so somebody is to bid
+    if _has_standing_order(state, faction):
+        _apply_standing_order(state, faction, log)
+        return True
+    _open_bid_prompt(state, faction)
+    return True
+
+
+def _choam_charity(state: GameState, log: EventLog) -> None:
+    """A-3: each faction with 0 or 1 spice receives spice from the bank up to 2 (public: the rule is)."""
+    for faction, fs in state.factions.items():
+        if fs.spice < CHARITY_LEVEL:
+            amount = CHARITY_LEVEL - fs.spice
+            bank_pays(state, faction, amount)
+            log.public("choam_charity", f"CHOAM charity: {faction_name(faction)} receive {amount} spice (A-3).",
+                       faction=faction.value, amount=amount)
+
+
+def _deal_auction(state: GameState, log: EventLog) -> None:
+    """A-5: one card, face down, per faction whose hand is not full at the start of bidding."""
+    b = state.bidding
+    eligible = [f for f in b.order if not hand_full(state, f)]
+    for _ in eligible:
+        card = draw_treachery_card(state, log)
+        if card is None:
+            break
+        b.cards.append(card)
+    b.dealt = len(b.cards)
+    if not eligible:
+        message = "Every hand is full: no cards are up for auction this turn (A-5)."
+    elif b.dealt < len(eligible):
+        message = (f"{b.dealt} Treachery cards are up for auction: the deck and discard pile ran out before one "
+                   f"could be dealt for each of the {len(eligible)} factions whose hand is not full (A-5).")
+    else:
+        message = (f"{b.dealt} Treachery card{'s are' if b.dealt != 1 else ' is'} up for auction, one for each "
+                   "faction whose hand is not full: " + ", ".join(faction_name(f) for f in eligible) + " (A-5).")
+    log.public("auction_dealt", message, cards=b.dealt, eligible=[f.value for f in eligible])
+
+
+def _open_card(state: GameState, log: EventLog) -> None:
+    """The next card comes up; its opener is the next eligible faction after the last card's opener."""
+    b = state.bidding
+    bidders = [f for f in b.order if not hand_full(state, f)]
+    if not bidders:
+        _return_to_deck(state, log, f"No faction can bid any more (every hand is full): the {len(b.cards)} "
+                        "unsold card(s) go back on top of the Treachery deck (A-5).")
+        return
+    if b.opener is None:
+        opener = bidders[0]  # card 1: the first eligible faction in storm order
+    else:
+        start = b.order.index(b.opener)
+        count = len(b.order)
+        opener = next(b.order[(start + k) % count] for k in range(1, count + 1) if b.order[(start + k) % count]
+                      in bidders)
+    b.card_number += 1
+    b.card_open = True
+    b.bidders = bidders
+    b.opener = opener
+    b.to_bid = opener
+    b.passed = []
+    b.high_bid, b.high_bidder, b.high_ally, b.high_ally_pays = 0, None, None, 0
+    log.public("card_up", f"Card {b.card_number} of {b.dealt} is up for auction; {faction_name(opener)} open the "
+               "bidding.", card_number=b.card_number, cards=b.dealt, opener=opener.value,
+               bidders=[f.value for f in bidders])
+    if state.in_game(Faction.ATREIDES) and not karama_cancels(state, Advantage.SEE_AUCTION_CARDS, log):
+        card = b.cards[0]
+        log.private("auction_card_seen", Faction.ATREIDES,
+                    f"Prescience: card {b.card_number} up for auction is {card_name(card)}.",
+                    card_number=b.card_number, card=card)
+
+
+def _has_standing_order(state: GameState, faction: Faction) -> bool:
+    order = state.faction(faction).bid_order
+    return order.auto_pass or order.max_bid is not None
+
+
+def _apply_standing_order(state: GameState, faction: Faction, log: EventLog) -> None:
+    """A-6: auto-pass, or outbid the high bid by 1 up to the order's limit (and the spice in hand)."""
+    b = state.bidding
+    order = state.faction(faction).bid_order
+    wanted = b.high_bid + 1
+    if not order.auto_pass and order.max_bid is not None and wanted <= min(order.max_bid,
+                                                                            state.faction(faction).spice):
+        _record_bid(state, faction, wanted, None, 0, log)
+    else:
+        _record_pass(state, faction, log)
+    _next_turn(state, log)
+
+
+def _open_bid_prompt(state: GameState, faction: Faction) -> None:
+    b = state.bidding
+    # Public prompt (bidding is open); the detail is shown to the bidder only. max_bid is the bidder's own
+    # spice: an ally's share (A-8) is offered through Bid.ally_pays, so the ally's spice stays hidden.
+    open_prompt(
+        state, PromptKind.BID, faction, secret=False, options=["pass"],
+        min_bid=b.high_bid + 1, max_bid=state.faction(faction).spice,
+        high_bid=b.high_bid, high_bidder=b.high_bidder.value if b.high_bidder else None,
+        card_number=b.card_number, cards=b.dealt, allies=[f.value for f in state.ally_of(faction)],
+    )
+
+
+# --- bids and passes -------------------------------------------------------------------------
+
+
+def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction | None, ally_pays: int,
+                log: EventLog) -> None:
+    b = state.bidding
+    b.high_bid, b.high_bidder = amount, faction
+    b.high_ally, b.high_ally_pays = (ally, ally_pays) if ally_pays else (None, 0)
+    if not state.setup.options.pass_is_final:
+        b.passed = []  # without A-6 `pass_is_final`, everyone else must pass again after a new bid
+    support = f" ({faction_name(ally)} pay {ally_pays} of it, A-8)" if ally_pays else ""
+    log.public("bid_made", f"{faction_name(faction)} bid {amount} spice for {_ordinal_card(b)}{support}.",
+               faction=faction.value, amount=amount, card_number=b.card_number,
+               ally=ally.value if ally_pays else None, ally_pays=ally_pays)
+
+
+def _record_pass(state: GameState, faction: Faction, log: EventLog) -> None:
+    b = state.bidding
+    b.passed.append(faction)
+    log.public("bid_passed", f"{faction_name(faction)} pass on {_ordinal_card(b)}.", faction=faction.value,
+               card_number=b.card_number)
+
+
+def _next_turn(state: GameState, log: EventLog) -> None:
+    """The next bidder in storm order who is not the high bidder and has not passed; else the card is
+    sold, or (nobody bid) it and the rest go back on the deck."""
+    b = state.bidding
+    count = len(b.bidders)
+    start = b.bidders.index(b.to_bid)
+    for k in range(1, count + 1):
+        candidate = b.bidders[(start + k) % count]
+        if candidate != b.high_bidder and candidate not in b.passed:
+            b.to_bid = candidate
+            return
+    b.to_bid = None
+    if b.high_bidder is None:
+        _return_to_deck(state, log, f"Every bidder passed on card {b.card_number}: it and the "
+                        f"{len(b.cards) - 1} card(s) after it go back on top of the Treachery deck, and bidding "
+                        "ends for this turn (A-5).")
+    else:
+        _sell(state, log)
+
+
+def _sell(state: GameState, log: EventLog) -> None:
+    """The high bidder pays (to the Emperor unless the Emperor buys, or Karama cancels it) and takes the card."""
+    b = state.bidding
+    buyer, price = b.high_bidder, b.high_bid
+    card = b.cards.pop(0)
+    payers = [(buyer, price - b.high_ally_pays)]
+    if b.high_ally_pays:
+        payers.append((b.high_ally, b.high_ally_pays))
+    emperor = Faction.EMPEROR
+    # The Emperor is paid for cards others buy; never by himself (his share of an ally's bid goes to the bank).
+    would_pay_emperor = state.in_game(emperor) and buyer != emperor and any(p != emperor for p, _ in payers)
+    to_emperor = would_pay_emperor and not karama_cancels(state, Advantage.CARD_PAYMENTS, log)
+    paid = 0
+    for payer, owed in payers:
+        # Spice may have left the payer since the bid (a bribe, an admin correction): pay what is there.
+        amount = min(owed, state.faction(payer).spice)
+        to = emperor if to_emperor and payer != emperor else None
+        if amount:
+            pay(state, payer, amount, to, RULE, "The card")
+        paid += amount
+    state.faction(buyer).hand.append(card)
+    receiver = "the Emperor" if to_emperor else "the bank"
+    short = f" (bid {price}; the bidder could pay only {paid})" if paid < price else ""
+    log.private("card_bought", buyer, f"You bought card {b.card_number}: {card_name(card)}.",
+                card_number=b.card_number, card=card)
+    log.public("card_sold", f"{faction_name(buyer)} buy {_ordinal_card(b)} for {paid} spice, paid to {receiver}"
+               f"{short}.", faction=buyer.value, card_number=b.card_number, price=paid,
+               paid_to=emperor.value if to_emperor else "bank")
+    if buyer == Faction.HARKONNEN:
+        _harkonnen_extra_card(state, log)
+    b.card_open = False
+    b.to_bid = None
+    b.passed = []
+    b.high_bid, b.high_bidder, b.high_ally, b.high_ally_pays = 0, None, None, 0
+
+
+def _harkonnen_extra_card(state: GameState, log: EventLog) -> None:
+    """1979 rules: Harkonnen draw a free extra card with each card bought, if under their limit of 8."""
+    harkonnen = Faction.HARKONNEN
+    if hand_full(state, harkonnen) or not (state.treachery_deck or state.treachery_discard):
+        return
+    if karama_cancels(state, Advantage.EXTRA_CARD, log):
+        return
+    card = draw_treachery_card(state, log)
+    if card is None:  # the Karama card itself may have been the only card left to reshuffle
+        return
+    state.faction(harkonnen).hand.append(card)
+    log.private("extra_card_drawn", harkonnen, f"Your free extra card: {card_name(card)}.", card=card)
+    log.public("extra_card_drawn", "The Harkonnen draw a free extra Treachery card.", faction=harkonnen.value)
+
+
+def _return_to_deck(state: GameState, log: EventLog, message: str) -> None:
+    """A-5: the unsold cards go back on top of the deck in their order; bidding ends for the turn."""
+    b = state.bidding
+    state.treachery_deck = b.cards + state.treachery_deck
+    log.public("auction_returned", message, cards=len(b.cards))
+    b.cards = []
+    b.card_open = False
+    b.to_bid = None
+
+
+def _finish(state: GameState, log: EventLog) -> None:
+    state.bidding = None
+    log.public("bidding_over", "Bidding is over.")
+    end_phase(state, log)
+
+
+# --- handlers --------------------------------------------------------------------------------
+
+
+def _refuse_full_hand(state: GameState, faction: Faction) -> None:
+    """1979 rules: a faction whose hand is full cannot bid."""
+    b = state.bidding
+    if state.phase == Phase.BIDDING and b is not None and b.card_open and faction not in b.bidders \
+            and hand_full(state, faction):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE,
+                            f"Your hand is full ({hand_limit(faction)} cards); you cannot bid.")
+
+
+@handles(Bid)
+def bid(state: GameState, action: Bid, log: EventLog) -> None:
+    faction = action.faction
+    _refuse_full_hand(state, faction)
+    take_prompt(state, faction, PromptKind.BID, RULE)
+    b = state.bidding
+    minimum = b.high_bid + 1
+    if action.amount < minimum:
+        raise RuleViolation(
+            ViolationCode.ILLEGAL_CHOICE, RULE,
+            f"A bid must be higher than the high bid ({b.high_bid}): at least {minimum}, not {action.amount}."
+            if b.high_bid else f"The opening bid is at least 1, not {action.amount}.",
+        )
+    ally = _supporting_ally(state, action)
+    own_part = action.amount - action.ally_pays
+    have = state.faction(faction).spice
+    if own_part > have:
+        extra = f" plus the {action.ally_pays} your ally pays" if action.ally_pays else ""
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE,
+                            f"Nobody may bid more spice than they have: you have {have}{extra}, "
+                            f"so you cannot bid {action.amount}.")
+    _record_bid(state, faction, action.amount, ally, action.ally_pays, log)
+    _next_turn(state, log)
+
+
+def _supporting_ally(state: GameState, action: Bid) -> Faction | None:
+    """A-8: allies may pay for each other's bids. Which ally pays, checked; None when no ally pays."""
+    if not action.ally_pays:
+        return None
+    allies = state.ally_of(action.faction)
+    if not allies:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-8", "You have no ally to pay part of your bid.")
+    ally = action.ally
+    if ally is None:
+        if len(allies) > 1:
+            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-8", "Name the ally who pays part of your bid.",
+                                [f.value for f in allies])
+        ally = allies[0]
+    if ally not in allies:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-8", f"{faction_name(ally)} are not your ally.",
+                            [f.value for f in allies])
+    if action.ally_pays > action.amount:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-8",
+                            f"Your ally cannot pay {action.ally_pays} of a bid of {action.amount}.")
+    if action.ally_pays > state.faction(ally).spice:
+        # The ally's spice is secret: the refusal does not say how much it is.
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-8",
+                            f"{faction_name(ally)} do not have {action.ally_pays} spice to pay toward your bid.")
+    return ally
+
+
+@handles(PassBid)
+def pass_bid(state: GameState, action: PassBid, log: EventLog) -> None:
+    _refuse_full_hand(state, action.faction)
+    take_prompt(state, action.faction, PromptKind.BID, RULE)
+    _record_pass(state, action.faction, log)
+    _next_turn(state, log)
+
+
+@handles(SetBidOrder)
+def set_bid_order(state: GameState, action: SetBidOrder, log: EventLog) -> None:
+    """A-6: a secret standing order, set or cleared at any time; it answers the faction's next bid prompts."""
+    if action.auto_pass and action.max_bid is not None:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-6",
+                            "A standing order either passes every time or bids up to a limit, not both.")
+    order = BidOrder(auto_pass=action.auto_pass, max_bid=action.max_bid)
+    state.faction(action.faction).bid_order = order
+    if order.auto_pass:
+        message = "Your standing bid order: pass on every card until you change it (A-6)."
+    elif order.max_bid is not None:
+        message = (f"Your standing bid order: outbid the high bid by 1, up to {order.max_bid} spice, "
+                   "else pass (A-6).")
+    else:
+        message = "Your standing bid order is cleared: you will be asked for each bid (A-6)."
+    log.private("bid_order_set", action.faction, message, auto_pass=order.auto_pass, max_bid=order.max_bid)
+    if order.auto_pass or order.max_bid is not None:
+        # Asked to bid right now: the order answers at once (the step runner applies it).
+        open_bid = next((p for p in state.prompts_for(action.faction) if p.kind == PromptKind.BID), None)
+        if open_bid is not None:
+            state.prompts.remove(open_bid)
+
+
+# --- defaults and samples --------------------------------------------------------------------
+
+
+@default_for(PromptKind.BID)
+def _default_bid(state: GameState, prompt: Prompt) -> PassBid:
+    return PassBid(faction=prompt.faction)
+
+
+@sampler_for(PromptKind.BID)
+def _sample_bid(state: GameState, prompt: Prompt, rng: Rng) -> Bid | PassBid:
+    """Mostly pass (so games move on); otherwise a small raise within the bidder's own spice."""
+    low, high = prompt.detail["min_bid"], prompt.detail["max_bid"]
+    if low > high or rng.below(3):
+        return PassBid(faction=prompt.faction)
+    return Bid(faction=prompt.faction, amount=low + rng.below(min(high - low, 3) + 1))

@@ -31,10 +31,10 @@ def stronghold_winners(state: GameState) -> list[Faction]:
         needed = state.setup.options.alliance_strongholds_to_win if len(team) > 1 else SOLO_STRONGHOLDS
         if strongholds_held(state, team) >= needed:
             winning.append(team)
-    return _earliest(state, winning)
+    return earliest_team(state, winning)
 
 
-def _earliest(state: GameState, candidates: list[list[Faction]]) -> list[Faction]:
+def earliest_team(state: GameState, candidates: list[list[Faction]]) -> list[Faction]:
     if not candidates:
         return []
     order = storm_order(state)

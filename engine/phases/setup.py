@@ -4,6 +4,7 @@ starting tokens. Secret decisions are prompts; the table only learns that they w
 from __future__ import annotations
 
 from engine.actions import ChooseTraitor, LayTraps, PlaceStartingTokens, PredictWinner
+from engine.board import resolve_location
 from engine.data import GameData, load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
 from engine.events import EventLog
@@ -261,7 +262,7 @@ def place_starting_tokens(state: GameState, action: PlaceStartingTokens, log: Ev
     total = prompt.detail["tokens"]
     placed: dict[str, int] = {}
     for where, count in action.placement.items():
-        location = _resolve_location(where, board, rule)
+        location = resolve_location(where, rule)
         if board.location_territory(location) not in prompt.options:
             raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
                                 f"{faction_name(action.faction)} may not start in {where}.", prompt.options)
@@ -280,20 +281,6 @@ def place_starting_tokens(state: GameState, action: PlaceStartingTokens, log: Ev
         + ", ".join(f"{n} in {location_label(loc)}" for loc, n in placed.items()) + ".",
         faction=action.faction.value, placement=placed,
     )
-
-
-def _resolve_location(where: str, board, rule: str) -> str:
-    """A territory name stands for its only location; a territory of several sectors must name one."""
-    if where in board.all_locations():
-        return where
-    try:
-        territory = board.territory(where)
-    except KeyError:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule, f"There is no territory {where!r}.") from None
-    if len(territory.locations) == 1:
-        return territory.locations[0]
-    raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
-                        f"{where} spans several sectors; name one.", list(territory.locations))
 
 
 def _put_on_board(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:

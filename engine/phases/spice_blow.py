@@ -1,1 +1,260 @@
-"""(being written)"""
+"""The spice blow (1979 rules VII; A-19, A-20, A-21, A-27, A-28): spice cards, Shai-Hulud, worm riding, the Nexus.
+
+Cards are drawn from the top of `state.spice_deck` onto `state.spice_discard` until a territory card is drawn
+(A-27: that card ends the blow even when its sector is in the storm and nothing is placed, A-19).
+- Turn 1 (A-20): Shai-Hulud cards are set aside and shuffled back into the deck after the blow; no worm, no Nexus.
+- After turn 1 (A-21): the first Shai-Hulud of the blow devours the territory of the topmost territory card in the
+  spice discard pile: all spice there goes back to the bank and all tokens there to the tanks, except the Fremen's
+  (immune unless a Karama cancels it, A-14). Worms strike only sand. Each further Shai-Hulud of the same blow
+  devours nothing more. If the discard pile holds no territory card (right after a reshuffle) the worm devours
+  nothing.
+- The Fremen tokens left in the devoured territory may ride the worm (digest section 6, A-28): a public WORM_RIDE
+  prompt right after the worm; they all go to one location (not in the storm, not a stronghold already holding two
+  other factions, not a territory where a Fremen ally has tokens except the Polar Sink), or stay.
+- When the deck is empty, the whole discard pile is shuffled into a new deck (state.rng).
+- After a blow in which Shai-Hulud appeared (turn > 1), a Nexus (A-8, A-21): see engine/alliances.py.
+
+Not implemented here: the optional Fremen placement of further worms (A-21 with `character_advantages`), the double
+spice blow (`double_spice_blow`, advanced rule XXI: two discard piles), the Atreides' look at the spice deck, and the
+BT "no moving" impairer barring a worm ride (R-17).
+"""
+
+from __future__ import annotations
+
+from engine.actions import RideWorm
+from engine.alliances import close_nexus, open_nexus
+from engine.board import factions_in_territory, in_storm, is_stronghold, locations_of, territory_of
+from engine.data import SpiceCard, load_game_data, location_key
+from engine.economy import place_spice, remove_spice
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.forces import land, wipe_out
+from engine.ids import Faction, TerritoryKind
+from engine.karama import Advantage, karama_cancels
+from engine.model import GameState, Phase, Prompt, PromptKind
+from engine.names import faction_name, location_label
+from engine.phases.turn import end_phase
+from engine.rng import Rng
+
+DRAWING = "drawing"  # no Shai-Hulud yet in this blow
+AFTER_WORM = "after_worm"  # a Shai-Hulud has appeared in this blow (after turn 1): a Nexus follows
+NEXUS = "nexus"  # the Nexus is open; it ends when every NEXUS prompt is closed
+RIDE_RULE = "A-28"
+POLAR_SINK = "Polar Sink"
+
+
+@runs_phase(Phase.SPICE_BLOW)
+def run_spice_blow(state: GameState, log: EventLog) -> bool:
+    if state.step == "":
+        state.step = DRAWING
+        return True
+    if state.step in (DRAWING, AFTER_WORM):
+        _draw_until_territory(state, log)
+        return True
+    if state.step == NEXUS:
+        close_nexus(state, log)
+        end_phase(state, log)
+        return True
+    return False
+
+
+def _max_draws() -> int:
+    """A bound no blow reaches: every territory card is always in the deck or the discard pile, so a full pass
+    through the deck, a reshuffle and a second full pass always meet one."""
+    return 3 * len(load_game_data().spice_cards) + 3
+
+
+def _draw_until_territory(state: GameState, log: EventLog) -> None:
+    """Draw until a territory card ends the blow (A-27), or until a worm ride needs the Fremen's answer."""
+    data = load_game_data()
+    set_aside: list[str] = []  # A-20: turn-1 worms; a turn-1 blow never waits on a prompt, so they stay local
+    for _ in range(_max_draws()):
+        card_id = _draw(state, log)
+        if card_id is None:  # cannot happen with the full deck of data/cards.json; never wait on it
+            log.public("spice_blow_stopped", "The spice blow stops: the spice deck and its discard pile are empty.")
+            break
+        card = data.spice_card(card_id)
+        if not card.is_worm:
+            state.spice_discard.append(card_id)
+            _blow(state, card, log)
+            break
+        if state.turn == 1:
+            set_aside.append(card_id)
+            log.public("worm_set_aside", "Shai-Hulud is drawn on turn 1: the card is set aside (A-20).",
+                       card=card_id)
+            continue
+        first = state.step == DRAWING
+        state.step = AFTER_WORM
+        if first:
+            _devour(state, card_id, log)
+        else:
+            state.spice_discard.append(card_id)
+            log.public("worm_again", "Shai-Hulud appears again in this blow; it devours nothing more (A-21).",
+                       card=card_id)
+        if state.prompts:  # the Fremen decide whether to ride the worm before drawing goes on
+            return
+    else:
+        log.public("spice_blow_stopped", "The spice blow stops: no territory card could be drawn.")  # a safety net
+    if set_aside:
+        state.spice_deck += set_aside
+        state.rng.shuffle(state.spice_deck)
+        log.public("worms_shuffled_back",
+                   f"The {len(set_aside)} Shai-Hulud card(s) set aside are shuffled back into the spice deck (A-20).",
+                   cards=set_aside)
+    if state.step == AFTER_WORM:
+        state.step = NEXUS
+        open_nexus(state, log)
+    else:
+        end_phase(state, log)
+
+
+def _draw(state: GameState, log: EventLog) -> str | None:
+    """The top spice card; an empty deck is first refilled by shuffling the discard pile (None if no card at all)."""
+    if not state.spice_deck:
+        if not state.spice_discard:
+            return None
+        state.spice_deck, state.spice_discard = state.spice_discard, []
+        state.rng.shuffle(state.spice_deck)
+        log.public("spice_deck_reshuffled", "The spice deck is empty: the discard pile is shuffled into a new deck.",
+                   cards=len(state.spice_deck))
+    return state.spice_deck.pop(0)
+
+
+def _blow(state: GameState, card: SpiceCard, log: EventLog) -> None:
+    """Place the card's spice, unless its sector is in the storm (A-19); the card is discarded either way."""
+    assert card.territory is not None and card.sector is not None
+    location = location_key(card.territory, card.sector)
+    if in_storm(state, location):
+        log.public("spice_blow_in_storm",
+                   f"Spice blow: {location_label(location)} lies in the storm; no spice is placed (A-19).",
+                   card=card.id, location=location, amount=0)
+        return
+    place_spice(state, location, card.amount)
+    log.public("spice_blow", f"Spice blow: {card.amount} spice in {location_label(location)}.",
+               card=card.id, location=location, amount=card.amount)
+
+
+def _top_territory(state: GameState) -> str | None:
+    """The territory of the topmost territory card in the spice discard pile (A-21)."""
+    data = load_game_data()
+    for card_id in reversed(state.spice_discard):
+        card = data.spice_card(card_id)
+        if not card.is_worm:
+            return card.territory
+    return None
+
+
+def _devour(state: GameState, card_id: str, log: EventLog) -> None:
+    """A-21: the first Shai-Hulud of the blow devours the territory of the top territory card of the discard."""
+    territory = _top_territory(state)
+    state.spice_discard.append(card_id)
+    if territory is None:
+        log.public("worm_nothing",
+                   "Shai-Hulud! No territory card lies in the spice discard pile, so the worm devours nothing (A-21).",
+                   card=card_id)
+        return
+    if load_game_data().board.territory(territory).kind != TerritoryKind.SAND:
+        log.public("worm_nothing", f"Shai-Hulud! {territory} is not sand; the worm devours nothing (A-21).",
+                   card=card_id, territory=territory)
+        return
+    log.public("worm", f"Shai-Hulud! The worm devours {territory} (A-21).", card=card_id, territory=territory)
+    fremen_there = any(state.tokens_at(loc, Faction.FREMEN) for loc in locations_of(territory))
+    immune = fremen_there and not karama_cancels(state, Advantage.WORM_IMMUNITY, log)
+    for location in locations_of(territory):
+        for faction in list(state.forces.get(location, {})):
+            if faction == Faction.FREMEN and immune:
+                continue
+            lost = wipe_out(state, location, faction)
+            log.public("worm_losses", f"Shai-Hulud devours {lost} {faction_name(faction)} tokens in "
+                       f"{location_label(location)}.", faction=faction.value, location=location, tokens=lost)
+        eaten = remove_spice(state, location)
+        if eaten:
+            log.public("worm_spice", f"Shai-Hulud devours {eaten} spice in {location_label(location)}.",
+                       location=location, spice=eaten)
+    if immune:
+        log.public("worm_immunity", "The Fremen are immune to Shai-Hulud: their tokens are spared.")
+        _offer_ride(state, territory, log)
+
+
+# --- the Fremen ride the worm (A-28) ---------------------------------------------------------------
+
+
+def riders(state: GameState, territory: str) -> dict[str, int]:
+    """Fremen tokens that may ride: those in the devoured territory and not under the storm."""
+    return {
+        loc: n for loc in locations_of(territory)
+        if (n := state.tokens_at(loc, Faction.FREMEN)) and not in_storm(state, loc)
+    }
+
+
+def ride_destinations(state: GameState, territory: str) -> list[str]:
+    """Where the worm may carry the Fremen: any other territory's location that is not under the storm, not a
+    stronghold already holding two other factions, and not a territory where a Fremen ally has tokens (allies
+    share only the Polar Sink)."""
+    allies = set(state.ally_of(Faction.FREMEN))
+    legal: list[str] = []
+    for location in load_game_data().board.all_locations():
+        there = territory_of(location)
+        if there == territory or in_storm(state, location):
+            continue
+        present = set(factions_in_territory(state, there)) - {Faction.FREMEN}
+        if is_stronghold(there) and len(present) >= 2:
+            continue
+        if there != POLAR_SINK and present & allies:
+            continue
+        legal.append(location)
+    return legal
+
+
+def _offer_ride(state: GameState, territory: str, log: EventLog) -> None:
+    riding = riders(state, territory)
+    if not riding:
+        return
+    open_prompt(state, PromptKind.WORM_RIDE, Faction.FREMEN, secret=False,
+                options=ride_destinations(state, territory),
+                territory=territory, tokens=sum(riding.values()), from_locations=riding)
+    log.public("worm_ride_offered",
+               f"The Fremen may ride Shai-Hulud out of {territory} with {sum(riding.values())} tokens, or stay.",
+               territory=territory, tokens=sum(riding.values()))
+
+
+@handles(RideWorm)
+def ride_worm(state: GameState, action: RideWorm, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.WORM_RIDE, RIDE_RULE)
+    territory = prompt.detail["territory"]
+    if action.to_location is None:
+        log.public("worm_ride_declined", f"The Fremen stay in {territory}.", faction=action.faction.value)
+        return
+    legal = ride_destinations(state, territory)
+    if action.to_location not in legal:
+        raise RuleViolation(
+            ViolationCode.ILLEGAL_CHOICE, RIDE_RULE,
+            f"The worm cannot carry the Fremen to {action.to_location!r}: a ride goes to another territory, not "
+            "into the storm, not into a stronghold holding two other factions, and not where an ally is.",
+            legal,
+        )
+    riding = riders(state, territory)
+    for location, count in riding.items():
+        state.add_tokens(location, action.faction, -count)
+    land(state, action.faction, action.to_location, sum(riding.values()), log)
+    log.public(
+        "worm_ridden",
+        f"The Fremen ride Shai-Hulud: {sum(riding.values())} tokens go from {territory} to "
+        f"{location_label(action.to_location)}.",
+        faction=action.faction.value, from_locations=riding, to_location=action.to_location,
+        tokens=sum(riding.values()),
+    )
+
+
+@default_for(PromptKind.WORM_RIDE)
+def _default_ride(state: GameState, prompt: Prompt) -> RideWorm:
+    """Stay where they are."""
+    return RideWorm(faction=prompt.faction)
+
+
+@sampler_for(PromptKind.WORM_RIDE)
+def _sample_ride(state: GameState, prompt: Prompt, rng: Rng) -> RideWorm:
+    if not prompt.options or rng.below(2) == 0:
+        return RideWorm(faction=prompt.faction)
+    return RideWorm(faction=prompt.faction, to_location=rng.choice(prompt.options))

@@ -1,0 +1,260 @@
+"""Alliances (A-8, BT-60), formed and broken only during a Nexus; bribes (A-16); the Emperor's spice for an ally
+(A-26).
+
+The Nexus follows a spice blow in which Shai-Hulud appeared after turn 1 (A-21); engine/phases/spice_blow.py
+opens it with `open_nexus` and closes it with `close_nexus` once every faction is done.
+
+During a Nexus each faction has a public NEXUS prompt that stays open while it talks:
+- ProposeAlliance(partner): a public offer; a faction has at most one offer standing (a new one replaces it).
+- AcceptAlliance(partner): forms the alliance when `partner` has an offer standing to this faction.
+- BreakAlliance: the faction leaves its alliance (an alliance left with one member is dissolved).
+- EndNexus: the faction is done with this Nexus (its prompt closes; it cannot act again in this Nexus, but an
+  offer it made still stands and may be accepted). The Nexus ends when every faction is done.
+
+Size (A-8, option `max_alliance_size`, default 2): accepting an offer merges the two sides (each a lone faction or
+an alliance) if the merged alliance is not larger than the limit. Kept simple on purpose: with a limit above 2, the
+faction that proposes or accepts speaks for its whole alliance; the other members are not asked.
+"""
+
+from __future__ import annotations
+
+from engine.actions import AcceptAlliance, BreakAlliance, EndNexus, GiveAllySpice, GiveBribe, ProposeAlliance
+from engine.economy import pay, require_spice
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.ids import Faction
+from engine.model import GameState, NexusState, Prompt, PromptKind
+from engine.names import faction_name
+from engine.order import storm_order
+from engine.rng import Rng
+
+NEXUS_RULE = "A-8"
+BRIBE_RULE = "A-16"
+ALLY_SPICE_RULE = "A-26"
+
+
+# --- queries ---------------------------------------------------------------------------------
+
+
+def alliance_of(state: GameState, faction: Faction) -> list[Faction]:
+    """The faction's alliance, itself included; a lone faction is a team of one."""
+    for alliance in state.alliances:
+        if faction in alliance:
+            return list(alliance)
+    return [faction]
+
+
+def _names(factions: list[Faction]) -> str:
+    names = [faction_name(f) for f in factions]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def alliances_text(state: GameState) -> str:
+    if not state.alliances:
+        return "There are no alliances."
+    return "Alliances: " + "; ".join(_names(a) for a in state.alliances) + "."
+
+
+# --- the Nexus -------------------------------------------------------------------------------
+
+
+def open_nexus(state: GameState, log: EventLog) -> None:
+    """A-8, A-21: every faction may talk; each has a public NEXUS prompt, all opened together."""
+    state.nexus = NexusState()
+    for faction in storm_order(state):
+        others = [f.value for f in state.factions if f != faction]
+        open_prompt(state, PromptKind.NEXUS, faction, secret=False, options=others,
+                    max_alliance_size=state.setup.options.max_alliance_size)
+    log.public(
+        "nexus_opened",
+        "A Nexus: alliances may now be formed and broken (A-8). " + alliances_text(state),
+        alliances=[[f.value for f in a] for a in state.alliances],
+    )
+
+
+def close_nexus(state: GameState, log: EventLog) -> None:
+    state.nexus = None
+    state.prompts = [p for p in state.prompts if p.kind != PromptKind.NEXUS]
+    log.public("nexus_closed", "The Nexus ends. " + alliances_text(state),
+               alliances=[[f.value for f in a] for a in state.alliances])
+
+
+def _require_talking(state: GameState, faction: Faction) -> None:
+    """A-8: alliance actions need an open Nexus in which this faction has not yet ended its part."""
+    if state.nexus is None:
+        raise RuleViolation(
+            ViolationCode.WRONG_PHASE, NEXUS_RULE,
+            "Alliances are formed and broken only during a Nexus, which follows a spice blow in which "
+            "Shai-Hulud appeared (after turn 1).",
+        )
+    if not any(p.kind == PromptKind.NEXUS for p in state.prompts_for(faction)):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
+                            f"{faction_name(faction)} have already ended their part in this Nexus.")
+
+
+def _check_partner(state: GameState, faction: Faction, partner: Faction) -> None:
+    if partner == faction:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, NEXUS_RULE, "A faction cannot ally with itself.",
+                            [f.value for f in state.factions if f != faction])
+    if not state.in_game(partner):
+        raise RuleViolation(ViolationCode.NOT_IN_GAME, NEXUS_RULE, f"{partner.value} is not in this game.",
+                            [f.value for f in state.factions if f != faction])
+    if partner in state.ally_of(faction):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
+                            f"{faction_name(faction)} and {faction_name(partner)} are already allies.")
+    limit = state.setup.options.max_alliance_size
+    merged = len(alliance_of(state, faction)) + len(alliance_of(state, partner))
+    if merged > limit:
+        raise RuleViolation(
+            ViolationCode.NOT_ALLOWED, NEXUS_RULE,
+            f"An alliance has at most {limit} members; {_names(alliance_of(state, faction))} with "
+            f"{_names(alliance_of(state, partner))} would make {merged}.",
+        )
+
+
+@handles(ProposeAlliance)
+def propose_alliance(state: GameState, action: ProposeAlliance, log: EventLog) -> None:
+    _require_talking(state, action.faction)
+    _check_partner(state, action.faction, action.partner)
+    if not any(p.kind == PromptKind.NEXUS for p in state.prompts_for(action.partner)):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
+                            f"{faction_name(action.partner)} have already ended their part in this Nexus.")
+    assert state.nexus is not None
+    state.nexus.proposals[action.faction] = action.partner
+    log.public(
+        "alliance_proposed",
+        f"{faction_name(action.faction)} propose an alliance to {faction_name(action.partner)} (A-8).",
+        faction=action.faction.value, partner=action.partner.value,
+    )
+
+
+@handles(AcceptAlliance)
+def accept_alliance(state: GameState, action: AcceptAlliance, log: EventLog) -> None:
+    _require_talking(state, action.faction)
+    assert state.nexus is not None
+    offers = [p.value for p, to in state.nexus.proposals.items() if to == action.faction]
+    if state.nexus.proposals.get(action.partner) != action.faction:
+        raise RuleViolation(
+            ViolationCode.ILLEGAL_CHOICE, NEXUS_RULE,
+            f"{faction_name(action.partner) if state.in_game(action.partner) else action.partner.value} "
+            f"have no alliance offer standing to {faction_name(action.faction)}.",
+            offers,
+        )
+    _check_partner(state, action.faction, action.partner)
+    first, second = alliance_of(state, action.partner), alliance_of(state, action.faction)
+    members = set(first) | set(second)
+    merged = [f for f in state.factions if f in members]
+    state.alliances = [a for a in state.alliances if not members & set(a)] + [merged]
+    # Offers between members of the new alliance have been answered.
+    state.nexus.proposals = {p: to for p, to in state.nexus.proposals.items() if not {p, to} <= members}
+    log.public(
+        "alliance_formed",
+        f"{faction_name(action.faction)} accept: {_names(merged)} are now allies (A-8).",
+        members=[f.value for f in merged],
+    )
+
+
+@handles(BreakAlliance)
+def break_alliance(state: GameState, action: BreakAlliance, log: EventLog) -> None:
+    _require_talking(state, action.faction)
+    allies = state.ally_of(action.faction)
+    if not allies:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
+                            f"{faction_name(action.faction)} have no alliance to break.")
+    state.alliances = [a for a in state.alliances if action.faction not in a]
+    if len(allies) > 1:
+        state.alliances.append(allies)
+    log.public(
+        "alliance_broken",
+        f"{faction_name(action.faction)} leave their alliance with {_names(allies)} (A-8).",
+        faction=action.faction.value, former_allies=[f.value for f in allies],
+    )
+
+
+@handles(EndNexus)
+def end_nexus(state: GameState, action: EndNexus, log: EventLog) -> None:
+    take_prompt(state, action.faction, PromptKind.NEXUS, NEXUS_RULE)
+    log.public("nexus_done", f"{faction_name(action.faction)} are done with the Nexus.",
+               faction=action.faction.value)
+
+
+@default_for(PromptKind.NEXUS)
+def _default_nexus(state: GameState, prompt: Prompt) -> EndNexus:
+    return EndNexus(faction=prompt.faction)
+
+
+@sampler_for(PromptKind.NEXUS)
+def _sample_nexus(
+    state: GameState, prompt: Prompt, rng: Rng
+) -> ProposeAlliance | AcceptAlliance | BreakAlliance | EndNexus:
+    """Mostly done; sometimes accept an offer, propose to someone, or leave an alliance."""
+    faction = prompt.faction
+    roll = rng.below(10)
+    if state.nexus is None or roll < 6:
+        return EndNexus(faction=faction)
+    offers = [p for p, to in state.nexus.proposals.items() if to == faction]
+    if offers and roll < 8:
+        return AcceptAlliance(faction=faction, partner=rng.choice(offers))
+    if state.ally_of(faction) and roll == 9:
+        return BreakAlliance(faction=faction)
+    return ProposeAlliance(faction=faction, partner=Faction(rng.choice(prompt.options)))
+
+
+# --- bribes (A-16) and the Emperor's gift to an ally (A-26) --------------------------------------
+
+
+@handles(GiveBribe)
+def give_bribe(state: GameState, action: GiveBribe, log: EventLog) -> None:
+    """A-16: at any time; the spice is set in the open before the receiver's shield until the end of the turn."""
+    if action.to == action.faction:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, BRIBE_RULE, "A faction cannot bribe itself.",
+                            [f.value for f in state.factions if f != action.faction])
+    if not state.in_game(action.to):
+        raise RuleViolation(ViolationCode.NOT_IN_GAME, BRIBE_RULE, f"{action.to.value} is not in this game.",
+                            [f.value for f in state.factions if f != action.faction])
+    require_spice(state, action.faction, action.amount, BRIBE_RULE, "This bribe")
+    # Both piles count in the ledger (economy.total_spice_outside_bank), so it stays right.
+    state.faction(action.faction).spice -= action.amount
+    state.faction(action.to).bribes += action.amount
+    log.public(
+        "bribe_given",
+        f"{faction_name(action.faction)} give {faction_name(action.to)} a bribe of {action.amount} spice; it lies "
+        "before their shield until the end of the turn (A-16).",
+        faction=action.faction.value, to=action.to.value, amount=action.amount,
+    )
+
+
+def release_bribes(state: GameState, log: EventLog) -> None:
+    """A-16, called at the end of the turn: bribe spice goes behind its receiver's shield, usable from now on."""
+    for faction, fs in state.factions.items():
+        if not fs.bribes:
+            continue
+        amount, fs.bribes = fs.bribes, 0
+        fs.spice += amount
+        log.public("bribes_released",
+                   f"{faction_name(faction)} take the {amount} spice of bribes before their shield behind it (A-16).",
+                   faction=faction.value, amount=amount)
+
+
+@handles(GiveAllySpice)
+def give_ally_spice(state: GameState, action: GiveAllySpice, log: EventLog) -> None:
+    """A-26: only the Emperor, only to an ally, at any time; usable at once. The amount stays between the two."""
+    if action.faction != Faction.EMPEROR:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, ALLY_SPICE_RULE,
+                            "Only the Emperor may give spice to an ally; other spice changes hands as a bribe (A-16).")
+    allies = state.ally_of(action.faction)
+    if action.to not in allies:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, ALLY_SPICE_RULE,
+                            f"The Emperor may give spice only to an ally; {action.to.value} is not one.",
+                            [f.value for f in allies])
+    pay(state, action.faction, action.amount, action.to, ALLY_SPICE_RULE, "This gift")
+    log.private(
+        "ally_spice_given", (action.faction, action.to),
+        f"{faction_name(action.faction)} give {action.amount} spice to {faction_name(action.to)}, usable at once "
+        "(A-26).",
+        faction=action.faction.value, to=action.to.value, amount=action.amount,
+    )
+    log.public("ally_spice_given",
+               f"{faction_name(action.faction)} give spice to their ally {faction_name(action.to)} (A-26).",
+               faction=action.faction.value, to=action.to.value)

@@ -1,0 +1,135 @@
+"""Revival (A-7, BT-10, R-3): at the start of the movement round, before anyone ships, every faction with
+something in the tanks may bring back up to 3 tokens (its free revivals first, then 2 spice each) and,
+once all five of its leaders are dead, one leader for his strength in spice. Revival is public.
+
+The movement round (engine/phases/movement.py) opens the prompts and goes on when all are answered.
+"""
+
+from __future__ import annotations
+
+from engine.actions import Revive
+from engine.data import load_game_data
+from engine.economy import pay
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.factions.bene_tleilaxu import revival_payee
+from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.forces import revive_tokens
+from engine.ids import Faction
+from engine.model import GameState, Prompt, PromptKind
+from engine.names import faction_name, leader_name
+from engine.order import storm_order
+from engine.rng import Rng
+
+RULE = "A-7"
+MAX_TOKENS = 3  # A-7: up to 3 tokens a turn
+TOKEN_COST = 2  # A-7: 2 spice for each token beyond the free ones
+
+
+def free_revivals(state: GameState, faction: Faction) -> int:
+    """The faction's free token revivals this turn (A-7): its sheet's number, capped by the tanks and by 3."""
+    return min(load_game_data().factions[faction].free_revival, state.faction(faction).tanks, MAX_TOKENS)
+
+
+def revivable_leaders(state: GameState, faction: Faction) -> list[str]:
+    """A-7: a leader may be revived only when all five of the faction's leaders are in the tanks."""
+    leaders = [leader.id for leader in load_game_data().factions[faction].leaders]
+    in_tanks = state.faction(faction).leaders_in_tanks
+    if not leaders or any(leader not in in_tanks for leader in leaders):
+        return []
+    return leaders
+
+
+def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | None) -> int:
+    """A-7: 2 spice per token beyond the free ones (R-3: free ones cost nothing) plus the leader's strength."""
+    paid_tokens = max(0, tokens - free_revivals(state, faction))
+    leader_cost = load_game_data().leader(leader).strength if leader else 0
+    return paid_tokens * TOKEN_COST + leader_cost
+
+
+def open_revival_prompts(state: GameState) -> None:
+    """One public REVIVAL prompt per faction with tokens (or, all five dead, leaders) in the tanks."""
+    data = load_game_data()
+    for faction in storm_order(state):
+        fs = state.faction(faction)
+        leaders = revivable_leaders(state, faction)
+        if not fs.tanks and not leaders:
+            continue
+        open_prompt(
+            state, PromptKind.REVIVAL, faction, secret=False, options=leaders,
+            max_tokens=min(MAX_TOKENS, fs.tanks), free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
+            leader_costs={leader: data.leader(leader).strength for leader in leaders},
+        )
+
+
+@handles(Revive)
+def revive(state: GameState, action: Revive, log: EventLog) -> None:
+    faction = action.faction
+    take_prompt(state, faction, PromptKind.REVIVAL, RULE)
+    fs = state.faction(faction)
+    if action.tokens > MAX_TOKENS:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
+                            f"At most {MAX_TOKENS} tokens may be revived in a turn, not {action.tokens}.")
+    if action.tokens > fs.tanks:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
+                            f"You have {fs.tanks} tokens in the tanks; you cannot revive {action.tokens}.")
+    if action.leader is not None:
+        _check_leader(state, faction, action.leader)
+    free = min(action.tokens, free_revivals(state, faction))
+    cost = revival_cost(state, faction, action.tokens, action.leader)
+    payee = revival_payee(state)
+    if cost:
+        pay(state, faction, cost, payee, RULE, "This revival")
+    if action.tokens:
+        revive_tokens(state, faction, action.tokens)
+    if action.leader is not None:
+        fs.leaders_in_tanks.remove(action.leader)
+    log.public("revived", _describe(faction, action, free, cost, payee), faction=faction.value,
+               tokens=action.tokens, free=free, leader=action.leader, cost=cost,
+               paid_to=(payee.value if payee else "bank") if cost else None)
+
+
+def _check_leader(state: GameState, faction: Faction, leader: str) -> None:
+    own = [lead.id for lead in load_game_data().factions[faction].leaders]
+    in_tanks = state.faction(faction).leaders_in_tanks
+    if leader not in own:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"{leader!r} is not one of your leaders.", own)
+    if leader not in in_tanks:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"{leader_name(leader)} is not in the tanks.",
+                            list(in_tanks))
+    if not revivable_leaders(state, faction):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE,
+                            f"A leader may be revived only when all five of your leaders are in the tanks; "
+                            f"{len(in_tanks)} are.")
+
+
+def _describe(faction: Faction, action: Revive, free: int, cost: int, payee: Faction | None) -> str:
+    parts = []
+    if action.tokens:
+        paid = action.tokens - free
+        detail = [f"{free} free"] if free else []
+        if paid:
+            detail.append(f"{paid} for {paid * TOKEN_COST} spice")
+        parts.append(f"{action.tokens} token{'s' if action.tokens != 1 else ''} ({', '.join(detail)})")
+    if action.leader is not None:
+        parts.append(f"{leader_name(action.leader)} for {load_game_data().leader(action.leader).strength} spice")
+    if not parts:
+        return f"{faction_name(faction)} revive nothing this turn."
+    text = f"{faction_name(faction)} revive " + " and ".join(parts)
+    if cost:
+        # BT-10: revival payments go to the BT and are shown on the table.
+        text += f"; {cost} spice paid to " + (f"the {faction_name(payee)} (BT-10)" if payee else "the bank")
+    return text + "."
+
+
+@default_for(PromptKind.REVIVAL)
+def _default_revival(state: GameState, prompt: Prompt) -> Revive:
+    """Only the free tokens: it costs nothing, so it is always legal."""
+    return Revive(faction=prompt.faction, tokens=prompt.detail["free_tokens"])
+
+
+@sampler_for(PromptKind.REVIVAL)
+def _sample_revival(state: GameState, prompt: Prompt, rng: Rng) -> Revive:
+    tokens = rng.below(prompt.detail["max_tokens"] + 1)
+    leader = rng.choice(prompt.options) if prompt.options and rng.below(2) else None
+    return Revive(faction=prompt.faction, tokens=tokens, leader=leader)
