@@ -34,7 +34,9 @@ def set_spice(state: GameState, action: SetSpice, log: EventLog) -> None:
         raise RuleViolation(ViolationCode.NOT_IN_GAME, "Admin", f"{action.faction.value} is not in this game.",
                             [f.value for f in state.factions])
     # Spice behind a shield is secret: the table learns of the correction, the faction learns the amount.
-    state.faction(action.faction).spice = action.amount
+    fs = state.faction(action.faction)
+    state.spice_outside_bank += action.amount - fs.spice  # the difference comes from or goes to the bank
+    fs.spice = action.amount
     log.public(
         "admin_set_spice",
         f"Admin {action.admin} corrected {faction_name(action.faction)}'s spice ({action.reason}).",

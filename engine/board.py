@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.data import load_game_data
 from engine.ids import Faction, TerritoryKind
 from engine.model import GameState
@@ -9,20 +11,50 @@ from engine.model import GameState
 SECTORS = 18
 
 
+class _Index:
+    """Plain dictionaries over the board, for the rules' hot paths (pydantic attribute access is slow)."""
+
+    def __init__(self) -> None:
+        board = load_game_data().board
+        locations = board.all_locations()
+        self.territory = {loc: board.location_territory(loc) for loc in locations}
+        self.sector = {loc: board.location_sector(loc) for loc in locations}
+        self.neighbours = {loc: board.location_neighbours(loc) for loc in locations}
+        self.locations = {name: t.locations for name, t in board.territories.items()}
+        self.strongholds = {name for name, t in board.territories.items() if t.kind == TerritoryKind.STRONGHOLD}
+
+
+@cache
+def _index() -> _Index:
+    return _Index()
+
+
 def territory_of(location: str) -> str:
-    return load_game_data().board.location_territory(location)
+    try:
+        return _index().territory[location]
+    except KeyError:
+        raise KeyError(f"unknown location {location!r} (write 'Territory#sector' or 'Polar Sink')") from None
 
 
 def sector_of(location: str) -> int | None:
-    return load_game_data().board.location_sector(location)
+    territory_of(location)
+    return _index().sector[location]
+
+
+def neighbours_of(location: str) -> tuple[str, ...]:
+    territory_of(location)
+    return _index().neighbours[location]
 
 
 def locations_of(territory: str) -> tuple[str, ...]:
-    return load_game_data().board.territory(territory).locations
+    try:
+        return _index().locations[territory]
+    except KeyError:
+        raise KeyError(f"unknown territory {territory!r}") from None
 
 
 def is_stronghold(territory: str) -> bool:
-    return load_game_data().board.territory(territory).kind == TerritoryKind.STRONGHOLD
+    return territory in _index().strongholds
 
 
 def in_storm(state: GameState, location: str) -> bool:

@@ -14,7 +14,7 @@ from engine.events import Event, EventLog
 from engine.flow import HANDLERS, advance
 from engine.model import GameState, Phase
 from engine.options import GameSetup
-from engine.phases import battle, bidding, collection, end_of_turn, movement, spice_blow, storm  # noqa: F401
+from engine.phases import battle, bidding, collection, end_of_turn, movement, revival, spice_blow, storm  # noqa: F401
 from engine.phases import setup as _setup
 
 

@@ -16,6 +16,7 @@ class FactionPublic(BaseModel):
     tanks: int
     leaders_in_tanks: list[str]
     hand_size: int
+    bribes: int  # set openly before the shield until the end of the turn
 
 
 class FactionSecrets(BaseModel):
@@ -89,7 +90,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
         factions=[
             FactionPublic(
                 faction=f, dot=fs.dot, reserves=fs.reserves, tanks=fs.tanks,
-                leaders_in_tanks=list(fs.leaders_in_tanks), hand_size=len(fs.hand),
+                leaders_in_tanks=list(fs.leaders_in_tanks), hand_size=len(fs.hand), bribes=fs.bribes,
             )
             for f, fs in state.factions.items()
         ],

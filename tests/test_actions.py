@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from engine.actions import ChooseTraitor, ForceDefault, PredictWinner, SetSpice, parse_action
 from engine.data import load_game_data
+from engine.economy import total_spice_outside_bank
 from engine.errors import RuleViolation, ViolationCode
 from engine.game import apply
 from engine.ids import Faction
@@ -100,6 +101,7 @@ def test_forcing_an_unknown_prompt_is_refused(seven):
 def test_admin_spice_correction_tells_the_table_but_not_the_amount(seven):
     state, events = apply(seven, SetSpice(admin="mod", reason="bank error", faction=A, amount=17))
     assert state.faction(A).spice == 17
+    assert total_spice_outside_bank(state) == state.spice_outside_bank
     public = [e for e in events if e.public]
     assert len(public) == 1 and "17" not in public[0].message and "bank error" in public[0].message
     private = [e for e in events if not e.public]

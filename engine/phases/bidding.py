@@ -64,6 +64,9 @@ def _ordinal_card(b: BiddingState) -> str:
 @runs_phase(Phase.BIDDING)
 def run_bidding(state: GameState, log: EventLog) -> bool:
     if state.step == "":
+        if state.bidding is not None and state.bidding.cards:
+            # Bidding restarted over an unfinished auction (an admin jump): its cards go back on top first.
+            state.treachery_deck = state.bidding.cards + state.treachery_deck
         state.bidding = BiddingState(order=storm_order(state))
         if state.setup.options.choam_charity:
             _choam_charity(state, log)
@@ -135,9 +138,8 @@ def _open_card(state: GameState, log: EventLog) -> None:
         opener = bidders[0]  # card 1: the first eligible faction in storm order
     else:
         start = b.order.index(b.opener)
-        count = len(b.order)
-        opener = next(b.order[(start + k) % count] for k in range(1, count + 1) if b.order[(start + k) % count]
-                      in bidders)
+        after = b.order[start + 1:] + b.order[:start + 1]  # storm order from the faction after the last opener
+        opener = next(f for f in after if f in bidders)
     b.card_number += 1
     b.card_open = True
     b.bidders = bidders
