@@ -40,7 +40,8 @@ def _twin_games(seed, first_secret, second_secret):
     results = []
     for secret in (first_secret, second_secret):
         s, e = apply(state, secret(state))
-        s, _, more = play_until_stuck(s, Rng.from_seed(seed))
+        # Two turns of play: far enough for the secret to have been used by the rules that read it.
+        s, _, more = play_until_stuck(s, Rng.from_seed(seed), while_=lambda st: st.turn <= 2)
         results.append((s, events + e + more))
     return results
 
@@ -54,7 +55,7 @@ def _assert_only_owner_differs(games, owner):
     assert table_report(view(s1, None), e1) == table_report(view(s2, None), e2)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), pick=st.sampled_from([(0, 1), (1, 3), (2, 0)]))
 def test_nobody_else_can_tell_which_traitor_atreides_kept(seed, pick):
     def keep(index):
@@ -63,7 +64,7 @@ def test_nobody_else_can_tell_which_traitor_atreides_kept(seed, pick):
     _assert_only_owner_differs(_twin_games(seed, keep(pick[0]), keep(pick[1])), A)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_nobody_else_can_tell_the_bg_prediction(seed):
     games = _twin_games(
@@ -74,7 +75,7 @@ def test_nobody_else_can_tell_the_bg_prediction(seed):
     _assert_only_owner_differs(games, BG)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_nobody_else_can_tell_which_card_a_trap_is(seed):
     """BT-30 and the secrets table of bene-tleilaxu.md: a trap's card is known to the BT alone."""

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.actions import Move, SendAdvisor, Ship, ShipToReserves, SkipMove, SkipShipment
+from engine.actions import Move, SkipMove
 from engine.board import (
-    factions_in_territory,
     has_ornithopters,
     in_storm,
-    is_stronghold,
     locations_of,
     occupied_territories,
     resolve_location,
@@ -23,32 +21,35 @@ from engine.board import (
     tokens_in_territory,
 )
 from engine.data import POLAR_SINK, load_game_data
-from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.factions.bene_tleilaxu import frozen_strongholds
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import from_reserves, land, to_reserves, wipe_out
+from engine.forces import land, wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
 from engine.names import faction_name, location_label
 from engine.order import storm_order
 from engine.phases.revival import open_revival_prompts
+from engine.phases.shipment import (
+    RULE_STORM,
+    board_order,
+    can_leave,
+    checkcan_leave,
+    check_tokens,
+    open_shipment_prompt,
+    stronghold_full,
+)
 from engine.phases.turn import end_phase
 from engine.rng import Rng
 
-RULE_SHIP = "1979 rules: Shipment"
 RULE_MOVE = "1979 rules: Movement"
-RULE_STORM = "1979 rules: Storm"  # no shipping into, no moving into, out of or through a storm sector
-RULE_ADVISOR = "1979 rules: Bene Gesserit spiritual advisor"
 REVIVAL_STEP = "revival"
 TURNS_STEP = "turns"
 SHIP, MOVE = "ship", "move"
-STRONGHOLD_RATE, ELSEWHERE_RATE = 1, 2  # spice per token shipped
 NORMAL_RANGE, FREMEN_RANGE, ORNITHOPTER_RANGE = 1, 2, 3  # territories per move (A-22)
 
-GUILD, FREMEN, BG = Faction.GUILD, Faction.FREMEN, Faction.BENE_GESSERIT
+FREMEN = Faction.FREMEN
 
 
 # --- the step runner -------------------------------------------------------------------------
@@ -85,7 +86,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
     if m.stage == "":
         m.cancelled = []
         m.stage = SHIP
-        _open_shipment_prompt(state, faction)  # not opened when there is nothing to ship
+        open_shipment_prompt(state, faction)  # not opened when there is nothing to ship
     elif m.stage == SHIP:
         m.stage = MOVE
         _open_movement_prompt(state, faction)  # not opened when nothing can move
@@ -124,15 +125,7 @@ def _allies_apart(state: GameState, faction: Faction, log: EventLog) -> None:
                    faction=faction.value, territory=territory, tokens=lost)
 
 
-# --- board queries ---------------------------------------------------------------------------
-
-
-def stronghold_full(state: GameState, faction: Faction, territory: str) -> bool:
-    """1979 rules: no shipping into, and no moving into or through, a stronghold that already holds tokens
-    of two other factions."""
-    if not is_stronghold(territory):
-        return False
-    return len([f for f in factions_in_territory(state, territory) if f != faction]) >= 2
+# --- paths (A-22) --------------------------------------------------------------------------
 
 
 def _distances(state: GameState, faction: Faction, start: str) -> dict[str, int]:
@@ -179,330 +172,18 @@ def move_range(state: GameState, faction: Faction) -> int:
     return NORMAL_RANGE
 
 
-def _board_order(locations) -> list[str]:
-    order = {loc: i for i, loc in enumerate(load_game_data().board.all_locations())}
-    return sorted(locations, key=order.__getitem__)
-
-
-def _can_leave(state: GameState, faction: Faction, location: str) -> bool:
-    return territory_of(location) not in frozen_strongholds(state, faction) and not in_storm(state, location)
-
-
-def _check_can_leave(state: GameState, faction: Faction, location: str) -> None:
-    if territory_of(location) in frozen_strongholds(state, faction):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-31",
-                            f"Your tokens in {territory_of(location)} sprang the Bene Tleilaxu trap and cannot "
-                            "leave it this turn (BT-31, R-24).")
-    if in_storm(state, location):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_STORM,
-                            f"{location_label(location)} is under the storm; tokens cannot leave it.")
-
-
-def _check_tokens(state: GameState, faction: Faction, location: str, tokens: int, rule: str) -> None:
-    have = state.tokens_at(location, faction)
-    if tokens > have:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
-                            f"You have {have} tokens in {location_label(location)}, not {tokens}.")
-
-
-# --- shipment --------------------------------------------------------------------------------
-
-
-def _rate(location: str) -> int:
-    return STRONGHOLD_RATE if is_stronghold(territory_of(location)) else ELSEWHERE_RATE
-
-
-def _half(cost: int) -> int:
-    return -(-cost // 2)  # A-23, A-26: half, rounded up
-
-
-def _shipment_destinations(state: GameState, faction: Faction) -> list[str]:
-    board = load_game_data().board
-    allowed = set(board.fremen_shipping_territories) if faction == FREMEN else None
-    return [loc for loc in board.all_locations()
-            if (allowed is None or board.location_territory(loc) in allowed)
-            and not in_storm(state, loc) and not stronghold_full(state, faction, board.location_territory(loc))]
-
-
-def _cross_sources(state: GameState, faction: Faction) -> list[str]:
-    """A-23: where the Guild may ship from (territory to territory, or back to reserves)."""
-    if faction != GUILD or Advantage.CROSS_SHIPPING in state.movement.cancelled:
-        return []
-    held = [loc for loc, here in state.forces.items() if faction in here]
-    return _board_order(loc for loc in held if _can_leave(state, faction, loc))
-
-
-def _open_shipment_prompt(state: GameState, faction: Faction) -> None:
-    fs = state.faction(faction)
-    sources = _cross_sources(state, faction)
-    if not fs.reserves and not sources:
-        return
-    half = (faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in state.movement.cancelled) or (
-        GUILD in state.ally_of(faction))
-    open_prompt(
-        state, PromptKind.SHIPMENT, faction, secret=False, options=_shipment_destinations(state, faction),
-        reserves=fs.reserves, free=faction == FREMEN,
-        stronghold_rate=0 if faction == FREMEN else STRONGHOLD_RATE,
-        elsewhere_rate=0 if faction == FREMEN else ELSEWHERE_RATE,
-        half_price=half and faction != FREMEN, ship_from=sources,
-        tokens_at={loc: state.tokens_at(loc, faction) for loc in sources},
-        allies=[f.value for f in state.ally_of(faction)],
-    )
-
-
-def _check_destination(state: GameState, faction: Faction, where: str, rule: str) -> str:
-    location = resolve_location(where, rule)
-    if in_storm(state, location):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_STORM,
-                            f"{location_label(location)} is under the storm (sector {state.storm_sector}); "
-                            "nothing may be shipped there.")
-    territory = territory_of(location)
-    if stronghold_full(state, faction, territory):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_SHIP,
-                            f"{territory} already holds tokens of two other factions.")
-    return location
-
-
-def _paying_ally(state: GameState, action: Ship) -> Faction | None:
-    """A-8: allies may pay for each other's shipments. Which ally pays (checked); None when none does."""
-    if not action.ally_pays:
-        return None
-    allies = state.ally_of(action.faction)
-    if not allies:
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-8", "You have no ally to pay for your shipment.")
-    ally = action.ally if action.ally is not None else (allies[0] if len(allies) == 1 else None)
-    if ally is None or ally not in allies:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-8", "Name the ally who pays for your shipment.",
-                            [f.value for f in allies])
-    return ally
-
-
-def _payment_problem(state: GameState, faction: Faction, cost: int, ally: Faction | None, ally_pays: int) -> str:
-    """Why the payment cannot be made, or "" (the ally's spice stays secret)."""
-    if ally_pays > cost:
-        return f"Your ally cannot pay {ally_pays} of a shipment costing {cost} spice."
-    if ally is not None and ally_pays > state.faction(ally).spice:
-        return f"{faction_name(ally)} do not have {ally_pays} spice to pay toward your shipment."
-    own, have = cost - ally_pays, state.faction(faction).spice
-    if own > have:
-        share = f" (your share: {own})" if ally_pays else ""
-        return f"This shipment costs {cost} spice{share}; you have {have}."
-    return ""
-
-
-def _check_payment(state: GameState, faction: Faction, cost: int, ally: Faction | None, ally_pays: int,
-                   rule: str) -> None:
-    problem = _payment_problem(state, faction, cost, ally, ally_pays)
-    if problem:
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, rule, problem)
-
-
-def _pay_shipment(state: GameState, faction: Faction, cost: int, ally: Faction | None, ally_pays: int,
-                  log: EventLog) -> str:
-    """1979 rules: shipments are paid to the Guild unless the Guild ships (or a Karama cancels the payment,
-    A-14), else to the bank. A Guild paying for its ally pays the bank. Returns the words for the event."""
-    if not cost:
-        return "at no cost"
-    payers = [(faction, cost - ally_pays)] + ([(ally, ally_pays)] if ally is not None and ally_pays else [])
-    to_guild = state.in_game(GUILD) and faction != GUILD and any(p != GUILD for p, _ in payers)
-    to_guild = to_guild and not karama_cancels(state, Advantage.SHIPMENT_PAYMENTS, log)
-    for payer, amount in payers:
-        if amount:
-            pay(state, payer, amount, GUILD if to_guild and payer != GUILD else None, RULE_SHIP, "This shipment")
-    words = f"for {cost} spice, paid to " + ("the Spacing Guild" if to_guild else "the bank")
-    if ally is not None and ally_pays:
-        words += f" ({faction_name(ally)} pay {ally_pays} of it, A-8)"
-    return words
-
-
-def _karama_reopens(state: GameState, faction: Faction, message: str, log: EventLog, movement: bool = False) -> None:
-    """A Karama cancelled the advantage this action needed: nothing was done; the faction decides again."""
-    log.public("action_cancelled", message, faction=faction.value)
-    if movement:
-        _open_movement_prompt(state, faction)
-    else:
-        _open_shipment_prompt(state, faction)
-
-
-@handles(Ship)
-def ship(state: GameState, action: Ship, log: EventLog) -> None:
-    faction = action.faction
-    take_prompt(state, faction, PromptKind.SHIPMENT, RULE_SHIP)
-    if action.from_location is not None:
-        _cross_ship(state, action, log)
-    elif faction == FREMEN:
-        _fremen_ship(state, action, log)
-    else:
-        _ship_from_reserves(state, action, log)
-
-
-def _check_reserves(state: GameState, faction: Faction, tokens: int) -> None:
-    have = state.faction(faction).reserves
-    if tokens > have:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE_SHIP,
-                            f"You have {have} tokens in reserve, not {tokens}.")
-
-
-def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
-    """From reserves: 1 spice a token into a stronghold, 2 elsewhere; the Guild (A-23) and its allies
-    (A-26) pay half, rounded up."""
-    faction, m = action.faction, state.movement
-    _check_reserves(state, faction, action.tokens)
-    location = _check_destination(state, faction, action.to_location, RULE_SHIP)
-    ally = _paying_ally(state, action)
-    base = action.tokens * _rate(location)
-    guild_half = faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in m.cancelled
-    cost = _half(base) if guild_half or GUILD in state.ally_of(faction) else base
-    _check_payment(state, faction, cost, ally, action.ally_pays, RULE_SHIP)
-    if guild_half and karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log):
-        m.cancelled.append(Advantage.HALF_PRICE_SHIPPING)
-        cost = base
-        if _payment_problem(state, faction, cost, ally, action.ally_pays):
-            _karama_reopens(state, faction, f"The Spacing Guild cannot pay the full {cost} spice for that "
-                            "shipment: it was not made, and they decide again.", log)
-            return
-    words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
-    from_reserves(state, faction, location, action.tokens, log)
-    log.public("shipped", f"{faction_name(faction)} ship {action.tokens} token{'s' if action.tokens != 1 else ''} "
-               f"to {location_label(location)} {words}.", faction=faction.value, to_location=location,
-               tokens=action.tokens, cost=cost)
-    _offer_advisor(state, faction)
-
-
-def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
-    """1979 rules (Fremen, A-22): no shipping from off-planet; any number of reserve tokens come free to
-    The Great Flat or a territory near it (data: board fremen_shipping_territories)."""
-    rule = "1979 rules: Shipment (Fremen)"
-    faction = action.faction
-    _check_reserves(state, faction, action.tokens)
-    board = load_game_data().board
-    location = resolve_location(action.to_location, rule)
-    if territory_of(location) not in board.fremen_shipping_territories:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
-                            f"The Fremen bring their tokens only to The Great Flat or a territory near it, "
-                            f"not {territory_of(location)}.", list(board.fremen_shipping_territories))
-    location = _check_destination(state, faction, location, rule)
-    if action.ally_pays:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule, "The Fremen bring their tokens at no cost.")
-    from_reserves(state, faction, location, action.tokens, log)
-    log.public("shipped", f"The Fremen bring {action.tokens} token{'s' if action.tokens != 1 else ''} to "
-               f"{location_label(location)} at no cost.", faction=faction.value, to_location=location,
-               tokens=action.tokens, cost=0)
-
-
-def _check_guild_power(state: GameState, faction: Faction, what: str) -> None:
-    if faction != GUILD:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-23", f"Only the Spacing Guild may {what}.")
-    if Advantage.CROSS_SHIPPING in state.movement.cancelled:
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-14",
-                            f"A Karama cancelled your shipping from the board this turn; you may not {what}.")
-
-
-def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
-    """A-23: the Guild ships territory to territory at the destination's rate, halved (rounded up)."""
-    faction, m = action.faction, state.movement
-    _check_guild_power(state, faction, "ship from one territory to another")
-    source = resolve_location(action.from_location, "A-23")
-    _check_tokens(state, faction, source, action.tokens, "A-23")
-    _check_can_leave(state, faction, source)
-    location = _check_destination(state, faction, action.to_location, "A-23")
-    if territory_of(location) == territory_of(source):
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-23", "Ship to another territory; inside "
-                            f"{territory_of(source)} tokens move with the movement instead.")
-    ally = _paying_ally(state, action)
-    base = action.tokens * _rate(location)
-    half = Advantage.HALF_PRICE_SHIPPING not in m.cancelled
-    cost = _half(base) if half else base
-    _check_payment(state, faction, cost, ally, action.ally_pays, "A-23")
-    if karama_cancels(state, Advantage.CROSS_SHIPPING, log):
-        m.cancelled.append(Advantage.CROSS_SHIPPING)
-        _karama_reopens(state, faction, "The Spacing Guild's shipment from the board was not made; they decide "
-                        "again.", log)
-        return
-    if half and karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log):
-        m.cancelled.append(Advantage.HALF_PRICE_SHIPPING)
-        cost = base
-        if _payment_problem(state, faction, cost, ally, action.ally_pays):
-            _karama_reopens(state, faction, f"The Spacing Guild cannot pay the full {cost} spice for that "
-                            "shipment: it was not made, and they decide again.", log)
-            return
-    words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
-    state.add_tokens(source, faction, -action.tokens)
-    land(state, faction, location, action.tokens, log)
-    log.public("shipped", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} from "
-               f"{location_label(source)} to {location_label(location)} {words} (A-23).", faction=faction.value,
-               from_location=source, to_location=location, tokens=action.tokens, cost=cost)
-
-
-@handles(ShipToReserves)
-def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) -> None:
-    """A-23: the Guild ships tokens back to its reserves for 1 spice per 2 tokens, rounded up, to the bank."""
-    faction = action.faction
-    take_prompt(state, faction, PromptKind.SHIPMENT, RULE_SHIP)
-    _check_guild_power(state, faction, "ship tokens back to reserves")
-    source = resolve_location(action.from_location, "A-23")
-    _check_tokens(state, faction, source, action.tokens, "A-23")
-    _check_can_leave(state, faction, source)
-    cost = _half(action.tokens)
-    _check_payment(state, faction, cost, None, 0, "A-23")
-    if karama_cancels(state, Advantage.CROSS_SHIPPING, log):
-        state.movement.cancelled.append(Advantage.CROSS_SHIPPING)
-        _karama_reopens(state, faction, "The Spacing Guild's shipment back to reserves was not made; they decide "
-                        "again.", log)
-        return
-    pay(state, faction, cost, None, "A-23", "This shipment")
-    to_reserves(state, faction, source, action.tokens)
-    log.public("shipped_back", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} "
-               f"from {location_label(source)} back to their reserves for {cost} spice, paid to the bank (A-23).",
-               faction=faction.value, from_location=source, tokens=action.tokens, cost=cost)
-
-
-@handles(SkipShipment)
-def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None:
-    take_prompt(state, action.faction, PromptKind.SHIPMENT, RULE_SHIP)
-    log.public("shipment_skipped", f"{faction_name(action.faction)} do not ship this turn.",
-               faction=action.faction.value)
-
-
-# --- the Bene Gesserit spiritual advisor -----------------------------------------------------
-
-
-def _offer_advisor(state: GameState, shipper: Faction) -> None:
-    """1979 rules (Bene Gesserit): whenever another faction ships from off-planet, the BG may put one token
-    from their reserves in the Polar Sink for free. (The Fremen do not ship from off-planet.)"""
-    if shipper in (BG, FREMEN) or not state.in_game(BG) or not state.faction(BG).reserves:
-        return
-    open_prompt(state, PromptKind.SPIRITUAL_ADVISOR, BG, secret=False, options=["accept", "decline"],
-                shipper=shipper.value, to_location=POLAR_SINK)
-
-
-@handles(SendAdvisor)
-def send_advisor(state: GameState, action: SendAdvisor, log: EventLog) -> None:
-    take_prompt(state, action.faction, PromptKind.SPIRITUAL_ADVISOR, RULE_ADVISOR)
-    if not action.accept:
-        log.public("advisor_declined", "The Bene Gesserit send no spiritual advisor.", faction=BG.value)
-        return
-    if not state.faction(BG).reserves:
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_ADVISOR, "You have no tokens in reserve.")
-    if karama_cancels(state, Advantage.SPIRITUAL_ADVISOR, log):
-        return
-    from_reserves(state, BG, POLAR_SINK, 1, log)
-    log.public("advisor_sent", "The Bene Gesserit send a spiritual advisor to the Polar Sink.", faction=BG.value,
-               to_location=POLAR_SINK)
-
-
 # --- movement --------------------------------------------------------------------------------
 
 
 def _open_movement_prompt(state: GameState, faction: Faction) -> None:
     distance = move_range(state, faction)
     sources: dict[str, list[str]] = {}
-    for loc in _board_order(loc for loc, here in state.forces.items() if faction in here):
-        if not _can_leave(state, faction, loc):
+    for loc in board_order(loc for loc, here in state.forces.items() if faction in here):
+        if not can_leave(state, faction, loc):
             continue
         reach = reachable_locations(state, faction, loc, distance)
         if reach:
-            sources[loc] = _board_order(reach)
+            sources[loc] = board_order(reach)
     if not sources:
         return
     open_prompt(state, PromptKind.MOVEMENT, faction, secret=False, options=list(sources), range=distance,
@@ -515,8 +196,8 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     faction = action.faction
     take_prompt(state, faction, PromptKind.MOVEMENT, RULE_MOVE)
     source = resolve_location(action.from_location, RULE_MOVE)
-    _check_tokens(state, faction, source, action.tokens, RULE_MOVE)
-    _check_can_leave(state, faction, source)
+    check_tokens(state, faction, source, action.tokens, RULE_MOVE)
+    checkcan_leave(state, faction, source)
     location = resolve_location(action.to_location, RULE_MOVE)
     if location == source:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE_MOVE, "The tokens must move somewhere else.")
@@ -530,7 +211,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     distance = move_range(state, faction)
     cost = _distances(state, faction, source).get(location)
     if cost is None or cost > distance:
-        reach = _board_order(reachable_locations(state, faction, source, distance))
+        reach = board_order(reachable_locations(state, faction, source, distance))
         why = "cannot be reached" if cost is None else f"is {cost} territories away"
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-22",
                             f"{location_label(location)} {why}: you may move {distance} "
@@ -558,38 +239,9 @@ def skip_move(state: GameState, action: SkipMove, log: EventLog) -> None:
 # --- defaults and samples --------------------------------------------------------------------
 
 
-@default_for(PromptKind.SHIPMENT)
-def _default_shipment(state: GameState, prompt: Prompt) -> SkipShipment:
-    return SkipShipment(faction=prompt.faction)
-
-
 @default_for(PromptKind.MOVEMENT)
 def _default_move(state: GameState, prompt: Prompt) -> SkipMove:
     return SkipMove(faction=prompt.faction)
-
-
-@default_for(PromptKind.SPIRITUAL_ADVISOR)
-def _default_advisor(state: GameState, prompt: Prompt) -> SendAdvisor:
-    return SendAdvisor(faction=prompt.faction, accept=False)
-
-
-@sampler_for(PromptKind.SHIPMENT)
-def _sample_shipment(state: GameState, prompt: Prompt, rng: Rng) -> Ship | ShipToReserves | SkipShipment:
-    faction, detail = prompt.faction, prompt.detail
-    skip = SkipShipment(faction=faction)
-    if rng.below(6) == 0:
-        return skip
-    sources = detail["ship_from"]
-    if sources and (not detail["reserves"] or rng.below(3) == 0):
-        source = rng.choice(sources)
-        tokens = 1 + rng.below(detail["tokens_at"][source])
-        if rng.below(3) == 0 or not prompt.options:
-            return ShipToReserves(faction=faction, from_location=source, tokens=tokens)
-        return Ship(faction=faction, from_location=source, to_location=rng.choice(prompt.options), tokens=tokens)
-    if not detail["reserves"] or not prompt.options:
-        return skip
-    tokens = 1 + rng.below(min(detail["reserves"], 8))
-    return Ship(faction=faction, to_location=rng.choice(prompt.options), tokens=tokens)
 
 
 @sampler_for(PromptKind.MOVEMENT)
@@ -600,9 +252,3 @@ def _sample_move(state: GameState, prompt: Prompt, rng: Rng) -> Move | SkipMove:
     return Move(faction=prompt.faction, from_location=source,
                 to_location=rng.choice(prompt.detail["destinations"][source]),
                 tokens=1 + rng.below(prompt.detail["tokens"][source]))
-
-
-@sampler_for(PromptKind.SPIRITUAL_ADVISOR)
-def _sample_advisor(state: GameState, prompt: Prompt, rng: Rng) -> SendAdvisor:
-    return SendAdvisor(faction=prompt.faction, accept=bool(rng.below(2)))
-
