@@ -2,6 +2,7 @@
 
 from engine.actions import Action, parse_action
 from engine.errors import EngineError, InvalidSetup, ReplayMismatch, RuleViolation
+from engine.flow import legal_choices
 from engine.game import Transition, apply, new_game, state_hash
 from engine.ids import Faction
 from engine.options import FixedSetup, GameOptions, GameSetup
@@ -20,6 +21,7 @@ __all__ = [
     "RuleViolation",
     "Transition",
     "apply",
+    "legal_choices",
     "new_game",
     "parse_action",
     "state_hash",

@@ -115,3 +115,13 @@ def advance(state: GameState, log: EventLog) -> None:
         runner = STEP_RUNNERS.get(state.phase)
         if runner is None or not runner(state, log):
             return
+
+
+def legal_choices(state: GameState, prompt_id: str) -> Prompt:
+    """The open prompt with its legal options (for menus) and the shape of the rest (`detail`: amounts,
+    ranges, locations). Refuses an unknown or closed prompt, which is how a stale button is caught."""
+    prompt = state.prompt(prompt_id)
+    if prompt is None:
+        raise RuleViolation(ViolationCode.NO_OPEN_DECISION, "Engine", f"The decision {prompt_id!r} is closed.",
+                            [p.id for p in state.prompts])
+    return prompt.model_copy(deep=True)

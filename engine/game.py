@@ -14,7 +14,7 @@ from engine.events import Event, EventLog
 from engine.flow import HANDLERS, advance
 from engine.model import GameState, Phase
 from engine.options import GameSetup
-from engine.phases import battle, bidding, collection, end_of_turn, movement, revival, spice_blow, storm  # noqa: F401
+from engine.phases import battle, bidding, collection, end_of_turn, movement, revival, shipment, spice_blow, storm  # noqa: F401
 from engine.phases import setup as _setup
 
 
@@ -42,7 +42,7 @@ def apply(state: GameState, action: Action) -> Transition:
     handler = HANDLERS.get(action.type)
     if handler is None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "Engine", f"No rule handles {action.type!r} yet.")
-    draft = state.model_copy(deep=True)
+    draft = GameState.model_validate(state.model_dump())  # a deep copy; faster than model_copy(deep=True)
     log = EventLog()
     handler(draft, action, log)
     draft.seq += 1

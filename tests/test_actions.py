@@ -114,3 +114,14 @@ def test_events_of_a_secret_choice_are_private_to_the_chooser(seven):
     for event in events:
         if leader in str(event.data) or load_game_data().leader(leader).name in event.message:
             assert event.audience == (A,)
+
+
+def test_legal_choices_of_an_open_prompt_and_a_stale_one(seven):
+    from engine import legal_choices
+
+    prompt = prompt_of(seven, A, PromptKind.TRAITOR_PICK)
+    assert legal_choices(seven, prompt.id).options == prompt.options
+    after, _ = apply(seven, ChooseTraitor(faction=A, leader=prompt.options[0]))
+    with pytest.raises(RuleViolation) as refusal:
+        legal_choices(after, prompt.id)
+    assert refusal.value.code == ViolationCode.NO_OPEN_DECISION

@@ -99,12 +99,9 @@ def arrange(factions=ALL_SEVEN, *, forces=None, tanks=None, spice=None, dead_lea
         state.faction(holder).hand.append(take_card(state, card))
         state = apply(state, UseKarama(faction=holder, card=card, against=OWNER[advantage],
                                        advantage=advantage.value)).state
-    assert violations(state) == [] or storm_covers_tokens(state, storm)
-    return enter_phase(state, Phase.MOVEMENT, storm_sector=storm)
-
-
-def storm_covers_tokens(state, storm):
-    return any(DATA.board.location_sector(loc) == storm for loc in state.forces)
+    state, events = enter_phase(state, Phase.MOVEMENT, storm_sector=storm)
+    assert violations(state) == []
+    return state, events
 
 
 def answer_defaults_until(state, faction, kind=PromptKind.SHIPMENT):

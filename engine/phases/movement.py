@@ -35,7 +35,7 @@ from engine.phases.shipment import (
     RULE_STORM,
     board_order,
     can_leave,
-    checkcan_leave,
+    check_can_leave,
     check_tokens,
     open_shipment_prompt,
     stronghold_full,
@@ -197,7 +197,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     take_prompt(state, faction, PromptKind.MOVEMENT, RULE_MOVE)
     source = resolve_location(action.from_location, RULE_MOVE)
     check_tokens(state, faction, source, action.tokens, RULE_MOVE)
-    checkcan_leave(state, faction, source)
+    check_can_leave(state, faction, source)
     location = resolve_location(action.to_location, RULE_MOVE)
     if location == source:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE_MOVE, "The tokens must move somewhere else.")
@@ -220,8 +220,10 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     fremen_power = faction == FREMEN and not ornithopters and cost > NORMAL_RANGE
     if fremen_power and karama_cancels(state, Advantage.TWO_TERRITORY_MOVE, log):
         state.movement.cancelled.append(Advantage.TWO_TERRITORY_MOVE)
-        _karama_reopens(state, faction, "The Fremen move was not made; they may move one territory and decide "
-                        "again.", log, movement=True)
+        # the move is not made; the Fremen decide again with a range of one territory.
+        log.public("action_cancelled", "The Fremen move was not made; they may move one territory and decide "
+                   "again.", faction=faction.value)
+        _open_movement_prompt(state, faction)
         return
     state.add_tokens(source, faction, -action.tokens)
     land(state, faction, location, action.tokens, log)

@@ -52,7 +52,10 @@ def can_leave(state: GameState, faction: Faction, location: str) -> bool:
     return territory_of(location) not in frozen_strongholds(state, faction) and not in_storm(state, location)
 
 
-def checkcan_leave(state: GameState, faction: Faction, location: str) -> None:
+def check_can_leave(state: GameState, faction: Faction, location: str) -> None:
+    """Tokens leave a location by a move or (the Guild, A-23) a shipment from the board: not when a trap froze
+    them (BT-31, R-24), nor from under the storm (1979 rules: Storm; for the Guild's shipments from the board
+    this is our reading of "no moving out of a storm sector")."""
     if territory_of(location) in frozen_strongholds(state, faction):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-31",
                             f"Your tokens in {territory_of(location)} sprang the Bene Tleilaxu trap and cannot "
@@ -179,13 +182,11 @@ def _pay_shipment(state: GameState, faction: Faction, cost: int, ally: Faction |
     return words
 
 
-def _karama_reopens(state: GameState, faction: Faction, message: str, log: EventLog, movement: bool = False) -> None:
-    """A Karama cancelled the advantage this action needed: nothing was done; the faction decides again."""
+def _karama_reopens(state: GameState, faction: Faction, message: str, log: EventLog) -> None:
+    """A Karama cancelled the advantage this shipment needed (A-14): nothing was done; the faction decides
+    again (the shipment prompt reopens, without the cancelled advantage)."""
     log.public("action_cancelled", message, faction=faction.value)
-    if movement:
-        _open_movement_prompt(state, faction)
-    else:
-        open_shipment_prompt(state, faction)
+    open_shipment_prompt(state, faction)
 
 
 @handles(Ship)
@@ -268,7 +269,7 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
     _check_guild_power(state, faction, "ship from one territory to another")
     source = resolve_location(action.from_location, "A-23")
     check_tokens(state, faction, source, action.tokens, "A-23")
-    checkcan_leave(state, faction, source)
+    check_can_leave(state, faction, source)
     location = _check_destination(state, faction, action.to_location, "A-23")
     if territory_of(location) == territory_of(source):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-23", "Ship to another territory; inside "
@@ -306,7 +307,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     _check_guild_power(state, faction, "ship tokens back to reserves")
     source = resolve_location(action.from_location, "A-23")
     check_tokens(state, faction, source, action.tokens, "A-23")
-    checkcan_leave(state, faction, source)
+    check_can_leave(state, faction, source)
     cost = _half(action.tokens)
     _check_payment(state, faction, cost, None, 0, "A-23")
     if karama_cancels(state, Advantage.CROSS_SHIPPING, log):
@@ -383,8 +384,14 @@ def _sample_shipment(state: GameState, prompt: Prompt, rng: Rng) -> Ship | ShipT
         return Ship(faction=faction, from_location=source, to_location=rng.choice(prompt.options), tokens=tokens)
     if not detail["reserves"] or not prompt.options:
         return skip
-    tokens = 1 + rng.below(min(detail["reserves"], 8))
-    return Ship(faction=faction, to_location=rng.choice(prompt.options), tokens=tokens)
+    to = rng.choice(prompt.options)
+    most = min(detail["reserves"], 8)
+    if not detail["free"]:  # what the shipper's own spice pays for (an automatic player knows its spice)
+        per_two = 2 * _rate(to) if not detail["half_price"] else _rate(to)
+        most = min(most, 2 * state.faction(faction).spice // per_two)
+    if most < 1:
+        return skip
+    return Ship(faction=faction, to_location=to, tokens=1 + rng.below(most))
 
 
 @sampler_for(PromptKind.SPIRITUAL_ADVISOR)
