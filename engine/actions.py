@@ -172,6 +172,62 @@ class SendAdvisor(PlayerAction):
     accept: bool
 
 
+# --- battles ---------------------------------------------------------------------------------
+
+
+class ChooseBattle(PlayerAction):
+    """The aggressor picks where to fight next, and whom when three or more factions are there."""
+
+    type: Literal["choose_battle"] = "choose_battle"
+    territory: str
+    opponent: Faction
+
+
+class AskPrescience(PlayerAction):
+    """The Atreides ask for one element of the opponent's plan, or nothing (element None)."""
+
+    type: Literal["ask_prescience"] = "ask_prescience"
+    element: Literal["leader", "weapon", "defense", "dial"] | None = None
+
+
+class AnswerPrescience(PlayerAction):
+    """The answer binds the plan: a leader id or cheap hero card, a card id, a number, or "none"."""
+
+    type: Literal["answer_prescience"] = "answer_prescience"
+    answer: str
+
+
+class UseVoice(PlayerAction):
+    """The Bene Gesserit command the opponent to play, or not to play, a kind of card (or say nothing)."""
+
+    type: Literal["use_voice"] = "use_voice"
+    command: Literal["play", "not"] | None = None
+    category: str | None = None
+
+
+class SubmitBattlePlan(PlayerAction):
+    type: Literal["submit_battle_plan"] = "submit_battle_plan"
+    leader: str | None = None
+    cheap_hero: str | None = None
+    dial: int = Field(default=0, ge=0)
+    weapon: str | None = None
+    defense: str | None = None
+
+
+class CallTraitor(PlayerAction):
+    """Asked of both sides after every reveal, so the asking leaks nothing (A-13)."""
+
+    type: Literal["call_traitor"] = "call_traitor"
+    call: bool
+
+
+class SetTraitorOrder(PlayerAction):
+    """A standing order: answer every traitor question automatically (call when one of ours leads)."""
+
+    type: Literal["set_traitor_order"] = "set_traitor_order"
+    auto: bool
+
+
 # --- any time --------------------------------------------------------------------------------
 
 
@@ -237,6 +293,13 @@ Action = Annotated[
     | Move
     | SkipMove
     | SendAdvisor
+    | ChooseBattle
+    | AskPrescience
+    | AnswerPrescience
+    | UseVoice
+    | SubmitBattlePlan
+    | CallTraitor
+    | SetTraitorOrder
     | GiveBribe
     | GiveAllySpice
     | UseKarama

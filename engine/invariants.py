@@ -8,6 +8,7 @@ from engine.board import exposed_to_storm, in_storm, is_stronghold, territory_of
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
 from engine.model import GameState
+from engine.phases.battle import cards_on_the_table
 
 
 def violations(state: GameState) -> list[str]:
@@ -40,6 +41,7 @@ def _card_violations(state: GameState, data) -> list[str]:
     places += [trap.card for trap in state.traps.values()]
     if state.bidding is not None:
         places += state.bidding.cards
+    places += cards_on_the_table(state)
     counts = Counter(places)
     every = {c.id for c in data.treachery_cards}
     problems = []

@@ -36,6 +36,12 @@ class PromptKind(StrEnum):
     SHIPMENT = "shipment"
     MOVEMENT = "movement"
     SPIRITUAL_ADVISOR = "spiritual_advisor"
+    BATTLE_CHOICE = "battle_choice"
+    PRESCIENCE = "prescience"
+    PRESCIENCE_ANSWER = "prescience_answer"
+    VOICE = "voice"
+    BATTLE_PLAN = "battle_plan"
+    TRAITOR_CALL = "traitor_call"
 
 
 class Prompt(BaseModel):
@@ -111,6 +117,42 @@ class NexusState(BaseModel):
     proposals: dict[Faction, Faction] = Field(default_factory=dict)
 
 
+class BattlePlan(BaseModel):
+    """A secret battle plan (1979 rules: Battles): a leader or a cheap hero, a dial, a weapon, a defense."""
+
+    leader: str | None = None
+    cheap_hero: str | None = None
+    dial: int = 0
+    weapon: str | None = None
+    defense: str | None = None
+
+
+class Battle(BaseModel):
+    """The battle being fought: its place, its sides and the steps done so far."""
+
+    territory: str
+    locations: list[str]
+    aggressor: Faction
+    defender: Faction
+    step: str = ""
+    prescience_asker: Faction | None = None  # the Atreides, for themselves or an ally (A-26)
+    prescience_target: Faction | None = None
+    prescience_element: str | None = None
+    prescience_answer: str | None = None  # binding on the target's plan; secret to asker and target
+    voice_by: Faction | None = None
+    voice_target: Faction | None = None
+    voice: str | None = None  # "play:<category>" or "not:<category>"
+    plans: dict[Faction, BattlePlan] = Field(default_factory=dict)
+    traitor_calls: dict[Faction, bool] = Field(default_factory=dict)
+
+
+class BattleState(BaseModel):
+    """The battle round: the battle in progress and where each leader fought (one territory a turn)."""
+
+    current: Battle | None = None
+    leader_territory: dict[str, str] = Field(default_factory=dict)
+
+
 class KaramaOrder(BaseModel):
     """A-14: a Karama card held ready to cancel the next use of an advantage (secret until it fires)."""
 
@@ -130,6 +172,7 @@ class FactionState(BaseModel):
     leaders_in_tanks: list[str] = Field(default_factory=list)
     bribes: int = 0  # A-16: spice received as a bribe, usable from the end of the turn
     bid_order: BidOrder = Field(default_factory=BidOrder)
+    auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
 
 
 class GameState(BaseModel):
@@ -158,6 +201,7 @@ class GameState(BaseModel):
     bidding: BiddingState | None = None
     movement: MovementState | None = None
     nexus: NexusState | None = None
+    battle: BattleState | None = None
     prompts: list[Prompt] = Field(default_factory=list)
     next_prompt_number: int = 1
     winners: list[Faction] = Field(default_factory=list)

@@ -1,4 +1,4 @@
-"""Collection (A-12), the provisional battle rule, and the end of a turn: victories (A-9, A-10, A-11, A-25)."""
+"""Collection (A-12) and the end of a turn: victories (A-9, A-10, A-11, A-25)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from engine.economy import total_spice_outside_bank
 from engine.ids import Faction
 from engine.model import Phase, Prediction
 from engine.options import FixedSetup
-from engine.phases.battle import meeting_groups, pending_battles
 from engine.phases.end_of_turn import earliest_team
 from tests.conftest import enter_phase, ready_game
 
@@ -82,39 +81,6 @@ def test_tokens_anywhere_in_the_territory_collect_but_not_under_the_storm():
     state, _ = enter_phase(state, Phase.COLLECTION)
     assert state.faction(E).spice == e_before + 2
     assert state.faction(F).spice == f_before
-
-
-# --- provisional battles ------------------------------------------------------------------
-
-
-def test_provisional_battle_more_tokens_win_and_losers_go_to_the_tanks():
-    state = _cleared()
-    _put(state, E, "The Great Flat#14", 5)
-    _put(state, H, "The Great Flat#14", 3)
-    state, events = enter_phase(state, Phase.BATTLE)
-    assert state.tokens_at("The Great Flat#14", E) == 5
-    assert state.tokens_at("The Great Flat#14", H) == 0 and state.faction(H).tanks == 3
-    assert any("provisional" in e.message for e in events)
-
-
-def test_no_battle_in_the_polar_sink_or_across_the_storm():
-    state = _cleared()
-    _put(state, E, "Polar Sink", 5)
-    _put(state, H, "Polar Sink", 3)
-    _put(state, E, "Cielago North#18", 2)
-    _put(state, H, "Cielago North#2", 2)
-    state.storm_sector = 1
-    assert pending_battles(state) == []
-    state.storm_sector = 5
-    assert [b[0] for b in pending_battles(state)] == ["Cielago North"]
-
-
-def test_a_wrapping_territory_is_one_meeting_place_when_the_storm_is_elsewhere():
-    state = _cleared()
-    state.storm_sector = 9
-    assert meeting_groups(state, "Cielago North") == [["Cielago North#18", "Cielago North#1", "Cielago North#2"]]
-    state.storm_sector = 1
-    assert meeting_groups(state, "Cielago North") == [["Cielago North#18"], ["Cielago North#1"], ["Cielago North#2"]]
 
 
 # --- victory ------------------------------------------------------------------------------

@@ -1,25 +1,59 @@
-"""The battle round.
+"""The battle round (1979 rules: Battles; A-13, A-18, A-26).
 
-PROVISIONAL RULE until the battles issue lands: in every territory where two or more factions have tokens
-(not the Polar Sink; tokens separated by the storm do not meet), the faction with the most tokens there wins
-(ties go to the earlier faction in storm order) and every other faction's tokens there go to the tanks.
-Leaders, cards and dials play no part yet.
+Battles happen wherever two or more factions (not allies) have tokens in one territory, except the Polar
+Sink; tokens the storm separates do not meet. The earliest faction in storm order with a battle is the
+aggressor and picks where, and against whom, it fights next. Each battle runs in fixed, announced steps:
+
+    prescience (the Atreides ask one element) -> its binding answer -> Voice (the Bene Gesserit command)
+    -> both secret plans -> reveal -> both sides asked about traitors -> resolution
+
+Secret parts (plans, the prescience answer, traitor answers) are prompts and events for their owners only
+until the reveal. Both sides are asked about traitors every time, so being asked tells nothing.
 """
 
 from __future__ import annotations
 
+from engine.actions import (
+    AnswerPrescience,
+    AskPrescience,
+    CallTraitor,
+    ChooseBattle,
+    SetTraitorOrder,
+    SubmitBattlePlan,
+    UseVoice,
+)
 from engine.data import POLAR_SINK, load_game_data
+from engine.economy import bank_pays, remove_spice
+from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import runs_phase
-from engine.forces import wipe_out
-from engine.ids import Faction
-from engine.model import GameState, Phase
-from engine.names import faction_name
+from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.forces import send_to_tanks, wipe_out
+from engine.ids import CardCategory, Faction
+from engine.karama import Advantage, karama_cancels
+from engine.model import Battle, BattlePlan, BattleState, GameState, Phase, Prompt, PromptKind
+from engine.names import card_name, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
+from engine.rng import Rng
 
+RULE = "1979 rules: Battles"
 SECTORS = 18
-PROVISIONAL_RULE = "provisional battle rule: more tokens win (until the battles issue)"
+WEAPONS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.WORTHLESS)
+DEFENSES = (CardCategory.SHIELD, CardCategory.SNOOPER, CardCategory.WORTHLESS)
+VOICE_CATEGORIES = (
+    CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.SHIELD,
+    CardCategory.SNOOPER, CardCategory.WORTHLESS,
+)
+ELEMENTS = ("leader", "weapon", "defense", "dial")
+NONE = "none"
+PRESCIENCE, ANSWER, VOICE, PLANS, TRAITORS = "prescience", "answer", "voice", "plans", "traitors"
+
+
+def category(card_id: str) -> CardCategory:
+    return load_game_data().card(card_id).category
+
+
+# --- where battles are -----------------------------------------------------------------------
 
 
 def _arc(sectors: tuple[int, ...]) -> list[int]:
@@ -32,8 +66,8 @@ def _arc(sectors: tuple[int, ...]) -> list[int]:
 
 
 def meeting_groups(state: GameState, territory: str) -> list[list[str]]:
-    """The territory's locations that can fight each other: the storm's sector splits the territory, and
-    tokens inside the storm's sector meet only each other."""
+    """The territory's locations whose tokens meet: the storm's sector splits the territory, and tokens
+    inside the storm's sector meet only each other."""
     board = load_game_data().board
     t = board.territory(territory)
     by_sector = {board.location_sector(loc): loc for loc in t.locations}
@@ -50,34 +84,705 @@ def meeting_groups(state: GameState, territory: str) -> list[list[str]]:
 
 
 def pending_battles(state: GameState) -> list[tuple[str, list[str], list[Faction]]]:
-    """Every battle to fight: (territory, its meeting locations, the factions there in storm order)."""
+    """Every place a battle must be fought: (territory, its meeting locations, the factions there in storm
+    order). Allies never fight each other."""
     order = storm_order(state)
     found = []
     for territory in load_game_data().board.territories:
         if territory == POLAR_SINK:
             continue
         for group in meeting_groups(state, territory):
-            present = {f for loc in group for f in state.forces.get(loc, {})}
-            allied = any(present <= set(alliance) for alliance in state.alliances)
-            if len(present) >= 2 and not allied:
-                found.append((territory, group, [f for f in order if f in present]))
+            present = [f for f in order if any(f in state.forces.get(loc, {}) for loc in group)]
+            if any(b not in state.ally_of(a) for a in present for b in present if a != b):
+                found.append((territory, group, present))
     return found
+
+
+def _choices(state: GameState, aggressor: Faction) -> list[tuple[str, list[str], Faction]]:
+    """The battles the aggressor may pick: (territory, locations, opponent)."""
+    return [
+        (territory, group, other)
+        for territory, group, present in pending_battles(state)
+        if aggressor in present
+        for other in present
+        if other != aggressor and other not in state.ally_of(aggressor)
+    ]
+
+
+def _choice_key(territory: str, opponent: Faction) -> str:
+    return f"{territory}|{opponent.value}"
+
+
+# --- the round -------------------------------------------------------------------------------
 
 
 @runs_phase(Phase.BATTLE)
 def run_battles(state: GameState, log: EventLog) -> bool:
-    for territory, group, factions in pending_battles(state):
-        strength = {f: sum(state.tokens_at(loc, f) for loc in group) for f in factions}
-        winner = max(factions, key=lambda f: strength[f])  # max keeps the first of equals: storm order
-        for loser in factions:
-            if loser == winner:
-                continue
-            lost = sum(wipe_out(state, loc, loser) for loc in group)
-            log.public(
-                "battle_lost",
-                f"Battle in {territory}: {faction_name(winner)} ({strength[winner]}) beat "
-                f"{faction_name(loser)} ({strength[loser]}), whose {lost} tokens go to the tanks ({PROVISIONAL_RULE}).",
-                territory=territory, winner=winner.value, loser=loser.value, tokens=lost,
-            )
-    end_phase(state, log)
+    if state.step == "":
+        state.battle = BattleState()
+        state.step = "fighting"
+    battle = state.battle.current
+    if battle is None:
+        return _next_battle(state, log)
+    return _advance_battle(state, battle, log)
+
+
+def _next_battle(state: GameState, log: EventLog) -> bool:
+    pending = pending_battles(state)
+    if not pending:
+        state.battle = None
+        log.public("battles_over", "All battles are over; surviving leaders return to their factions.")
+        end_phase(state, log)
+        return True
+    order = storm_order(state)
+    aggressor = min((present[0] for _, _, present in pending), key=order.index)
+    choices = _choices(state, aggressor)
+    if len(choices) == 1:
+        territory, group, opponent = choices[0]
+        _start_battle(state, territory, group, aggressor, opponent, log)
+    else:
+        open_prompt(state, PromptKind.BATTLE_CHOICE, aggressor, secret=False,
+                    options=[_choice_key(t, o) for t, _, o in choices])
     return True
+
+
+@handles(ChooseBattle)
+def choose_battle(state: GameState, action: ChooseBattle, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.BATTLE_CHOICE, RULE)
+    key = _choice_key(action.territory, action.opponent)
+    if key not in prompt.options:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
+                            f"There is no battle for you against {action.opponent.value} in {action.territory}.",
+                            prompt.options)
+    territory, group, opponent = next(c for c in _choices(state, action.faction) if _choice_key(c[0], c[2]) == key)
+    _start_battle(state, territory, group, action.faction, opponent, log)
+
+
+def _start_battle(state: GameState, territory: str, group: list[str], aggressor: Faction, defender: Faction,
+                  log: EventLog) -> None:
+    state.battle.current = Battle(territory=territory, locations=group, aggressor=aggressor, defender=defender)
+    log.public(
+        "battle_started",
+        f"Battle in {territory}: {faction_name(aggressor)} (aggressor) against {faction_name(defender)}. "
+        "Steps: prescience, Voice, battle plans, reveal, traitors, resolution.",
+        territory=territory, aggressor=aggressor.value, defender=defender.value,
+    )
+
+
+def _helper_in(state: GameState, battle: Battle, helper: Faction) -> tuple[Faction, Faction] | None:
+    """(helper's side, opponent) when `helper` fights this battle or is allied to a side (A-26)."""
+    for side, other in ((battle.aggressor, battle.defender), (battle.defender, battle.aggressor)):
+        if side == helper or helper in state.ally_of(side):
+            return side, other
+    return None
+
+
+def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
+    if battle.step == "":
+        battle.step = PRESCIENCE
+        sides = _helper_in(state, battle, Faction.ATREIDES) if state.in_game(Faction.ATREIDES) else None
+        if sides and not karama_cancels(state, Advantage.PRESCIENCE, log):
+            battle.prescience_asker, battle.prescience_target = Faction.ATREIDES, sides[1]
+            open_prompt(state, PromptKind.PRESCIENCE, Faction.ATREIDES, secret=False, options=[*ELEMENTS, NONE],
+                        target=sides[1].value)
+        return True
+    if battle.step == PRESCIENCE:
+        battle.step = ANSWER
+        if battle.prescience_element is not None:
+            open_prompt(state, PromptKind.PRESCIENCE_ANSWER, battle.prescience_target, secret=True,
+                        element=battle.prescience_element)
+        return True
+    if battle.step == ANSWER:
+        battle.step = VOICE
+        sides = _helper_in(state, battle, Faction.BENE_GESSERIT) if state.in_game(Faction.BENE_GESSERIT) else None
+        if sides and not karama_cancels(state, Advantage.VOICE, log):
+            battle.voice_by, battle.voice_target = Faction.BENE_GESSERIT, sides[1]
+            options = [NONE] + [f"{c}:{k.value}" for c in ("play", "not") for k in VOICE_CATEGORIES]
+            open_prompt(state, PromptKind.VOICE, Faction.BENE_GESSERIT, secret=False, options=options,
+                        target=sides[1].value)
+        return True
+    if battle.step == VOICE:
+        battle.step = PLANS
+        for side in (battle.aggressor, battle.defender):
+            open_prompt(state, PromptKind.BATTLE_PLAN, side, secret=True, **_plan_shape(state, battle, side))
+        return True
+    if battle.step == PLANS:
+        battle.step = TRAITORS
+        _reveal(state, battle, log)
+        for faction in _traitor_askers(state, battle):
+            open_prompt(state, PromptKind.TRAITOR_CALL, faction, secret=True, options=["call", "no"])
+            if state.faction(faction).auto_traitor:
+                state.prompts.pop()
+                _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log)
+        return True
+    if battle.step == TRAITORS:
+        _resolve(state, battle, log)
+        state.battle.current = None
+        return True
+    return False
+
+
+# --- prescience and Voice --------------------------------------------------------------------
+
+
+@handles(AskPrescience)
+def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> None:
+    take_prompt(state, action.faction, PromptKind.PRESCIENCE, RULE)
+    battle = state.battle.current
+    battle.prescience_element = action.element
+    if action.element is None:
+        log.public("prescience_declined", "The Atreides ask no prescience question.")
+    else:
+        log.public("prescience_asked", f"The Atreides use prescience: {faction_name(battle.prescience_target)} "
+                   f"must reveal their {action.element} to them.", element=action.element,
+                   target=battle.prescience_target.value)
+
+
+@handles(AnswerPrescience)
+def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.PRESCIENCE_ANSWER, RULE)
+    battle = state.battle.current
+    element = prompt.detail["element"]
+    legal = _answer_options(state, battle, action.faction, element)
+    if action.answer not in legal:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
+                            f"Your {element} must be answered truthfully from what you can play.", legal)
+    battle.prescience_answer = action.answer
+    shown = _describe_element(element, action.answer)
+    audience = (battle.prescience_asker, action.faction)
+    log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} will play "
+                f"{shown} as their {element}. The plan is bound to it.", element=element, answer=action.answer)
+    log.public("decision_made", f"{faction_name(action.faction)} answered the prescience question.",
+               faction=action.faction.value, kind=PromptKind.PRESCIENCE_ANSWER.value)
+
+
+def _describe_element(element: str, answer: str) -> str:
+    if answer == NONE:
+        return "no " + element
+    if element == "dial":
+        return f"a dial of {answer}"
+    if element == "leader" and load_game_data().factions and _is_card(answer):
+        return card_name(answer)
+    return leader_name(answer) if element == "leader" else card_name(answer)
+
+
+def _is_card(item: str) -> bool:
+    try:
+        load_game_data().card(item)
+    except KeyError:
+        return False
+    return True
+
+
+def _answer_options(state: GameState, battle: Battle, faction: Faction, element: str) -> list[str]:
+    shape = _plan_shape(state, battle, faction)
+    if element == "dial":
+        return [str(n) for n in range(shape["max_dial"] + 1)]
+    if element == "leader":
+        options = shape["leaders"] + shape["cheap_heroes"]
+        return options if options else [NONE]
+    cards = shape["weapons"] if element == "weapon" else shape["defenses"]
+    return [*cards, NONE] if shape["may_play_cards"] else [NONE]
+
+
+@handles(UseVoice)
+def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.VOICE, RULE)
+    battle = state.battle.current
+    if action.command is None:
+        log.public("voice_declined", "The Bene Gesserit use no Voice.")
+        return
+    key = f"{action.command}:{action.category}"
+    if key not in prompt.options:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"The Voice cannot command {key!r}.", prompt.options)
+    battle.voice = key
+    verb = "must play" if action.command == "play" else "must not play"
+    log.public("voice_used", f"The Voice: {faction_name(battle.voice_target)} {verb} a {action.category} "
+               "if they can.", target=battle.voice_target.value, command=action.command, category=action.category)
+
+
+# --- plans -----------------------------------------------------------------------------------
+
+
+def available_leaders(state: GameState, faction: Faction, territory: str) -> list[str]:
+    """Leaders alive and not already used in another territory this turn (a leader fights in one
+    territory per turn)."""
+    fs = state.faction(faction)
+    used = state.battle.leader_territory if state.battle else {}
+    return [
+        leader.id for leader in load_game_data().factions[faction].leaders
+        if leader.id not in fs.leaders_in_tanks and used.get(leader.id, territory) == territory
+    ]
+
+
+def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
+    """What this side may put in its plan: the legal leaders, cards and dial."""
+    hand = state.faction(faction).hand
+    leaders = available_leaders(state, faction, battle.territory)
+    heroes = [c for c in hand if category(c) == CardCategory.CHEAP_HERO]
+    tokens = sum(state.tokens_at(loc, faction) for loc in battle.locations)
+    return {
+        "territory": battle.territory,
+        "leaders": leaders,
+        "cheap_heroes": heroes,
+        "max_dial": tokens,
+        "may_play_cards": bool(leaders or heroes),  # A-13: no leader, no cheap hero: no cards
+        "weapons": [c for c in hand if category(c) in WEAPONS],
+        "defenses": [c for c in hand if category(c) in DEFENSES],
+        "prescience": battle.prescience_element if battle.prescience_target == faction else None,
+        "voice": battle.voice if battle.voice_target == faction else None,
+    }
+
+
+def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan) -> None:
+    """Refuse a plan the rules forbid, naming the rule and what is allowed."""
+    shape = _plan_shape(state, battle, faction)
+
+    def refuse(message: str, allowed: list[str] | None = None) -> None:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, message, allowed)
+
+    if plan.dial > shape["max_dial"]:
+        refuse(f"You have {shape['max_dial']} tokens in {battle.territory}; you dialed {plan.dial}.")
+    if plan.leader and plan.cheap_hero:
+        refuse("A plan has a leader or a cheap hero in his place, not both.")
+    if plan.leader and plan.leader not in shape["leaders"]:
+        refuse("That leader cannot fight here: he is dead, not yours, or fought elsewhere this turn.",
+               shape["leaders"])
+    if plan.cheap_hero and plan.cheap_hero not in shape["cheap_heroes"]:
+        refuse("You must hold the cheap hero you play.", shape["cheap_heroes"])
+    if not plan.leader and not plan.cheap_hero and shape["may_play_cards"]:
+        refuse("A leader or a cheap hero must be in the plan when you have one.",
+               shape["leaders"] + shape["cheap_heroes"])
+    if not shape["may_play_cards"] and (plan.weapon or plan.defense):
+        refuse("With no leader and no cheap hero you fight with your dial alone (A-13).")
+    if plan.weapon and plan.weapon not in shape["weapons"]:
+        refuse("The weapon slot takes a weapon or a worthless card from your hand.", shape["weapons"])
+    if plan.defense and plan.defense not in shape["defenses"]:
+        refuse("The defense slot takes a defense or a worthless card from your hand.", shape["defenses"])
+    if plan.weapon and plan.weapon == plan.defense:
+        refuse("One card cannot fill both slots.")
+    _check_prescience(battle, faction, plan, refuse)
+    _check_voice(state, battle, faction, plan, shape, refuse)
+
+
+def _plan_element(plan: BattlePlan, element: str) -> str:
+    if element == "dial":
+        return str(plan.dial)
+    if element == "leader":
+        return plan.leader or plan.cheap_hero or NONE
+    return getattr(plan, element) or NONE
+
+
+def _check_prescience(battle: Battle, faction: Faction, plan: BattlePlan, refuse) -> None:
+    if battle.prescience_target == faction and battle.prescience_answer is not None:
+        element = battle.prescience_element
+        if _plan_element(plan, element) != battle.prescience_answer:
+            refuse(f"Prescience binds your {element} to what you answered: "
+                   f"{_describe_element(element, battle.prescience_answer)}.")
+
+
+def _check_voice(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, shape: dict, refuse) -> None:
+    if battle.voice_target != faction or battle.voice is None:
+        return
+    command, wanted = battle.voice.split(":", 1)
+    played = [c for c in (plan.weapon, plan.defense) if c]
+    plays_it = any(category(c).value == wanted for c in played)
+    if command == "not" and plays_it:
+        refuse(f"The Voice forbids you to play a {wanted}.")
+    if command == "play" and not plays_it and _can_obey_play(battle, faction, wanted, shape):
+        refuse(f"The Voice commands you to play a {wanted}, and you can.")
+
+
+def _can_obey_play(battle: Battle, faction: Faction, wanted: str, shape: dict) -> bool:
+    """A 'play' Voice binds only when the side can play such a card, prescience's binding answer allowing."""
+    if not shape["may_play_cards"]:
+        return False
+    slots = []
+    if any(category(c).value == wanted for c in shape["weapons"]):
+        slots.append("weapon")
+    if any(category(c).value == wanted for c in shape["defenses"]):
+        slots.append("defense")
+    if battle.prescience_target == faction and battle.prescience_answer is not None:
+        slots = [s for s in slots if s != battle.prescience_element]
+    return bool(slots)
+
+
+@handles(SubmitBattlePlan)
+def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.BATTLE_PLAN, RULE)
+    battle = state.battle.current
+    plan = BattlePlan(leader=action.leader, cheap_hero=action.cheap_hero, dial=action.dial,
+                      weapon=action.weapon, defense=action.defense)
+    check_plan(state, battle, action.faction, plan)
+    battle.plans[action.faction] = plan
+    log.private("plan_submitted", action.faction, "Your battle plan: " + describe_plan(plan) + ".",
+                plan=plan.model_dump(mode="json"), prompt=prompt.id)
+    log.public("decision_made", f"{faction_name(action.faction)} submitted a battle plan.",
+               faction=action.faction.value, kind=PromptKind.BATTLE_PLAN.value)
+
+
+def describe_plan(plan: BattlePlan) -> str:
+    leader = leader_name(plan.leader) if plan.leader else card_name(plan.cheap_hero) if plan.cheap_hero \
+        else "no leader"
+    weapon = card_name(plan.weapon) if plan.weapon else "no weapon"
+    defense = card_name(plan.defense) if plan.defense else "no defense"
+    return f"{leader}, dial {plan.dial}, {weapon}, {defense}"
+
+
+def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
+    """Both plans are shown together, only now that both are in."""
+    for side in (battle.aggressor, battle.defender):
+        plan = battle.plans[side]
+        for card in (plan.cheap_hero, plan.weapon, plan.defense):
+            if card:
+                state.faction(side).hand.remove(card)  # played: on the table until the battle resolves
+        if plan.leader:
+            state.battle.leader_territory[plan.leader] = battle.territory
+    log.public(
+        "plans_revealed",
+        f"Battle plans in {battle.territory}: " + "; ".join(
+            f"{faction_name(s)}: {describe_plan(battle.plans[s])}" for s in (battle.aggressor, battle.defender)
+        ) + ".",
+        territory=battle.territory,
+        plans={s.value: battle.plans[s].model_dump(mode="json") for s in (battle.aggressor, battle.defender)},
+    )
+
+
+# --- traitors --------------------------------------------------------------------------------
+
+
+def _traitor_askers(state: GameState, battle: Battle) -> list[Faction]:
+    """Both sides, and the Harkonnen when allied to a side (A-26: they may use their traitors for an ally)."""
+    askers = [battle.aggressor, battle.defender]
+    if state.in_game(Faction.HARKONNEN) and Faction.HARKONNEN not in askers and _helper_in(
+            state, battle, Faction.HARKONNEN):
+        askers.append(Faction.HARKONNEN)
+    return askers
+
+
+def _opposing_leader(state: GameState, battle: Battle, faction: Faction) -> str | None:
+    side = _helper_in(state, battle, faction)
+    if side is None:
+        return None
+    return battle.plans[side[1]].leader
+
+
+def _can_call(state: GameState, battle: Battle, faction: Faction) -> bool:
+    leader = _opposing_leader(state, battle, faction)
+    return leader is not None and leader in state.faction(faction).traitors
+
+
+@handles(CallTraitor)
+def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
+    take_prompt(state, action.faction, PromptKind.TRAITOR_CALL, "A-13")
+    battle = state.battle.current
+    if action.call and not _can_call(state, battle, action.faction):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-13",
+                            "You hold no traitor card for the leader opposing you.", ["no"])
+    _record_traitor_answer(state, battle, action.faction, action.call, log)
+
+
+def _record_traitor_answer(state: GameState, battle: Battle, faction: Faction, call: bool, log: EventLog) -> None:
+    battle.traitor_calls[faction] = call
+    log.private("traitor_answer", faction, "You call a traitor." if call else "You call no traitor.", call=call)
+    log.public("decision_made", f"{faction_name(faction)} answered the traitor question.",
+               faction=faction.value, kind=PromptKind.TRAITOR_CALL.value)
+
+
+@handles(SetTraitorOrder)
+def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) -> None:
+    state.faction(action.faction).auto_traitor = action.auto
+    log.private("traitor_order", action.faction,
+                "Traitors will be called automatically." if action.auto else "You will be asked about traitors.",
+                auto=action.auto)
+
+
+# --- resolution ------------------------------------------------------------------------------
+
+
+def _betrayed(state: GameState, battle: Battle, side: Faction) -> Faction | None:
+    """Who called a traitor on this side's leader, if anyone."""
+    leader = battle.plans[side].leader
+    for caller, called in battle.traitor_calls.items():
+        if called and leader and _opposing_leader(state, battle, caller) == leader:
+            return caller
+    return None
+
+
+def _resolve(state: GameState, battle: Battle, log: EventLog) -> None:
+    a, d = battle.aggressor, battle.defender
+    betrayed = {side: _betrayed(state, battle, side) for side in (a, d)}
+    if betrayed[a] and betrayed[d]:
+        _double_traitor(state, battle, log)
+    elif betrayed[a] or betrayed[d]:
+        victim = a if betrayed[a] else d
+        _traitor_win(state, battle, winner=d if victim == a else a, victim=victim, caller=betrayed[victim], log=log)
+    else:
+        _fight(state, battle, log)
+
+
+def _kill_leader(state: GameState, faction: Faction, leader: str) -> None:
+    state.faction(faction).leaders_in_tanks.append(leader)
+
+
+def _lose_everything(state: GameState, battle: Battle, side: Faction) -> int:
+    return sum(wipe_out(state, loc, side) for loc in battle.locations)
+
+
+def _discard_played(state: GameState, battle: Battle, side: Faction) -> None:
+    plan = battle.plans[side]
+    state.treachery_discard += [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]
+
+
+def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
+    """A-13: both leaders traitors: both sides lose everything there and nobody is paid."""
+    for side in (battle.aggressor, battle.defender):
+        _kill_leader(state, side, battle.plans[side].leader)
+        _lose_everything(state, battle, side)
+        _discard_played(state, battle, side)
+    log.public("double_traitor", f"Both leaders in {battle.territory} are traitors! Both sides lose every token "
+               "and card there, both leaders die, and nobody is paid (A-13).", territory=battle.territory)
+
+
+def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Faction, caller: Faction,
+                 log: EventLog) -> None:
+    """The caller's side wins outright, loses nothing; the traitor dies and the caller is paid his strength."""
+    traitor = battle.plans[victim].leader
+    strength = load_game_data().leader(traitor).strength
+    _kill_leader(state, victim, traitor)
+    lost = _lose_everything(state, battle, victim)
+    _discard_played(state, battle, victim)
+    plan = battle.plans[winner]
+    state.faction(winner).hand += [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]
+    bank_pays(state, caller, strength)
+    log.public(
+        "traitor_called",
+        f"{faction_name(caller)} reveal {leader_name(traitor)} as their traitor! {faction_name(winner)} win in "
+        f"{battle.territory}; {faction_name(victim)} lose {lost} tokens and the cards they played; "
+        f"{faction_name(caller)} receive {strength} spice.",
+        caller=caller.value, traitor=traitor, winner=winner.value, loser=victim.value, territory=battle.territory,
+    )
+
+
+def _leader_strength(plan: BattlePlan) -> int:
+    return load_game_data().leader(plan.leader).strength if plan.leader else 0
+
+
+def _weapon_kills(weapon: str | None, defense: str | None) -> bool:
+    """Projectile against shield, poison against snooper; the lasgun kills through anything."""
+    if weapon is None:
+        return False
+    kind = category(weapon)
+    guard = category(defense) if defense else None
+    if kind == CardCategory.LASGUN:
+        return True
+    if kind == CardCategory.PROJECTILE:
+        return guard != CardCategory.SHIELD
+    if kind == CardCategory.POISON:
+        return guard != CardCategory.SNOOPER
+    return False
+
+
+def _fight(state: GameState, battle: Battle, log: EventLog) -> None:
+    a, d = battle.aggressor, battle.defender
+    plans = {a: battle.plans[a], d: battle.plans[d]}
+    weapons = [category(p.weapon) for p in plans.values() if p.weapon]
+    shields = [category(p.defense) for p in plans.values() if p.defense]
+    if CardCategory.LASGUN in weapons and CardCategory.SHIELD in shields:
+        _explosion(state, battle, log)
+        return
+    opponent = {a: d, d: a}
+    killed = {side: _weapon_kills(plans[opponent[side]].weapon, plans[side].defense) for side in (a, d)}
+    totals = {side: plans[side].dial + (0 if killed[side] else _leader_strength(plans[side])) for side in (a, d)}
+    winner = a if totals[a] >= totals[d] else d  # ties go to the aggressor (A-13)
+    loser = opponent[winner]
+    paid = 0
+    for side in (a, d):
+        if killed[side] and plans[side].leader:
+            _kill_leader(state, side, plans[side].leader)
+            paid += _leader_strength(plans[side])  # A-18: every leader killed, his own included
+    lost = _lose_everything(state, battle, loser)
+    _discard_played(state, battle, loser)
+    _pay_dial(state, battle, winner, plans[winner].dial)
+    kept = _winner_cards(state, winner, plans[winner])
+    if paid:
+        bank_pays(state, winner, paid)
+    dead = [leader_name(plans[s].leader) for s in (a, d) if killed[s] and plans[s].leader]
+    log.public(
+        "battle_won",
+        f"{faction_name(winner)} win in {battle.territory}, {totals[winner]} to {totals[loser]}"
+        + (" (the aggressor wins ties)" if totals[a] == totals[d] else "") + ". "
+        + (f"Killed: {', '.join(dead)}; {faction_name(winner)} receive {paid} spice. " if dead else "")
+        + f"{faction_name(loser)} lose {lost} tokens and the cards they played; {faction_name(winner)} lose the "
+        f"{plans[winner].dial} tokens dialed" + (f" and keep {', '.join(card_name(c) for c in kept)}" if kept else "")
+        + ".",
+        territory=battle.territory, winner=winner.value, loser=loser.value, totals={s.value: totals[s] for s in (a, d)},
+        killed=[plans[s].leader for s in (a, d) if killed[s] and plans[s].leader], paid=paid,
+    )
+
+
+def _pay_dial(state: GameState, battle: Battle, winner: Faction, dial: int) -> None:
+    """The winner loses exactly the number dialed, taken from its tokens there."""
+    for loc in battle.locations:
+        take = min(dial, state.tokens_at(loc, winner))
+        if take:
+            send_to_tanks(state, loc, winner, take)
+            dial -= take
+
+
+def _winner_cards(state: GameState, winner: Faction, plan: BattlePlan) -> list[str]:
+    """The winner keeps weapon and defense; worthless cards and a cheap hero are discarded."""
+    kept = []
+    for card in (plan.cheap_hero, plan.weapon, plan.defense):
+        if not card:
+            continue
+        if category(card) in (CardCategory.WORTHLESS, CardCategory.CHEAP_HERO):
+            state.treachery_discard.append(card)
+        else:
+            state.faction(winner).hand.append(card)
+            kept.append(card)
+    return kept
+
+
+def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
+    """Lasgun and shield: every token and all spice in the territory, both leaders, all played cards; no
+    winner and nobody paid."""
+    for side in (battle.aggressor, battle.defender):
+        if battle.plans[side].leader:
+            _kill_leader(state, side, battle.plans[side].leader)
+        _discard_played(state, battle, side)
+    lost = 0
+    for loc in load_game_data().board.territory(battle.territory).locations:
+        for faction in list(state.forces.get(loc, {})):
+            lost += wipe_out(state, loc, faction)
+        remove_spice(state, loc)
+    log.public("explosion", f"Lasgun and shield in {battle.territory}: everything there is destroyed ({lost} tokens,"
+               " both leaders, all spice); nobody wins and nobody is paid.", territory=battle.territory)
+
+
+# --- defaults and automatic players ----------------------------------------------------------
+
+
+def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattlePlan:
+    """The weakest legal plan: the weakest leader (or a cheap hero), dial 0, no card unless bound to one."""
+    shape = _plan_shape(state, battle, faction)
+    data = load_game_data()
+    plan = BattlePlan()
+    if shape["leaders"]:
+        plan.leader = min(shape["leaders"], key=lambda leader: data.leader(leader).strength)
+    elif shape["cheap_heroes"]:
+        plan.cheap_hero = shape["cheap_heroes"][0]
+    if battle.prescience_target == faction and battle.prescience_answer not in (None, NONE):
+        element, answer = battle.prescience_element, battle.prescience_answer
+        if element == "dial":
+            plan.dial = int(answer)
+        elif element == "leader":
+            plan.leader, plan.cheap_hero = (None, answer) if _is_card(answer) else (answer, None)
+        else:
+            setattr(plan, element, answer)
+    if battle.voice_target == faction and battle.voice and battle.voice.startswith("play:"):
+        wanted = battle.voice.split(":", 1)[1]
+        if _can_obey_play(battle, faction, wanted, shape):
+            for slot in ("weapon", "defense"):
+                cards = [c for c in shape[slot + "s"] if category(c).value == wanted and c not in
+                         (plan.weapon, plan.defense)]
+                bound = battle.prescience_target == faction and battle.prescience_element == slot
+                if cards and getattr(plan, slot) is None and not bound:
+                    setattr(plan, slot, cards[0])
+                    break
+    return plan
+
+
+def _plan_action(faction: Faction, plan: BattlePlan) -> SubmitBattlePlan:
+    return SubmitBattlePlan(faction=faction, **plan.model_dump())
+
+
+@default_for(PromptKind.BATTLE_PLAN)
+def _default_plan(state: GameState, prompt: Prompt) -> SubmitBattlePlan:
+    return _plan_action(prompt.faction, _minimal_plan(state, state.battle.current, prompt.faction))
+
+
+@sampler_for(PromptKind.BATTLE_PLAN)
+def _sample_plan(state: GameState, prompt: Prompt, rng: Rng) -> SubmitBattlePlan:
+    shape = prompt.detail
+    plan = BattlePlan(dial=rng.below(shape["max_dial"] + 1))
+    heads = shape["leaders"] + shape["cheap_heroes"]
+    if heads:
+        head = rng.choice(heads)
+        plan.leader, plan.cheap_hero = (None, head) if head in shape["cheap_heroes"] else (head, None)
+        weapons = [c for c in shape["weapons"] if c != plan.cheap_hero]
+        defenses = [c for c in shape["defenses"] if c != plan.cheap_hero]
+        plan.weapon = rng.choice(weapons) if weapons and rng.below(2) else None
+        defenses = [c for c in defenses if c != plan.weapon]
+        plan.defense = rng.choice(defenses) if defenses and rng.below(2) else None
+    return _plan_action(prompt.faction, plan)
+
+
+@default_for(PromptKind.BATTLE_CHOICE)
+def _default_choice(state: GameState, prompt: Prompt) -> ChooseBattle:
+    territory, opponent = prompt.options[0].split("|")
+    return ChooseBattle(faction=prompt.faction, territory=territory, opponent=Faction(opponent))
+
+
+@sampler_for(PromptKind.BATTLE_CHOICE)
+def _sample_choice(state: GameState, prompt: Prompt, rng: Rng) -> ChooseBattle:
+    territory, opponent = rng.choice(prompt.options).split("|")
+    return ChooseBattle(faction=prompt.faction, territory=territory, opponent=Faction(opponent))
+
+
+@default_for(PromptKind.PRESCIENCE)
+def _default_prescience(state: GameState, prompt: Prompt) -> AskPrescience:
+    return AskPrescience(faction=prompt.faction)
+
+
+@sampler_for(PromptKind.PRESCIENCE)
+def _sample_prescience(state: GameState, prompt: Prompt, rng: Rng) -> AskPrescience:
+    choice = rng.choice(prompt.options)
+    return AskPrescience(faction=prompt.faction, element=None if choice == NONE else choice)
+
+
+@default_for(PromptKind.PRESCIENCE_ANSWER)
+def _default_answer(state: GameState, prompt: Prompt) -> AnswerPrescience:
+    """Answer with what the minimal plan would play, so the binding answer leaves a legal plan."""
+    battle = state.battle.current
+    plan = _minimal_plan(state, battle, prompt.faction)
+    return AnswerPrescience(faction=prompt.faction, answer=_plan_element(plan, prompt.detail["element"]))
+
+
+@sampler_for(PromptKind.PRESCIENCE_ANSWER)
+def _sample_answer(state: GameState, prompt: Prompt, rng: Rng) -> AnswerPrescience:
+    options = _answer_options(state, state.battle.current, prompt.faction, prompt.detail["element"])
+    return AnswerPrescience(faction=prompt.faction, answer=rng.choice(options))
+
+
+@default_for(PromptKind.VOICE)
+def _default_voice(state: GameState, prompt: Prompt) -> UseVoice:
+    return UseVoice(faction=prompt.faction)
+
+
+@sampler_for(PromptKind.VOICE)
+def _sample_voice(state: GameState, prompt: Prompt, rng: Rng) -> UseVoice:
+    choice = rng.choice(prompt.options)
+    if choice == NONE:
+        return UseVoice(faction=prompt.faction)
+    command, category_name = choice.split(":", 1)
+    return UseVoice(faction=prompt.faction, command=command, category=category_name)
+
+
+@default_for(PromptKind.TRAITOR_CALL)
+def _default_traitor_call(state: GameState, prompt: Prompt) -> CallTraitor:
+    return CallTraitor(faction=prompt.faction, call=False)
+
+
+@sampler_for(PromptKind.TRAITOR_CALL)
+def _sample_traitor_call(state: GameState, prompt: Prompt, rng: Rng) -> CallTraitor:
+    """Random players call whenever they can, so traitors show up in random games."""
+    return CallTraitor(faction=prompt.faction, call=_can_call(state, state.battle.current, prompt.faction))
+
+
+def cards_on_the_table(state: GameState) -> list[str]:
+    """Cards revealed in the battle being resolved: out of the hands, not yet discarded or taken back."""
+    battle = state.battle.current if state.battle else None
+    if battle is None or battle.step != TRAITORS:
+        return []
+    return [c for plan in battle.plans.values() for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]
