@@ -42,6 +42,8 @@ class PromptKind(StrEnum):
     VOICE = "voice"
     BATTLE_PLAN = "battle_plan"
     TRAITOR_CALL = "traitor_call"
+    STORM_CARDS = "storm_cards"  # engine/cards.py: Weather Control / Family Atomics window (secret, everyone)
+    TRUTHTRANCE = "truthtrance"  # engine/cards.py: the public yes/no answer owed to a Truthtrance
 
 
 class Prompt(BaseModel):
@@ -109,6 +111,7 @@ class MovementState(BaseModel):
     index: int = 0  # whose turn it is in `order`
     stage: str = ""  # "" (turn not begun), "ship" (shipment asked), "move" (movement asked)
     cancelled: list[str] = Field(default_factory=list)  # A-14: advantages Karama cancelled in this turn
+    extra_moves: int = 0  # Hajr (engine/cards.py): more moves owed to the faction whose turn it is
 
 
 class NexusState(BaseModel):
@@ -161,6 +164,14 @@ class KaramaOrder(BaseModel):
     advantage: str
 
 
+class StormCardPlay(BaseModel):
+    """A faction's answer in the storm-card window (engine/cards.py), secret until every faction answered:
+    Weather Control with its distance, Family Atomics, or both."""
+
+    weather_control: int | None = None
+    family_atomics: bool = False
+
+
 class FactionState(BaseModel):
     faction: Faction
     dot: int | None  # the sector of the faction's player dot; the BT have none (BT-1)
@@ -197,6 +208,7 @@ class GameState(BaseModel):
     karama_orders: list[KaramaOrder] = Field(default_factory=list)
     shield_wall_destroyed: bool = False
     storm_dials: dict[Faction, int] = Field(default_factory=dict)  # secret until both are in (A-1)
+    storm_card_plays: dict[Faction, StormCardPlay] = Field(default_factory=dict)  # secret until the window closes
     spice_outside_bank: int = 0  # see engine/economy.py
     bidding: BiddingState | None = None
     movement: MovementState | None = None

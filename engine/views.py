@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from engine.ids import Faction
-from engine.model import BidOrder, GameState, KaramaOrder, Phase, Prediction, Prompt, PromptKind
+from engine.model import BattlePlan, BidOrder, GameState, KaramaOrder, Phase, Prediction, Prompt, PromptKind
 from engine.order import storm_order
 
 
@@ -46,6 +46,18 @@ class AwaitedDecision(BaseModel):
     since: int
 
 
+class BattlePublic(BaseModel):
+    """The battle being fought as the table knows it; plans appear only once both are revealed."""
+
+    territory: str
+    aggressor: Faction
+    defender: Faction
+    step: str
+    prescience_element: str | None
+    voice: str | None
+    revealed_plans: dict[Faction, BattlePlan] = {}
+
+
 class PlayerView(BaseModel):
     viewer: Faction | None
     turn: int
@@ -60,6 +72,7 @@ class PlayerView(BaseModel):
     spice_discard: list[str]
     awaiting: list[AwaitedDecision]
     winners: list[Faction]
+    battle: BattlePublic | None = None
     own: FactionSecrets | None = None
     own_prompts: list[Prompt] = []
 
@@ -102,6 +115,19 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             for p in state.prompts
         ],
         winners=list(state.winners),
+        battle=_battle_view(state),
         own=own,
         own_prompts=own_prompts or [],
+    )
+
+
+def _battle_view(state: GameState) -> BattlePublic | None:
+    battle = state.battle.current if state.battle else None
+    if battle is None:
+        return None
+    revealed = battle.step == "traitors"  # plans are shown together once both are in
+    return BattlePublic(
+        territory=battle.territory, aggressor=battle.aggressor, defender=battle.defender, step=battle.step,
+        prescience_element=battle.prescience_element, voice=battle.voice,
+        revealed_plans={f: p.model_copy() for f, p in battle.plans.items()} if revealed else {},
     )

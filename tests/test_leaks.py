@@ -48,9 +48,29 @@ def _check_views(state: GameState) -> None:
         is_bg = viewer == Faction.BENE_GESSERIT
         assert (seen.own.prediction is not None) == (is_bg and state.bg_prediction is not None)
         assert "spice" not in json.dumps([f for f in dumped["factions"]])
+    _check_unrevealed_plans(state)
     table = view(state, None).model_dump(mode="json")
     assert table["own"] is None and table["own_prompts"] == []
     assert not (_strings(table) & set().union(*hands.values()))
+
+
+def _check_unrevealed_plans(state: GameState) -> None:
+    """Until the reveal, a submitted plan is in no other view, save the element prescience told the Atreides."""
+    battle = state.battle.current if state.battle else None
+    if battle is None or battle.step != "plans":
+        return
+    for owner, plan in battle.plans.items():
+        parts = {plan.leader, plan.cheap_hero, plan.weapon, plan.defense} - {None}
+        for viewer in [None, *state.factions]:
+            if viewer == owner:
+                continue
+            seen = view(state, viewer).model_dump(mode="json")
+            if seen["own"]:
+                seen["own"]["traitors"] = []  # one's own traitor cards name other factions' leaders
+            seen = _strings(seen)
+            if viewer == battle.prescience_asker and owner == battle.prescience_target:
+                seen.discard(battle.prescience_answer)
+            assert not (seen & parts), f"{viewer} sees {seen & parts} of {owner}'s unrevealed plan"
 
 
 def _check_public_events(state: GameState, events, revealed: set[str]) -> None:
@@ -87,6 +107,6 @@ def test_no_secret_leaks_in_a_whole_random_game(seed):
         _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
         actions += 1
         _check_public_events(state, events, revealed)
-        if actions % 5 == 0 or state.phase == Phase.ENDED:
+        if actions % 5 == 0 or state.phase in (Phase.ENDED, Phase.BATTLE):
             _check_views(state)
     assert actions > 20
