@@ -256,6 +256,45 @@ class UseKarama(PlayerAction):
     advantage: str
 
 
+# --- Treachery cards (engine/cards.py) -----------------------------------------------------------
+
+
+class PlayStormCards(PlayerAction):
+    """The answer to the storm-card window (every faction is asked): Weather Control with the distance the
+    storm moves instead of the dials (0-10), Family Atomics, both, or neither (a pass)."""
+
+    type: Literal["play_storm_cards"] = "play_storm_cards"
+    weather_control: int | None = None
+    family_atomics: bool = False
+
+
+class PlayHajr(PlayerAction):
+    """Hajr, played while the faction's own movement decision is open: one more move after this one."""
+
+    type: Literal["play_hajr"] = "play_hajr"
+
+
+class PlayGhola(PlayerAction):
+    """Tleilaxu Ghola, at any time outside a battle: one leader, or 1 to 5 tokens, from the tanks, free."""
+
+    type: Literal["play_ghola"] = "play_ghola"
+    leader: str | None = None
+    tokens: int = Field(default=0, ge=0)
+
+
+class PlayTruthtrance(PlayerAction):
+    """Truthtrance, at any time: `target` must answer a yes/no question (at most 300 characters) in public."""
+
+    type: Literal["play_truthtrance"] = "play_truthtrance"
+    target: Faction
+    question: str
+
+
+class AnswerTruthtrance(PlayerAction):
+    type: Literal["answer_truthtrance"] = "answer_truthtrance"
+    answer: Literal["yes", "no"]
+
+
 # --- admin -----------------------------------------------------------------------------------
 
 
@@ -303,6 +342,11 @@ Action = Annotated[
     | GiveBribe
     | GiveAllySpice
     | UseKarama
+    | PlayStormCards
+    | PlayHajr
+    | PlayGhola
+    | PlayTruthtrance
+    | AnswerTruthtrance
     | ForceDefault
     | SetSpice,
     Field(discriminator="type"),

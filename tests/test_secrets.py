@@ -15,7 +15,7 @@ from engine.autoplay import play_until_stuck
 from engine.events import visible_events
 from engine.game import apply, new_game
 from engine.ids import Faction
-from engine.model import PromptKind
+from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.report import table_report
 from engine.rng import Rng
@@ -40,8 +40,8 @@ def _twin_games(seed, first_secret, second_secret):
     results = []
     for secret in (first_secret, second_secret):
         s, e = apply(state, secret(state))
-        # Two turns of play: far enough for the secret to have been used by the rules that read it.
-        s, _, more = play_until_stuck(s, Rng.from_seed(seed), while_=lambda st: st.turn <= 2)
+        # Play on until the first battles, where a traitor may rightly be revealed.
+        s, _, more = play_until_stuck(s, Rng.from_seed(seed), while_=lambda st: st.phase != Phase.BATTLE)
         results.append((s, events + e + more))
     return results
 

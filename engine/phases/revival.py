@@ -83,7 +83,7 @@ def revive(state: GameState, action: Revive, log: EventLog) -> None:
     if action.tokens:
         revive_tokens(state, faction, action.tokens)
     if action.leader is not None:
-        fs.leaders_in_tanks.remove(action.leader)
+        revive_leader(state, faction, action.leader, log, "revival")
     log.public("revived", _describe(faction, action, free, cost, payee), faction=faction.value,
                tokens=action.tokens, free=free, leader=action.leader, cost=cost,
                paid_to=(payee.value if payee else "bank") if cost else None)
@@ -133,3 +133,10 @@ def _sample_revival(state: GameState, prompt: Prompt, rng: Rng) -> Revive:
     tokens = rng.below(prompt.detail["max_tokens"] + 1)
     leader = rng.choice(prompt.options) if prompt.options and rng.below(2) else None
     return Revive(faction=prompt.faction, tokens=tokens, leader=leader)
+
+
+def revive_leader(state: GameState, faction: Faction, leader: str, log: EventLog, how: str) -> None:
+    """A leader leaves the tanks: paid revival (A-7, `how` "revival") or the Tleilaxu Ghola card (`how`
+    "ghola", engine/cards.py). Every leader revival comes through here, so that the BT can offer to mark the
+    revived leader as a traitor (BT-20, BT-21). The caller announces the revival."""
+    state.faction(faction).leaders_in_tanks.remove(leader)
