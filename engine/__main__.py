@@ -79,8 +79,10 @@ def _autoplay(args: argparse.Namespace) -> int:
             problem = result.violations[0] if result.violations else "stalled"
             print(f"game {number} (seed {seed}): {problem}")
     events: Counter = Counter()
+    played: Counter = Counter()
     for result in results:
         events.update(result.event_counts)
+        played.update(result.cards_played)
     summary = {
         "games": len(results),
         "finished": sum(r.finished for r in results),
@@ -90,6 +92,7 @@ def _autoplay(args: argparse.Namespace) -> int:
         "turns_mean": round(sum(r.turns for r in results) / max(len(results), 1), 2),
         "actions": sum(r.actions for r in results),
         "seconds": round(time.perf_counter() - started, 2),
+        "cards_played": dict(sorted(played.items())),
         "events": dict(sorted(events.items())),
     }
     print(json.dumps(summary))

@@ -11,11 +11,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engine.actions import Action
+from engine.actions import Action, PlayTruthtrance, UseKarama
+from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
+from engine.karama import OWNER
 from engine.model import GameState, Phase, Prompt
 from engine.options import GameSetup
 from engine.rng import Rng
@@ -25,6 +27,29 @@ RETRIES = 8
 
 def choose(state: GameState, prompt: Prompt, rng: Rng) -> Action:
     return SAMPLERS[prompt.kind](state, prompt, rng)
+
+
+SPONTANEOUS_CHANCE = 40  # one step in this many, a holder plays a card that needs no prompt
+
+
+def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
+    """Now and then a faction plays a card that is played at any time: it readies a Karama against a
+    random advantage (A-14), or asks a Truthtrance question."""
+    if rng.below(SPONTANEOUS_CHANCE):
+        return None
+    names = {card.id: card.name for card in load_game_data().treachery_cards}
+    faction = rng.choice(list(state.factions))
+    others = [f for f in state.factions if f != faction]
+    readied = {o.card for o in state.karama_orders}
+    for card in state.faction(faction).hand:
+        if names[card] == "Karama" and card not in readied:
+            advantages = [a for a, owner in OWNER.items() if owner in others]
+            if advantages:
+                advantage = rng.choice(advantages)
+                return UseKarama(faction=faction, card=card, against=OWNER[advantage], advantage=advantage.value)
+        if names[card] == "Truthtrance":
+            return PlayTruthtrance(faction=faction, target=rng.choice(others), question="Do you hold a traitor?")
+    return None
 
 
 def play_prompt(state: GameState, prompt: Prompt, rng: Rng) -> tuple[Action, Transition]:
@@ -62,6 +87,21 @@ class GameResult(NamedTuple):
     turns: int
     actions: int
     event_counts: Counter
+    cards_played: Counter
+
+
+def cards_played(events: list[Event]) -> Counter:
+    """Treachery cards the table saw played, by name: battle plans, special cards, Karama."""
+    names = {card.id: card.name for card in load_game_data().treachery_cards}
+    played: Counter = Counter()
+    for event in events:
+        if not event.public:
+            continue
+        cards = [event.data["card"]] if isinstance(event.data.get("card"), str) else []
+        for plan in event.data.get("plans", {}).values():
+            cards += [c for c in (plan["cheap_hero"], plan["weapon"], plan["defense"]) if c]
+        played.update(names[c] for c in cards if c in names)  # spice cards have ids too
+    return played
 
 
 def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
@@ -74,16 +114,24 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
     rng = Rng.from_seed(player_seed)
     state, events = new_game(setup)
     counts = Counter(e.type for e in events)
+    played = cards_played(events)
     found = list(check(state)) if check else []
     actions = 0
     while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
-        _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
+        spontaneous = spontaneous_action(state, rng)
+        try:
+            state, events = apply(state, spontaneous) if spontaneous else (state, [])
+        except RuleViolation:
+            events = []  # the moment did not allow it (a battle in progress, say): no harm done
+        if not spontaneous or not events:
+            _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
         actions += 1
         counts.update(e.type for e in events)
+        played.update(cards_played(events))
         if check:
             found = [f"turn {state.turn} {state.phase.value}, action {actions}: {v}" for v in check(state)]
         if state.turn > setup.options.turns:
             break
     finished = state.phase == Phase.ENDED
     return GameResult(finished, not finished and not found, found, [f.value for f in state.winners],
-                      state.turn, actions, counts)
+                      state.turn, actions, counts, played)

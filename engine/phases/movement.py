@@ -91,6 +91,10 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
         m.stage = MOVE
         _open_movement_prompt(state, faction)  # not opened when nothing can move
     else:
+        if m.extra_moves:  # Hajr (engine/cards.py): one more move in this turn, under the same rules
+            m.extra_moves -= 1
+            _open_movement_prompt(state, faction)
+            return True
         _allies_apart(state, faction, log)
         m.index += 1
         m.stage = ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.actions import DialStorm
 from engine.board import exposed_to_storm, storm_path
+from engine.cards import STORM_CARDS_STEP, close_storm_window, open_storm_window
 from engine.data import load_game_data
 from engine.economy import remove_spice
 from engine.errors import RuleViolation, ViolationCode
@@ -49,11 +50,18 @@ def run_storm(state: GameState, log: EventLog) -> bool:
         log.public("storm_dialing", f"{' and '.join(faction_name(f) for f in dialers)} dial the storm "
                    f"({low}-{high}).", dialers=[f.value for f in dialers])
         return True
-    if state.step == DIALING:
+    if state.step in (DIALING, STORM_CARDS_STEP):
         dials = dict(state.storm_dials)
         distance = sum(dials.values())
-        move_storm(state, distance, log, "Storm dials: " + ", ".join(
-            f"{faction_name(f)} {v}" for f, v in dials.items()) + ".")
+        reason = "Storm dials: " + ", ".join(f"{faction_name(f)} {v}" for f, v in dials.items()) + "."
+        # Treachery cards hook (engine/cards.py): Weather Control and Family Atomics are played after the
+        # distance is known and before the storm moves (base-game digest §5).
+        if state.step == DIALING and open_storm_window(state, distance, reason, log):
+            state.step = STORM_CARDS_STEP
+            return True
+        if state.step == STORM_CARDS_STEP:
+            distance, reason = close_storm_window(state, distance, reason, log)
+        move_storm(state, distance, log, reason)
         state.storm_dials = {}
         end_phase(state, log)
         return True
