@@ -186,6 +186,36 @@ class FactionState(BaseModel):
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
 
 
+class BattleVictory(BaseModel):
+    """BT-23, BT-25, R-6, R-7: the last battle won in a territory, while a BT reveal of its leader can still
+    betray the winning tokens. Closed (deleted) when the waiting ends."""
+
+    territory: str
+    faction: Faction
+    leader: str
+    stronghold: bool
+
+
+class Impairment(BaseModel):
+    """BT-16, R-17: a faction may not ship, or may not move, during one turn."""
+
+    faction: Faction
+    kind: str  # "no_shipping" or "no_moving"
+    turn: int
+
+
+class BtState(BaseModel):
+    """The Bene Tleilaxu's powers in play (bene-tleilaxu.md); present only when the BT are in the game."""
+
+    marked: list[str] = Field(default_factory=list)  # BT-20: leaders marked as BT traitors (secret)
+    last_mark_turn: int | None = None  # BT-20: one mark per turn
+    controlled: list[str] = Field(default_factory=list)  # BT-24: territories the BT control without tokens
+    open_spice: int = 0  # BT-27: spice set in open view by a declaration
+    declared_turn: int | None = None  # BT-27: the collection round of the declaration
+    impairments: list[Impairment] = Field(default_factory=list)  # BT-16
+    attack_done: bool = False  # BT-11: one leader attack per battle round
+
+
 class GameState(BaseModel):
     setup: GameSetup
     seq: int = 0  # actions applied so far; also the version a stale click is checked against
@@ -214,6 +244,8 @@ class GameState(BaseModel):
     movement: MovementState | None = None
     nexus: NexusState | None = None
     battle: BattleState | None = None
+    victories: list[BattleVictory] = Field(default_factory=list)  # see BattleVictory
+    bt: BtState | None = None
     prompts: list[Prompt] = Field(default_factory=list)
     next_prompt_number: int = 1
     winners: list[Faction] = Field(default_factory=list)

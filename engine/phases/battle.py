@@ -22,6 +22,7 @@ from engine.actions import (
     SubmitBattlePlan,
     UseVoice,
 )
+from engine.board import is_stronghold
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import bank_pays, remove_spice
 from engine.errors import RuleViolation, ViolationCode
@@ -30,7 +31,7 @@ from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_f
 from engine.forces import send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
 from engine.karama import Advantage, karama_cancels
-from engine.model import Battle, BattlePlan, BattleState, GameState, Phase, Prompt, PromptKind
+from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
@@ -158,8 +159,24 @@ def choose_battle(state: GameState, action: ChooseBattle, log: EventLog) -> None
     _start_battle(state, territory, group, action.faction, opponent, log)
 
 
+def record_victory(state: GameState, battle: Battle, winner: Faction) -> None:
+    """BT-23: the winner's leader is the last to have led its tokens to win this territory."""
+    leader = battle.plans[winner].leader
+    state.victories = [v for v in state.victories if v.territory != battle.territory]
+    if leader and any(state.tokens_at(loc, winner) for loc in battle.locations):
+        state.victories.append(BattleVictory(territory=battle.territory, faction=winner, leader=leader,
+                                             stronghold=is_stronghold(battle.territory)))
+
+
+def close_open_field_betrayals(state: GameState) -> None:
+    """R-7: a betrayal outside a stronghold must be revealed before the next battle starts (or, after the
+    last battle, before the BT's leader-attack decision); after that it has no effect."""
+    state.victories = [v for v in state.victories if v.stronghold]
+
+
 def _start_battle(state: GameState, territory: str, group: list[str], aggressor: Faction, defender: Faction,
                   log: EventLog) -> None:
+    close_open_field_betrayals(state)
     state.battle.current = Battle(territory=territory, locations=group, aggressor=aggressor, defender=defender)
     log.public(
         "battle_started",
@@ -555,6 +572,7 @@ def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Fact
     plan = battle.plans[winner]
     state.faction(winner).hand += [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]
     bank_pays(state, caller, strength)
+    record_victory(state, battle, winner)
     log.public(
         "traitor_called",
         f"{faction_name(caller)} reveal {leader_name(traitor)} as their traitor! {faction_name(winner)} win in "
@@ -604,6 +622,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> None:
     lost = _lose_everything(state, battle, loser)
     _discard_played(state, battle, loser)
     _pay_dial(state, battle, winner, plans[winner].dial)
+    record_victory(state, battle, winner)
     kept = _winner_cards(state, winner, plans[winner])
     if paid:
         bank_pays(state, winner, paid)

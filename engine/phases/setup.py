@@ -11,7 +11,7 @@ from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import land
 from engine.ids import Faction
-from engine.model import FactionState, GameState, Phase, Prediction, Prompt, PromptKind, Trap
+from engine.model import BtState, FactionState, GameState, Phase, Prediction, Prompt, PromptKind, Trap
 from engine.names import card_name, faction_name, leader_name, location_label
 from engine.options import GameSetup
 from engine.phases.turn import start_phase
@@ -45,6 +45,7 @@ def create_state(setup: GameSetup, log: EventLog) -> GameState:
         rng=rng,
         step=SECRETS_STEP,
         spice_outside_bank=sum(data.factions[f].starting_spice for f in setup.factions),
+        bt=BtState() if setup.has_bt else None,
     )
     log.public(
         "game_created",
