@@ -206,12 +206,23 @@ class UseVoice(PlayerAction):
 
 
 class SubmitBattlePlan(PlayerAction):
+    """A battle plan; also a BT attack plan (weapon slot, a worthless card, and with a worthless card and no
+    weapon the impairment it imposes, BT-16) and an attacked leader's defense (BT-12)."""
+
     type: Literal["submit_battle_plan"] = "submit_battle_plan"
     leader: str | None = None
     cheap_hero: str | None = None
     dial: int = Field(default=0, ge=0)
     weapon: str | None = None
     defense: str | None = None
+    impair: Literal["no_shipping", "no_moving"] | None = None
+
+
+class ChooseBtAttack(PlayerAction):
+    """BT-11: after all battles the BT attack one leader who fought and survived, or none (leader None)."""
+
+    type: Literal["choose_bt_attack"] = "choose_bt_attack"
+    leader: str | None = None
 
 
 class CallTraitor(PlayerAction):
@@ -295,6 +306,67 @@ class AnswerTruthtrance(PlayerAction):
     answer: Literal["yes", "no"]
 
 
+# --- Bene Tleilaxu traitors (engine/factions/bt_traitors.py) ----------------------------------
+
+
+class MarkBtTraitor(PlayerAction):
+    """BT-20, BT-21: the BT's secret answer to a mark window: one of the leaders just revived, or no (None)."""
+
+    type: Literal["mark_bt_traitor"] = "mark_bt_traitor"
+    leader: str | None = None
+
+
+class RevealBtTraitor(PlayerAction):
+    """BT-23, R-8, R-25: at any time, the BT name a leader they marked as their traitor."""
+
+    type: Literal["reveal_bt_traitor"] = "reveal_bt_traitor"
+    leader: str
+
+
+class BtAllyRevive(PlayerAction):
+    """BT-60, R-14: an ally of the BT revives, free, up to 6 tokens and up to 2 leaders (whatever the
+    all-five-dead rule of A-7 says), answering its REVIVAL decision. `Revive` works too, for one leader."""
+
+    type: Literal["bt_ally_revive"] = "bt_ally_revive"
+    tokens: int = Field(default=0, ge=0)
+    leaders: list[str] = Field(default_factory=list, max_length=2)
+
+
+# --- Bene Tleilaxu bidding and spice -----------------------------------------------------------
+
+
+class TrapsAndGifts(PlayerAction):
+    """R-11, BT-40: the BT's window before bidding begins: traps to lay (stronghold -> card id) and cards to
+    give (card id -> receiver), all from the BT hand. Both empty: nothing this time."""
+
+    type: Literal["traps_and_gifts"] = "traps_and_gifts"
+    traps: dict[str, str] = Field(default_factory=dict)
+    gifts: dict[str, Faction] = Field(default_factory=dict)
+
+
+class KaramaTaxBt(PlayerAction):
+    """BT-51, R-20: a Karama card taxes the BT 10 spice (all they have if less), paid at once to the bank."""
+
+    type: Literal["karama_tax_bt"] = "karama_tax_bt"
+    card: str
+
+
+class KaramaDestroyTrap(PlayerAction):
+    """BT-51 (with traps): a Karama card destroys one untriggered trap; its card is shown and discarded."""
+
+    type: Literal["karama_destroy_trap"] = "karama_destroy_trap"
+    card: str
+    stronghold: str
+
+
+class SetSpiceWinOrder(PlayerAction):
+    """BT-27: the BT's secret standing order: declare a spice win at the end of every collection round in which
+    they hold at least 35 spice (declare True, the default), or never (False) until changed."""
+
+    type: Literal["set_spice_win_order"] = "set_spice_win_order"
+    declare: bool
+
+
 # --- admin -----------------------------------------------------------------------------------
 
 
@@ -337,6 +409,7 @@ Action = Annotated[
     | AnswerPrescience
     | UseVoice
     | SubmitBattlePlan
+    | ChooseBtAttack
     | CallTraitor
     | SetTraitorOrder
     | GiveBribe
@@ -347,6 +420,13 @@ Action = Annotated[
     | PlayGhola
     | PlayTruthtrance
     | AnswerTruthtrance
+    | MarkBtTraitor
+    | RevealBtTraitor
+    | BtAllyRevive
+    | TrapsAndGifts
+    | KaramaTaxBt
+    | KaramaDestroyTrap
+    | SetSpiceWinOrder
     | ForceDefault
     | SetSpice,
     Field(discriminator="type"),

@@ -32,6 +32,7 @@ from engine.data import load_game_data
 from engine.economy import remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens, wipe_out
 from engine.ids import Faction
@@ -232,6 +233,7 @@ def _sample_storm_cards(state: GameState, prompt: Prompt, rng: Rng) -> PlayStorm
 def play_hajr(state: GameState, action: PlayHajr, log: EventLog) -> None:
     """Hajr: one more move in the faction's own movement turn, after the one it is deciding now."""
     faction = action.faction
+    check_not_impaired(state, faction, "no_moving")  # R-17: Hajr is a move
     _require(state, faction, HAJR, RULE_HAJR, "Hajr")
     deciding = any(p.kind == PromptKind.MOVEMENT for p in state.prompts_for(faction))
     m = state.movement

@@ -78,8 +78,11 @@ def open_prompt(
     *,
     secret: bool,
     options: list[str] | None = None,
+    blocking: bool = True,
     **detail: Any,
 ) -> Prompt:
+    """Open a decision. A non-blocking one (`blocking=False`) does not stop the game: `advance` goes on while
+    it is open (BT-21: the BT's mark window)."""
     prompt = Prompt(
         id=f"p{state.next_prompt_number}",
         kind=kind,
@@ -88,6 +91,7 @@ def open_prompt(
         options=list(options or []),
         detail=detail,
         opened_at=state.seq,
+        blocking=blocking,
     )
     state.next_prompt_number += 1
     state.prompts.append(prompt)
@@ -109,9 +113,14 @@ def take_prompt(state: GameState, faction: Faction, kind: PromptKind, rule: str)
     )
 
 
+def blocking_prompts(state: GameState) -> list[Prompt]:
+    """The open decisions the game waits on (every prompt but the non-blocking ones)."""
+    return [p for p in state.prompts if p.blocking]
+
+
 def advance(state: GameState, log: EventLog) -> None:
     """Run the game forward until it needs a decision or ends."""
-    while not state.prompts and state.phase != Phase.ENDED:
+    while not blocking_prompts(state) and state.phase != Phase.ENDED:
         runner = STEP_RUNNERS.get(state.phase)
         if runner is None or not runner(state, log):
             return

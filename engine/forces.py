@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.board import is_stronghold, territory_of
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import spring_trap_if_laid
+from engine.factions.bt_traitors import tokens_arrive
 from engine.ids import Faction
 from engine.model import GameState
 
@@ -23,9 +24,11 @@ def wipe_out(state: GameState, location: str, faction: Faction) -> int:
 
 
 def land(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:
-    """Tokens arrive at a location (shipment, move, placement); a trapped stronghold springs (BT-31)."""
+    """Tokens arrive at a location (shipment, move, placement); a trapped stronghold springs (BT-31); BT
+    control there ends and a stronghold betrayal there can no longer be revealed (BT-24, BT-25)."""
     state.add_tokens(location, faction, count)
     territory = territory_of(location)
+    tokens_arrive(state, territory, faction, log)
     if is_stronghold(territory):
         spring_trap_if_laid(state, territory, faction, log)
 

@@ -11,6 +11,8 @@ from engine import admin, alliances, cards, karama  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import Event, EventLog
+from engine.factions import bt_bidding  # noqa: F401
+from engine.factions.bt_spice import end_lapsed_declaration
 from engine.flow import HANDLERS, advance
 from engine.model import GameState, Phase
 from engine.options import GameSetup
@@ -47,6 +49,7 @@ def apply(state: GameState, action: Action) -> Transition:
     handler(draft, action, log)
     draft.seq += 1
     advance(draft, log)
+    end_lapsed_declaration(draft, log)  # BT-28: checked after every action
     return Transition(draft, log.items)
 
 

@@ -36,6 +36,7 @@ class Advantage(StrEnum):
     HALF_PRICE_SHIPPING = "half_price_shipping"
     CROSS_SHIPPING = "cross_shipping"
     EXTRA_CARD = "extra_card"
+    BT_TRAITOR_REVEAL = "bt_traitor_reveal"  # BT-26, BT-51: cancel one BT traitor reveal
 
 
 OWNER: dict[Advantage, Faction] = {
@@ -51,6 +52,7 @@ OWNER: dict[Advantage, Faction] = {
     Advantage.HALF_PRICE_SHIPPING: Faction.GUILD,
     Advantage.CROSS_SHIPPING: Faction.GUILD,
     Advantage.EXTRA_CARD: Faction.HARKONNEN,
+    Advantage.BT_TRAITOR_REVEAL: Faction.BENE_TLEILAXU,
 }
 
 DESCRIPTIONS: dict[Advantage, str] = {
@@ -66,6 +68,7 @@ DESCRIPTIONS: dict[Advantage, str] = {
     Advantage.HALF_PRICE_SHIPPING: "ship at half price",
     Advantage.CROSS_SHIPPING: "ship territory to territory or back to reserves",
     Advantage.EXTRA_CARD: "draw a free extra card",
+    Advantage.BT_TRAITOR_REVEAL: "betray a territory by revealing a traitor (BT-51)",
 }
 
 

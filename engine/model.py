@@ -44,6 +44,9 @@ class PromptKind(StrEnum):
     TRAITOR_CALL = "traitor_call"
     STORM_CARDS = "storm_cards"  # engine/cards.py: Weather Control / Family Atomics window (secret, everyone)
     TRUTHTRANCE = "truthtrance"  # engine/cards.py: the public yes/no answer owed to a Truthtrance
+    BT_ATTACK = "bt_attack"
+    BT_MARK = "bt_mark"  # engine/factions/bt_traitors.py: mark a revived leader (BT-20), secret, non-blocking
+    BT_TRAPS_AND_GIFTS = "bt_traps_and_gifts"  # engine/factions/bt_bidding.py: R-11 traps, BT-40 gifts (secret)
 
 
 class Prompt(BaseModel):
@@ -58,6 +61,8 @@ class Prompt(BaseModel):
     # Kind-specific limits (e.g. how many tokens to place), shown to the decider only.
     detail: dict[str, Any] = Field(default_factory=dict)
     opened_at: int  # the state's seq when the prompt opened
+    # False: the game goes on while it is open (engine/flow.py advance); e.g. the BT's mark window (BT-21).
+    blocking: bool = True
 
 
 class Prediction(BaseModel):
@@ -147,6 +152,10 @@ class Battle(BaseModel):
     voice: str | None = None  # "play:<category>" or "not:<category>"
     plans: dict[Faction, BattlePlan] = Field(default_factory=dict)
     traitor_calls: dict[Faction, bool] = Field(default_factory=dict)
+    attack: str | None = None  # a BT "leader" attack (BT-11) or a "trap" attack (BT-32), not a battle
+    target_leader: str | None = None  # the leader a BT attack strikes
+    trap_card: str | None = None  # the trap's card, secret until the attack resolves (BT-30)
+    impair: str | None = None  # BT-16: "no_shipping" or "no_moving", chosen with a worthless attack card
 
 
 class BattleState(BaseModel):
@@ -154,6 +163,7 @@ class BattleState(BaseModel):
 
     current: Battle | None = None
     leader_territory: dict[str, str] = Field(default_factory=dict)
+    traps_to_spring: list[str] = Field(default_factory=list)  # BT-32: triggered traps that attack first
 
 
 class KaramaOrder(BaseModel):
@@ -212,6 +222,7 @@ class BtState(BaseModel):
     controlled: list[str] = Field(default_factory=list)  # BT-24: territories the BT control without tokens
     open_spice: int = 0  # BT-27: spice set in open view by a declaration
     declared_turn: int | None = None  # BT-27: the collection round of the declaration
+    declare_order: bool = True  # BT-27: secret standing order: declare whenever holding 35 at a turn's end
     impairments: list[Impairment] = Field(default_factory=list)  # BT-16
     attack_done: bool = False  # BT-11: one leader attack per battle round
 

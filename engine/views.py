@@ -29,6 +29,7 @@ class FactionSecrets(BaseModel):
     trap_cards: dict[str, str] = {}  # the BT only: stronghold -> card (BT-30)
     karama_orders: list[KaramaOrder] = []  # Karama cards readied against an advantage
     bid_order: BidOrder | None = None  # the standing bidding order
+    spice_win_order: bool | None = None  # the BT only: the standing order to declare a spice win (BT-27)
 
 
 class TrapPublic(BaseModel):
@@ -72,6 +73,8 @@ class PlayerView(BaseModel):
     spice_discard: list[str]
     awaiting: list[AwaitedDecision]
     winners: list[Faction]
+    bt_open_spice: int = 0  # BT-27: the BT's declared spice, set in open view
+    bt_declared_turn: int | None = None  # BT-27: the turn of the running declaration
     battle: BattlePublic | None = None
     own: FactionSecrets | None = None
     own_prompts: list[Prompt] = []
@@ -90,6 +93,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             trap_cards={s: t.card for s, t in state.traps.items()} if viewer == Faction.BENE_TLEILAXU else {},
             karama_orders=[o for o in state.karama_orders if o.faction == viewer],
             bid_order=fs.bid_order,
+            spice_win_order=state.bt.declare_order if viewer == Faction.BENE_TLEILAXU and state.bt else None,
         )
         own_prompts = [p.model_copy(deep=True) for p in state.prompts_for(viewer)]
     return PlayerView(
@@ -115,6 +119,8 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             for p in state.prompts
         ],
         winners=list(state.winners),
+        bt_open_spice=state.bt.open_spice if state.bt else 0,
+        bt_declared_turn=state.bt.declared_turn if state.bt else None,
         battle=_battle_view(state),
         own=own,
         own_prompts=own_prompts or [],

@@ -48,6 +48,7 @@ VOICE_CATEGORIES = (
 ELEMENTS = ("leader", "weapon", "defense", "dial")
 NONE = "none"
 PRESCIENCE, ANSWER, VOICE, PLANS, TRAITORS = "prescience", "answer", "voice", "plans", "traitors"
+TRAPS_STEP, FIGHTING_STEP, BT_ATTACK_STEP = "traps", "fighting", "bt_attack"
 
 
 def category(card_id: str) -> CardCategory:
@@ -119,22 +120,39 @@ def _choice_key(territory: str, opponent: Faction) -> str:
 
 @runs_phase(Phase.BATTLE)
 def run_battles(state: GameState, log: EventLog) -> bool:
+    """Traps strike first (BT-32), then the battles, then the BT may attack a leader (BT-11)."""
+    from engine.phases import bt_attack  # the BT attacks reuse this module's plans and resolution
+
     if state.step == "":
-        state.battle = BattleState()
-        state.step = "fighting"
+        state.battle = BattleState(traps_to_spring=bt_attack.triggered_traps(state))
+        state.step = TRAPS_STEP
     battle = state.battle.current
-    if battle is None:
-        return _next_battle(state, log)
-    return _advance_battle(state, battle, log)
-
-
-def _next_battle(state: GameState, log: EventLog) -> bool:
-    pending = pending_battles(state)
-    if not pending:
+    if battle is not None:
+        return _advance_battle(state, battle, log)
+    if state.step == TRAPS_STEP:
+        if bt_attack.start_next_trap_attack(state, log):
+            return True
+        state.step = FIGHTING_STEP
+    if state.step == FIGHTING_STEP:
+        if _next_battle(state, log):
+            return True
+        state.step = BT_ATTACK_STEP
+        if bt_attack.offer_leader_attack(state, log):
+            return True
+    if state.step == BT_ATTACK_STEP:
         state.battle = None
+        close_open_field_betrayals(state)  # R-7: the battle round is over
         log.public("battles_over", "All battles are over; surviving leaders return to their factions.")
         end_phase(state, log)
         return True
+    return False
+
+
+def _next_battle(state: GameState, log: EventLog) -> bool:
+    """Start the next battle (or ask the aggressor to pick one); False when none is left."""
+    pending = pending_battles(state)
+    if not pending:
+        return False
     order = storm_order(state)
     aggressor = min((present[0] for _, _, present in pending), key=order.index)
     choices = _choices(state, aggressor)
@@ -194,13 +212,25 @@ def _helper_in(state: GameState, battle: Battle, helper: Faction) -> tuple[Facti
     return None
 
 
+def _helps(state: GameState, battle: Battle, helper: Faction) -> tuple[Faction, Faction] | None:
+    """The side a faction's prescience or Voice serves, and its opponent. In a BT attack only the defender
+    may use them (BT-13); a trap cannot be Voiced and is looked at instead (BT-34)."""
+    if not state.in_game(helper) or battle.attack == "trap":
+        return None
+    sides = _helper_in(state, battle, helper)
+    if sides and battle.attack == "leader" and sides[0] != battle.defender:
+        return None
+    return sides
+
+
 def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == "":
         battle.step = PRESCIENCE
-        sides = _helper_in(state, battle, Faction.ATREIDES) if state.in_game(Faction.ATREIDES) else None
+        sides = _helps(state, battle, Faction.ATREIDES)
         if sides and not karama_cancels(state, Advantage.PRESCIENCE, log):
             battle.prescience_asker, battle.prescience_target = Faction.ATREIDES, sides[1]
-            open_prompt(state, PromptKind.PRESCIENCE, Faction.ATREIDES, secret=False, options=[*ELEMENTS, NONE],
+            elements = ["weapon", "defense"] if battle.attack else list(ELEMENTS)  # R-28
+            open_prompt(state, PromptKind.PRESCIENCE, Faction.ATREIDES, secret=False, options=[*elements, NONE],
                         target=sides[1].value)
         return True
     if battle.step == PRESCIENCE:
@@ -211,7 +241,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         return True
     if battle.step == ANSWER:
         battle.step = VOICE
-        sides = _helper_in(state, battle, Faction.BENE_GESSERIT) if state.in_game(Faction.BENE_GESSERIT) else None
+        sides = _helps(state, battle, Faction.BENE_GESSERIT)
         if sides and not karama_cancels(state, Advantage.VOICE, log):
             battle.voice_by, battle.voice_target = Faction.BENE_GESSERIT, sides[1]
             options = [NONE] + [f"{c}:{k.value}" for c in ("play", "not") for k in VOICE_CATEGORIES]
@@ -221,11 +251,19 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == VOICE:
         battle.step = PLANS
         for side in (battle.aggressor, battle.defender):
+            if side in battle.plans:
+                continue  # a trap's card is its whole plan (BT-32)
             open_prompt(state, PromptKind.BATTLE_PLAN, side, secret=True, **_plan_shape(state, battle, side))
         return True
     if battle.step == PLANS:
         battle.step = TRAITORS
         _reveal(state, battle, log)
+        if battle.attack:
+            from engine.phases.bt_attack import resolve_attack
+
+            resolve_attack(state, battle, log)
+            state.battle.current = None
+            return True
         for faction in _traitor_askers(state, battle):
             open_prompt(state, PromptKind.TRAITOR_CALL, faction, secret=True, options=["call", "no"])
             if state.faction(faction).auto_traitor:
@@ -298,6 +336,10 @@ def _answer_options(state: GameState, battle: Battle, faction: Faction, element:
     if element == "leader":
         options = shape["leaders"] + shape["cheap_heroes"]
         return options if options else [NONE]
+    if battle.attack and faction == Faction.BENE_TLEILAXU:  # R-34: the weapon slot must stay fillable
+        if element == "weapon":
+            return list(shape["weapons"])
+        return [c for c in shape["defenses"] if any(w != c for w in shape["weapons"])] + [NONE]
     cards = shape["weapons"] if element == "weapon" else shape["defenses"]
     return [*cards, NONE] if shape["may_play_cards"] else [NONE]
 
@@ -334,6 +376,10 @@ def available_leaders(state: GameState, faction: Faction, territory: str) -> lis
 
 def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     """What this side may put in its plan: the legal leaders, cards and dial."""
+    if battle.attack:
+        from engine.phases.bt_attack import attack_shape
+
+        return attack_shape(state, battle, faction)
     hand = state.faction(faction).hand
     leaders = available_leaders(state, faction, battle.territory)
     heroes = [c for c in hand if category(c) == CardCategory.CHEAP_HERO]
@@ -367,7 +413,7 @@ def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattleP
                shape["leaders"])
     if plan.cheap_hero and plan.cheap_hero not in shape["cheap_heroes"]:
         refuse("You must hold the cheap hero you play.", shape["cheap_heroes"])
-    if not plan.leader and not plan.cheap_hero and shape["may_play_cards"]:
+    if not plan.leader and not plan.cheap_hero and (shape["leaders"] or shape["cheap_heroes"]):
         refuse("A leader or a cheap hero must be in the plan when you have one.",
                shape["leaders"] + shape["cheap_heroes"])
     if not shape["may_play_cards"] and (plan.weapon or plan.defense):
@@ -380,6 +426,10 @@ def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattleP
         refuse("One card cannot fill both slots.")
     _check_prescience(battle, faction, plan, refuse)
     _check_voice(state, battle, faction, plan, shape, refuse)
+    if battle.attack:
+        from engine.phases.bt_attack import check_attack_plan
+
+        check_attack_plan(state, battle, faction, plan, shape, refuse)
 
 
 def _plan_element(plan: BattlePlan, element: str) -> str:
@@ -404,7 +454,9 @@ def _check_voice(state: GameState, battle: Battle, faction: Faction, plan: Battl
     command, wanted = battle.voice.split(":", 1)
     played = [c for c in (plan.weapon, plan.defense) if c]
     plays_it = any(category(c).value == wanted for c in played)
-    if command == "not" and plays_it:
+    # R-34: a BT attack must fill its weapon slot; a Voice that forbids every card it could put there binds not.
+    slot_left = not battle.attack or any(category(c).value != wanted for c in shape["weapons"])
+    if command == "not" and plays_it and slot_left:
         refuse(f"The Voice forbids you to play a {wanted}.")
     if command == "play" and not plays_it and _can_obey_play(battle, faction, wanted, shape):
         refuse(f"The Voice commands you to play a {wanted}, and you can.")
@@ -431,6 +483,11 @@ def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog
     plan = BattlePlan(leader=action.leader, cheap_hero=action.cheap_hero, dial=action.dial,
                       weapon=action.weapon, defense=action.defense)
     check_plan(state, battle, action.faction, plan)
+    if action.impair or battle.attack:
+        from engine.phases.bt_attack import check_impairment
+
+        check_impairment(state, battle, action.faction, plan, action.impair)
+        battle.impair = battle.impair or action.impair
     battle.plans[action.faction] = plan
     log.private("plan_submitted", action.faction, "Your battle plan: " + describe_plan(plan) + ".",
                 plan=plan.model_dump(mode="json"), prompt=prompt.id)
@@ -451,13 +508,14 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
     for side in (battle.aggressor, battle.defender):
         plan = battle.plans[side]
         for card in (plan.cheap_hero, plan.weapon, plan.defense):
-            if card:
+            if card and card != battle.trap_card:
                 state.faction(side).hand.remove(card)  # played: on the table until the battle resolves
         if plan.leader:
             state.battle.leader_territory[plan.leader] = battle.territory
+    what = {"leader": "BT attack", "trap": "Trap"}.get(battle.attack or "", "Battle")
     log.public(
         "plans_revealed",
-        f"Battle plans in {battle.territory}: " + "; ".join(
+        f"{what} plans in {battle.territory}: " + "; ".join(
             f"{faction_name(s)}: {describe_plan(battle.plans[s])}" for s in (battle.aggressor, battle.defender)
         ) + ".",
         territory=battle.territory,
@@ -586,7 +644,7 @@ def _leader_strength(plan: BattlePlan) -> int:
     return load_game_data().leader(plan.leader).strength if plan.leader else 0
 
 
-def _weapon_kills(weapon: str | None, defense: str | None) -> bool:
+def weapon_kills(weapon: str | None, defense: str | None) -> bool:
     """Projectile against shield, poison against snooper; the lasgun kills through anything."""
     if weapon is None:
         return False
@@ -610,7 +668,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> None:
         _explosion(state, battle, log)
         return
     opponent = {a: d, d: a}
-    killed = {side: _weapon_kills(plans[opponent[side]].weapon, plans[side].defense) for side in (a, d)}
+    killed = {side: weapon_kills(plans[opponent[side]].weapon, plans[side].defense) for side in (a, d)}
     totals = {side: plans[side].dial + (0 if killed[side] else _leader_strength(plans[side])) for side in (a, d)}
     winner = a if totals[a] >= totals[d] else d  # ties go to the aggressor (A-13)
     loser = opponent[winner]
@@ -675,8 +733,9 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
         for faction in list(state.forces.get(loc, {})):
             lost += wipe_out(state, loc, faction)
         remove_spice(state, loc)
-    log.public("explosion", f"Lasgun and shield in {battle.territory}: everything there is destroyed ({lost} tokens,"
-               " both leaders, all spice); nobody wins and nobody is paid.", territory=battle.territory)
+    log.public("explosion", f"Explosion in {battle.territory}, a lasgun against a shield: everything there is "
+               f"destroyed ({lost} tokens, both leaders, all spice); nobody wins and nobody is paid.",
+               territory=battle.territory)
 
 
 # --- defaults and automatic players ----------------------------------------------------------
@@ -699,6 +758,10 @@ def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattleP
             plan.leader, plan.cheap_hero = (None, answer) if _is_card(answer) else (answer, None)
         else:
             setattr(plan, element, answer)
+    free = [c for c in shape["weapons"] if c != plan.defense]
+    if battle.attack and not shape["leaders"] and plan.weapon is None and free:
+        # R-34: the BT always fill the weapon slot; a real weapon first, else a worthless card (BT-16)
+        plan.weapon = min(free, key=lambda c: category(c) == CardCategory.WORTHLESS)
     if battle.voice_target == faction and battle.voice and battle.voice.startswith("play:"):
         wanted = battle.voice.split(":", 1)[1]
         if _can_obey_play(battle, faction, wanted, shape):
@@ -712,13 +775,19 @@ def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattleP
     return plan
 
 
-def _plan_action(faction: Faction, plan: BattlePlan) -> SubmitBattlePlan:
-    return SubmitBattlePlan(faction=faction, **plan.model_dump())
+def _plan_action(faction: Faction, plan: BattlePlan, battle: Battle | None = None) -> SubmitBattlePlan:
+    """The action for a plan; a BT attack with a worthless card and no weapon names an impairment (BT-16)."""
+    impair = None
+    if battle is not None and battle.attack == "leader" and faction == Faction.BENE_TLEILAXU and plan.weapon \
+            and category(plan.weapon) == CardCategory.WORTHLESS:
+        impair = "no_moving"
+    return SubmitBattlePlan(faction=faction, impair=impair, **plan.model_dump())
 
 
 @default_for(PromptKind.BATTLE_PLAN)
 def _default_plan(state: GameState, prompt: Prompt) -> SubmitBattlePlan:
-    return _plan_action(prompt.faction, _minimal_plan(state, state.battle.current, prompt.faction))
+    battle = state.battle.current
+    return _plan_action(prompt.faction, _minimal_plan(state, battle, prompt.faction), battle)
 
 
 @sampler_for(PromptKind.BATTLE_PLAN)
@@ -734,7 +803,10 @@ def _sample_plan(state: GameState, prompt: Prompt, rng: Rng) -> SubmitBattlePlan
         plan.weapon = rng.choice(weapons) if weapons and rng.below(2) else None
         defenses = [c for c in defenses if c != plan.weapon]
         plan.defense = rng.choice(defenses) if defenses and rng.below(2) else None
-    return _plan_action(prompt.faction, plan)
+    if shape.get("attack") and not heads and shape["weapons"]:  # the BT's attack plan (R-34)
+        plan.weapon = rng.choice(shape["weapons"])
+        plan.defense = rng.choice(shape["defenses"]) if shape["defenses"] and rng.below(2) else None
+    return _plan_action(prompt.faction, plan, state.battle.current)
 
 
 @default_for(PromptKind.BATTLE_CHOICE)
@@ -802,6 +874,8 @@ def _sample_traitor_call(state: GameState, prompt: Prompt, rng: Rng) -> CallTrai
 def cards_on_the_table(state: GameState) -> list[str]:
     """Cards revealed in the battle being resolved: out of the hands, not yet discarded or taken back."""
     battle = state.battle.current if state.battle else None
-    if battle is None or battle.step != TRAITORS:
+    if battle is None:
         return []
+    if battle.step != TRAITORS:
+        return [battle.trap_card] if battle.trap_card else []  # a sprung trap's card, off the board (BT-32)
     return [c for plan in battle.plans.values() for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]

@@ -1,7 +1,7 @@
 """The bidding round (1979 rules: Bidding; A-3, A-5, A-6, A-8; R-1, R-21).
 
 Steps: "" (CHOAM charity, cards dealt into the auction) -> "before_bidding" (R-21: where the BT will lay
-traps and give cards, BT-40 and R-11; for now it just proceeds) -> "auction" (one card at a time, bids go
+traps and give cards, BT-40 and R-11, engine/factions/bt_bidding.py) -> "auction" (one card at a time, bids go
 round in storm order) -> the phase ends. Bidding is open: each bid and pass is a public event and the BID
 prompt is public; which card is up stays secret (the Atreides see it, then only the buyer).
 """
@@ -13,6 +13,7 @@ from engine.data import load_game_data
 from engine.economy import bank_pays, pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
@@ -74,8 +75,9 @@ def run_bidding(state: GameState, log: EventLog) -> bool:
         state.step = BEFORE_BIDDING
         return True
     if state.step == BEFORE_BIDDING:
-        # R-21: the cards are counted and dealt; the BT's traps (R-11) and gifts (BT-40) will go here.
+        # R-21: the cards are counted and dealt; now the BT may lay traps (R-11) and give cards (BT-40).
         state.step = AUCTION
+        open_traps_and_gifts(state)  # engine/factions/bt_bidding.py; the auction waits for the BT's answer
         return True
     if state.step != AUCTION:
         return False

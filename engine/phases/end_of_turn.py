@@ -1,10 +1,12 @@
-"""The end of a turn: victory checks (A-9, A-10, A-11, A-25, R-10), bribes released (A-16), the next turn."""
+"""The end of a turn: victory checks (A-9, A-10, A-11, A-25, R-10, the BT spice win BT-27), bribes released
+(A-16), the BT spice-win declaration (BT-27), the next turn."""
 
 from __future__ import annotations
 
 from engine.board import controller, factions_in_territory
 from engine.data import load_game_data
 from engine.events import EventLog
+from engine.factions.bt_spice import SPICE_WIN_REASON, declare_if_ordered, spice_win_due, spice_win_team
 from engine.ids import Faction
 from engine.model import GameState, Phase
 from engine.names import faction_name
@@ -83,6 +85,8 @@ def end_turn(state: GameState, log: EventLog) -> None:
     release_bribes(state, log)
     winners = stronghold_winners(state)
     reason = "strongholds held at the end of the turn (A-9)"
+    if not winners and spice_win_due(state, log):  # R-10: after the stronghold victories, before the defaults
+        winners, reason = spice_win_team(state), SPICE_WIN_REASON
     if not winners and state.turn >= state.setup.options.turns:
         winners, reason = last_turn_winners(state)
     if winners:
@@ -94,6 +98,7 @@ def end_turn(state: GameState, log: EventLog) -> None:
     elif state.turn >= state.setup.options.turns:
         declare_winners(state, [], reason, log)
     else:
+        declare_if_ordered(state, log)  # BT-27: a declaration at the end of this collection round
         state.turn += 1
         start_phase(state, Phase.STORM, log)
 

@@ -23,6 +23,7 @@ from engine.board import (
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import land, wipe_out
 from engine.ids import Faction
@@ -199,6 +200,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     """1979 rules: one group move, from one location to a location within range (A-22)."""
     faction = action.faction
     take_prompt(state, faction, PromptKind.MOVEMENT, RULE_MOVE)
+    check_not_impaired(state, faction, "no_moving")  # R-17
     source = resolve_location(action.from_location, RULE_MOVE)
     check_tokens(state, faction, source, action.tokens, RULE_MOVE)
     check_can_leave(state, faction, source)

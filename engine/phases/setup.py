@@ -8,10 +8,11 @@ from engine.board import resolve_location
 from engine.data import GameData, load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bt_bidding import check_trap_cards, lay_trap
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import land
 from engine.ids import Faction
-from engine.model import BtState, FactionState, GameState, Phase, Prediction, Prompt, PromptKind, Trap
+from engine.model import BtState, FactionState, GameState, Phase, Prediction, Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name, location_label
 from engine.options import GameSetup
 from engine.phases.turn import start_phase
@@ -227,20 +228,13 @@ def predict_winner(state: GameState, action: PredictWinner, log: EventLog) -> No
 def lay_traps(state: GameState, action: LayTraps, log: EventLog) -> None:
     rule = "BT-30"
     prompt = take_prompt(state, action.faction, PromptKind.BT_TRAPS, "BT-5")
-    hand = state.faction(action.faction).hand
-    for stronghold, card in action.traps.items():
+    for stronghold in action.traps:
         if stronghold not in prompt.options:
             raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
                                 f"Traps are laid on strongholds; {stronghold!r} is not one.", prompt.options)
-        if card not in hand:
-            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
-                                f"{card!r} is not a card in your hand.", list(hand))
-    cards = list(action.traps.values())
-    if len(set(cards)) != len(cards):
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule, "One card cannot be laid as two traps.")
+    check_trap_cards(state.faction(action.faction).hand, list(action.traps.values()), rule)  # shared with R-11
     for stronghold, card in action.traps.items():
-        hand.remove(card)
-        state.traps[stronghold] = Trap(card=card)
+        lay_trap(state, stronghold, card)
     laid = sorted(action.traps)
     log.private(
         "traps_laid", action.faction,

@@ -16,6 +16,7 @@ from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import frozen_strongholds
+from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import from_reserves, land, to_reserves
 from engine.ids import Faction
@@ -193,6 +194,7 @@ def _karama_reopens(state: GameState, faction: Faction, message: str, log: Event
 def ship(state: GameState, action: Ship, log: EventLog) -> None:
     faction = action.faction
     take_prompt(state, faction, PromptKind.SHIPMENT, RULE_SHIP)
+    check_not_impaired(state, faction, "no_shipping")  # R-17: every kind of shipment
     if action.from_location is not None:
         _cross_ship(state, action, log)
     elif faction == FREMEN:
@@ -304,6 +306,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     """A-23: the Guild ships tokens back to its reserves for 1 spice per 2 tokens, rounded up, to the bank."""
     faction = action.faction
     take_prompt(state, faction, PromptKind.SHIPMENT, RULE_SHIP)
+    check_not_impaired(state, faction, "no_shipping")  # R-17, R-33: shipping back is a shipment
     _check_guild_power(state, faction, "ship tokens back to reserves")
     source = resolve_location(action.from_location, "A-23")
     check_tokens(state, faction, source, action.tokens, "A-23")

@@ -28,7 +28,8 @@ from engine.data import SpiceCard, load_game_data, location_key
 from engine.economy import place_spice, remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.factions.bt_impairments import check_not_impaired
+from engine.flow import blocking_prompts, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import land, wipe_out
 from engine.ids import Faction, TerritoryKind
 from engine.karama import Advantage, karama_cancels
@@ -92,7 +93,7 @@ def _draw_until_territory(state: GameState, log: EventLog) -> None:
             state.spice_discard.append(card_id)
             log.public("worm_again", "Shai-Hulud appears again in this blow; it devours nothing more (A-21).",
                        card=card_id)
-        if state.prompts:  # the Fremen decide whether to ride the worm before drawing goes on
+        if blocking_prompts(state):  # the Fremen decide whether to ride the worm before drawing goes on
             return
     else:
         log.public("spice_blow_stopped", "The spice blow stops: no territory card could be drawn.")  # a safety net
@@ -223,6 +224,8 @@ def _offer_ride(state: GameState, territory: str, log: EventLog) -> None:
 def ride_worm(state: GameState, action: RideWorm, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.WORM_RIDE, RIDE_RULE)
     territory = prompt.detail["territory"]
+    if action.to_location is not None:
+        check_not_impaired(state, action.faction, "no_moving")  # a worm ride is a move
     if action.to_location is None:
         log.public("worm_ride_declined", f"The Fremen stay in {territory}.", faction=action.faction.value)
         return

@@ -1,0 +1,330 @@
+"""The Bene Tleilaxu's traitors made from revived leaders, the territories they take with them, and the BT
+alliance revival (bene-tleilaxu.md: BT-20..BT-26, BT-51, BT-60; R-6, R-7, R-8, R-14, R-23, R-25, R-26, R-30,
+R-31, R-32).
+
+- Marking (BT-20, BT-21, R-32): every leader revival (engine/phases/revival.py `revive_leader`: paid or free
+  revival, the Tleilaxu Ghola, the BT alliance revival) opens a SECRET, NON-BLOCKING BT_MARK prompt to the
+  BT: mark one of the leaders just revived, or no. The game never waits for it; the window closes (answer
+  no) at the next leader revival or at the end of the turn. At most one mark a turn: once the BT marked a
+  leader this turn the window still opens for every revival (so that nothing visible tells whether they
+  marked), but it offers only "no". Marks are secret (`BtState.marked`, the BT's own view).
+- A mark dies with its leader (BT-22): marks of leaders in the tanks are ignored everywhere and dropped
+  whenever the BT act on them, at a revival of that leader and at the end of the turn.
+- Reveal (BT-23, R-8, R-25, BT-26, R-31): `RevealBtTraitor` at any time. A leader who is not marked is
+  refused (only the BT see a refusal). A marked leader with an open victory record (`GameState.victories`,
+  written by engine/phases/battle.py `record_victory`) whose faction still has tokens in that territory: he
+  and all of those tokens go to the tanks and the BT take control of the territory, for no spice. Otherwise
+  the reveal is public, the mark is removed, and nothing else happens. A readied Karama cancels a reveal
+  that would have an effect (the leader stays, the tokens stay, the mark is removed).
+- Waiting (BT-25, R-6, R-7, R-23): a stronghold record stays open until any tokens ship or move into that
+  stronghold (`tokens_arrive`, called by engine/forces.py `land`) or the betrayed faction's tokens move or
+  ship out of it (`tokens_leave`, called by movement and shipment). Records outside strongholds close when
+  the next battle starts or the BT decide on their leader attack (engine/phases/battle.py
+  `close_open_field_betrayals`), and at the latest at the end of the turn.
+- Control (BT-24, R-26, R-30): the BT collect all the spice in a territory they control at every collection
+  round (`bt_collect`); a controlled stronghold with no tokens in it counts as the BT's for victory
+  (engine/board.py `controller`); control ends the moment any tokens ship or move in. It puts nobody "in" a
+  sietch for the Fremen condition (A-10 counts tokens only).
+- Alliance revival (BT-60, R-14): `bt_alliance_revival` gives an ally of the BT a free revival of up to 6
+  tokens and 2 leaders in the revival step (engine/phases/revival.py); `BtAllyRevive` revives two leaders at
+  once, and one window offers both to the BT.
+
+Reading (not settled by the rules): a leader who is the recorded winner in several territories (stronghold
+records can last several turns) betrays the tokens in all of them at once; he dies only once. Karama is a
+standing order (A-14) and fires only on a reveal that would have an effect.
+"""
+
+from __future__ import annotations
+
+from engine.actions import BtAllyRevive, MarkBtTraitor, RevealBtTraitor
+from engine.board import locations_of, tokens_in_territory
+from engine.data import load_game_data
+from engine.economy import collect_spice
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.ids import Faction
+from engine.karama import Advantage, karama_cancels
+from engine.model import BattleVictory, GameState, Prompt, PromptKind
+from engine.names import faction_name, leader_name, location_label
+from engine.rng import Rng
+
+BT = Faction.BENE_TLEILAXU
+NO = "no"
+ALLY_TOKENS, ALLY_LEADERS = 6, 2  # BT-60
+
+
+# --- marks ---------------------------------------------------------------------------------
+
+
+def leader_faction(leader: str) -> Faction:
+    return load_game_data().leader(leader).faction
+
+
+def is_alive(state: GameState, leader: str) -> bool:
+    faction = leader_faction(leader)
+    return state.in_game(faction) and leader not in state.faction(faction).leaders_in_tanks
+
+
+def live_marks(state: GameState) -> list[str]:
+    """BT-22: the leaders the BT marked who have not died since (a read: the state is not changed)."""
+    if state.bt is None:
+        return []
+    return [leader for leader in state.bt.marked if is_alive(state, leader)]
+
+
+def forget_dead_marks(state: GameState) -> None:
+    """BT-22: a BT traitor stops being one when he dies."""
+    if state.bt is not None:
+        state.bt.marked = live_marks(state)
+
+
+def marked_this_turn(state: GameState) -> bool:
+    return state.bt is not None and state.bt.last_mark_turn == state.turn
+
+
+def _mark_window(state: GameState) -> Prompt | None:
+    return next((p for p in state.prompts if p.kind == PromptKind.BT_MARK), None)
+
+
+def close_mark_window(state: GameState, log: EventLog) -> None:
+    """BT-21: the window closes unanswered (the next leader revival, the end of the turn): the answer is no."""
+    prompt = _mark_window(state)
+    if prompt is None:
+        return
+    state.prompts.remove(prompt)
+    names = " or ".join(leader_name(leader) for leader in prompt.detail["revived"])
+    log.private("bt_mark_window_closed", BT, f"The chance to mark {names} as your traitor has passed; "
+                "not marked (BT-21).", leaders=list(prompt.detail["revived"]))
+
+
+def offer_mark(state: GameState, faction: Faction, leaders: list[str], log: EventLog) -> None:
+    """BT-20, BT-21: leaders of `faction` were just revived (together): the window of the last revival closes
+    and a new one opens. Called by engine/phases/revival.py `revive_leader` for every leader revival."""
+    if state.bt is None or not state.in_game(BT):
+        return
+    close_mark_window(state, log)
+    # BT-22: a revived leader died after any mark he had, so the mark is gone; he may be marked again.
+    state.bt.marked = [leader for leader in state.bt.marked if leader not in leaders]
+    choices = [] if marked_this_turn(state) else list(leaders)  # BT-20: one mark a turn
+    open_prompt(state, PromptKind.BT_MARK, BT, secret=True, options=[*choices, NO], blocking=False,
+                revived=list(leaders), owner=faction.value, turn=state.turn)
+
+
+@handles(MarkBtTraitor)
+def mark_traitor(state: GameState, action: MarkBtTraitor, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.BT_MARK, "BT-21")
+    leader = action.leader
+    names = " or ".join(leader_name(lead) for lead in prompt.detail["revived"])
+    if leader is None or leader == NO:
+        log.private("bt_mark_declined", BT, f"You do not mark {names} as your traitor.",
+                    leaders=list(prompt.detail["revived"]))
+        return
+    if leader not in prompt.detail["revived"]:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-21",
+                            f"Only a leader just revived may be marked now ({names}); you cannot go back to an "
+                            "earlier one.", prompt.options)
+    if marked_this_turn(state):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-20",
+                            "You already marked a leader as your traitor this turn; at most one a turn.", [NO])
+    if not is_alive(state, leader):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-22",
+                            f"{leader_name(leader)} has died since his revival and cannot be marked.", [NO])
+    state.bt.marked.append(leader)
+    state.bt.last_mark_turn = state.turn
+    log.private("bt_traitor_marked", BT, f"You mark {leader_name(leader)} as your traitor (BT-20). Reveal him "
+                "when he has won a territory for his faction (BT-23).", leader=leader)
+
+
+@default_for(PromptKind.BT_MARK)
+def _default_mark(state: GameState, prompt: Prompt) -> MarkBtTraitor:
+    return MarkBtTraitor(faction=prompt.faction, leader=None)
+
+
+@sampler_for(PromptKind.BT_MARK)
+def _sample_mark(state: GameState, prompt: Prompt, rng: Rng) -> MarkBtTraitor:
+    choices = [o for o in prompt.options if o != NO]
+    if choices and rng.below(2):
+        return MarkBtTraitor(faction=prompt.faction, leader=rng.choice(choices))
+    return MarkBtTraitor(faction=prompt.faction, leader=None)
+
+
+# --- reveals -------------------------------------------------------------------------------
+
+
+def open_betrayals(state: GameState, leader: str) -> list[BattleVictory]:
+    """BT-23: the open victory records of this leader whose tokens are still in the territory."""
+    return [v for v in state.victories
+            if v.leader == leader and tokens_in_territory(state, v.territory, v.faction)]
+
+
+def _fighting_now(state: GameState, faction: Faction) -> bool:
+    battle = state.battle.current if state.battle is not None else None
+    return battle is not None and faction in (battle.aggressor, battle.defender)
+
+
+@handles(RevealBtTraitor)
+def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> None:
+    """BT-23: the BT name a marked leader, at any time."""
+    if action.faction != BT:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-23", "Only the Bene Tleilaxu reveal BT traitors.")
+    forget_dead_marks(state)
+    leader = action.leader
+    if leader not in state.bt.marked:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "R-25", f"{_name(leader)} is not one of your traitors.",
+                            list(state.bt.marked))
+    faction = leader_faction(leader)
+    if _fighting_now(state, faction):
+        # Our reading: his plan may be on the wheel; the reveal waits until the battle is resolved (public facts).
+        raise RuleViolation(ViolationCode.WRONG_PHASE, "BT-23",
+                            f"{faction_name(faction)} are fighting a battle; reveal {leader_name(leader)} once it "
+                            "is resolved.")
+    state.bt.marked.remove(leader)  # R-8, R-31, BT-22: whatever happens, the mark is used up
+    betrayals = open_betrayals(state, leader)
+    if not betrayals:
+        log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
+                   f"{faction_name(faction)} as their traitor, to no effect: he has not just won a territory whose "
+                   "tokens they can still betray. He stays with his faction (R-8).",
+                   leader=leader, faction=faction.value, effect=False)
+        return
+    if karama_cancels(state, Advantage.BT_TRAITOR_REVEAL, log):
+        log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
+                   f"{faction_name(faction)} as their traitor, but Karama cancels it: he stays with his faction and "
+                   "the tokens stay (BT-26, R-31).", leader=leader, faction=faction.value, effect=False)
+        return
+    from engine.forces import wipe_out  # engine/forces.py calls into this module
+
+    state.faction(faction).leaders_in_tanks.append(leader)
+    taken = []
+    for record in betrayals:
+        lost = sum(wipe_out(state, loc, faction) for loc in locations_of(record.territory))
+        state.victories.remove(record)
+        if record.territory not in state.bt.controlled:
+            state.bt.controlled.append(record.territory)
+        taken.append((record.territory, lost))
+    where = " and ".join(f"{lost} token{'s' if lost != 1 else ''} in {territory}" for territory, lost in taken)
+    log.public(
+        "bt_traitor_revealed",
+        f"The Bene Tleilaxu reveal {leader_name(leader)} as their traitor! He goes to the tanks with the "
+        f"{faction_name(faction)}'s {where}; the Bene Tleilaxu now control "
+        f"{' and '.join(t for t, _ in taken)} and gain no spice (BT-23).",
+        leader=leader, faction=faction.value, effect=True, territories=[t for t, _ in taken],
+        tokens=sum(lost for _, lost in taken),
+    )
+
+
+def _name(leader: str) -> str:
+    try:
+        return leader_name(leader)
+    except KeyError:
+        return repr(leader)
+
+
+# --- waiting and control -------------------------------------------------------------------
+
+
+def tokens_arrive(state: GameState, territory: str, faction: Faction, log: EventLog) -> None:
+    """Tokens ship, move, ride or are placed into a territory (engine/forces.py `land`): BT control of it ends
+    (BT-24) and an open stronghold betrayal there can no longer be revealed (BT-25, R-6, R-23)."""
+    if state.victories:
+        state.victories = [v for v in state.victories if not (v.stronghold and v.territory == territory)]
+    if state.bt is not None and territory in state.bt.controlled:
+        state.bt.controlled.remove(territory)
+        log.public("bt_control_ended", f"{faction_name(faction)} enter {territory}: the Bene Tleilaxu control of it "
+                   "ends (BT-24).", territory=territory, faction=faction.value)
+
+
+def tokens_leave(state: GameState, territory: str, faction: Faction) -> None:
+    """Tokens of `faction` move or ship out of a territory: if they were waiting to be betrayed in a
+    stronghold, the wait is over (R-23)."""
+    if state.victories:
+        state.victories = [v for v in state.victories
+                           if not (v.stronghold and v.territory == territory and v.faction == faction)]
+
+
+def bt_collect(state: GameState, log: EventLog) -> None:
+    """BT-24, R-30: in the collection round the BT collect all the spice in each territory they control."""
+    if state.bt is None:
+        return
+    for territory in state.bt.controlled:
+        for location in locations_of(territory):
+            taken = collect_spice(state, BT, location, state.spice_on_board.get(location, 0))
+            if taken:
+                log.public("spice_collected", f"The Bene Tleilaxu collect {taken} spice in {location_label(location)}, "
+                           "which they control (BT-24).", faction=BT.value, location=location, spice=taken)
+
+
+def bt_turn_ends(state: GameState, log: EventLog) -> None:
+    """The end of the turn: the mark window closes (BT-21), marks of dead leaders are dropped (BT-22), and
+    betrayals outside strongholds can no longer be revealed (R-7)."""
+    close_mark_window(state, log)
+    forget_dead_marks(state)
+    state.victories = [v for v in state.victories if v.stronghold]
+
+
+# --- the alliance revival ------------------------------------------------------------------
+
+
+def bt_alliance_revival(state: GameState, faction: Faction) -> tuple[int, int] | None:
+    """BT-60, R-14: (tokens, leaders) an ally of the BT may revive free this turn, replacing A-7's limits and
+    the all-five-dead rule; None for a faction that is not allied to the BT."""
+    if faction == BT or not state.in_game(BT) or BT not in state.ally_of(faction):
+        return None
+    return ALLY_TOKENS, ALLY_LEADERS
+
+
+@handles(BtAllyRevive)
+def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> None:
+    """BT-60: the ally's revival, free: up to 6 tokens and up to 2 leaders; one mark window for both."""
+    from engine.forces import revive_tokens  # engine/forces.py calls into this module
+    from engine.phases.revival import revive_leader  # revival calls into this module
+
+    faction = action.faction
+    take_prompt(state, faction, PromptKind.REVIVAL, "BT-60")
+    grant = bt_alliance_revival(state, faction)
+    if grant is None:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-60",
+                            "Only an ally of the Bene Tleilaxu revives this way; revive normally (A-7).")
+    max_tokens, max_leaders = grant
+    fs = state.faction(faction)
+    if action.tokens > min(max_tokens, fs.tanks):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60",
+                            f"You may revive up to {max_tokens} tokens and you have {fs.tanks} in the tanks; "
+                            f"not {action.tokens}.")
+    own = [lead.id for lead in load_game_data().factions[faction].leaders]
+    if len(action.leaders) > max_leaders or len(set(action.leaders)) != len(action.leaders):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60", f"Name up to {max_leaders} different leaders.")
+    for leader in action.leaders:
+        if leader not in own or leader not in fs.leaders_in_tanks:
+            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60",
+                                f"{_name(leader)} is not one of your leaders in the tanks.", list(fs.leaders_in_tanks))
+    if action.tokens:
+        revive_tokens(state, faction, action.tokens)
+    for leader in action.leaders:
+        revive_leader(state, faction, leader, log, "bt_alliance", mark_window=False)
+    if action.leaders:
+        offer_mark(state, faction, list(action.leaders), log)
+    parts = [f"{action.tokens} token{'s' if action.tokens != 1 else ''}"] if action.tokens else []
+    parts += [leader_name(leader) for leader in action.leaders]
+    what = " and ".join(parts) if parts else "nothing"
+    log.public("revived", f"{faction_name(faction)} revive {what}, free, by their alliance with the Bene Tleilaxu "
+               "(BT-60).", faction=faction.value, tokens=action.tokens, free=action.tokens,
+               leaders=list(action.leaders), leader=action.leaders[0] if action.leaders else None, cost=0,
+               paid_to=None)
+
+
+# --- automatic players ---------------------------------------------------------------------
+
+
+def sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
+    """For automatic players (engine/autoplay.py): the BT often reveal a marked leader who can betray tokens
+    now, and rarely one who cannot (to no effect, R-8). Draws nothing from `rng` while the BT have no mark."""
+    marks = live_marks(state)
+    if not marks:
+        return None
+    effective = [leader for leader in marks if open_betrayals(state, leader)]
+    if effective and rng.below(4) == 0:
+        return RevealBtTraitor(faction=BT, leader=rng.choice(effective))
+    if rng.below(400) == 0:
+        return RevealBtTraitor(faction=BT, leader=rng.choice(marks))
+    return None

@@ -1,0 +1,247 @@
+"""The Bene Tleilaxu's attacks in the battle round: traps strike first (BT-32..BT-34, R-13, R-22, BT-50) and,
+after every battle, the BT may attack one leader who fought and survived (BT-11..BT-17, R-4, R-5, R-15..R-18,
+R-28, R-29, R-34). Both run through the battle machinery of engine/phases/battle.py (prescience, Voice,
+secret plans, reveal) between the BT and the attacked leader's faction, with no dial, no traitors and no
+winner: only the leader's life is at stake.
+"""
+
+from __future__ import annotations
+
+from engine.actions import ChooseBtAttack
+from engine.data import load_game_data
+from engine.economy import bank_pays, remove_spice
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
+from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.forces import wipe_out
+from engine.ids import CardCategory, Faction
+from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
+from engine.names import card_name, faction_name, leader_name
+from engine.phases.battle import category, close_open_field_betrayals, weapon_kills
+from engine.rng import Rng
+
+BT = Faction.BENE_TLEILAXU
+ATTACK_WEAPONS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN)
+DEFENSE_CARDS = (CardCategory.SHIELD, CardCategory.SNOOPER, CardCategory.WORTHLESS)
+IMPAIRMENTS = (NO_SHIPPING, NO_MOVING)
+DECLINE = "decline"
+
+
+def is_karama(card: str) -> bool:
+    return load_game_data().card(card).name == "Karama"
+
+
+def _as_lasgun(card: str | None) -> bool:
+    """BT-50: a Karama in a BT attack acts as a lasgun."""
+    return card is not None and (category(card) == CardCategory.LASGUN or is_karama(card))
+
+
+def _new_attack(territory: str, victim: Faction, leader: str, kind: str, trap_card: str | None = None) -> Battle:
+    locations = list(load_game_data().board.territory(territory).locations)
+    return Battle(territory=territory, locations=locations, aggressor=BT, defender=victim, attack=kind,
+                  target_leader=leader, trap_card=trap_card)
+
+
+# --- traps -----------------------------------------------------------------------------------
+
+
+def triggered_traps(state: GameState) -> list[str]:
+    """BT-32: the sprung traps, which attack at the start of the battle round, before any battle."""
+    return sorted(s for s, trap in state.traps.items() if trap.triggered_by is not None)
+
+
+def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
+    """Start the next trap's attack on a random leader of the faction that sprang it; False when none is left."""
+    while state.battle.traps_to_spring:
+        stronghold = state.battle.traps_to_spring.pop(0)
+        trap = state.traps.pop(stronghold)
+        victim = trap.triggered_by
+        dead = state.faction(victim).leaders_in_tanks
+        alive = [leader.id for leader in load_game_data().factions[victim].leaders if leader.id not in dead]
+        if not alive:  # R-13
+            state.treachery_discard.append(trap.card)
+            log.public("trap_discarded", f"The trap on {stronghold} finds no {faction_name(victim)} leader to "
+                       "strike and is discarded unseen (R-13).", territory=stronghold)
+            continue
+        leader = state.rng.choice(alive)  # BT-32: drawn at random
+        battle = _new_attack(stronghold, victim, leader, "trap", trap.card)
+        battle.plans[BT] = BattlePlan(weapon=trap.card)  # the trap's card is its whole plan
+        battle.step = "voice"  # BT-34: no prescience question and no Voice against a trap
+        state.battle.current = battle
+        log.public("trap_attack", f"The trap on {stronghold} strikes {leader_name(leader)}, drawn at random from "
+                   f"the {faction_name(victim)} leaders (BT-32).", territory=stronghold, leader=leader,
+                   faction=victim.value)
+        if victim == Faction.ATREIDES:  # BT-34, R-22: the Atreides look at a trap that strikes them
+            log.private("trap_seen", Faction.ATREIDES, f"Prescience: the trap on {stronghold} is "
+                        f"{card_name(trap.card)}.", card=trap.card, territory=stronghold)
+        return True
+    return False
+
+
+# --- the leader attack -----------------------------------------------------------------------
+
+
+def attack_targets(state: GameState) -> dict[str, str]:
+    """BT-11: leaders who led tokens in a battle this round and survived -> the territory of that battle.
+    A cheap hero is no leader (BT-15); the Kwisatz Haderach is never a target (R-5)."""
+    dead = {leader for fs in state.factions.values() for leader in fs.leaders_in_tanks}
+    return {leader: territory for leader, territory in state.battle.leader_territory.items() if leader not in dead}
+
+
+def _attack_cards(state: GameState) -> list[str]:
+    """What may fill the BT's weapon slot (R-34): a weapon, a worthless card (BT-16, optional), a Karama."""
+    worthless = state.setup.options.bt_worthless_impairers
+    return [c for c in state.faction(BT).hand if category(c) in ATTACK_WEAPONS or is_karama(c)
+            or (worthless and category(c) == CardCategory.WORTHLESS)]
+
+
+def offer_leader_attack(state: GameState, log: EventLog) -> bool:
+    """After the last battle, ask the BT whether to attack (BT-11); False when there is nothing to decide."""
+    if not state.in_game(BT) or state.bt is None:
+        return False
+    targets = attack_targets(state)
+    if not targets or not _attack_cards(state):
+        return False
+    open_prompt(state, PromptKind.BT_ATTACK, BT, secret=True, options=[*sorted(targets), DECLINE])
+    return True
+
+
+@handles(ChooseBtAttack)
+def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.BT_ATTACK, "BT-11")
+    close_open_field_betrayals(state)  # R-7: the attack decision ends the battle round
+    if action.leader is None:
+        log.public("bt_attack_declined", "The Bene Tleilaxu attack no leader this round.")
+        return
+    if action.leader not in prompt.options or action.leader == DECLINE:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-11", "The BT may attack only a leader who led tokens "
+                            "in a battle this round and survived.", prompt.options)
+    territory = attack_targets(state)[action.leader]
+    victim = load_game_data().leader(action.leader).faction
+    state.battle.current = _new_attack(territory, victim, action.leader, "leader")
+    log.public("bt_attack", f"The Bene Tleilaxu attack {leader_name(action.leader)} in {territory} (BT-11).",
+               leader=action.leader, territory=territory, faction=victim.value)
+
+
+# --- plans -----------------------------------------------------------------------------------
+
+
+def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
+    """BT-12: the BT fill the weapon slot (and may add a worthless card); the defender names his leader and
+    may play a defense and/or a worthless card."""
+    hand = state.faction(faction).hand
+    if faction == BT and battle.attack == "leader":
+        weapons, leaders = _attack_cards(state), []
+        defenses = [c for c in hand if category(c) == CardCategory.WORTHLESS]
+    else:
+        weapons = [c for c in hand if category(c) == CardCategory.WORTHLESS]
+        defenses = [c for c in hand if category(c) in DEFENSE_CARDS]
+        leaders = [battle.target_leader]
+    return {
+        "territory": battle.territory,
+        "leaders": leaders,
+        "cheap_heroes": [],
+        "max_dial": 0,
+        "may_play_cards": True,
+        "weapons": weapons,
+        "defenses": defenses,
+        "prescience": battle.prescience_element if battle.prescience_target == faction else None,
+        "voice": battle.voice if battle.voice_target == faction else None,
+        "attack": battle.attack,
+        "impairments": list(IMPAIRMENTS) if faction == BT else [],
+    }
+
+
+def check_attack_plan(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, shape: dict,
+                      refuse) -> None:
+    if faction != BT:
+        if plan.weapon and category(plan.weapon) != CardCategory.WORTHLESS:
+            refuse("The attacked leader plays only a defense and/or a worthless card (BT-12).")
+        return
+    if plan.weapon is None:
+        refuse("A BT attack always fills its weapon slot: a weapon, a worthless card or a Karama (R-34).",
+               shape["weapons"])
+    if plan.defense and category(plan.defense) != CardCategory.WORTHLESS:
+        refuse("Beside its weapon the BT attack may add only a worthless card (BT-12).")
+
+
+def check_impairment(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, impair: str | None) -> None:
+    """BT-16, R-17: a worthless card with no weapon imposes an impairment, which the BT name with the plan."""
+    worthless_only = plan.weapon is not None and category(plan.weapon) == CardCategory.WORTHLESS
+    wanted = faction == BT and battle.attack == "leader" and worthless_only \
+        and state.setup.options.bt_worthless_impairers
+    if wanted and impair is None:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-16", "With a worthless card and no weapon, name the "
+                            "impairment: no shipping or no moving next turn.", list(IMPAIRMENTS))
+    if impair is not None and not wanted:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "R-17", "An impairment comes only with a worthless card "
+                            "played instead of a weapon in a BT attack.")
+
+
+def _impairs(state: GameState, battle: Battle) -> bool:
+    """R-17: an impairment only when a worthless card is played with no weapon (BT-16, optional)."""
+    weapon = battle.plans[BT].weapon
+    return (battle.attack == "leader" and state.setup.options.bt_worthless_impairers
+            and weapon is not None and category(weapon) == CardCategory.WORTHLESS)
+
+
+# --- resolution ------------------------------------------------------------------------------
+
+
+def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
+    """BT-12..BT-15, BT-33, BT-50, R-4, R-15, R-16, R-18."""
+    bt_plan, defense_plan = battle.plans[BT], battle.plans[battle.defender]
+    weapon, defense = bt_plan.weapon, defense_plan.defense
+    leader = battle.target_leader
+    karama_trap = battle.attack == "trap" and is_karama(weapon)
+    shielded = defense is not None and category(defense) == CardCategory.SHIELD
+    explosion = karama_trap or (_as_lasgun(weapon) and shielded)
+    killed = explosion or _as_lasgun(weapon) or weapon_kills(weapon, defense)
+    lines = []
+    if explosion:  # BT-14, BT-50, R-16: every token and all spice there
+        lost = 0
+        for loc in battle.locations:
+            for faction in list(state.forces.get(loc, {})):
+                lost += wipe_out(state, loc, faction)
+            remove_spice(state, loc)
+        lines.append(f"An explosion (lasgun against shield, BT-14, BT-50): every token ({lost}) and all spice in "
+                     f"{battle.territory} are destroyed.")
+    state.treachery_discard.append(weapon)  # R-4: the attack's cards are always discarded
+    if bt_plan.defense:
+        state.treachery_discard.append(bt_plan.defense)
+    for card in (defense_plan.weapon, defense_plan.defense):
+        if not card:
+            continue
+        keep = not killed and category(card) != CardCategory.WORTHLESS  # R-4, R-18
+        (state.faction(battle.defender).hand if keep else state.treachery_discard).append(card)
+    if killed:
+        state.faction(battle.defender).leaders_in_tanks.append(leader)
+        strength = load_game_data().leader(leader).strength
+        bank_pays(state, BT, strength)  # BT-15, BT-33, R-15
+        lines.append(f"{leader_name(leader)} dies; the Bene Tleilaxu gain {strength} spice.")
+    else:
+        lines.append(f"{leader_name(leader)} survives.")
+    if _impairs(state, battle) and battle.impair:
+        state.bt.impairments.append(Impairment(faction=battle.defender, kind=battle.impair, turn=state.turn + 1))
+        what = "ship" if battle.impair == "no_shipping" else "move on-board tokens"
+        lines.append(f"The worthless card impairs them: {faction_name(battle.defender)} may not {what} next turn "
+                     "(BT-16).")
+    kind = "trap" if battle.attack == "trap" else "attack"
+    log.public(f"bt_{kind}_resolved", f"The Bene Tleilaxu {kind} on {leader_name(leader)}: "
+               + " ".join(lines), leader=leader, killed=killed, explosion=explosion, territory=battle.territory,
+               card=weapon if battle.attack == "trap" else None)
+
+
+# --- defaults and automatic players ----------------------------------------------------------
+
+
+@default_for(PromptKind.BT_ATTACK)
+def _default_attack(state: GameState, prompt: Prompt) -> ChooseBtAttack:
+    return ChooseBtAttack(faction=BT)
+
+
+@sampler_for(PromptKind.BT_ATTACK)
+def _sample_attack(state: GameState, prompt: Prompt, rng: Rng) -> ChooseBtAttack:
+    choice = rng.choice(prompt.options)
+    return ChooseBtAttack(faction=BT, leader=None if choice == DECLINE else choice)
