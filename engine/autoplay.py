@@ -11,12 +11,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engine.actions import Action, PlayTruthtrance, UseKarama
+from engine.actions import Action, KaramaDestroyTrap, KaramaTaxBt, PlayTruthtrance, SetSpiceWinOrder, UseKarama
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
+from engine.ids import Faction
 from engine.karama import OWNER
 from engine.model import GameState, Phase, Prompt
 from engine.options import GameSetup
@@ -34,13 +35,16 @@ SPONTANEOUS_CHANCE = 40  # one step in this many, a holder plays a card that nee
 
 def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
     """Now and then a faction plays a card that is played at any time: it readies a Karama against a
-    random advantage (A-14), or asks a Truthtrance question."""
+    random advantage (A-14) or plays it against the BT (BT-51), or asks a Truthtrance question."""
     if rng.below(SPONTANEOUS_CHANCE):
         return None
     names = {card.id: card.name for card in load_game_data().treachery_cards}
     faction = rng.choice(list(state.factions))
     others = [f for f in state.factions if f != faction]
     readied = {o.card for o in state.karama_orders}
+    bt_action = _against_or_by_bt(state, faction, rng, names, readied)
+    if bt_action is not None:
+        return bt_action
     for card in state.faction(faction).hand:
         if names[card] == "Karama" and card not in readied:
             advantages = [a for a, owner in OWNER.items() if owner in others]
@@ -50,6 +54,23 @@ def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
         if names[card] == "Truthtrance":
             return PlayTruthtrance(faction=faction, target=rng.choice(others), question="Do you hold a traitor?")
     return None
+
+
+def _against_or_by_bt(state: GameState, faction: Faction, rng: Rng, names: dict[str, str],
+                      readied: set[str]) -> Action | None:
+    """Now and then a Karama holder taxes the BT or destroys an untriggered trap (BT-51), and the BT change
+    their standing order to declare a spice win (BT-27: declare or not, 1 in 2)."""
+    if not state.in_game(Faction.BENE_TLEILAXU) or rng.below(3):
+        return None
+    if faction == Faction.BENE_TLEILAXU:
+        return SetSpiceWinOrder(faction=faction, declare=not rng.below(2))
+    karamas = [c for c in state.faction(faction).hand if names[c] == "Karama" and c not in readied]
+    if not karamas:
+        return None
+    untriggered = [s for s, t in state.traps.items() if t.triggered_by is None]
+    if untriggered and state.setup.options.bt_traps and rng.below(2):
+        return KaramaDestroyTrap(faction=faction, card=karamas[0], stronghold=rng.choice(untriggered))
+    return KaramaTaxBt(faction=faction, card=karamas[0])
 
 
 def play_prompt(state: GameState, prompt: Prompt, rng: Rng) -> tuple[Action, Transition]:

@@ -86,8 +86,11 @@ def factions_in_territory(state: GameState, territory: str) -> list[Faction]:
 
 
 def controller(state: GameState, stronghold: str) -> Faction | None:
-    """A-11: a stronghold is controlled by the only faction with tokens in it."""
+    """A-11: a stronghold is controlled by the only faction with tokens in it; BT-24: an empty one the Bene
+    Tleilaxu took by a traitor's reveal is theirs."""
     present = factions_in_territory(state, stronghold)
+    if not present and state.bt is not None and stronghold in state.bt.controlled:
+        return Faction.BENE_TLEILAXU
     return present[0] if len(present) == 1 else None
 
 

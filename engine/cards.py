@@ -40,7 +40,7 @@ from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
 from engine.names import faction_name, leader_name, location_label
 from engine.order import storm_order
 from engine.phases import movement as _movement  # noqa: F401  (its MOVEMENT sampler is wrapped below)
-from engine.phases.revival import MAX_TOKENS, TOKEN_COST, free_revivals, revivable_leaders, revive_leader
+from engine.phases.revival import revivable_leaders, revival_prompt_detail, revive_leader
 from engine.rng import Rng
 
 WEATHER_CONTROL, FAMILY_ATOMICS, HAJR, GHOLA = "weather_control", "family_atomics", "hajr", "tleilaxu_ghola"
@@ -297,16 +297,11 @@ def play_ghola(state: GameState, action: PlayGhola, log: EventLog) -> None:
 def _refresh_revival_prompt(state: GameState, faction: Faction) -> None:
     """A Ghola played while the faction's revival decision is open changes what is left to revive: the open
     prompt is brought up to date (same shape as engine/phases/revival.py's), so its default stays legal."""
-    data = load_game_data()
-    fs = state.faction(faction)
     for prompt in state.prompts_for(faction):
         if prompt.kind != PromptKind.REVIVAL:
             continue
-        leaders = revivable_leaders(state, faction)
-        prompt.options = leaders
-        prompt.detail.update(max_tokens=min(MAX_TOKENS, fs.tanks), free_tokens=free_revivals(state, faction),
-                             token_cost=TOKEN_COST,
-                             leader_costs={leader: data.leader(leader).strength for leader in leaders})
+        prompt.options = revivable_leaders(state, faction)
+        prompt.detail.update(revival_prompt_detail(state, faction))  # BT-60: an ally's limits too
 
 
 _sample_revival = SAMPLERS[PromptKind.REVIVAL]

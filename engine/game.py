@@ -11,7 +11,7 @@ from engine import admin, alliances, cards, karama  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import Event, EventLog
-from engine.factions import bt_bidding  # noqa: F401
+from engine.factions import bt_bidding, bt_traitors  # noqa: F401
 from engine.factions.bt_spice import end_lapsed_declaration
 from engine.flow import HANDLERS, advance
 from engine.model import GameState, Phase

@@ -173,7 +173,7 @@ def test_the_next_opener_skips_a_faction_whose_hand_became_full():
 
 def test_the_bt_bid_last():
     """R-1: the BT have no dot and come after everyone in the bidding rotation."""
-    state, _ = game((A, E, F, H, BT), hands={BT: 3}, bt_traps=False)
+    state, _ = game((A, E, F, H, BT), hands={BT: 3}, bt_traps=False, bt_give_cards=False)  # no BT window
     assert state.bidding.order == [A, E, F, H, BT]
     state, _ = apply_all(state, Bid(faction=A, amount=1), *passes(E, F, H))
     assert bidder(state) == BT

@@ -34,14 +34,15 @@ def _seen_by(state, events, viewer):
                                                           visible_events(events, viewer)]
 
 
-def _twin_games(seed, first_secret, second_secret):
+def _twin_games(seed, first_secret, second_secret, until=Phase.BATTLE, **options):
     """Play the same game twice, with one secret action swapped; the rest is played identically."""
-    state, events = new_game(make_setup(seed=seed))
+    state, events = new_game(make_setup(seed=seed, **options))
     results = []
     for secret in (first_secret, second_secret):
         s, e = apply(state, secret(state))
-        # Play on until the first battles, where a traitor may rightly be revealed.
-        s, _, more = play_until_stuck(s, Rng.from_seed(seed), while_=lambda st: st.phase != Phase.BATTLE)
+        # Play on until the secret may rightly come out: a traitor in the first battles, a trap when it strikes
+        # at the start of the battle round (the action that ends the movement round).
+        s, _, more = play_until_stuck(s, Rng.from_seed(seed), while_=lambda st: st.phase != until)
         results.append((s, events + e + more))
     return results
 
@@ -83,6 +84,8 @@ def test_nobody_else_can_tell_which_card_a_trap_is(seed):
         seed,
         lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[0]}),
         lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[1]}),
+        until=Phase.MOVEMENT,
+        bt_give_cards=False,  # a gift from the rest of the BT hand would rightly differ for its receiver
     )
     _assert_only_owner_differs(games, BT)
 

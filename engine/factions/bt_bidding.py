@@ -184,9 +184,9 @@ def _default_traps_and_gifts(state: GameState, prompt: Prompt) -> TrapsAndGifts:
 
 @sampler_for(PromptKind.BT_TRAPS_AND_GIFTS)
 def _sample_traps_and_gifts(state: GameState, prompt: Prompt, rng: Rng) -> TrapsAndGifts:
-    """Now and then a trap on a legal stronghold and/or a card to a player with room."""
+    """Now and then a trap on a legal stronghold and/or a card to a player with room. The cards used are the
+    last ones in the hand (the latest received), so games that differ only in an older card play alike."""
     hand = list(prompt.detail["hand"])
-    rng.shuffle(hand)
     traps: dict[str, str] = {}
     gifts: dict[str, Faction] = {}
     if prompt.options and hand and not rng.below(2):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.board import has_ornithopters, in_storm, locations_of, territory_of
 from engine.economy import collect_spice
 from engine.events import EventLog
+from engine.factions.bt_traitors import bt_collect
 from engine.flow import runs_phase
 from engine.model import GameState, Phase
 from engine.names import faction_name, location_label
@@ -22,6 +23,7 @@ def collection_rate(state: GameState, faction) -> int:
 
 @runs_phase(Phase.COLLECTION)
 def run_collection(state: GameState, log: EventLog) -> bool:
+    bt_collect(state, log)  # BT-24, R-30: all the spice in territories the BT control
     for spice_location in sorted(state.spice_on_board):
         territory = territory_of(spice_location)
         for faction in storm_order(state):

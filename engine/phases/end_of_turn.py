@@ -7,6 +7,7 @@ from engine.board import controller, factions_in_territory
 from engine.data import load_game_data
 from engine.events import EventLog
 from engine.factions.bt_spice import SPICE_WIN_REASON, declare_if_ordered, spice_win_due, spice_win_team
+from engine.factions.bt_traitors import bt_turn_ends
 from engine.ids import Faction
 from engine.model import GameState, Phase
 from engine.names import faction_name
@@ -83,6 +84,7 @@ def end_turn(state: GameState, log: EventLog) -> None:
     from engine.alliances import release_bribes  # written alongside the alliance rules
 
     release_bribes(state, log)
+    bt_turn_ends(state, log)  # BT-21, BT-22, R-7 (engine/factions/bt_traitors.py)
     winners = stronghold_winners(state)
     reason = "strongholds held at the end of the turn (A-9)"
     if not winners and spice_win_due(state, log):  # after the stronghold victories, before the defaults

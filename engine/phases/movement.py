@@ -24,6 +24,7 @@ from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import check_not_impaired
+from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import land, wipe_out
 from engine.ids import Faction
@@ -231,6 +232,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
                    "again.", faction=faction.value)
         _open_movement_prompt(state, faction)
         return
+    tokens_leave(state, territory_of(source), faction)  # betrayed tokens moving out end the BT's wait
     state.add_tokens(source, faction, -action.tokens)
     land(state, faction, location, action.tokens, log)
     log.public("moved", f"{faction_name(faction)} move {action.tokens} token{'s' if action.tokens != 1 else ''} "

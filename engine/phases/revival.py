@@ -7,12 +7,13 @@ The movement round (engine/phases/movement.py) opens the prompts and goes on whe
 
 from __future__ import annotations
 
-from engine.actions import Revive
+from engine.actions import BtAllyRevive, Revive
 from engine.data import load_game_data
 from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import revival_payee
+from engine.factions.bt_traitors import bt_alliance_revival, offer_mark
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens
 from engine.ids import Faction
@@ -26,15 +27,28 @@ MAX_TOKENS = 3  # A-7: up to 3 tokens a turn
 TOKEN_COST = 2  # A-7: 2 spice for each token beyond the free ones
 
 
+def token_limit(state: GameState, faction: Faction) -> int:
+    """A-7: up to 3 tokens a turn; BT-60, R-14: up to 6 for an ally of the BT."""
+    grant = bt_alliance_revival(state, faction)
+    return grant[0] if grant else MAX_TOKENS
+
+
 def free_revivals(state: GameState, faction: Faction) -> int:
-    """The faction's free token revivals this turn (A-7): its sheet's number, capped by the tanks and by 3."""
-    return min(load_game_data().factions[faction].free_revival, state.faction(faction).tanks, MAX_TOKENS)
+    """The faction's free token revivals this turn (A-7): its sheet's number, capped by the tanks and by 3;
+    BT-60, R-14: every token an ally of the BT may revive is free."""
+    tanks = state.faction(faction).tanks
+    if bt_alliance_revival(state, faction):
+        return min(token_limit(state, faction), tanks)
+    return min(load_game_data().factions[faction].free_revival, tanks, MAX_TOKENS)
 
 
 def revivable_leaders(state: GameState, faction: Faction) -> list[str]:
-    """A-7: a leader may be revived only when all five of the faction's leaders are in the tanks."""
+    """A-7: a leader may be revived only when all five of the faction's leaders are in the tanks; R-14: an
+    ally of the BT may revive any of its leaders in the tanks."""
     leaders = [leader.id for leader in load_game_data().factions[faction].leaders]
     in_tanks = state.faction(faction).leaders_in_tanks
+    if bt_alliance_revival(state, faction):
+        return [leader for leader in leaders if leader in in_tanks]
     if not leaders or any(leader not in in_tanks for leader in leaders):
         return []
     return leaders
@@ -43,23 +57,34 @@ def revivable_leaders(state: GameState, faction: Faction) -> list[str]:
 def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | None) -> int:
     """A-7: 2 spice per token beyond the free ones (R-3: free ones cost nothing) plus the leader's strength."""
     paid_tokens = max(0, tokens - free_revivals(state, faction))
-    leader_cost = load_game_data().leader(leader).strength if leader else 0
+    free_leader = bt_alliance_revival(state, faction) is not None  # R-14
+    leader_cost = load_game_data().leader(leader).strength if leader and not free_leader else 0
     return paid_tokens * TOKEN_COST + leader_cost
+
+
+def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
+    """The shape of a REVIVAL prompt: token limit, free tokens, costs; `max_leaders` 2 and `bt_alliance` for an
+    ally of the BT (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`)."""
+    data = load_game_data()
+    grant = bt_alliance_revival(state, faction)
+    return dict(
+        max_tokens=min(token_limit(state, faction), state.faction(faction).tanks),
+        free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
+        leader_costs={leader: 0 if grant else data.leader(leader).strength
+                      for leader in revivable_leaders(state, faction)},
+        max_leaders=grant[1] if grant else 1, bt_alliance=grant is not None,
+    )
 
 
 def open_revival_prompts(state: GameState) -> None:
     """One public REVIVAL prompt per faction with tokens (or, all five dead, leaders) in the tanks."""
-    data = load_game_data()
     for faction in storm_order(state):
         fs = state.faction(faction)
         leaders = revivable_leaders(state, faction)
         if not fs.tanks and not leaders:
             continue
-        open_prompt(
-            state, PromptKind.REVIVAL, faction, secret=False, options=leaders,
-            max_tokens=min(MAX_TOKENS, fs.tanks), free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
-            leader_costs={leader: data.leader(leader).strength for leader in leaders},
-        )
+        open_prompt(state, PromptKind.REVIVAL, faction, secret=False, options=leaders,
+                    **revival_prompt_detail(state, faction))
 
 
 @handles(Revive)
@@ -67,9 +92,10 @@ def revive(state: GameState, action: Revive, log: EventLog) -> None:
     faction = action.faction
     take_prompt(state, faction, PromptKind.REVIVAL, RULE)
     fs = state.faction(faction)
-    if action.tokens > MAX_TOKENS:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
-                            f"At most {MAX_TOKENS} tokens may be revived in a turn, not {action.tokens}.")
+    limit = token_limit(state, faction)
+    if action.tokens > limit:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60" if limit != MAX_TOKENS else RULE,
+                            f"At most {limit} tokens may be revived in a turn, not {action.tokens}.")
     if action.tokens > fs.tanks:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
                             f"You have {fs.tanks} tokens in the tanks; you cannot revive {action.tokens}.")
@@ -84,7 +110,7 @@ def revive(state: GameState, action: Revive, log: EventLog) -> None:
         revive_tokens(state, faction, action.tokens)
     if action.leader is not None:
         revive_leader(state, faction, action.leader, log, "revival")
-    log.public("revived", _describe(faction, action, free, cost, payee), faction=faction.value,
+    log.public("revived", _describe(state, faction, action, free, cost, payee), faction=faction.value,
                tokens=action.tokens, free=free, leader=action.leader, cost=cost,
                paid_to=(payee.value if payee else "bank") if cost else None)
 
@@ -103,7 +129,7 @@ def _check_leader(state: GameState, faction: Faction, leader: str) -> None:
                             f"{len(in_tanks)} are.")
 
 
-def _describe(faction: Faction, action: Revive, free: int, cost: int, payee: Faction | None) -> str:
+def _describe(state: GameState, faction: Faction, action: Revive, free: int, cost: int, payee: Faction | None) -> str:
     parts = []
     if action.tokens:
         paid = action.tokens - free
@@ -112,10 +138,13 @@ def _describe(faction: Faction, action: Revive, free: int, cost: int, payee: Fac
             detail.append(f"{paid} for {paid * TOKEN_COST} spice")
         parts.append(f"{action.tokens} token{'s' if action.tokens != 1 else ''} ({', '.join(detail)})")
     if action.leader is not None:
-        parts.append(f"{leader_name(action.leader)} for {load_game_data().leader(action.leader).strength} spice")
+        price = revival_cost(state, faction, 0, action.leader)  # R-14: free for an ally of the BT
+        parts.append(f"{leader_name(action.leader)} " + (f"for {price} spice" if price else "free"))
     if not parts:
         return f"{faction_name(faction)} revive nothing this turn."
     text = f"{faction_name(faction)} revive " + " and ".join(parts)
+    if bt_alliance_revival(state, faction):
+        text += ", free, by their alliance with the Bene Tleilaxu (BT-60)"
     if cost:
         # BT-10: revival payments go to the BT and are shown on the table.
         text += f"; {cost} spice paid to " + (f"the {faction_name(payee)} (BT-10)" if payee else "the bank")
@@ -129,14 +158,23 @@ def _default_revival(state: GameState, prompt: Prompt) -> Revive:
 
 
 @sampler_for(PromptKind.REVIVAL)
-def _sample_revival(state: GameState, prompt: Prompt, rng: Rng) -> Revive:
+def _sample_revival(state: GameState, prompt: Prompt, rng: Rng) -> Revive | BtAllyRevive:
     tokens = rng.below(prompt.detail["max_tokens"] + 1)
+    if prompt.detail.get("max_leaders", 1) > 1 and len(prompt.options) > 1 and rng.below(3) == 0:  # BT-60
+        leaders = list(prompt.options)
+        rng.shuffle(leaders)
+        return BtAllyRevive(faction=prompt.faction, tokens=tokens, leaders=leaders[:prompt.detail["max_leaders"]])
     leader = rng.choice(prompt.options) if prompt.options and rng.below(2) else None
     return Revive(faction=prompt.faction, tokens=tokens, leader=leader)
 
 
-def revive_leader(state: GameState, faction: Faction, leader: str, log: EventLog, how: str) -> None:
-    """A leader leaves the tanks: paid revival (A-7, `how` "revival") or the Tleilaxu Ghola card (`how`
-    "ghola", engine/cards.py). Every leader revival comes through here, so that the BT can offer to mark the
-    revived leader as a traitor (BT-20, BT-21). The caller announces the revival."""
+def revive_leader(state: GameState, faction: Faction, leader: str, log: EventLog, how: str,
+                  mark_window: bool = True) -> None:
+    """A leader leaves the tanks: paid revival (A-7, `how` "revival"), the Tleilaxu Ghola card (`how`
+    "ghola", engine/cards.py) or the BT alliance revival (`how` "bt_alliance"). Every leader revival comes
+    through here, so that the BT can offer to mark the revived leader as a traitor (BT-20, BT-21); leaders
+    revived together pass `mark_window=False` and the caller opens one window for all of them. The caller
+    announces the revival."""
     state.faction(faction).leaders_in_tanks.remove(leader)
+    if mark_window:
+        offer_mark(state, faction, [leader], log)

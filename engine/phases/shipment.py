@@ -17,6 +17,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import frozen_strongholds
 from engine.factions.bt_impairments import check_not_impaired
+from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import from_reserves, land, to_reserves
 from engine.ids import Faction
@@ -294,6 +295,7 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
                             "shipment: it was not made, and they decide again.", log)
             return
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
+    tokens_leave(state, territory_of(source), faction)  # betrayed tokens shipping out end the BT's wait
     state.add_tokens(source, faction, -action.tokens)
     land(state, faction, location, action.tokens, log)
     log.public("shipped", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} from "
@@ -319,6 +321,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
                         "again.", log)
         return
     pay(state, faction, cost, None, "A-23", "This shipment")
+    tokens_leave(state, territory_of(source), faction)
     to_reserves(state, faction, source, action.tokens)
     log.public("shipped_back", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} "
                f"from {location_label(source)} back to their reserves for {cost} spice, paid to the bank (A-23).",
