@@ -15,6 +15,7 @@ from engine.actions import Action, KaramaDestroyTrap, KaramaTaxBt, PlayTruthtran
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
+from engine.factions.bt_traitors import sample_reveal
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
 from engine.ids import Faction
@@ -36,6 +37,9 @@ SPONTANEOUS_CHANCE = 40  # one step in this many, a holder plays a card that nee
 def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
     """Now and then a faction plays a card that is played at any time: it readies a Karama against a
     random advantage (A-14) or plays it against the BT (BT-51), or asks a Truthtrance question."""
+    reveal = sample_reveal(state, rng)  # BT-23: the BT reveal a marked leader now and then
+    if reveal is not None:
+        return reveal
     if rng.below(SPONTANEOUS_CHANCE):
         return None
     names = {card.id: card.name for card in load_game_data().treachery_cards}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from engine.factions.bt_traitors import live_marks
 from engine.ids import Faction
 from engine.model import BattlePlan, BidOrder, GameState, KaramaOrder, Phase, Prediction, Prompt, PromptKind
 from engine.order import storm_order
@@ -29,6 +30,7 @@ class FactionSecrets(BaseModel):
     trap_cards: dict[str, str] = {}  # the BT only: stronghold -> card (BT-30)
     karama_orders: list[KaramaOrder] = []  # Karama cards readied against an advantage
     bid_order: BidOrder | None = None  # the standing bidding order
+    bt_marked: list[str] = []  # the BT only: leaders marked as BT traitors, alive (BT-20, BT-22)
     spice_win_order: bool | None = None  # the BT only: the standing order to declare a spice win (BT-27)
 
 
@@ -73,6 +75,7 @@ class PlayerView(BaseModel):
     spice_discard: list[str]
     awaiting: list[AwaitedDecision]
     winners: list[Faction]
+    bt_controlled: list[str] = []  # BT-24: territories the BT control without tokens (public)
     bt_open_spice: int = 0  # BT-27: the BT's declared spice, set in open view
     bt_declared_turn: int | None = None  # BT-27: the turn of the running declaration
     battle: BattlePublic | None = None
@@ -93,6 +96,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             trap_cards={s: t.card for s, t in state.traps.items()} if viewer == Faction.BENE_TLEILAXU else {},
             karama_orders=[o for o in state.karama_orders if o.faction == viewer],
             bid_order=fs.bid_order,
+            bt_marked=live_marks(state) if viewer == Faction.BENE_TLEILAXU else [],
             spice_win_order=state.bt.declare_order if viewer == Faction.BENE_TLEILAXU and state.bt else None,
         )
         own_prompts = [p.model_copy(deep=True) for p in state.prompts_for(viewer)]
@@ -119,6 +123,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             for p in state.prompts
         ],
         winners=list(state.winners),
+        bt_controlled=list(state.bt.controlled) if state.bt else [],
         bt_open_spice=state.bt.open_spice if state.bt else 0,
         bt_declared_turn=state.bt.declared_turn if state.bt else None,
         battle=_battle_view(state),

@@ -427,3 +427,12 @@ def test_forced_defaults_give_a_minimal_legal_plan(flat):
         state, _ = apply(state, ForceDefault(admin="mod", reason="deadline", prompt_id=prompt.id))
     assert {p.kind for p in state.prompts} == {PromptKind.TRAITOR_CALL}
     assert violations(state) == []
+
+
+def test_a_prescience_answer_binds_before_a_voice_that_contradicts_it(atreides_flat):
+    """The order of the steps is fixed: the binding answer comes first, so a Voice against it cannot be obeyed."""
+    state, _ = enter_phase(atreides_flat, Phase.BATTLE)
+    state, _ = apply_all(state, AskPrescience(faction=A, element="defense"),
+                         AnswerPrescience(faction=H, answer="shield_1"),
+                         UseVoice(faction=BG, command="not", category="shield"))
+    apply(state, plan(H, "feyd_rautha", 1, defense="shield_1"))

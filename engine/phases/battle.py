@@ -456,7 +456,10 @@ def _check_voice(state: GameState, battle: Battle, faction: Faction, plan: Battl
     plays_it = any(category(c).value == wanted for c in played)
     # a BT attack must fill its weapon slot; a Voice that forbids every card it could put there binds not.
     slot_left = not battle.attack or any(category(c).value != wanted for c in shape["weapons"])
-    if command == "not" and plays_it and slot_left:
+    # A prescience answer binds first (it came first): a Voice against the bound card cannot be obeyed.
+    bound = battle.prescience_answer if battle.prescience_target == faction else None
+    bound_kind = category(bound).value if bound and _is_card(bound) else None
+    if command == "not" and plays_it and slot_left and bound_kind != wanted:
         refuse(f"The Voice forbids you to play a {wanted}.")
     if command == "play" and not plays_it and _can_obey_play(battle, faction, wanted, shape):
         refuse(f"The Voice commands you to play a {wanted}, and you can.")
