@@ -36,7 +36,7 @@ DOTS = {E: 3, H: 6, G: 9, A: 12, BG: 15, F: 18}
 def arena(factions=(E, H, G)):
     """Turn 2 with the storm at sector 1 (storm order E, H, G, A, BG, F), an empty board, empty hands and
     no traitors: each test puts down exactly what it needs."""
-    state = ready_game(factions, fixed=FixedSetup(dots={f: DOTS[f] for f in factions}))
+    state = ready_game(factions, fixed=FixedSetup(dots={f: DOTS[f] for f in factions if f in DOTS}))
     state.turn, state.storm_sector = 2, 1
     for location, here in list(state.forces.items()):
         for faction, count in list(here.items()):
