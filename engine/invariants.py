@@ -32,7 +32,26 @@ def violations(state: GameState) -> list[str]:
         found.append(f"spice ledger {state.spice_outside_bank} != spice held {total_spice_outside_bank(state)}")
     found += _card_violations(state, data)
     found += _board_violations(state)
+    found += _battle_violations(state)
     return found
+
+
+def _battle_violations(state: GameState) -> list[str]:
+    """A leader fights in one territory a turn; a dead leader is never in a plan."""
+    if state.battle is None or state.battle.current is None:
+        return []
+    battle = state.battle.current
+    dead = {leader for fs in state.factions.values() for leader in fs.leaders_in_tanks}
+    problems = []
+    for faction, plan in battle.plans.items():
+        if plan.leader is None:
+            continue
+        if plan.leader in dead and battle.step != "traitors":
+            problems.append(f"{faction.value} plans with the dead leader {plan.leader}")
+        fought_in = state.battle.leader_territory.get(plan.leader, battle.territory)
+        if fought_in != battle.territory and not battle.attack:
+            problems.append(f"{plan.leader} fights in {battle.territory} after fighting in {fought_in}")
+    return problems
 
 
 def _card_violations(state: GameState, data) -> list[str]:
