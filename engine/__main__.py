@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from engine.autoplay import play_game, play_until_stuck
+from engine.autoplay import BT_COUNTS, play_game, play_until_stuck
 from engine.errors import ReplayMismatch
 from engine.game import new_game
 from engine.ids import BASE_FACTIONS, Faction
@@ -80,9 +80,11 @@ def _autoplay(args: argparse.Namespace) -> int:
             print(f"game {number} (seed {seed}): {problem}")
     events: Counter = Counter()
     played: Counter = Counter()
+    bt: Counter = Counter({name: 0 for name in BT_COUNTS})
     for result in results:
         events.update(result.event_counts)
         played.update(result.cards_played)
+        bt.update(result.bt)
     summary = {
         "games": len(results),
         "finished": sum(r.finished for r in results),
@@ -93,6 +95,7 @@ def _autoplay(args: argparse.Namespace) -> int:
         "actions": sum(r.actions for r in results),
         "seconds": round(time.perf_counter() - started, 2),
         "cards_played": dict(sorted(played.items())),
+        **({"bt": {name: bt[name] for name in BT_COUNTS}} if Faction.BENE_TLEILAXU in factions else {}),
         "events": dict(sorted(events.items())),
     }
     print(json.dumps(summary))

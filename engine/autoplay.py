@@ -15,6 +15,7 @@ from engine.actions import Action, KaramaDestroyTrap, KaramaTaxBt, PlayTruthtran
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
+from engine.factions.bt_spice import SPICE_WIN_REASON
 from engine.factions.bt_traitors import sample_reveal
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
@@ -104,6 +105,42 @@ def play_until_stuck(
     return state, actions, events
 
 
+BT_COUNTS = ("revival_spice", "traitors_marked", "traitor_reveals", "betrayals", "leader_attacks", "leader_kills",
+             "traps_laid", "traps_triggered", "cards_given", "spice_win_declared", "spice_wins", "karama_vs_bt")
+
+
+def bt_counts(events: list[Event]) -> Counter:
+    """How often each Bene Tleilaxu power was used, read from the events (the `bt` object of the summary)."""
+    counts: Counter = Counter({name: 0 for name in BT_COUNTS})
+    for e in events:
+        if e.type == "revived" and e.data.get("paid_to") == "bene_tleilaxu":
+            counts["revival_spice"] += e.data.get("cost") or 0
+        elif e.type == "bt_traitor_marked":
+            counts["traitors_marked"] += 1
+        elif e.type == "bt_traitor_revealed":
+            counts["traitor_reveals"] += 1
+            counts["betrayals"] += bool(e.data.get("effect"))
+        elif e.type == "bt_attack":
+            counts["leader_attacks"] += 1
+        elif e.type == "bt_attack_resolved":
+            counts["leader_kills"] += bool(e.data.get("killed"))
+        elif e.type == "traps_laid" and e.public:
+            counts["traps_laid"] += len(e.data.get("strongholds", []))
+        elif e.type == "trap_laid":
+            counts["traps_laid"] += 1
+        elif e.type == "trap_triggered":
+            counts["traps_triggered"] += 1
+        elif e.type == "card_given":
+            counts["cards_given"] += 1
+        elif e.type == "spice_win_declared":
+            counts["spice_win_declared"] += 1
+        elif e.type == "game_over" and e.data.get("reason") == SPICE_WIN_REASON:
+            counts["spice_wins"] += 1
+        elif e.type == "karama_vs_bt":
+            counts["karama_vs_bt"] += 1
+    return counts
+
+
 class GameResult(NamedTuple):
     finished: bool
     stalled: bool
@@ -113,6 +150,7 @@ class GameResult(NamedTuple):
     actions: int
     event_counts: Counter
     cards_played: Counter
+    bt: Counter
 
 
 def cards_played(events: list[Event]) -> Counter:
@@ -140,6 +178,7 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
     state, events = new_game(setup)
     counts = Counter(e.type for e in events)
     played = cards_played(events)
+    bt = bt_counts(events)
     found = list(check(state)) if check else []
     actions = 0
     while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
@@ -153,10 +192,11 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
         actions += 1
         counts.update(e.type for e in events)
         played.update(cards_played(events))
+        bt.update(bt_counts(events))
         if check:
             found = [f"turn {state.turn} {state.phase.value}, action {actions}: {v}" for v in check(state)]
         if state.turn > setup.options.turns:
             break
     finished = state.phase == Phase.ENDED
     return GameResult(finished, not finished and not found, found, [f.value for f in state.winners],
-                      state.turn, actions, counts, played)
+                      state.turn, actions, counts, played, bt)
