@@ -325,6 +325,6 @@ def sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
     effective = [leader for leader in marks if open_betrayals(state, leader)]
     if effective and rng.below(4) == 0:
         return RevealBtTraitor(faction=BT, leader=rng.choice(effective))
-    if rng.below(400) == 0:
+    if rng.below(3000) == 0:
         return RevealBtTraitor(faction=BT, leader=rng.choice(marks))
     return None
