@@ -73,7 +73,7 @@ def _autoplay(args: argparse.Namespace) -> int:
     for number in range(args.games):
         seed = args.seed * 100_003 + number
         result = play_game(GameSetup(factions=tuple(factions), options=options, seed=seed), seed,
-                           check=violations)
+                           check=violations, leaks=args.leaks)
         results.append(result)
         if result.violations or result.stalled:
             problem = result.violations[0] if result.violations else "stalled"
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     auto.add_argument("--factions", help="comma-separated faction ids (default: the six base factions)")
     auto.add_argument("--bt", action="store_true", help="add the Bene Tleilaxu")
     auto.add_argument("--options", help="'all', or comma-separated option names to switch on")
+    auto.add_argument("--leaks", action="store_true", help="also check every view and public event for secrets")
     auto.set_defaults(run=_autoplay)
     args = parser.parse_args(argv)
     return args.run(args)

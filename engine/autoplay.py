@@ -21,6 +21,7 @@ from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
 from engine.ids import Faction
 from engine.karama import OWNER
+from engine.leaks import LeakChecker
 from engine.model import GameState, Phase, Prompt
 from engine.options import GameSetup
 from engine.rng import Rng
@@ -168,7 +169,7 @@ def cards_played(events: list[Event]) -> Counter:
 
 
 def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
-              check: Callable[[GameState], list[str]] | None = None) -> GameResult:
+              check: Callable[[GameState], list[str]] | None = None, leaks: bool = False) -> GameResult:
     """Play one whole game with automatic players, checking `check` after every action.
 
     A game stalls when no prompt is open and nobody has won, when it runs past its last turn, or when it
@@ -179,7 +180,10 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
     counts = Counter(e.type for e in events)
     played = cards_played(events)
     bt = bt_counts(events)
+    checker = LeakChecker() if leaks else None
     found = list(check(state)) if check else []
+    if checker:
+        found += checker.check(state, events)
     actions = 0
     while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
         spontaneous = spontaneous_action(state, rng)
@@ -193,8 +197,10 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
         counts.update(e.type for e in events)
         played.update(cards_played(events))
         bt.update(bt_counts(events))
-        if check:
-            found = [f"turn {state.turn} {state.phase.value}, action {actions}: {v}" for v in check(state)]
+        problems = list(check(state)) if check else []
+        if checker:
+            problems += checker.check(state, events)
+        found = [f"turn {state.turn} {state.phase.value}, action {actions}: {v}" for v in problems]
         if state.turn > setup.options.turns:
             break
     finished = state.phase == Phase.ENDED
