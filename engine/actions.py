@@ -309,6 +309,13 @@ class AnswerTruthtrance(PlayerAction):
 # --- Bene Tleilaxu traitors (engine/factions/bt_traitors.py) ----------------------------------
 
 
+class AnswerRevealWindow(PlayerAction):
+    """R-7: after an open-field battle the BT may reveal the winning leader (if he is theirs) or let it pass."""
+
+    type: Literal["answer_reveal_window"] = "answer_reveal_window"
+    leader: str | None = None
+
+
 class MarkBtTraitor(PlayerAction):
     """BT-20, BT-21: the BT's secret answer to a mark window: one of the leaders just revived, or no (None)."""
 
@@ -422,6 +429,7 @@ Action = Annotated[
     | AnswerTruthtrance
     | MarkBtTraitor
     | RevealBtTraitor
+    | AnswerRevealWindow
     | BtAllyRevive
     | TrapsAndGifts
     | KaramaTaxBt

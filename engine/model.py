@@ -47,6 +47,7 @@ class PromptKind(StrEnum):
     BT_ATTACK = "bt_attack"
     BT_MARK = "bt_mark"  # engine/factions/bt_traitors.py: mark a revived leader (BT-20), secret, non-blocking
     BT_TRAPS_AND_GIFTS = "bt_traps_and_gifts"  # engine/factions/bt_bidding.py: R-11 traps, BT-40 gifts (secret)
+    BT_REVEAL_WINDOW = "bt_reveal_window"  # after an open-field battle, before the next one starts
 
 
 class Prompt(BaseModel):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import (
+    AnswerRevealWindow,
     AskPrescience,
     CallTraitor,
     ChooseBtAttack,
@@ -44,7 +45,10 @@ def fought(state):
     state, _ = enter_phase(state, Phase.BATTLE)
     state, events = apply_all(state, plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),
                               CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
-    return state, events
+    # the BT may betray the open-field winner before the round goes on; they let it pass here.
+    assert prompt_of(state, BT, PromptKind.BT_REVEAL_WINDOW).options == ["pass"]
+    state, more = apply(state, AnswerRevealWindow(faction=BT))
+    return state, events + more
 
 
 def bt_plan(weapon=None, defense=None, impair=None):
@@ -293,5 +297,6 @@ def test_r_29_a_trap_attack_and_the_leader_attack_in_one_round():
     state, events = enter_phase(state, Phase.BATTLE)
     leader = next(e for e in events if e.type == "trap_attack").data["leader"]
     state, _ = apply_all(state, defend(leader, faction=G), plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),
-                         CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
+                         CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False),
+                         AnswerRevealWindow(faction=BT))
     assert prompt_of(state, BT, PromptKind.BT_ATTACK)

@@ -10,7 +10,7 @@ from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.game import apply, new_game
 from engine.ids import Faction
-from engine.model import PromptKind, Trap
+from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.order import storm_order
 from engine.phases.storm import storm_dialers
@@ -144,3 +144,33 @@ def test_r_33_no_moving_does_not_bar_guild_cross_shipping():
     with pytest.raises(RuleViolation) as refusal:
         apply(state, Ship(faction=G, from_location=TUEKS, to_location=CARTHAG, tokens=1))
     assert refusal.value.rule == "BT-16"
+
+
+def test_r_7_after_an_open_field_battle_the_bt_may_betray_the_winner_at_once():
+    """R-7 with BT-23, BT-24: a marked leader wins in the open; the BT reveal him before the next battle."""
+    from engine.actions import AnswerRevealWindow, CallTraitor
+    from tests.test_battle import FLAT, plan, put
+    from tests.test_bt_attacks import bt_arena as arena_with_bt
+
+    def battle(marked: bool):
+        state = arena_with_bt()
+        state.bt.marked = ["hasimir_fenring"] if marked else []
+        put(state, E, FLAT, 6)
+        put(state, H, FLAT, 5)
+        from tests.conftest import apply_all, enter_phase
+
+        state, _ = enter_phase(state, Phase.BATTLE)
+        state, _ = apply_all(state, plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),
+                             CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
+        return state
+
+    marked, unmarked = battle(True), battle(False)
+    from engine.views import view
+
+    for viewer in (None, E, H, G):  # the window opens either way: it tells nobody about the mark
+        assert view(marked, viewer) == view(unmarked, viewer)
+    assert prompt_of(marked, BT, PromptKind.BT_REVEAL_WINDOW).options == ["hasimir_fenring", "pass"]
+    state, events = apply(marked, AnswerRevealWindow(faction=BT, leader="hasimir_fenring"))
+    assert "hasimir_fenring" in state.faction(E).leaders_in_tanks
+    assert state.tokens_at(FLAT, E) == 0 and "The Great Flat" in state.bt.controlled
+    assert any(e.type == "bt_traitor_revealed" and e.data["effect"] for e in events)

@@ -36,7 +36,7 @@ standing order (A-14) and fires only on a reveal that would have an effect.
 
 from __future__ import annotations
 
-from engine.actions import BtAllyRevive, MarkBtTraitor, RevealBtTraitor
+from engine.actions import AnswerRevealWindow, BtAllyRevive, MarkBtTraitor, RevealBtTraitor
 from engine.board import locations_of, tokens_in_territory
 from engine.data import load_game_data
 from engine.economy import collect_spice
@@ -143,8 +143,9 @@ def _default_mark(state: GameState, prompt: Prompt) -> MarkBtTraitor:
 
 @sampler_for(PromptKind.BT_MARK)
 def _sample_mark(state: GameState, prompt: Prompt, rng: Rng) -> MarkBtTraitor:
+    """A random BT marks whenever it may (a mark costs nothing but the turn's one chance), 9 times in 10."""
     choices = [o for o in prompt.options if o != NO]
-    if choices and rng.below(2):
+    if choices and rng.below(10):
         return MarkBtTraitor(faction=prompt.faction, leader=rng.choice(choices))
     return MarkBtTraitor(faction=prompt.faction, leader=None)
 
@@ -328,3 +329,45 @@ def sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
     if rng.below(3000) == 0:
         return RevealBtTraitor(faction=BT, leader=rng.choice(marks))
     return None
+
+
+# --- the reveal window after an open-field battle (R-7) --------------------------------------
+
+PASS = "pass"
+
+
+def open_reveal_window(state: GameState, territory: str) -> None:
+    """R-7: a betrayal outside a stronghold must come before the next battle starts, so after a battle won there
+    by a leader whose tokens remain, the BT are asked before the round goes on. The window opens whether or not
+    the leader is theirs (the victory is public), so its opening tells nothing."""
+    if state.bt is None:
+        return
+    record = next((v for v in state.victories if v.territory == territory and not v.stronghold), None)
+    if record is None:
+        return
+    options = [record.leader] if record.leader in live_marks(state) else []
+    open_prompt(state, PromptKind.BT_REVEAL_WINDOW, BT, secret=True, options=[*options, PASS], territory=territory)
+
+
+@handles(AnswerRevealWindow)
+def answer_reveal_window(state: GameState, action: AnswerRevealWindow, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.BT_REVEAL_WINDOW, "R-7")
+    if action.leader is None:
+        log.public("decision_made", "The Bene Tleilaxu let the moment pass.", faction=BT.value,
+                   kind=PromptKind.BT_REVEAL_WINDOW.value)
+        return
+    if action.leader not in prompt.options:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "R-25", f"{_name(action.leader)} is not one of your "
+                            "traitors who just won here.", prompt.options)
+    reveal_traitor(state, RevealBtTraitor(faction=BT, leader=action.leader), log)
+
+
+@default_for(PromptKind.BT_REVEAL_WINDOW)
+def _default_reveal_window(state: GameState, prompt: Prompt) -> AnswerRevealWindow:
+    return AnswerRevealWindow(faction=BT)
+
+
+@sampler_for(PromptKind.BT_REVEAL_WINDOW)
+def _sample_reveal_window(state: GameState, prompt: Prompt, rng: Rng) -> AnswerRevealWindow:
+    leaders = [o for o in prompt.options if o != PASS]
+    return AnswerRevealWindow(faction=BT, leader=leaders[0] if leaders and rng.below(4) else None)

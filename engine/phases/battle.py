@@ -273,6 +273,9 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == TRAITORS:
         _resolve(state, battle, log)
         state.battle.current = None
+        from engine.factions.bt_traitors import open_reveal_window  # the BT's traitors read this round's wins
+
+        open_reveal_window(state, battle.territory)
         return True
     return False
 

@@ -401,10 +401,15 @@ def _default_bid(state: GameState, prompt: Prompt) -> PassBid:
     return PassBid(faction=prompt.faction)
 
 
+SAVING_FOR_SPICE_WIN = 20
+
+
 @sampler_for(PromptKind.BID)
 def _sample_bid(state: GameState, prompt: Prompt, rng: Rng) -> Bid | PassBid:
-    """Mostly pass (so games move on); otherwise a small raise within the bidder's own spice."""
+    """Mostly pass (so games move on); otherwise a small raise within the bidder's own spice. A random BT
+    player with a spice win in sight (BT-27) saves its spice."""
     low, high = prompt.detail["min_bid"], prompt.detail["max_bid"]
-    if low > high or rng.below(3):
+    saving = prompt.faction == Faction.BENE_TLEILAXU and state.faction(prompt.faction).spice >= SAVING_FOR_SPICE_WIN
+    if low > high or saving or rng.below(3):
         return PassBid(faction=prompt.faction)
     return Bid(faction=prompt.faction, amount=low + rng.below(min(high - low, 3) + 1))

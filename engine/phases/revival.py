@@ -159,7 +159,9 @@ def _default_revival(state: GameState, prompt: Prompt) -> Revive:
 
 @sampler_for(PromptKind.REVIVAL)
 def _sample_revival(state: GameState, prompt: Prompt, rng: Rng) -> Revive | BtAllyRevive:
-    tokens = rng.below(prompt.detail["max_tokens"] + 1)
+    """Half the time as many tokens as allowed (players mostly revive all they can), else a random number."""
+    most = prompt.detail["max_tokens"]
+    tokens = most if rng.below(2) else rng.below(most + 1)
     if prompt.detail.get("max_leaders", 1) > 1 and len(prompt.options) > 1 and rng.below(3) == 0:  # BT-60
         leaders = list(prompt.options)
         rng.shuffle(leaders)
