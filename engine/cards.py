@@ -27,17 +27,16 @@ Every played card goes to the Treachery discard pile, with a public event naming
 from __future__ import annotations
 
 from engine.actions import AnswerTruthtrance, PlayGhola, PlayHajr, PlayStormCards, PlayTruthtrance
-from engine.board import exposed_to_storm, locations_of, tokens_in_territory
+from engine.board import locations_of, tokens_in_territory
 from engine.data import load_game_data
-from engine.economy import remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import revive_tokens, wipe_out
+from engine.forces import revive_tokens, sweep, wipe_out
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
-from engine.names import faction_name, leader_name, location_label
+from engine.names import faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import movement as _movement  # noqa: F401  (its MOVEMENT sampler is wrapped below)
 from engine.phases.revival import revivable_leaders, revival_prompt_detail, revive_leader
@@ -192,23 +191,9 @@ def _family_atomics(state: GameState, faction: Faction, log: EventLog) -> None:
 
 def _storm_catches_the_unprotected(state: GameState, log: EventLog) -> None:
     """Our reading (no rule text at hand): tokens and spice in the territories that have just lost their
-    protection and lie in the sector the storm sits on are caught by it, as if it had stopped there (A-2)."""
-    board = load_game_data().board
-    for territory in board.shield_wall_protected:
-        if not exposed_to_storm(state, territory):
-            continue
-        for location in locations_of(territory):
-            if board.location_sector(location) != state.storm_sector:
-                continue
-            for victim in list(state.forces.get(location, {})):
-                lost = wipe_out(state, location, victim)
-                log.public("storm_losses", f"The storm kills {lost} {faction_name(victim)} tokens in "
-                           f"{location_label(location)}, no longer protected.", faction=victim.value,
-                           location=location, tokens=lost)
-            removed = remove_spice(state, location)
-            if removed:
-                log.public("storm_spice", f"The storm scatters {removed} spice in {location_label(location)}.",
-                           location=location, spice=removed)
+    protection and lie in the sector the storm sits on are caught by it, as if it had stopped there (A-2).
+    Nothing else can be there: nobody enters the storm and no spice blows into it."""
+    sweep(state, {state.storm_sector}, log, note=", no longer protected")
 
 
 @default_for(PromptKind.STORM_CARDS)

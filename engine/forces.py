@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from engine.board import is_stronghold, territory_of
+from engine.board import exposed_to_storm, is_stronghold, territory_of
+from engine.data import load_game_data
+from engine.economy import remove_spice
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import spring_trap_if_laid
 from engine.factions.bt_traitors import tokens_arrive
 from engine.ids import Faction
 from engine.model import GameState
+from engine.names import faction_name, location_label
 
 
 def send_to_tanks(state: GameState, location: str, faction: Faction, count: int) -> None:
@@ -47,3 +50,22 @@ def revive_tokens(state: GameState, faction: Faction, count: int) -> None:
     fs = state.faction(faction)
     fs.tanks -= count
     fs.reserves += count
+
+
+def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") -> None:
+    """A-2: tokens in exposed territories of these sectors go to the tanks and their spice to the bank."""
+    board = load_game_data().board
+    for location in sorted(set(state.forces) | set(state.spice_on_board)):
+        sector = board.location_sector(location)
+        if sector not in sectors or not exposed_to_storm(state, board.location_territory(location)):
+            continue
+        for faction in list(state.forces.get(location, {})):
+            lost = wipe_out(state, location, faction)
+            if lost:
+                log.public("storm_losses", f"The storm kills {lost} {faction_name(faction)} tokens in "
+                           f"{location_label(location)}{note}.", faction=faction.value, location=location,
+                           tokens=lost)
+        removed = remove_spice(state, location)
+        if removed:
+            log.public("storm_spice", f"The storm scatters {removed} spice in {location_label(location)}.",
+                       location=location, spice=removed)

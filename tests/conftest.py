@@ -40,6 +40,22 @@ def finish_setup(state: GameState, seed: int = 5) -> GameState:
     return state
 
 
+def refused(state: GameState, action, rule: str | None = None, code=None):
+    """Apply an action that must be refused: the refusal, after checking it left the state untouched (and,
+    when given, that it names `rule` and carries `code`)."""
+    from engine.errors import RuleViolation
+
+    before = snapshot(state)
+    with pytest.raises(RuleViolation) as refusal:
+        apply(state, action)
+    assert snapshot(state) == before
+    if rule is not None:
+        assert refusal.value.rule == rule, refusal.value
+    if code is not None:
+        assert refusal.value.code == code, refusal.value
+    return refusal.value
+
+
 def apply_all(state: GameState, *actions):
     events = []
     for action in actions:

@@ -16,14 +16,14 @@ from engine.actions import (
 from engine.alliances import release_bribes
 from engine.autoplay import play_until_stuck
 from engine.economy import total_spice_outside_bank
-from engine.errors import RuleViolation, ViolationCode
+from engine.errors import ViolationCode
 from engine.events import EventLog
 from engine.flow import STEP_RUNNERS
 from engine.game import apply
 from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.rng import Rng
-from tests.conftest import ALL_SEVEN, apply_all, snapshot
+from tests.conftest import ALL_SEVEN, apply_all, refused
 from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow, base_game
 
 A, BG, E, F, G, H, BT = (
@@ -46,12 +46,6 @@ def in_nexus(factions=ALL_SEVEN, alliances=(), **options):
     return state
 
 
-def refused(state, action):
-    before = snapshot(state)
-    with pytest.raises(RuleViolation) as refusal:
-        apply(state, action)
-    assert snapshot(state) == before
-    return refusal.value
 
 
 # --- forming and breaking alliances (A-8) ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ from engine.actions import Bid, ForceDefault, PassBid, SetBidOrder, SetSpice, Us
 from engine.autoplay import play_prompt
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
-from engine.errors import RuleViolation, ViolationCode
+from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
@@ -22,7 +22,7 @@ from engine.options import FixedSetup
 from engine.phases.bidding import RULE
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
 A, BG, E, F, G, H, BT = (
@@ -69,12 +69,6 @@ def passes(*factions):
     return [PassBid(faction=f) for f in factions]
 
 
-def refused(state, action):
-    before = snapshot(state)
-    with pytest.raises(RuleViolation) as refusal:
-        apply(state, action)
-    assert snapshot(state) == before
-    return refusal.value
 
 
 def public_text(events):

@@ -3,11 +3,9 @@ round), BT-40 (giving cards), and BT-51 / R-27 (a Karama destroys an untriggered
 
 from __future__ import annotations
 
-import pytest
-
 from engine.actions import KaramaDestroyTrap, PassBid, TrapsAndGifts
 from engine.data import load_game_data
-from engine.errors import RuleViolation, ViolationCode
+from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.factions import bt_bidding
 from engine.flow import DEFAULTS, SAMPLERS
@@ -18,7 +16,7 @@ from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
 BOARD = DATA.board
@@ -58,12 +56,6 @@ def game(hands=None, tokens=None, traps=None, factions=FACTIONS, **options):
     return enter_phase(state, Phase.BIDDING)
 
 
-def refused(state, action):
-    before = snapshot(state)
-    with pytest.raises(RuleViolation) as refusal:
-        apply(state, action)
-    assert snapshot(state) == before
-    return refusal.value
 
 
 def window(state):

@@ -9,7 +9,7 @@ import pytest
 from engine.actions import GiveBribe, KaramaTaxBt, SetSpice, SetSpiceWinOrder, UseKarama
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
-from engine.errors import RuleViolation, ViolationCode
+from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.game import apply
 from engine.ids import Faction
@@ -17,7 +17,7 @@ from engine.invariants import violations
 from engine.model import Phase, Prediction
 from engine.options import FixedSetup
 from engine.views import view
-from tests.conftest import enter_phase, ready_game, snapshot
+from tests.conftest import enter_phase, ready_game, refused
 
 A, BG, E, F, G, H, BT = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
@@ -79,12 +79,6 @@ def end_turn(state):
     return enter_phase(state, Phase.COLLECTION)
 
 
-def refused(state, action):
-    before = snapshot(state)
-    with pytest.raises(RuleViolation) as refusal:
-        apply(state, action)
-    assert snapshot(state) == before
-    return refusal.value
 
 
 # --- BT-27: declaring and winning ----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from engine.actions import (
 from engine.board import controller
 from engine.data import load_game_data
 from engine.economy import place_spice, total_spice_outside_bank
-from engine.errors import RuleViolation, ViolationCode
+from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
@@ -36,7 +36,7 @@ from engine.phases.end_of_turn import fremen_condition
 from engine.report import table_report
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
 A, BG, E, F, G, H, BT = (
@@ -115,15 +115,6 @@ def drive(state, until, answers=None):
     raise AssertionError("the condition never held")
 
 
-def refused(state, action, rule, code=None):
-    before = snapshot(state)
-    with pytest.raises(RuleViolation) as refusal:
-        apply(state, action)
-    assert snapshot(state) == before
-    assert refusal.value.rule == rule, refusal.value
-    if code is not None:
-        assert refusal.value.code == code
-    return refusal.value
 
 
 def window(state):

@@ -33,7 +33,7 @@ from engine.cards import (
 )
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
-from engine.errors import RuleViolation, ViolationCode
+from engine.errors import ViolationCode
 from engine.flow import DEFAULTS, SAMPLERS, STEP_RUNNERS
 from engine.game import apply
 from engine.ids import Faction
@@ -42,7 +42,7 @@ from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import ALL_SEVEN, enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import ALL_SEVEN, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
 A, BG, E, F, G, H, BT = (
@@ -129,16 +129,6 @@ def answer_window(state, plays=None):
     return state, events
 
 
-def refused(state, action, rule=None, code=None):
-    before = snapshot(state)
-    with pytest.raises(RuleViolation) as refusal:
-        apply(state, action)
-    assert snapshot(state) == before
-    if rule is not None:
-        assert refusal.value.rule == rule
-    if code is not None:
-        assert refusal.value.code == code
-    return refusal.value
 
 
 def played(events, card):

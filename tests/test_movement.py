@@ -21,7 +21,7 @@ from engine.actions import (
 from engine.autoplay import play_prompt
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
-from engine.errors import RuleViolation, ViolationCode
+from engine.errors import ViolationCode
 from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
 from engine.ids import BASE_FACTIONS, Faction
@@ -31,7 +31,7 @@ from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.phases.movement import move_range, reachable_locations
 from engine.rng import Rng
-from tests.conftest import ALL_SEVEN, enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import ALL_SEVEN, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
 A, BG, E, F, G, H, BT = (
@@ -124,12 +124,6 @@ def finish(state):
     return state, events
 
 
-def refused(state, action):
-    before = snapshot(state)
-    with pytest.raises(RuleViolation) as refusal:
-        apply(state, action)
-    assert snapshot(state) == before
-    return refusal.value
 
 
 def public(events):

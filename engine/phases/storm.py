@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from engine.actions import DialStorm
-from engine.board import exposed_to_storm, storm_path
+from engine.board import storm_path
 from engine.cards import STORM_CARDS_STEP, close_storm_window, open_storm_window
-from engine.data import load_game_data
-from engine.economy import remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import wipe_out
+from engine.forces import sweep
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import faction_name, location_label
+from engine.names import faction_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -88,21 +86,7 @@ def move_storm(state: GameState, distance: int, log: EventLog, reason: str) -> N
     state.storm_sector = path[-1] if path else state.storm_sector
     log.public("storm_moved", f"{reason} The storm moves {distance} sectors to sector {state.storm_sector}.",
                distance=distance, sector=state.storm_sector, path=path)
-    swept = set(path)
-    board = load_game_data().board
-    for location in sorted(set(state.forces) | set(state.spice_on_board)):
-        sector = board.location_sector(location)
-        if sector not in swept or not exposed_to_storm(state, board.location_territory(location)):
-            continue
-        for faction in list(state.forces.get(location, {})):
-            lost = wipe_out(state, location, faction)
-            if lost:
-                log.public("storm_losses", f"The storm kills {lost} {faction_name(faction)} tokens in "
-                           f"{location_label(location)}.", faction=faction.value, location=location, tokens=lost)
-        removed = remove_spice(state, location)
-        if removed:
-            log.public("storm_spice", f"The storm scatters {removed} spice in {location_label(location)}.",
-                       location=location, spice=removed)
+    sweep(state, set(path), log)
 
 
 @default_for(PromptKind.STORM_DIAL)
