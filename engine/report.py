@@ -31,6 +31,10 @@ def table_report(view: PlayerView, events: list[Event]) -> str:
             t.stronghold + (f" (sprung by {faction_name(t.triggered_by)})" if t.triggered_by else "")
             for t in view.traps
         ) + ".")
+    if view.bt_controlled:
+        lines.append("Controlled by the Bene Tleilaxu (BT-24): " + ", ".join(view.bt_controlled) + ".")
+    if view.bt_open_spice:
+        lines.append(f"Bene Tleilaxu spice in open view (BT-27): {view.bt_open_spice}.")
     if view.awaiting:
         lines.append("Waiting for: " + ", ".join(
             f"{faction_name(a.faction)} ({a.kind.value.replace('_', ' ')})" for a in view.awaiting
