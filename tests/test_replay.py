@@ -9,7 +9,7 @@ import pytest
 from engine.__main__ import main
 from engine.actions import ChooseTraitor
 from engine.autoplay import play_until_stuck
-from engine.errors import ReplayMismatch
+from engine.errors import ReplayMismatch, RuleViolation
 from engine.game import new_game, state_hash
 from engine.ids import Faction
 from engine.model import Phase
@@ -105,3 +105,30 @@ def test_demo_prints_the_public_setup_report_of_seven_factions(tmp_path, capsys)
         assert name in out
     assert "Setup is complete" in out and "Turn order:" in out
     assert main(["replay", str(export)]) == 0
+
+
+def test_a_whole_random_game_with_the_bt_replays_to_the_same_state(tmp_path):
+    """The log is the game: every action of a finished 7-faction game, any-time plays included, replays."""
+    from engine.autoplay import play_prompt, spontaneous_action
+    from engine.game import apply
+    from engine.model import Phase as P
+
+    setup = make_setup(seed=33)
+    rng = Rng.from_seed(33)
+    state, _ = new_game(setup)
+    actions = []
+    while state.phase != P.ENDED and state.prompts:
+        extra = spontaneous_action(state, rng)
+        if extra is not None:
+            try:
+                state, _ = apply(state, extra)
+                actions.append(extra)
+                continue
+            except RuleViolation:  # a refused any-time play is simply not made
+                pass
+        action, (state, _) = play_prompt(state, rng.choice(state.prompts), rng)
+        actions.append(action)
+    assert state.phase == P.ENDED and len(actions) > 200
+    path = tmp_path / "game.json"
+    save_record(record_game(setup, actions, state), path)
+    assert state_hash(verify(load_record(path))) == state_hash(state)
