@@ -1,0 +1,115 @@
+"""The application layer's ports: what the Discord-free game service needs from storage and delivery.
+
+Nothing here imports discord. The service (bot/app/service.py) uses these; bot/store/ implements GameStore
+(SQLite for real use, memory for tests and the console), and each front (Discord, console, tests) provides
+a Gateway that delivers outgoing messages.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+
+class GameStatus(StrEnum):
+    OPEN = "open"  # created, seats being filled
+    RUNNING = "running"
+    PAUSED = "paused"
+    ENDED = "ended"
+
+
+class Recipient(BaseModel):
+    """Where a message goes: the game's channel, or one seated faction (a DM to its player)."""
+
+    channel: bool = False
+    faction: str | None = None  # a Faction value; None with channel=True
+
+
+class OutgoingMessage(BaseModel):
+    """A message the service wants delivered; stored in the same transaction as the action (outbox)."""
+
+    recipient: Recipient
+    text: str
+    prompt_id: str | None = None  # set when the message carries a decision's buttons or menus
+
+
+class OutboxRow(BaseModel):
+    id: int
+    game_id: str
+    seq: int  # the action (game version) that produced it
+    message: OutgoingMessage
+    attempts: int = 0
+    status: str = "pending"  # pending, sent, undeliverable
+
+
+class GameRecordRow(BaseModel):
+    """One stored game: where it is played, who sits where, and its current snapshot."""
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    setup_json: str  # engine GameSetup as JSON
+    state_json: str  # engine GameState snapshot as JSON (a cache of setup + actions)
+    seq: int  # actions applied so far (= GameState.seq)
+    seats: dict[str, int] = Field(default_factory=dict)  # Faction value -> Discord user id
+    moderator_role_id: int | None = None
+    created_at: datetime | None = None
+
+
+class StoredAction(BaseModel):
+    seq: int  # 1-based: the game's version after applying it
+    actor: int  # Discord user id of whoever submitted it (a player, or an admin for corrections)
+    action_json: str  # engine Action as JSON
+    created_at: datetime | None = None
+
+
+class VersionConflict(Exception):
+    """The game moved on since the caller loaded it (a double click or a concurrent action)."""
+
+
+class GameStore(Protocol):
+    """Persistence. Every method is atomic; `commit_action` writes the action, the new snapshot and the
+    outbox rows in one transaction and refuses (VersionConflict) unless the stored seq is `expected_seq`."""
+
+    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage]) -> None: ...
+
+    async def load_game(self, game_id: str) -> GameRecordRow | None: ...
+
+    async def game_in_channel(self, channel_id: int) -> GameRecordRow | None: ...
+
+    async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]: ...
+
+    async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
+                            state_json: str, outbox: list[OutgoingMessage]) -> int: ...
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+        """Undo: drop the actions after `keep`, store the replayed snapshot (seq = keep), queue the messages."""
+        ...
+
+    async def actions(self, game_id: str) -> list[StoredAction]: ...
+
+    async def set_seat(self, game_id: str, faction: str, user_id: int | None) -> None: ...
+
+    async def set_status(self, game_id: str, status: GameStatus) -> None: ...
+
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
+
+    async def mark_outbox(self, outbox_id: int, status: str) -> None:
+        """Record a delivery attempt: "sent", "pending" (retry later; attempts += 1) or "undeliverable"."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class Gateway(Protocol):
+    """Delivers messages. Raises DeliveryFailed when a DM cannot reach its player (closed DMs)."""
+
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> None: ...
+
+
+class DeliveryFailed(Exception):
+    """A message could not be delivered (for a DM: the player does not accept DMs from the bot)."""
