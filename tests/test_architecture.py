@@ -31,3 +31,13 @@ def test_engine_module_imports_nothing_impure(path):
     if path.name not in IO_ALLOWED:
         source = path.read_text()
         assert "open(" not in source and "read_text(" not in source and "print(" not in source
+
+
+BOT = ENGINE.parent / "bot"
+
+
+@pytest.mark.parametrize("path", sorted((BOT / "app").rglob("*.py")) + sorted((BOT / "store").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(BOT)))
+def test_the_application_layer_is_discord_free(path):
+    """The service and the stores serve the Discord bot, the console and the tests alike."""
+    assert "discord" not in _imports(path)

@@ -1,0 +1,229 @@
+"""The game service: the one place where a request becomes an applied, stored and announced action.
+
+Discord-free (a test enforces it): the Discord cogs, the console and the tests all call this. Each request
+takes the game's lock, loads the snapshot, checks who may act, applies the engine, and commits the action,
+the new snapshot and the outgoing messages in one transaction (the outbox), which `deliver` then drains.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.app.ports import (
+    DeliveryFailed,
+    GameRecordRow,
+    GameStatus,
+    GameStore,
+    Gateway,
+    OutgoingMessage,
+    Recipient,
+    VersionConflict,
+)
+from bot.app.render import messages_for
+from engine import apply, new_game
+from engine.actions import Action, AdminAction, PlayerAction, parse_action
+from engine.errors import RuleViolation
+from engine.events import Event
+from engine.ids import Faction
+from engine.model import GameState
+from engine.options import GameOptions, GameSetup
+from engine.record import replay
+
+MAX_DELIVERY_ATTEMPTS = 5
+# Events that show the table (or a player) something hidden until then: undoing past one would let players
+# see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets).
+REVEALING_EVENTS = {
+    "cards_dealt", "traitors_dealt", "card_up", "auction_card_seen", "card_bought", "extra_card_drawn",
+    "spice_blow", "worm", "storm_moved", "plans_revealed", "prescience_answered", "traitor_called",
+    "double_traitor", "spice_deck_seen", "trap_attack", "bt_attack_resolved", "bt_trap_resolved",
+    "bt_traitor_revealed", "card_given", "karama_played", "card_played",
+}
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the message is for the person who made it."""
+
+
+class NotFound(ServiceError):
+    pass
+
+
+class NotAllowed(ServiceError):
+    pass
+
+
+class Refused(ServiceError):
+    """The rules refuse the action; carries the engine's RuleViolation."""
+
+    def __init__(self, violation: RuleViolation):
+        self.violation = violation
+        super().__init__(str(violation))
+
+
+@dataclass(frozen=True)
+class Accepted:
+    seq: int
+    events: list[Event]
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _state(row: GameRecordRow) -> GameState:
+    return GameState.model_validate_json(row.state_json)
+
+
+class GameService:
+    def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow):
+        self.store = store
+        self.clock = clock
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _load(self, game_id: str) -> GameRecordRow:
+        row = await self.store.load_game(game_id)
+        if row is None:
+            raise NotFound(f"There is no game {game_id!r}.")
+        return row
+
+    # --- games and seats ---------------------------------------------------------------------
+
+    async def create_game(self, guild_id: int, channel_id: int, factions: list[Faction],
+                          options: GameOptions | None = None, seed: int | None = None) -> GameRecordRow:
+        if await self.store.game_in_channel(channel_id) is not None:
+            raise NotAllowed("This channel already has a game; use another channel or thread.")
+        try:
+            setup = GameSetup(factions=tuple(factions), options=options or GameOptions(),
+                              seed=seed if seed is not None else secrets.randbelow(2**31))
+        except ValueError as error:
+            raise NotAllowed(f"This game cannot be created: {error}") from None
+        state, _ = new_game(setup)
+        row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
+                            status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
+                            state_json=state.model_dump_json(), seq=0, created_at=self.clock())
+        names = ", ".join(f.value for f in factions)
+        await self.store.create_game(row, [OutgoingMessage(recipient=Recipient(channel=True),
+                                                           text=f"A new game of Dune is open for {names}. "
+                                                                "Take a seat, then start it.")])
+        return row
+
+    async def seat(self, game_id: str, faction: Faction, user_id: int | None, *, admin: bool = False) -> None:
+        """Seat a player (anyone may take a free seat before the start; only an admin reseats after)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
+                raise NotAllowed(f"{faction.value} is not in this game.")
+            taken = row.seats.get(faction.value)
+            if not admin and (row.status != GameStatus.OPEN or (taken and taken != user_id)):
+                raise NotAllowed("That seat is taken or the game has started; an admin can reseat players.")
+            await self.store.set_seat(game_id, faction.value, user_id)
+
+    async def start(self, game_id: str) -> None:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != GameStatus.OPEN:
+                raise NotAllowed("The game has already started.")
+            setup = GameSetup.model_validate_json(row.setup_json)
+            empty = [f.value for f in setup.factions if f.value not in row.seats]
+            if empty:
+                raise NotAllowed(f"These seats are empty: {', '.join(empty)}.")
+            state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
+            await self.store.set_status(game_id, GameStatus.RUNNING)
+            await self.store.queue(game_id, messages_for(events, None, state))
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _check_actor(self, row: GameRecordRow, user_id: int, action: Action, admin: bool) -> None:
+        if isinstance(action, AdminAction):
+            if not admin:
+                raise NotAllowed("Only an admin (Manage Server or the game's moderator role) may correct a game.")
+            return
+        assert isinstance(action, PlayerAction)
+        if row.seats.get(action.faction.value) != user_id and not admin:
+            raise NotAllowed(f"You are not seated as {action.faction.value} in this game.")
+
+    async def submit(self, game_id: str, user_id: int, action: Action, *, admin: bool = False,
+                     prompt_id: str | None = None) -> Accepted:
+        """Apply one action for a seated player (or an admin, logged under the admin's id)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != GameStatus.RUNNING:
+                raise NotAllowed(f"The game is {row.status.value}; actions are not taken now.")
+            self._check_actor(row, user_id, action, admin)
+            before = _state(row)
+            if prompt_id is not None and before.prompt(prompt_id) is None:
+                raise NotAllowed("That decision is already closed (a second click, or an old message).")
+            try:
+                after, events = apply(before, action)
+            except RuleViolation as violation:
+                raise Refused(violation) from None
+            try:
+                seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
+                                                     after.model_dump_json(), messages_for(events, before, after))
+            except VersionConflict:
+                raise NotAllowed("The game moved on while you acted; look again and retry.") from None
+            if after.winners or after.phase.value == "ended":
+                await self.store.set_status(game_id, GameStatus.ENDED)
+            return Accepted(seq=seq, events=events)
+
+    async def state_of(self, game_id: str) -> GameState:
+        return _state(await self._load(game_id))
+
+    # --- undo --------------------------------------------------------------------------------
+
+    async def undo(self, game_id: str, count: int, *, force: bool = False) -> int:
+        """Replay the game without its last `count` actions; refused past a secret reveal unless forced."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            stored = await self.store.actions(game_id)
+            if not 1 <= count <= len(stored):
+                raise NotAllowed(f"There are {len(stored)} actions to undo, not {count}.")
+            setup = GameSetup.model_validate_json(row.setup_json)
+            keep = len(stored) - count
+            actions = [parse_action(a.action_json) for a in stored]
+            _, kept_events = replay(setup, actions[:keep])
+            _, all_events = replay(setup, actions)
+            undone = all_events[len(kept_events):]
+            revealing = sorted({e.type for e in undone if e.type in REVEALING_EVENTS or not e.public})
+            if revealing and not force:
+                raise NotAllowed("Undoing these actions would take back what players have already seen ("
+                                 + ", ".join(revealing) + "); an admin must force it.")
+            state, _ = replay(setup, actions[:keep])
+            notice = OutgoingMessage(recipient=Recipient(channel=True),
+                                     text=f"An admin undid the last {count} action(s); the game is back at "
+                                          f"version {keep}.")
+            await self.store.replace_history(game_id, keep, state.model_dump_json(), [notice])
+            return keep
+
+    # --- delivery ----------------------------------------------------------------------------
+
+    async def deliver(self, gateway: Gateway) -> int:
+        """Drain the outbox; a DM that cannot be delivered is marked so and the table is told (the player
+        reads it with `/me prompts`). Returns how many messages went out."""
+        sent = 0
+        for row in await self.store.pending_outbox():
+            game = await self._load(row.game_id)
+            try:
+                await gateway.deliver(game, row.message)
+            except DeliveryFailed:
+                await self.store.mark_outbox(row.id, "undeliverable")
+                faction = row.message.recipient.faction
+                await self.store.queue(row.game_id, [OutgoingMessage(
+                    recipient=Recipient(channel=True),
+                    text=f"The bot cannot DM the {faction} player: open your DMs to this server's members, or "
+                         "read your messages and decisions with /me prompts.")])
+                continue
+            except Exception:  # noqa: BLE001 - any other failure is retried later, never lost
+                status = "undeliverable" if row.attempts + 1 >= MAX_DELIVERY_ATTEMPTS else "pending"
+                await self.store.mark_outbox(row.id, status)
+                continue
+            await self.store.mark_outbox(row.id, "sent")
+            sent += 1
+        return sent
