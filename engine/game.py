@@ -14,6 +14,7 @@ from engine.events import Event, EventLog
 from engine.factions import bt_bidding, bt_traitors  # noqa: F401
 from engine.factions.bt_spice import end_lapsed_declaration
 from engine.flow import HANDLERS, advance
+from engine.karama import drop_lapsed_karama_orders
 from engine.model import GameState, Phase
 from engine.options import GameSetup
 from engine.phases import battle, bidding, collection, end_of_turn, movement, revival, shipment, spice_blow, storm  # noqa: F401
@@ -50,6 +51,7 @@ def apply(state: GameState, action: Action) -> Transition:
     draft.seq += 1
     advance(draft, log)
     end_lapsed_declaration(draft, log)  # BT-28: checked after every action
+    drop_lapsed_karama_orders(draft)  # an order lapses when its card leaves the hand
     return Transition(draft, log.items)
 
 

@@ -121,3 +121,8 @@ def karama_cancels(state: GameState, advantage: Advantage, log: EventLog) -> boo
         )
         return True
     return False
+
+
+def drop_lapsed_karama_orders(state: GameState) -> None:
+    """A readied Karama whose card has left the hand (played, given, taken) is no order any more."""
+    state.karama_orders = [o for o in state.karama_orders if o.card in state.faction(o.faction).hand]

@@ -78,3 +78,15 @@ def test_one_card_cannot_be_readied_twice(karama_with_emperor):
                                                    advantage="half_price_shipping"))
     with pytest.raises(RuleViolation):
         apply(state, UseKarama(faction=E, card="karama_1", against=H, advantage="extra_card"))
+
+
+def test_an_order_lapses_at_once_when_the_card_is_given_away():
+    """A given card carries no order with it, and the giver's view stops showing one (BT-40 gifts)."""
+    from engine.actions import GiveBribe
+
+    state = start(fixed=FixedSetup(treachery_deck=("shield_1", "snooper_1", "karama_1", "lasgun")))
+    state, _ = apply(state, UseKarama(faction=E, card="karama_1", against=G, advantage="half_price_shipping"))
+    state.faction(E).hand.remove("karama_1")
+    state.faction(A).hand.append("karama_1")
+    state, _ = apply(state, GiveBribe(faction=A, to=E, amount=1))  # any action tidies the orders
+    assert state.karama_orders == [] and view(state, E).own.karama_orders == []
