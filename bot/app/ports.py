@@ -71,9 +71,18 @@ class VersionConflict(Exception):
     """The game moved on since the caller loaded it (a double click or a concurrent action)."""
 
 
+class UnknownGame(LookupError):
+    """No stored game has this id."""
+
+
+class GameExists(Exception):
+    """A game with this id, or a game in this channel, is already stored."""
+
+
 class GameStore(Protocol):
     """Persistence. Every method is atomic; `commit_action` writes the action, the new snapshot and the
-    outbox rows in one transaction and refuses (VersionConflict) unless the stored seq is `expected_seq`."""
+    outbox rows in one transaction and refuses (VersionConflict) unless the stored seq is `expected_seq`.
+    A method given the id of a game never created raises UnknownGame (`load_game` returns None instead)."""
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage]) -> None: ...
 
@@ -98,7 +107,9 @@ class GameStore(Protocol):
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None) -> None: ...
 
-    async def set_status(self, game_id: str, status: GameStatus) -> None: ...
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
+        """Change the status and queue its announcement in the same transaction."""
+        ...
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from bot.app.ports import (
     DeliveryFailed,
+    GameExists,
     GameRecordRow,
     GameStatus,
     GameStore,
@@ -109,9 +110,12 @@ class GameService:
                             status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
                             state_json=state.model_dump_json(), seq=0, created_at=self.clock())
         names = ", ".join(f.value for f in factions)
-        await self.store.create_game(row, [OutgoingMessage(recipient=Recipient(channel=True),
-                                                           text=f"A new game of Dune is open for {names}. "
-                                                                "Take a seat, then start it.")])
+        try:
+            await self.store.create_game(row, [OutgoingMessage(recipient=Recipient(channel=True),
+                                                               text=f"A new game of Dune is open for {names}. "
+                                                                    "Take a seat, then start it.")])
+        except GameExists:  # created by someone else a moment ago
+            raise NotAllowed("This channel already has a game; use another channel or thread.") from None
         return row
 
     async def seat(self, game_id: str, faction: Faction, user_id: int | None, *, admin: bool = False) -> None:
@@ -135,8 +139,7 @@ class GameService:
             if empty:
                 raise NotAllowed(f"These seats are empty: {', '.join(empty)}.")
             state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
-            await self.store.set_status(game_id, GameStatus.RUNNING)
-            await self.store.queue(game_id, messages_for(events, None, state))
+            await self.store.set_status(game_id, GameStatus.RUNNING, messages_for(events, None, state))
 
     # --- actions -----------------------------------------------------------------------------
 

@@ -1,0 +1,125 @@
+"""An in-memory GameStore for tests and the offline console; it honours the same contract as the SQLite store.
+
+No method awaits anything, so under asyncio each one runs to completion before another starts: that is its
+atomicity. Each method checks everything before it changes anything, so a refusal leaves no trace. Rows are
+copied in and out so a caller mutating what it passed or received cannot change the stored data.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.app.ports import (
+    GameExists,
+    GameRecordRow,
+    GameStatus,
+    OutboxRow,
+    OutgoingMessage,
+    StoredAction,
+    UnknownGame,
+    VersionConflict,
+)
+from bot.store.common import Clock, as_utc, check_keep, check_outbox_status, utc_now
+
+
+class MemoryGameStore:
+    def __init__(self, clock: Clock = utc_now) -> None:
+        self._clock = clock
+        self._games: dict[str, GameRecordRow] = {}  # in creation order
+        self._actions: dict[str, list[StoredAction]] = {}
+        self._outbox: dict[int, OutboxRow] = {}  # in id order
+        self._last_outbox_id = 0
+
+    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage]) -> None:
+        if game.game_id in self._games:
+            raise GameExists(f"game {game.game_id} already exists")
+        if any(stored.channel_id == game.channel_id for stored in self._games.values()):
+            raise GameExists(f"channel {game.channel_id} already has a game")
+        created_at = as_utc(game.created_at) if game.created_at else self._now()
+        self._games[game.game_id] = game.model_copy(deep=True, update={"created_at": created_at})
+        self._actions[game.game_id] = []
+        self._queue(game.game_id, game.seq, outbox)
+
+    async def load_game(self, game_id: str) -> GameRecordRow | None:
+        game = self._games.get(game_id)
+        return game.model_copy(deep=True) if game else None
+
+    async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
+        for game in self._games.values():
+            if game.channel_id == channel_id:
+                return game.model_copy(deep=True)
+        return None
+
+    async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
+        games = [game for game in self._games.values() if guild_id is None or game.guild_id == guild_id]
+        # sorted() is stable, so games created at the same instant stay in creation order, as in SQLite.
+        return [game.model_copy(deep=True) for game in sorted(games, key=lambda game: game.created_at)]
+
+    async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
+                            state_json: str, outbox: list[OutgoingMessage]) -> int:
+        game = self._game(game_id)
+        if game.seq != expected_seq:
+            raise VersionConflict(f"game {game_id} is at seq {game.seq}, not {expected_seq}")
+        new_seq = expected_seq + 1
+        self._actions[game_id].append(
+            StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now()))
+        game.state_json, game.seq = state_json, new_seq
+        self._queue(game_id, new_seq, outbox)
+        return new_seq
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+        game = self._game(game_id)
+        check_keep(game_id, keep, game.seq)
+        self._actions[game_id] = [action for action in self._actions[game_id] if action.seq <= keep]
+        game.state_json, game.seq = state_json, keep
+        self._queue(game_id, keep, outbox)
+
+    async def actions(self, game_id: str) -> list[StoredAction]:
+        return [action.model_copy() for action in self._actions.get(game_id, [])]
+
+    async def set_seat(self, game_id: str, faction: str, user_id: int | None) -> None:
+        seats = self._game(game_id).seats
+        if user_id is None:
+            seats.pop(faction, None)
+        else:
+            seats[faction] = user_id
+
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
+        game = self._game(game_id)
+        game.status = GameStatus(status)
+        if outbox:
+            self._queue(game_id, game.seq, list(outbox))
+
+    async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
+        self._queue(game_id, self._game(game_id).seq, outbox)
+
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
+        pending = [row for row in self._outbox.values() if row.status == "pending"]
+        return [row.model_copy(deep=True) for row in pending[:limit]]
+
+    async def mark_outbox(self, outbox_id: int, status: str) -> None:
+        check_outbox_status(status)
+        row = self._outbox.get(outbox_id)
+        if row is None:
+            raise KeyError(f"no outbox row {outbox_id}")
+        row.status = status
+        if status == "pending":
+            row.attempts += 1
+
+    async def close(self) -> None:
+        """Nothing to release; present because the port requires it."""
+
+    def _game(self, game_id: str) -> GameRecordRow:
+        game = self._games.get(game_id)
+        if game is None:
+            raise UnknownGame(game_id)
+        return game
+
+    def _now(self) -> datetime:
+        return as_utc(self._clock())
+
+    def _queue(self, game_id: str, seq: int, outbox: list[OutgoingMessage]) -> None:
+        for message in outbox:
+            self._last_outbox_id += 1
+            self._outbox[self._last_outbox_id] = OutboxRow(
+                id=self._last_outbox_id, game_id=game_id, seq=seq, message=message.model_copy(deep=True))

@@ -1,0 +1,404 @@
+"""The GameStore contract, run against both stores, then what only the SQLite store promises (durability,
+migrations, rollback, WAL)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime, timedelta, timezone
+
+import aiosqlite
+import pytest
+
+from bot.app.ports import (
+    GameExists,
+    GameRecordRow,
+    GameStatus,
+    OutgoingMessage,
+    Recipient,
+    UnknownGame,
+    VersionConflict,
+)
+from bot.store.memory import MemoryGameStore
+from bot.store.sqlite import MIGRATIONS, SqliteGameStore, apply_migrations
+from engine import Faction, GameSetup, new_game, parse_action, state_hash
+from engine.autoplay import play_prompt
+from engine.model import GameState
+from engine.record import replay
+from engine.rng import Rng
+
+NOON = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+GUILD, OTHER_GUILD = 100, 200
+ALICE, BOB = 11, 12
+
+
+def fixed_clock() -> datetime:
+    return NOON
+
+
+def record(game_id: str = "g1", channel_id: int = 1000, guild_id: int = GUILD, **fields) -> GameRecordRow:
+    defaults = {"status": GameStatus.OPEN, "setup_json": "{}", "state_json": '{"seq": 0}', "seq": 0}
+    return GameRecordRow(game_id=game_id, guild_id=guild_id, channel_id=channel_id, **defaults | fields)
+
+
+def to_channel(text: str) -> OutgoingMessage:
+    return OutgoingMessage(recipient=Recipient(channel=True), text=text)
+
+
+def to_faction(faction: str, text: str) -> OutgoingMessage:
+    return OutgoingMessage(recipient=Recipient(faction=faction), text=text, prompt_id=f"{faction}-prompt")
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(request, tmp_path):
+    if request.param == "memory":
+        opened = MemoryGameStore(clock=fixed_clock)
+    else:
+        opened = await SqliteGameStore.open(tmp_path / "mentat.db", clock=fixed_clock)
+    yield opened
+    await opened.close()
+
+
+async def texts(store) -> list[str]:
+    return [row.message.text for row in await store.pending_outbox()]
+
+
+# --- the contract: both stores ---
+
+
+async def test_a_created_game_loads_back_with_its_seats_and_engine_json(store):
+    setup = GameSetup(factions=(Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN), seed=3)
+    state = new_game(setup).state
+    game = GameRecordRow(game_id="dune-1", guild_id=GUILD, channel_id=1000, status=GameStatus.OPEN,
+                         setup_json=setup.model_dump_json(), state_json=state.model_dump_json(), seq=state.seq,
+                         seats={"atreides": ALICE, "harkonnen": BOB}, moderator_role_id=77)
+
+    await store.create_game(game, [to_channel("A new game of Dune")])
+
+    loaded = await store.load_game("dune-1")
+    assert loaded == game.model_copy(update={"created_at": NOON})
+    assert GameSetup.model_validate_json(loaded.setup_json) == setup
+    assert state_hash(GameState.model_validate_json(loaded.state_json)) == state_hash(state)
+    assert await store.load_game("no-such-game") is None
+    [queued] = await store.pending_outbox()
+    assert (queued.game_id, queued.seq, queued.message.text) == ("dune-1", 0, "A new game of Dune")
+
+
+async def test_timestamps_are_kept_in_utc(store):
+    in_paris = datetime(2026, 3, 1, 13, 0, tzinfo=timezone(timedelta(hours=1)))
+    await store.create_game(record(created_at=in_paris), [])
+
+    created_at = (await store.load_game("g1")).created_at
+    assert created_at == NOON and created_at.utcoffset() == timedelta(0)
+    await store.commit_action("g1", 0, ALICE, "{}", "{}", [])
+    assert (await store.actions("g1"))[0].created_at == NOON
+
+
+async def test_games_are_found_by_channel_and_listed_by_guild_in_creation_order(store):
+    await store.create_game(record("g1", channel_id=1001, created_at=NOON + timedelta(minutes=1)), [])
+    await store.create_game(record("g2", channel_id=1002, created_at=NOON), [])
+    await store.create_game(record("g3", channel_id=1003, guild_id=OTHER_GUILD), [])
+
+    assert (await store.game_in_channel(1002)).game_id == "g2"
+    assert await store.game_in_channel(9999) is None
+    assert [game.game_id for game in await store.list_games(GUILD)] == ["g2", "g1"]
+    assert [game.game_id for game in await store.list_games()] == ["g2", "g3", "g1"]  # g3 ties g2: created later
+    assert await store.list_games(guild_id=12345) == []
+
+
+async def test_a_second_game_with_the_same_id_or_channel_is_refused_and_queues_nothing(store):
+    await store.create_game(record("g1", channel_id=1000), [])
+
+    with pytest.raises(GameExists):
+        await store.create_game(record("g1", channel_id=2000), [to_channel("duplicate id")])
+    with pytest.raises(GameExists):
+        await store.create_game(record("g2", channel_id=1000), [to_channel("duplicate channel")])
+    assert [game.game_id for game in await store.list_games()] == ["g1"]
+    assert await store.pending_outbox() == []
+
+
+async def test_seats_are_taken_changed_and_freed(store):
+    await store.create_game(record(seats={"atreides": ALICE}), [])
+
+    await store.set_seat("g1", "harkonnen", BOB)
+    await store.set_seat("g1", "atreides", BOB)
+    assert (await store.load_game("g1")).seats == {"atreides": BOB, "harkonnen": BOB}
+    await store.set_seat("g1", "atreides", None)
+    await store.set_seat("g1", "fremen", None)  # freeing an empty seat is harmless
+    assert (await store.load_game("g1")).seats == {"harkonnen": BOB}
+
+
+async def test_set_status(store):
+    await store.create_game(record(), [])
+
+    await store.set_status("g1", GameStatus.RUNNING)
+    assert (await store.load_game("g1")).status == GameStatus.RUNNING
+    await store.set_status("g1", GameStatus.ENDED)
+    assert (await store.load_game("g1")).status == GameStatus.ENDED
+
+
+@pytest.mark.parametrize("operation", [
+    lambda store: store.commit_action("nope", 0, ALICE, "{}", "{}", []),
+    lambda store: store.replace_history("nope", 0, "{}", []),
+    lambda store: store.set_seat("nope", "atreides", ALICE),
+    lambda store: store.set_seat("nope", "atreides", None),
+    lambda store: store.set_status("nope", GameStatus.RUNNING),
+    lambda store: store.queue("nope", [to_channel("lost")]),
+], ids=["commit_action", "replace_history", "set_seat", "free_seat", "set_status", "queue"])
+async def test_an_unknown_game_is_refused(store, operation):
+    with pytest.raises(UnknownGame):
+        await operation(store)
+    assert await store.actions("nope") == []
+    assert await store.pending_outbox() == []
+
+
+async def test_commit_action_stores_the_action_snapshot_and_messages_and_returns_the_new_seq(store):
+    await store.create_game(record(), [])
+
+    assert await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [to_channel("one")]) == 1
+    assert await store.commit_action("g1", 1, BOB, '{"a": 2}', '{"seq": 2}',
+                                     [to_channel("two"), to_faction("atreides", "secret")]) == 2
+
+    game = await store.load_game("g1")
+    assert (game.seq, game.state_json) == (2, '{"seq": 2}')
+    assert [(a.seq, a.actor, a.action_json) for a in await store.actions("g1")] == [
+        (1, ALICE, '{"a": 1}'), (2, BOB, '{"a": 2}')]
+    rows = await store.pending_outbox()
+    assert [(row.seq, row.message) for row in rows] == [
+        (1, to_channel("one")), (2, to_channel("two")), (2, to_faction("atreides", "secret"))]
+    assert all(row.attempts == 0 and row.status == "pending" for row in rows)
+
+
+async def test_a_stale_commit_is_refused_and_changes_nothing(store):
+    await store.create_game(record(), [])
+    await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [to_channel("one")])
+
+    for stale in (0, 2):
+        with pytest.raises(VersionConflict):
+            await store.commit_action("g1", stale, BOB, '{"b": 1}', '{"wrong": true}', [to_channel("wrong")])
+
+    game = await store.load_game("g1")
+    assert (game.seq, game.state_json) == (1, '{"seq": 1}')
+    assert [a.action_json for a in await store.actions("g1")] == ['{"a": 1}']
+    assert await texts(store) == ["one"]
+
+
+async def test_a_double_click_applies_once(store):
+    await store.create_game(record(), [])
+    click = ("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [to_channel("done")])
+
+    first, second = await asyncio.gather(store.commit_action(*click), store.commit_action(*click),
+                                         return_exceptions=True)
+
+    assert first == 1 and isinstance(second, VersionConflict)
+    assert len(await store.actions("g1")) == 1
+    assert await texts(store) == ["done"]
+
+
+async def test_undo_drops_later_actions_and_play_continues_from_the_kept_seq(store):
+    await store.create_game(record(), [])
+    for seq in range(3):
+        await store.commit_action("g1", seq, ALICE, f'{{"a": {seq + 1}}}', f'{{"seq": {seq + 1}}}', [])
+
+    await store.replace_history("g1", 1, '{"seq": 1, "replayed": true}', [to_channel("undone to 1")])
+
+    game = await store.load_game("g1")
+    assert (game.seq, game.state_json) == (1, '{"seq": 1, "replayed": true}')
+    assert [a.seq for a in await store.actions("g1")] == [1]
+    [undo_notice] = await store.pending_outbox()
+    assert (undo_notice.seq, undo_notice.message.text) == (1, "undone to 1")
+    with pytest.raises(VersionConflict):  # a button from before the undo
+        await store.commit_action("g1", 3, ALICE, "{}", "{}", [])
+    assert await store.commit_action("g1", 1, BOB, '{"b": 2}', '{"seq": 2}', []) == 2
+    assert [(a.seq, a.actor) for a in await store.actions("g1")] == [(1, ALICE), (2, BOB)]
+
+
+@pytest.mark.parametrize("keep", [-1, 2])
+async def test_undo_cannot_go_forward_or_before_the_start(store, keep):
+    await store.create_game(record(), [])
+    await store.commit_action("g1", 0, ALICE, "{}", '{"seq": 1}', [])
+
+    with pytest.raises(ValueError):
+        await store.replace_history("g1", keep, "{}", [to_channel("bad undo")])
+    assert (await store.load_game("g1")).state_json == '{"seq": 1}'
+    assert len(await store.actions("g1")) == 1
+    assert await store.pending_outbox() == []
+
+
+async def test_outbox_rows_wait_in_order_until_sent_or_undeliverable(store):
+    await store.create_game(record("g1", channel_id=1001), [to_channel("g1 created")])
+    await store.create_game(record("g2", channel_id=1002), [to_channel("g2 created")])
+    await store.commit_action("g1", 0, ALICE, "{}", "{}", [to_channel("public"), to_faction("atreides", "dm")])
+    first, second, public, dm = await store.pending_outbox()
+    assert [row.message.text for row in (first, second, public, dm)] == ["g1 created", "g2 created", "public", "dm"]
+    assert first.id < second.id < public.id < dm.id
+    assert [row.id for row in await store.pending_outbox(limit=2)] == [first.id, second.id]
+
+    await store.mark_outbox(first.id, "sent")
+    await store.mark_outbox(dm.id, "pending")  # a retry: it stays queued, in its place
+    await store.mark_outbox(dm.id, "pending")
+    await store.mark_outbox(second.id, "undeliverable")
+
+    still_pending = await store.pending_outbox()
+    assert [(row.message.text, row.attempts) for row in still_pending] == [("public", 0), ("dm", 2)]
+    await store.mark_outbox(dm.id, "undeliverable")
+    await store.mark_outbox(public.id, "sent")
+    assert await store.pending_outbox() == []
+
+
+async def test_messages_queued_outside_an_action_carry_the_games_current_seq(store):
+    await store.create_game(record(), [to_channel("created")])
+    await store.commit_action("g1", 0, ALICE, "{}", "{}", [to_channel("moved")])
+
+    await store.queue("g1", [to_channel("notice"), to_faction("atreides", "your turn")])
+
+    rows = await store.pending_outbox()
+    assert [(row.seq, row.message.text) for row in rows] == [(0, "created"), (1, "moved"), (1, "notice"),
+                                                             (1, "your turn")]
+
+
+async def test_marking_an_unknown_outbox_row_or_with_an_unknown_status_is_refused(store):
+    await store.create_game(record(), [to_channel("hello")])
+    [row] = await store.pending_outbox()
+
+    with pytest.raises(KeyError):
+        await store.mark_outbox(row.id + 100, "sent")
+    with pytest.raises(ValueError):
+        await store.mark_outbox(row.id, "lost")
+    assert [(r.id, r.attempts) for r in await store.pending_outbox()] == [(row.id, 0)]
+
+
+async def test_rows_handed_out_are_copies(store):
+    message = to_channel("hello")
+    await store.create_game(record(seats={"atreides": ALICE}), [message])
+    message.text = "changed by the caller"
+
+    loaded = await store.load_game("g1")
+    loaded.seats["harkonnen"] = BOB
+    loaded.seq = 99
+    assert await store.load_game("g1") == loaded.model_copy(update={"seats": {"atreides": ALICE}, "seq": 0})
+    assert await texts(store) == ["hello"]
+
+
+async def test_a_real_games_stored_actions_replay_to_the_stored_snapshot(store):
+    setup = GameSetup(factions=(Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN), seed=3)
+    state = new_game(setup).state
+    await store.create_game(record(setup_json=setup.model_dump_json(), state_json=state.model_dump_json()), [])
+    rng = Rng.from_seed(1)
+    for _ in range(3):
+        action, (state, _) = play_prompt(state, state.prompts[0], rng)
+        await store.commit_action("g1", state.seq - 1, ALICE, action.model_dump_json(), state.model_dump_json(), [])
+
+    game = await store.load_game("g1")
+    stored_actions = [parse_action(stored.action_json) for stored in await store.actions("g1")]
+    replayed, _ = replay(GameSetup.model_validate_json(game.setup_json), stored_actions)
+    assert state_hash(replayed) == state_hash(GameState.model_validate_json(game.state_json)) == state_hash(state)
+
+
+# --- SQLite only ---
+
+
+async def test_sqlite_data_survives_closing_and_reopening(tmp_path):
+    path = tmp_path / "mentat.db"
+    store = await SqliteGameStore.open(path, clock=fixed_clock)
+    await store.create_game(record(seats={"atreides": ALICE}), [to_channel("created")])
+    await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [to_faction("atreides", "dm")])
+    await store.mark_outbox((await store.pending_outbox())[0].id, "sent")
+    await store.set_status("g1", GameStatus.RUNNING)
+    before = (await store.load_game("g1"), await store.actions("g1"), await store.pending_outbox())
+    await store.close()
+
+    reopened = await SqliteGameStore.open(path)
+    try:
+        assert (await reopened.load_game("g1"), await reopened.actions("g1"), await reopened.pending_outbox()) == before
+    finally:
+        await reopened.close()
+
+
+async def test_sqlite_runs_in_wal_mode_with_full_sync_and_foreign_keys(tmp_path):
+    path = tmp_path / "mentat.db"
+    store = await SqliteGameStore.open(path)
+    try:
+        connection = store._db  # the pragmas other than journal_mode are per connection
+        [synchronous], [foreign_keys] = [await connection.execute_fetchall(f"PRAGMA {name}")
+                                         for name in ("synchronous", "foreign_keys")]
+        assert (synchronous[0], foreign_keys[0]) == (2, 1)  # synchronous 2 is FULL
+    finally:
+        await store.close()
+
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)  # WAL is recorded in the file
+
+
+async def test_sqlite_a_commit_failing_midway_leaves_nothing_behind(tmp_path, monkeypatch):
+    store = await SqliteGameStore.open(tmp_path / "mentat.db")
+    try:
+        await store.create_game(record(), [])
+
+        async def fail_after_the_action_and_snapshot(*args):
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(store, "_queue", fail_after_the_action_and_snapshot)
+        with pytest.raises(RuntimeError, match="disk full"):
+            await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [to_channel("lost")])
+        monkeypatch.undo()
+
+        game = await store.load_game("g1")
+        assert (game.seq, game.state_json) == (0, '{"seq": 0}')
+        assert await store.actions("g1") == []
+        assert await store.pending_outbox() == []
+        assert await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', []) == 1  # the store still works
+    finally:
+        await store.close()
+
+
+async def schema_versions(db: aiosqlite.Connection) -> list[int]:
+    return [row[0] for row in await db.execute_fetchall("SELECT version FROM schema_version ORDER BY version")]
+
+
+async def test_sqlite_migrations_run_once(tmp_path):
+    path = tmp_path / "mentat.db"
+    for _ in range(2):
+        await (await SqliteGameStore.open(path)).close()
+
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await schema_versions(db) == [1]
+        assert await apply_migrations(db) == []
+
+
+async def test_sqlite_a_database_at_an_older_version_is_upgraded_keeping_its_data(tmp_path):
+    path = tmp_path / "mentat.db"
+    store = await SqliteGameStore.open(path)
+    await store.create_game(record(), [])
+    await store.close()
+    newer = tmp_path / "migrations"
+    newer.mkdir()
+    shutil.copy(MIGRATIONS / "0001_init.sql", newer)
+    (newer / "0002_notes.sql").write_text("ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';\n"
+                                          "CREATE TABLE audit (id INTEGER PRIMARY KEY);\n")
+
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await apply_migrations(db, newer) == [2]
+        assert await apply_migrations(db, newer) == []
+        assert await schema_versions(db) == [1, 2]
+        assert await db.execute_fetchall("SELECT game_id, notes FROM games") == [("g1", "")]
+
+    with pytest.raises(RuntimeError, match="newer"):  # older code must not write to a newer schema
+        await SqliteGameStore.open(path)
+
+
+async def test_sqlite_a_failing_migration_leaves_the_previous_version(tmp_path):
+    path = tmp_path / "mentat.db"
+    await (await SqliteGameStore.open(path)).close()
+    broken = tmp_path / "migrations"
+    broken.mkdir()
+    shutil.copy(MIGRATIONS / "0001_init.sql", broken)
+    (broken / "0002_broken.sql").write_text("CREATE TABLE audit (id INTEGER PRIMARY KEY);\nNOT SQL AT ALL;\n")
+
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(db, broken)
+        assert await schema_versions(db) == [1]
+        assert await db.execute_fetchall("SELECT name FROM sqlite_master WHERE name = 'audit'") == []
