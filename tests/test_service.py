@@ -157,3 +157,35 @@ async def test_seats_and_start():
     assert (await service.store.load_game(row.game_id)).status == GameStatus.RUNNING
     with pytest.raises(NotAllowed, match="BT-2"):
         await service.create_game(guild_id=1, channel_id=57, factions=[A, Faction.BENE_TLEILAXU])
+
+
+async def test_the_end_of_the_game_reveals_every_secret():
+    """Item 13 of the bot issue: traitors, hands, spice, the prediction, marks and traps are shown at the end."""
+    from engine.autoplay import choose
+    from engine.errors import RuleViolation as Violation
+    from engine.flow import DEFAULTS
+    from engine.rng import Rng
+
+    service = GameService(MemoryGameStore())
+    row = await service.create_game(guild_id=1, channel_id=60, factions=[A, H, Faction.BENE_GESSERIT], seed=3,
+                                    options=None)
+    users = {A: 1, H: 2, Faction.BENE_GESSERIT: 3}
+    for faction, user in users.items():
+        await service.seat(row.game_id, faction, user)
+    await service.start(row.game_id)
+    rng = Rng.from_seed(3)
+    state = await service.state_of(row.game_id)
+    while state.prompts and state.phase.value != "ended":
+        prompt = rng.choice(state.prompts)
+        try:
+            await service.submit(row.game_id, users[prompt.faction], choose(state, prompt, rng))
+        except Refused as refusal:
+            assert isinstance(refusal.violation, Violation)
+            await service.submit(row.game_id, users[prompt.faction], DEFAULTS[prompt.kind](state, prompt))
+        state = await service.state_of(row.game_id)
+    gateway = RecordingGateway()
+    while await service.deliver(gateway):
+        pass
+    reveal = next(text for text in gateway.channel if text.startswith("The game is over. What was secret"))
+    assert "The Bene Gesserit predicted" in reveal and "traitors:" in reveal
+    assert (await service.store.load_game(row.game_id)).status == GameStatus.ENDED

@@ -42,3 +42,24 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
                                             text=f"Waiting for {faction_name(prompt.faction)}: {kind} "
                                                  f"(decision {prompt.id})."))
     return messages
+
+
+def end_of_game_reveal(state: GameState) -> OutgoingMessage:
+    """When the game is over nothing is secret any more: traitors, the prediction, BT marks and traps, and
+    the spice behind every shield."""
+    from engine.names import card_name, leader_name
+
+    lines = ["The game is over. What was secret:"]
+    for faction, fs in state.factions.items():
+        traitors = ", ".join(leader_name(t) for t in fs.traitors) or "none"
+        hand = ", ".join(card_name(c) for c in fs.hand) or "no cards"
+        lines.append(f"- {faction_name(faction)}: {fs.spice} spice; traitors: {traitors}; hand: {hand}.")
+    if state.bg_prediction:
+        lines.append(f"- The Bene Gesserit predicted {faction_name(state.bg_prediction.faction)} on turn "
+                     f"{state.bg_prediction.turn}.")
+    if state.bt is not None:
+        marks = ", ".join(leader_name(m) for m in state.bt.marked) or "none"
+        lines.append(f"- Bene Tleilaxu traitors still marked: {marks}.")
+    for stronghold, trap in state.traps.items():
+        lines.append(f"- The trap on {stronghold} was {card_name(trap.card)}.")
+    return OutgoingMessage(recipient=Recipient(channel=True), text="\n".join(lines))

@@ -24,7 +24,7 @@ from bot.app.ports import (
     Recipient,
     VersionConflict,
 )
-from bot.app.render import messages_for
+from bot.app.render import end_of_game_reveal, messages_for
 from engine import apply, new_game
 from engine.actions import Action, AdminAction, PlayerAction, parse_action
 from engine.errors import RuleViolation
@@ -167,9 +167,12 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
+            outbox = messages_for(events, before, after)
+            if after.phase.value == "ended":
+                outbox.append(end_of_game_reveal(after))
             try:
                 seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
-                                                     after.model_dump_json(), messages_for(events, before, after))
+                                                     after.model_dump_json(), outbox)
             except VersionConflict:
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
             if after.winners or after.phase.value == "ended":
