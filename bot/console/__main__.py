@@ -1,0 +1,66 @@
+"""`python -m bot.console [--db PATH] [--script FILE] [--seed N]`: play Mentat locally, hot seat, without Discord.
+
+The same GameService and stores as the bot (memory by default, SQLite with --db), with a ConsoleGateway in
+place of Discord. With --script the commands come from a file and the exit status says whether every line did
+as expected (a line starting with `!` must be refused); without it, an interactive prompt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from bot.app.service import GameService
+from bot.console.gateway import ConsoleGateway
+from bot.console.repl import Console
+from bot.store.memory import MemoryGameStore
+from bot.store.sqlite import SqliteGameStore
+
+
+def interactive(console: Console, runner: asyncio.Runner) -> None:
+    """Read commands with input() while no event loop runs, so Ctrl-C and Ctrl-D end the session at once."""
+    print("Mentat console. Type help for the commands.")
+    while not console.finished:
+        try:
+            line = input(console.prompt_text())
+        except (EOFError, KeyboardInterrupt):
+            print()
+            return
+        if not line.strip() or line.strip().startswith("#"):
+            continue
+        try:
+            runner.run(console.execute(line))
+        except KeyboardInterrupt:
+            print("interrupted")
+            return
+        except Exception as error:  # noqa: BLE001 - a bug in one command must not end the session
+            print(f"internal error: {type(error).__name__}: {error}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.console", description=__doc__.splitlines()[0])
+    parser.add_argument("--db", help="a SQLite database file (created if missing); the game there is resumed")
+    parser.add_argument("--script", help="run the commands of this file, then exit")
+    parser.add_argument("--seed", type=int, help="the seed of `new` when it names none")
+    args = parser.parse_args(argv)
+    if args.script and not Path(args.script).is_file():
+        print(f"error: no script file {args.script}", file=sys.stderr)
+        return 2
+    # One loop for the whole session: the SQLite connection belongs to it.
+    with asyncio.Runner() as runner:
+        store = runner.run(SqliteGameStore.open(args.db)) if args.db else MemoryGameStore()
+        try:
+            console = Console(GameService(store), ConsoleGateway(), default_seed=args.seed)
+            runner.run(console.resume())
+            if args.script:
+                return runner.run(console.run_script(Path(args.script)))
+            interactive(console, runner)
+            return 0
+        finally:
+            runner.run(store.close())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

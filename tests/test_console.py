@@ -1,0 +1,316 @@
+"""The console front (`python -m bot.console`): hot-seat play through the same service and stores as the bot."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bot.app.service import GameService
+from bot.console.__main__ import main as console_main
+from bot.console.gateway import CHANNEL_PREFIX, ConsoleGateway
+from bot.console.repl import Console
+from bot.store.memory import MemoryGameStore
+from engine.__main__ import main as engine_main
+from engine.actions import parse_action
+from engine.ids import Faction
+from engine.model import PromptKind
+from engine.names import leader_name
+from engine.options import GameSetup
+from engine.record import replay
+
+A, F, BT = Faction.ATREIDES, Faction.FREMEN, Faction.BENE_TLEILAXU
+ROOT = Path(__file__).resolve().parent.parent
+NEW = "new atreides,fremen,bt --seed 7"
+
+
+async def _console(store=None):
+    lines: list[str] = []
+    console = Console(GameService(store or MemoryGameStore()), ConsoleGateway(lines.append), out=lines.append)
+    await console.resume()
+    return console, lines
+
+
+async def _run(console, *commands):
+    for command in commands:
+        assert await console.execute(command), f"{command!r} was refused"
+
+
+def _channel(lines):
+    return [line.removeprefix(CHANNEL_PREFIX) for line in lines if line.startswith(CHANNEL_PREFIX)]
+
+
+async def _snapshot(console):
+    row = await console.service.store.load_game("g1")
+    return row.seq, row.state_json, len(await console.service.store.actions("g1"))
+
+
+@pytest.fixture
+async def started():
+    console, lines = await _console()
+    await _run(console, NEW, "start")
+    return console, lines
+
+
+@pytest.fixture
+async def played(started):
+    """A 3-faction game with the BT: one traitor picked with `do`, one with `default`, then `auto 200`."""
+    console, lines = started
+    state = await console.service.state_of("g1")
+    dealt = {p.faction: list(p.options) for p in state.prompts if p.kind == PromptKind.TRAITOR_PICK}
+    dms_at_start = {faction: list(texts) for faction, texts in console.gateway.inboxes.items()}
+    await _run(console, "do " + json.dumps({"type": "choose_traitor", "leader": dealt[A][1]}),
+               "as fremen", "default", "auto 200")
+    return SimpleNamespace(console=console, lines=lines, dealt=dealt, dms_at_start=dms_at_start)
+
+
+def _script(tmp_path, text, name="script.txt"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+# --- (a) channel output -------------------------------------------------------------------------
+
+
+async def test_the_channel_shows_the_setup_and_the_phases(played):
+    channel = "\n".join(_channel(played.lines))
+    for announcement in ("A new game of Dune is open", "A game of Dune begins with Atreides, Fremen, Bene Tleilaxu",
+                         "Atreides chose a traitor.", "Fremen chose a traitor.", "Setup is complete",
+                         "Turn 1: Storm.", "Turn 1: Spice blow.", "Turn 1: Bidding.", "Turn 2: Storm."):
+        assert announcement in channel
+    assert "Your decision is needed" not in channel
+    assert any(line.startswith("auto: 200 decision(s) taken") for line in played.lines)
+
+
+# --- (b) DMs: each inbox holds its own secrets, all of them, and nothing else --------------------
+
+
+async def test_the_opening_dms_name_only_the_factions_own_traitor_choices(played):
+    atreides = "\n".join(played.dms_at_start["atreides"])
+    fremen = "\n".join(played.dms_at_start["fremen"])
+    assert all(leader_name(t) in atreides for t in played.dealt[A])
+    assert all(leader_name(t) in fremen for t in played.dealt[F])
+    assert not any(leader_name(t) in atreides for t in played.dealt[F])
+    assert not any(leader_name(t) in fremen for t in played.dealt[A])
+    assert "traitor" not in "\n".join(played.dms_at_start["bene_tleilaxu"]).lower()  # BT-1: no traitors dealt
+
+
+async def test_every_inbox_matches_the_engines_private_events_exactly(played):
+    store = played.console.service.store
+    row = await store.load_game("g1")
+    actions = [parse_action(a.action_json) for a in await store.actions("g1")]
+    _, events = replay(GameSetup.model_validate_json(row.setup_json), actions)
+    public = {e.message for e in events if e.public}
+    for faction in (A, F, BT):
+        mine = {e.message for e in events if not e.public and faction in e.audience}
+        received = {line for text in played.console.gateway.inboxes[faction.value] for line in text.splitlines()}
+        decisions = {line for line in received if line.startswith("Your decision is needed")}
+        assert received - decisions == mine, faction
+        others = {e.message for e in events if not e.public and faction not in e.audience} - mine - public
+        assert not received & others
+    secrets_only = {e.message for e in events if not e.public} - public
+    assert not set(_channel(played.lines)) & secrets_only
+
+
+async def test_inbox_prints_and_clears_and_view_shows_only_own_secrets(played):
+    console, lines = played.console, played.lines
+    state = await console.service.state_of("g1")
+    await _run(console, "as atreides")
+    del lines[:]
+    await _run(console, "view")
+    shown = "\n".join(lines)
+    secrets = shown[shown.index("Your secrets (Atreides)"):]
+    assert f"spice {state.faction(A).spice}" in secrets
+    assert all(leader_name(t) in secrets for t in state.faction(A).traitors)
+    assert not any(leader_name(t) in secrets for t in state.faction(F).traitors)
+    del lines[:]
+    await _run(console, "table")
+    assert "Your secrets" not in "\n".join(lines) and "Turn order:" in "\n".join(lines)
+    del lines[:]
+    await _run(console, "inbox")
+    assert lines[0].startswith("Inbox of Atreides:") and "Choose one traitor to keep from" in "\n".join(lines)
+    await _run(console, "inbox atreides")
+    assert lines[-1] == "Inbox of Atreides: 0 message(s)."
+
+
+# --- (c) refusals name the rule and change nothing ----------------------------------------------
+
+
+async def test_an_illegal_action_prints_the_rule_and_changes_nothing(started):
+    console, lines = started
+    before = await _snapshot(console)
+    assert not await console.execute('do {"type":"choose_traitor","leader":"nobody"}')
+    assert lines[-1].startswith("refused: [Setup: traitors]") and "Allowed:" in lines[-1]
+    assert not await console.execute('do {"type":"bid","amount":2}')
+    assert lines[-1].startswith("refused: [") and "bid" in lines[-1]
+    assert not await console.execute('do {"type":"warp","amount":2}')
+    assert lines[-1].startswith("error: Not a valid action")
+    assert not await console.execute("do {not json")
+    assert lines[-1].startswith("error: Not valid JSON")
+    assert not await console.execute("pass")  # a traitor pick cannot be declined
+    assert "cannot be passed" in lines[-1]
+    assert not await console.execute("fly")
+    assert "Unknown command 'fly'" in lines[-1]
+    assert await _snapshot(console) == before
+
+
+async def test_pass_declines_a_bid_and_default_answers_for_the_acting_seat(started):
+    console, lines = started
+    for _ in range(100):  # let the automatic players reach an Atreides bid
+        state = await console.service.state_of("g1")
+        if any(p.kind == PromptKind.BID for p in state.prompts_for(A)):
+            break
+        await _run(console, "auto")
+    await _run(console, "as atreides", "prompts")
+    assert " bid (public)" in lines[-1]
+    mark = len(lines)
+    await _run(console, "pass")
+    assert lines[mark].startswith("accepted: pass_bid for Atreides (version ")
+    assert any(line.startswith("Atreides pass on card") for line in _channel(lines[mark:]))
+    assert not await console.execute("default p1")
+    assert lines[-1].startswith("error: Atreides has no open decision 'p1'")
+
+
+# --- (d) seats ----------------------------------------------------------------------------------
+
+
+async def test_as_switches_seats_and_refuses_unknown_or_absent_factions(started):
+    console, lines = started
+    assert console.seat == A and console.prompt_text() == "mentat[atreides]> "
+    await _run(console, "as bt")
+    assert console.seat == BT and lines[-1].startswith("Acting as Bene Tleilaxu: 1 open decision(s)")
+    assert not await console.execute("as emperor")
+    assert lines[-1] == "error: Emperor is not in this game; its factions are atreides, fremen, bene_tleilaxu."
+    assert not await console.execute("as spice_merchants")
+    assert lines[-1].startswith("error: Unknown faction 'spice_merchants'")
+    assert not await console.execute("as bene")  # ambiguous
+    assert console.seat == BT
+    before = await _snapshot(console)
+    traitor = (await console.service.state_of("g1")).prompts_for(A)[0].options[0]
+    assert not await console.execute(f'do {{"type":"choose_traitor","faction":"atreides","leader":"{traitor}"}}')
+    assert lines[-1] == "refused: You are not seated as atreides in this game."
+    assert await _snapshot(console) == before
+
+
+async def test_commands_before_a_game_and_bad_games_are_refused():
+    console, lines = await _console()
+    assert console.prompt_text() == "mentat> "
+    for command, message in (("start", "no game yet"), ("as atreides", "no game yet"),
+                             ("new atreides,fremen --options nope", "Bad option nope"),
+                             ("new atreides,bt", "BT-2"), ("new atreides,atreides,fremen", "listed twice"),
+                             ("new atreides,fremen --seed x", "whole number")):
+        assert not await console.execute(command)
+        assert message in lines[-1], (command, lines[-1])
+    assert await console.service.store.list_games() == []
+    await _run(console, "new atreides fremen --seed 3 --options turns=2,choam_charity")
+    assert not await console.execute("new atreides,fremen")
+    assert "already has a game" in lines[-1]
+    setup = GameSetup.model_validate_json((await console.service.store.load_game("g1")).setup_json)
+    assert setup.seed == 3 and setup.options.turns == 2 and setup.options.choam_charity
+
+
+# --- admin, undo and DMs that cannot be delivered -----------------------------------------------
+
+
+async def test_corrections_need_the_admin_verb_and_undo_guards_secrets(started):
+    console, lines = started
+    correction = '{"type":"set_spice","faction":"atreides","amount":3}'
+    assert not await console.execute(f"do {correction}")
+    assert lines[-1] == "error: set_spice is a correction: submit it with admin <json>."
+    await _run(console, f"admin {correction}")
+    assert any("corrected Atreides's spice (console correction)" in line for line in _channel(lines))
+    assert (await console.service.state_of("g1")).faction(A).spice == 3
+    await _run(console, "default")  # the Atreides traitor pick
+    assert not await console.execute("undo 1")
+    assert "already seen" in lines[-1]
+    await _run(console, "undo 1 force")
+    assert "back at version 1" in _channel(lines)[-1]
+    await _run(console, "prompts")
+    assert lines[-1].startswith("p1  traitor pick (secret)\n    choices: ")
+
+
+async def test_a_closed_dm_falls_back_to_the_table():
+    console, lines = await _console()
+    await _run(console, NEW, "dm close fremen", "start")
+    assert any("cannot DM the fremen player" in line for line in _channel(lines))
+    assert "fremen" not in console.gateway.inboxes
+
+
+# --- (e) export ---------------------------------------------------------------------------------
+
+
+async def test_export_writes_a_record_the_engine_replays(played, tmp_path, capsys):
+    path = tmp_path / "game.json"
+    await _run(played.console, f"export {path}")
+    stored = len(await played.console.service.store.actions("g1"))
+    assert played.lines[-1] == f"Exported {stored} action(s) to {path}."
+    assert engine_main(["replay", str(path)]) == 0
+    assert f"replay OK: {stored} actions, seed 7" in capsys.readouterr().out
+
+
+# --- (f) scripts --------------------------------------------------------------------------------
+
+
+def test_a_script_passes_with_expected_refusals(tmp_path, capsys):
+    script = _script(tmp_path, f"# a demo\n{NEW}\nstart\n\n!do {{\"type\":\"bid\",\"amount\":2}}\n!as emperor\n"
+                               "default\nauto 5\nstatus\n")
+    assert console_main(["--script", script]) == 0
+    out = capsys.readouterr().out
+    assert "> !as emperor\nerror: Emperor is not in this game" in out
+    assert "Game g1: running, version 6" in out
+
+
+def test_a_script_stops_at_the_first_unexpected_result(tmp_path, capsys):
+    failing = _script(tmp_path, f"{NEW}\nstart\ndo {{\"type\":\"bid\",\"amount\":2}}\nstatus\n")
+    assert console_main(["--script", failing]) == 1
+    out = capsys.readouterr().out
+    assert "line 3: the command failed" in out and "> status" not in out
+    accepted = _script(tmp_path, f"{NEW}\n!start\n", "accepted.txt")
+    assert console_main(["--script", accepted]) == 1
+    assert "line 2: expected a refusal, but the command was accepted" in capsys.readouterr().out
+    assert console_main(["--script", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_python_m_bot_console_runs_a_script(tmp_path):
+    script = _script(tmp_path, f"{NEW}\nstart\nauto 3\nquit\nstatus\n")
+    done = subprocess.run([sys.executable, "-m", "bot.console", "--script", script], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "[#game] A game of Dune begins" in done.stdout and "> status" not in done.stdout  # quit ends the script
+
+
+def test_the_interactive_prompt_reads_until_end_of_input(monkeypatch, capsys):
+    typed = iter([NEW, "start", "as fremen", "bogus", "view"])
+
+    def fake_input(prompt):
+        print(prompt, end="")
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    assert console_main([]) == 0
+    out = capsys.readouterr().out
+    assert "mentat[fremen]> " in out and "Unknown command 'bogus'" in out and "Your secrets (Fremen)" in out
+
+
+# --- (g) SQLite: quit, restart on the same file, carry on ---------------------------------------
+
+
+def test_a_game_in_a_database_survives_a_restart(tmp_path, capsys):
+    db = str(tmp_path / "mentat.sqlite")
+    first = _script(tmp_path, f"{NEW}\nstart\nas fremen\ndefault\nauto 10\nquit\n", "first.txt")
+    assert console_main(["--db", db, "--script", first]) == 0
+    assert "auto: 10 decision(s) taken" in capsys.readouterr().out
+    second = _script(tmp_path, "status\n!new atreides,fremen\nauto 5\nstatus\n", "second.txt")
+    assert console_main(["--db", db, "--script", second]) == 0
+    out = capsys.readouterr().out
+    assert "Resumed game g1 (running, version 11); acting as Atreides." in out
+    assert "Game g1: running, version 11" in out and "Game g1: running, version 16" in out
+    assert "This channel already has a game" in out
