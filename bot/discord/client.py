@@ -1,0 +1,88 @@
+"""The bot: a discord.py `commands.Bot` with the game service injected, the four command groups, the
+persistent prompt buttons, a dev-guild sync, and a background task that drains the outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.app.service import GameService
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.errors import MentatTree
+from bot.discord.gateway import DiscordGateway
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.me", "bot.discord.cogs.admin")
+DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
+
+
+def intents() -> discord.Intents:
+    """Slash commands and DMs need no privileged intent; guilds keeps channels and threads cached."""
+    chosen = discord.Intents.none()
+    chosen.guilds = True
+    return chosen
+
+
+# The bot never joins voice: no warnings about voice libraries that are not installed.
+discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+
+
+class MentatBot(commands.Bot):
+    def __init__(self, service: GameService, *, dev_guild_id: int | None = None,
+                 drain_interval: float = DRAIN_INTERVAL):
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(), tree_cls=MentatTree,
+                         help_command=None, allowed_mentions=discord.AllowedMentions.none())
+        self.service = service
+        self.dev_guild_id = dev_guild_id
+        self.drain_interval = drain_interval
+        self.gateway = DiscordGateway(self)
+        self._wake = asyncio.Event()
+        self._drain_task: asyncio.Task[None] | None = None
+
+    async def add_cogs(self) -> None:
+        """Load the four command groups (works offline, before login: the check command and tests use it)."""
+        for name in EXTENSIONS:
+            if name not in self.extensions:
+                await self.load_extension(name)
+
+    async def setup_hook(self) -> None:
+        await self.add_cogs()
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.dev_guild_id is not None:
+            guild = discord.Object(id=self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the dev guild %s", len(synced), self.dev_guild_id)
+        self._drain_task = asyncio.create_task(self._drain_forever(), name="mentat-outbox")
+
+    def wake_outbox(self) -> None:
+        """Deliver soon: called after an action so the table sees it without waiting for the next tick."""
+        self._wake.set()
+
+    async def _drain_forever(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.drain_interval)
+            self._wake.clear()
+            try:
+                sent = await self.service.deliver(self.gateway)
+                if sent:
+                    log.debug("delivered %d messages", sent)
+            except Exception:  # noqa: BLE001 - the drain must outlive any one failure
+                log.exception("outbox drain failed")
+
+    async def close(self) -> None:
+        if self._drain_task is not None:
+            self._drain_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._drain_task
+        await super().close()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

@@ -1,0 +1,90 @@
+"""/admin: moderator corrections. Hidden by default from members without Manage Server (server admins may
+change that), and checked again on every use: Manage Server, or the game's moderator role."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.common import answer, game_here, refusals, require_moderator
+from engine.actions import ForceDefault, SetSpice
+from engine.ids import Faction
+from engine.names import faction_name
+
+if TYPE_CHECKING:
+    from bot.discord.client import MentatBot
+
+FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderator corrections to this "
+                                                                        "channel's game"):
+    def __init__(self, bot: MentatBot):
+        self.bot = bot
+        super().__init__()
+
+    async def _game(self, interaction: discord.Interaction):
+        game = await game_here(self.bot.service, interaction)
+        require_moderator(interaction.user, game)
+        return game
+
+    @app_commands.command(name="seat")
+    @app_commands.describe(faction="The seat", member="Who plays it (leave out to empty the seat)")
+    @app_commands.choices(faction=FACTION_CHOICES)
+    async def seat(self, interaction: discord.Interaction, faction: str, member: discord.Member | None = None) -> None:
+        """Seat or replace a player, even after the start."""
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            await self.bot.service.seat(game.game_id, Faction(faction), member.id if member else None, admin=True)
+            who = member.mention if member else "nobody"
+            await answer(interaction, f"{faction_name(Faction(faction))} is now played by {who}.", ephemeral=False)
+
+    @app_commands.command(name="force")
+    @app_commands.describe(prompt="The decision's id (see /game status)", reason="Why, for the table")
+    async def force(self, interaction: discord.Interaction, prompt: str,
+                    reason: str = "the player did not answer in time") -> None:
+        """Take an open decision's default for the faction that owes it."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            action = ForceDefault(admin=str(interaction.user), reason=reason, prompt_id=prompt.strip())
+            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Decision {prompt} forced (game version {accepted.seq}).")
+
+    @app_commands.command(name="spice")
+    @app_commands.describe(faction="Whose spice", amount="Their spice after the correction", reason="Why, for "
+                                                                                                    "the table")
+    @app_commands.choices(faction=FACTION_CHOICES)
+    async def spice(self, interaction: discord.Interaction, faction: str, amount: app_commands.Range[int, 0, 999],
+                    reason: str) -> None:
+        """Correct a faction's spice (announced to the table with the reason)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            action = SetSpice(admin=str(interaction.user), reason=reason, faction=Faction(faction), amount=amount)
+            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Spice corrected (game version {accepted.seq}).")
+
+    @app_commands.command(name="undo")
+    @app_commands.describe(count="How many actions to take back",
+                           force="Undo even past something players have already seen (a draw, a reveal)")
+    async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1,
+                   force: bool = False) -> None:
+        """Take back the last actions (replays the game without them)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            version = await self.bot.service.undo(game.game_id, count, force=force)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Undone; the game is back at version {version}.")
+
+
+async def setup(bot: MentatBot) -> None:
+    await bot.add_cog(AdminCog(bot))

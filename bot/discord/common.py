@@ -1,0 +1,76 @@
+"""What every cog shares: answering an interaction, finding the channel's game and the caller's seat, the
+moderator check, and turning service refusals into ephemeral answers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+import discord
+from pydantic import ValidationError
+
+from bot.app.ports import GameRecordRow
+from bot.app.service import GameService, NotAllowed, NotFound, ServiceError
+from engine.ids import Faction
+
+if TYPE_CHECKING:
+    from bot.discord.client import MentatBot
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    """Reply, or follow up when the interaction was already answered or deferred. Nobody is pinged."""
+    text = text if len(text) <= 2000 else text[:1990] + "\n…"
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+
+
+@asynccontextmanager
+async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Answer a refused request (a service refusal, a rule refusal with its rule, a malformed value)
+    ephemerally instead of failing the command."""
+    try:
+        yield
+    except ServiceError as error:
+        await answer(interaction, f"Refused: {error}")
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
+        await answer(interaction, f"Refused: {problems}")
+
+
+def service_of(bot: MentatBot) -> GameService:
+    return bot.service
+
+
+async def game_here(service: GameService, interaction: discord.Interaction) -> GameRecordRow:
+    """The game played in this channel (or thread)."""
+    game = await service.store.game_in_channel(interaction.channel_id or 0)
+    if game is None:
+        raise NotFound("There is no game in this channel; create one with /game new.")
+    return game
+
+
+def seat_of(game: GameRecordRow, user_id: int) -> Faction:
+    """The faction the user plays in this game."""
+    for faction, seated in game.seats.items():
+        if seated == user_id:
+            return Faction(faction)
+    raise NotAllowed("You have no seat in this game; take a free one with /game join.")
+
+
+def is_moderator(user: discord.abc.User, game: GameRecordRow | None = None) -> bool:
+    """Manage Server in this server, or the game's moderator role."""
+    permissions = getattr(user, "guild_permissions", None)
+    if permissions is not None and permissions.manage_guild:
+        return True
+    role = game.moderator_role_id if game else None
+    return role is not None and any(r.id == role for r in getattr(user, "roles", ()))
+
+
+def require_moderator(user: discord.abc.User, game: GameRecordRow | None = None) -> None:
+    if not is_moderator(user, game):
+        raise NotAllowed("Only a moderator (Manage Server, or the game's moderator role) may do this.")

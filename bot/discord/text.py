@@ -1,0 +1,157 @@
+"""Pure text helpers for the Discord front: parsing command arguments and writing answers (no discord here,
+so the console or tests can reuse them)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.app.ports import GameRecordRow
+from bot.app.service import NotAllowed
+from engine.ids import Faction
+from engine.names import card_name, faction_name, leader_name
+from engine.options import GameOptions
+from engine.views import PlayerView
+
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
+
+_ALIASES = {"bg": Faction.BENE_GESSERIT, "bt": Faction.BENE_TLEILAXU, "tleilaxu": Faction.BENE_TLEILAXU,
+            "gesserit": Faction.BENE_GESSERIT, "sg": Faction.GUILD}
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def parse_faction(text: str) -> Faction:
+    """A faction from its id, its name or a short alias (bg, bt), in any case and spacing."""
+    key = _key(text)
+    for faction in Faction:
+        if key in (_key(faction.value), _key(faction_name(faction))):
+            return faction
+    if key in _ALIASES:
+        return _ALIASES[key]
+    raise NotAllowed(f"Unknown faction {text.strip()!r}; choose from {', '.join(f.value for f in Faction)}.")
+
+
+def parse_factions(text: str) -> list[Faction]:
+    """A comma-separated list of factions, each named once."""
+    factions = [parse_faction(part) for part in text.split(",") if part.strip()]
+    if not factions:
+        raise NotAllowed("Name the factions in play, separated by commas (e.g. atreides, harkonnen, fremen).")
+    return factions
+
+
+_TRUE, _FALSE = {"on", "true", "yes", "1"}, {"off", "false", "no", "0"}
+
+
+def parse_options(text: str | None) -> GameOptions:
+    """Game options as `name=value` pairs separated by commas or spaces (`turns=10, choam_charity=on`)."""
+    values: dict[str, bool | int] = {}
+    fields = GameOptions.model_fields
+    for pair in re.split(r"[,\s]+", (text or "").strip()):
+        if not pair:
+            continue
+        name, equals, raw = pair.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if not equals or name not in fields:
+            raise NotAllowed(f"Unknown option {pair!r}; options are name=value among: {', '.join(fields)}.")
+        raw = raw.strip().lower()
+        if fields[name].annotation in (bool, "bool"):
+            if raw not in _TRUE | _FALSE:
+                raise NotAllowed(f"Option {name} is on or off, not {raw!r}.")
+            values[name] = raw in _TRUE
+        elif raw.isdigit():
+            values[name] = int(raw)
+        else:
+            raise NotAllowed(f"Option {name} takes a number, not {raw!r}.")
+    try:
+        return GameOptions(**values)
+    except ValueError as error:
+        raise NotAllowed(f"Invalid options: {error}") from None
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split a message into chunks of at most `limit` characters, at line breaks where possible."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:  # a single overlong line is cut hard
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not chunks:
+        chunks.append(current)
+    return chunks
+
+
+def _name(lookup, key: str) -> str:
+    try:
+        return lookup(key)
+    except (KeyError, LookupError, ValueError):
+        return key
+
+
+def status_text(game: GameRecordRow, table: PlayerView) -> str:
+    """The table's view: game, phase, storm, seats, and whose decisions the game awaits."""
+    seats = ", ".join(f"{faction_name(Faction(f))} <@{user}>" for f, user in game.seats.items()) or "none yet"
+    lines = [f"**Game {game.game_id}** ({game.status.value}), version {game.seq}",
+             f"Turn {table.turn}, {table.phase.value.replace('_', ' ')}; storm in sector {table.storm_sector}",
+             f"Order: {', '.join(faction_name(f) for f in table.turn_order)}",
+             f"Seats: {seats}"]
+    if table.winners:
+        lines.append(f"Winners: {', '.join(faction_name(f) for f in table.winners)}")
+    if table.awaiting:
+        lines.append("Waiting for:")
+        lines += [f"- {faction_name(a.faction)}: {a.kind.value.replace('_', ' ')}"
+                  f"{' (secret)' if a.secret else ''}, decision {a.prompt_id}" for a in table.awaiting]
+    else:
+        lines.append("No decision is awaited.")
+    return "\n".join(lines)
+
+
+def secrets_text(mine: PlayerView) -> str:
+    """What only the viewer's faction knows: spice, hand, traitors and standing orders."""
+    own = mine.own
+    if own is None or mine.viewer is None:
+        return "Your faction is not in this game."
+    lines = [f"**{faction_name(mine.viewer)}**: {own.spice} spice",
+             f"Hand: {', '.join(_name(card_name, c) for c in own.hand) or 'empty'}",
+             f"Traitors: {', '.join(_name(leader_name, t) for t in own.traitors) or 'none'}"]
+    if own.prediction:
+        lines.append(f"Prediction: {faction_name(own.prediction.faction)} on turn {own.prediction.turn}")
+    if own.trap_cards:
+        lines.append("Traps: " + ", ".join(f"{s}: {_name(card_name, c)}" for s, c in own.trap_cards.items()))
+    if own.bt_marked:
+        lines.append(f"Marked traitors: {', '.join(_name(leader_name, m) for m in own.bt_marked)}")
+    if own.bid_order:
+        lines.append(f"Bidding order: {own.bid_order.model_dump(exclude_defaults=True) or 'none'}")
+    if own.spice_win_order is not None:
+        lines.append(f"Declare a spice win: {'yes' if own.spice_win_order else 'no'}")
+    if own.karama_orders:
+        lines.append(f"Karama orders: {len(own.karama_orders)}")
+    return "\n".join(lines)
+
+
+def prompts_text(mine: PlayerView) -> str:
+    """The viewer's open decisions with their choices: the pull path when DMs cannot be delivered."""
+    if not mine.own_prompts:
+        return "You have no open decision."
+    lines = ["Your open decisions:"]
+    for prompt in mine.own_prompts:
+        kind = prompt.kind.value.replace("_", " ")
+        lines.append(f"- {prompt.id}: {kind}{' (secret)' if prompt.secret else ''}")
+        if prompt.options:
+            shown = ", ".join(prompt.options[:25])
+            more = f" (and {len(prompt.options) - 25} more)" if len(prompt.options) > 25 else ""
+            lines.append(f"  choices: {shown}{more}")
+        if prompt.detail:
+            lines.append(f"  limits: {', '.join(f'{k}={v}' for k, v in prompt.detail.items())}")
+    return "\n".join(lines)

@@ -1,0 +1,57 @@
+"""Small stand-ins for discord.py objects, so handlers run offline (no network, no login)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+
+class FakeResponse:
+    def __init__(self, log: list):
+        self.log = log
+        self._done = False
+
+    def is_done(self) -> bool:
+        return self._done
+
+    async def send_message(self, content=None, *, ephemeral=False, **_):
+        self.log.append(("send", content, ephemeral))
+        self._done = True
+
+    async def defer(self, *, ephemeral=False, thinking=False):
+        self.log.append(("defer", None, ephemeral))
+        self._done = True
+
+
+class FakeFollowup:
+    def __init__(self, log: list):
+        self.log = log
+
+    async def send(self, content=None, *, ephemeral=False, **_):
+        self.log.append(("followup", content, ephemeral))
+
+
+class FakeUser(SimpleNamespace):
+    def __str__(self) -> str:
+        return f"user{self.id}"
+
+
+class FakeInteraction:
+    """`log` records ("send" | "defer" | "followup", text, ephemeral) in order."""
+
+    def __init__(self, client, user_id: int, *, channel_id: int = 55, guild_id: int = 1, manage_guild=False,
+                 roles=(), command_name: str | None = None):
+        self.client = client
+        self.user = FakeUser(id=user_id, mention=f"<@{user_id}>", roles=[SimpleNamespace(id=r) for r in roles],
+                             guild_permissions=SimpleNamespace(manage_guild=manage_guild))
+        self.channel_id, self.guild_id = channel_id, guild_id
+        self.command = SimpleNamespace(name=command_name, qualified_name=command_name) if command_name else None
+        self.log: list = []
+        self.response = FakeResponse(self.log)
+        self.followup = FakeFollowup(self.log)
+
+    @property
+    def answers(self) -> list[tuple[str, bool]]:
+        """The texts answered, with whether each was ephemeral (deferral ephemerality counts for follow-ups)."""
+        deferred = next((e for kind, _, e in self.log if kind == "defer"), None)
+        return [(text, deferred if kind == "followup" and deferred is not None else ephemeral)
+                for kind, text, ephemeral in self.log if kind != "defer"]
