@@ -30,7 +30,7 @@ from engine.actions import Action, AdminAction, PlayerAction, parse_action
 from engine.errors import RuleViolation
 from engine.events import Event
 from engine.ids import Faction
-from engine.model import GameState
+from engine.model import GameState, Phase
 from engine.options import GameOptions, GameSetup
 from engine.record import replay
 
@@ -168,14 +168,14 @@ class GameService:
             except RuleViolation as violation:
                 raise Refused(violation) from None
             outbox = messages_for(events, before, after)
-            if after.phase.value == "ended":
+            if after.phase == Phase.ENDED:
                 outbox.append(end_of_game_reveal(after))
             try:
                 seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
                                                      after.model_dump_json(), outbox)
             except VersionConflict:
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
-            if after.winners or after.phase.value == "ended":
+            if after.phase == Phase.ENDED:
                 await self.store.set_status(game_id, GameStatus.ENDED)
             return Accepted(seq=seq, events=events)
 
