@@ -79,9 +79,9 @@ def play_card(state: GameState, faction: Faction, card: str) -> None:
 
 def storm_cards_in_play(state: GameState) -> bool:
     """Public knowledge: Weather Control is not in the discard pile, or Family Atomics is neither there nor
-    already used (it is removed from the game once played)."""
-    discard = state.treachery_discard
-    return WEATHER_CONTROL not in discard or (FAMILY_ATOMICS not in discard and not state.shield_wall_destroyed)
+    removed from the game (where it goes once played)."""
+    gone = state.treachery_discard + state.removed_cards
+    return WEATHER_CONTROL not in gone or FAMILY_ATOMICS not in gone
 
 
 def family_atomics_allowed(state: GameState, faction: Faction) -> bool:
@@ -175,7 +175,8 @@ def close_storm_window(state: GameState, distance: int, reason: str, log: EventL
 def _family_atomics(state: GameState, faction: Faction, log: EventLog) -> None:
     """Every token on the Shield Wall goes to the tanks; from now on the storm reaches Imperial Basin,
     Arrakeen and Carthag (board.exposed_to_storm reads `shield_wall_destroyed`)."""
-    play_card(state, faction, FAMILY_ATOMICS)
+    state.faction(faction).hand.remove(FAMILY_ATOMICS)
+    state.removed_cards.append(FAMILY_ATOMICS)  # the card says: removed from the game (never reshuffled)
     killed = {}
     for location in locations_of(SHIELD_WALL):
         for victim in list(state.forces.get(location, {})):

@@ -55,7 +55,7 @@ def _battle_violations(state: GameState) -> list[str]:
 
 
 def _card_violations(state: GameState, data) -> list[str]:
-    places = [*state.treachery_deck, *state.treachery_discard]
+    places = [*state.treachery_deck, *state.treachery_discard, *state.removed_cards]
     places += [c for fs in state.factions.values() for c in fs.hand]
     places += [trap.card for trap in state.traps.values()]
     if state.bidding is not None:

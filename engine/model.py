@@ -241,6 +241,7 @@ class GameState(BaseModel):
     factions: dict[Faction, FactionState]
     treachery_deck: list[str]
     treachery_discard: list[str] = Field(default_factory=list)
+    removed_cards: list[str] = Field(default_factory=list)  # out of the game for good (Family Atomics)
     spice_deck: list[str]
     spice_discard: list[str] = Field(default_factory=list)
     traitor_deck_unused: list[str] = Field(default_factory=list)

@@ -263,7 +263,7 @@ def test_family_atomics_destroys_every_token_on_the_shield_wall():
     assert not any(loc.startswith("Shield Wall") for loc in state.forces)
     assert (state.faction(H).tanks, state.faction(A).tanks, state.faction(E).tanks) == (3, 2, 4)
     assert state.tokens_at("Gara Kulon#7", F) == 1
-    assert FAMILY_ATOMICS in state.treachery_discard and not state.faction(H).hand
+    assert FAMILY_ATOMICS in state.removed_cards and not state.faction(H).hand  # removed from the game
     [event] = played(events, FAMILY_ATOMICS)
     assert event.public and "Harkonnen" in event.message
     assert violations(state) == []
@@ -325,7 +325,7 @@ def test_family_atomics_resolves_before_the_weather_control_move():
     assert state.tokens_at("Carthag#10", G) == 1
     kinds = [e.data.get("card") or e.type for e in events if e.public]
     assert kinds.index(FAMILY_ATOMICS) < kinds.index(WEATHER_CONTROL) < kinds.index("storm_moved")
-    assert {FAMILY_ATOMICS, WEATHER_CONTROL} <= set(state.treachery_discard)
+    assert WEATHER_CONTROL in state.treachery_discard and FAMILY_ATOMICS in state.removed_cards
     assert violations(state) == []
 
 
