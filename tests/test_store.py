@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import aiosqlite
 import pytest
@@ -139,6 +140,39 @@ async def test_set_status(store):
     assert (await store.load_game("g1")).status == GameStatus.ENDED
 
 
+async def test_the_first_start_is_recorded_and_kept_through_pauses(store):
+    await store.create_game(record(), [])
+    assert (await store.load_game("g1")).started_at is None
+
+    await store.set_status("g1", GameStatus.PAUSED)
+    assert (await store.load_game("g1")).started_at is None
+    await store.set_status("g1", GameStatus.RUNNING, [to_channel("started")])
+    started = await store.load_game("g1")
+    assert started.started_at == NOON and started.started_at.utcoffset() == timedelta(0)
+    assert await texts(store) == ["started"]
+    store._clock = lambda: NOON + timedelta(hours=1)  # a later resume does not move the start
+    await store.set_status("g1", GameStatus.PAUSED)
+    await store.set_status("g1", GameStatus.RUNNING)
+    assert (await store.load_game("g1")).started_at == NOON
+
+
+async def test_settings_are_stored_replaced_and_copied(store):
+    await store.create_game(record(settings={"deadlines": {"*": 60}}), [])
+    assert (await store.load_game("g1")).settings == {"deadlines": {"*": 60}}
+
+    settings = {"deadlines": {"*": 3600, "bid": 600}, "reminded": ["p1"]}
+    await store.set_settings("g1", settings)
+    settings["reminded"].append("p2")  # the caller's dict is not the stored one
+    loaded = await store.load_game("g1")
+    assert loaded.settings == {"deadlines": {"*": 3600, "bid": 600}, "reminded": ["p1"]}
+    loaded.settings["deadlines"].clear()
+    assert (await store.load_game("g1")).settings["deadlines"] == {"*": 3600, "bid": 600}
+    await store.set_settings("g1", {})
+    assert (await store.load_game("g1")).settings == {}
+    with pytest.raises(UnknownGame):
+        await store.set_settings("nope", {"deadlines": {}})
+
+
 @pytest.mark.parametrize("operation", [
     lambda store: store.commit_action("nope", 0, ALICE, "{}", "{}", []),
     lambda store: store.replace_history("nope", 0, "{}", []),
@@ -146,7 +180,8 @@ async def test_set_status(store):
     lambda store: store.set_seat("nope", "atreides", None),
     lambda store: store.set_status("nope", GameStatus.RUNNING),
     lambda store: store.queue("nope", [to_channel("lost")]),
-], ids=["commit_action", "replace_history", "set_seat", "free_seat", "set_status", "queue"])
+    lambda store: store.set_settings("nope", {}),
+], ids=["commit_action", "replace_history", "set_seat", "free_seat", "set_status", "queue", "set_settings"])
 async def test_an_unknown_game_is_refused(store, operation):
     with pytest.raises(UnknownGame):
         await operation(store)
@@ -364,8 +399,42 @@ async def test_sqlite_migrations_run_once(tmp_path):
         await (await SqliteGameStore.open(path)).close()
 
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1]
+        assert await schema_versions(db) == [1, 2]
         assert await apply_migrations(db) == []
+
+
+async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tmp_path):
+    path = tmp_path / "mentat.db"
+    first = tmp_path / "migrations"
+    first.mkdir()
+    shutil.copy(MIGRATIONS / "0001_init.sql", first)
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await apply_migrations(db, first) == [1]
+        await db.execute(
+            "INSERT INTO games (game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at)"
+            " VALUES ('g1', 100, 1000, 'running', '{}', '{}', 0, ?)", (NOON.isoformat(timespec="microseconds"),))
+
+    store = await SqliteGameStore.open(path, clock=fixed_clock)
+    try:
+        game = await store.load_game("g1")
+        assert (game.status, game.created_at, game.settings, game.started_at) == (GameStatus.RUNNING, NOON, {}, None)
+        await store.set_settings("g1", {"deadlines": {"*": 60}})
+        assert (await store.load_game("g1")).settings == {"deadlines": {"*": 60}}
+    finally:
+        await store.close()
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await schema_versions(db) == [1, 2]
+
+
+def real_migrations_plus(tmp_path, name: str, sql: str) -> tuple[Path, int]:
+    """A copy of the real migrations with one more after them; returns the directory and its number."""
+    directory = tmp_path / "migrations"
+    directory.mkdir()
+    for path in MIGRATIONS.glob("*.sql"):
+        shutil.copy(path, directory)
+    number = max(int(path.stem.partition("_")[0]) for path in MIGRATIONS.glob("*.sql")) + 1
+    (directory / f"{number:04d}_{name}.sql").write_text(sql)
+    return directory, number
 
 
 async def test_sqlite_a_database_at_an_older_version_is_upgraded_keeping_its_data(tmp_path):
@@ -373,16 +442,14 @@ async def test_sqlite_a_database_at_an_older_version_is_upgraded_keeping_its_dat
     store = await SqliteGameStore.open(path)
     await store.create_game(record(), [])
     await store.close()
-    newer = tmp_path / "migrations"
-    newer.mkdir()
-    shutil.copy(MIGRATIONS / "0001_init.sql", newer)
-    (newer / "0002_notes.sql").write_text("ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';\n"
-                                          "CREATE TABLE audit (id INTEGER PRIMARY KEY);\n")
+    newer, number = real_migrations_plus(
+        tmp_path, "notes",
+        "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';\nCREATE TABLE audit (id INTEGER PRIMARY KEY);\n")
 
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await apply_migrations(db, newer) == [2]
+        assert await apply_migrations(db, newer) == [number]
         assert await apply_migrations(db, newer) == []
-        assert await schema_versions(db) == [1, 2]
+        assert await schema_versions(db) == [*range(1, number + 1)]
         assert await db.execute_fetchall("SELECT game_id, notes FROM games") == [("g1", "")]
 
     with pytest.raises(RuntimeError, match="newer"):  # older code must not write to a newer schema
@@ -392,13 +459,11 @@ async def test_sqlite_a_database_at_an_older_version_is_upgraded_keeping_its_dat
 async def test_sqlite_a_failing_migration_leaves_the_previous_version(tmp_path):
     path = tmp_path / "mentat.db"
     await (await SqliteGameStore.open(path)).close()
-    broken = tmp_path / "migrations"
-    broken.mkdir()
-    shutil.copy(MIGRATIONS / "0001_init.sql", broken)
-    (broken / "0002_broken.sql").write_text("CREATE TABLE audit (id INTEGER PRIMARY KEY);\nNOT SQL AT ALL;\n")
+    broken, number = real_migrations_plus(tmp_path, "broken",
+                                          "CREATE TABLE audit (id INTEGER PRIMARY KEY);\nNOT SQL AT ALL;\n")
 
     async with aiosqlite.connect(path, isolation_level=None) as db:
         with pytest.raises(sqlite3.OperationalError):
             await apply_migrations(db, broken)
-        assert await schema_versions(db) == [1]
+        assert await schema_versions(db) == [*range(1, number)]
         assert await db.execute_fetchall("SELECT name FROM sqlite_master WHERE name = 'audit'") == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -58,6 +58,10 @@ class GameRecordRow(BaseModel):
     seats: dict[str, int] = Field(default_factory=dict)  # Faction value -> Discord user id
     moderator_role_id: int | None = None
     created_at: datetime | None = None
+    # The bot's settings for this game, as JSON: {"deadlines": {"<prompt kind or *>": seconds},
+    # "reminded": ["<prompt id>", ...]} (bot/app/service.py set_deadline, tick).
+    settings: dict[str, Any] = Field(default_factory=dict)
+    started_at: datetime | None = None  # set by the store when the game first goes RUNNING
 
 
 class StoredAction(BaseModel):
@@ -108,7 +112,12 @@ class GameStore(Protocol):
     async def set_seat(self, game_id: str, faction: str, user_id: int | None) -> None: ...
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
-        """Change the status and queue its announcement in the same transaction."""
+        """Change the status and queue its announcement in the same transaction. The first change to RUNNING
+        also records `started_at` (the store's clock)."""
+        ...
+
+    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        """Replace the game's bot settings (a JSON-serialisable dict)."""
         ...
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...

@@ -11,7 +11,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.app.ports import (
     DeliveryFailed,
@@ -26,15 +26,18 @@ from bot.app.ports import (
 )
 from bot.app.render import end_of_game_reveal, messages_for
 from engine import apply, new_game
-from engine.actions import Action, AdminAction, PlayerAction, parse_action
+from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import RuleViolation
 from engine.events import Event
+from engine.flow import blocking_prompts
 from engine.ids import Faction
-from engine.model import GameState, Phase
+from engine.model import GameState, Phase, PromptKind
+from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import replay
 
 MAX_DELIVERY_ATTEMPTS = 5
+ANY_KIND = "*"  # the deadline key for every prompt kind without a deadline of its own
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets).
 REVEALING_EVENTS = {
@@ -181,6 +184,86 @@ class GameService:
 
     async def state_of(self, game_id: str) -> GameState:
         return _state(await self._load(game_id))
+
+    # --- deadlines ---------------------------------------------------------------------------
+
+    async def set_deadline(self, game_id: str, kind: str | None, seconds: int | None) -> dict[str, int]:
+        """Set (or, with seconds None, clear) the deadline for one prompt kind, or for every kind ("*", kind
+        None) that has none of its own. Returns the game's deadlines."""
+        key = ANY_KIND if kind is None else str(kind)
+        if key != ANY_KIND and key not in {k.value for k in PromptKind}:
+            raise NotAllowed(f"There is no decision kind {kind!r}; use one of: "
+                             + ", ".join(k.value for k in PromptKind) + ", or * for every kind.")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0):
+            raise NotAllowed(f"A deadline is a positive number of seconds, not {seconds!r}.")
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            settings = dict(row.settings)
+            deadlines = dict(settings.get("deadlines", {}))
+            if seconds is None:
+                deadlines.pop(key, None)
+            else:
+                deadlines[key] = seconds
+            settings["deadlines"] = deadlines
+            await self.store.set_settings(game_id, settings)
+            return deadlines
+
+    async def tick(self, now: datetime | None = None) -> int:
+        """Remind players of decisions at half their deadline, and apply a decision's default once its
+        deadline passed (logged as a correction by actor 0, announced like one). Returns how many defaults
+        were applied. Call it periodically; a prompt closed meanwhile is skipped."""
+        now = now if now is not None else self.clock()
+        applied = 0
+        for listed in await self.store.list_games():
+            if listed.status != GameStatus.RUNNING or not listed.settings.get("deadlines"):
+                continue
+            for prompt_id, kind in await self._remind(listed.game_id, now):
+                try:
+                    await self.submit(listed.game_id, 0, ForceDefault(
+                        admin="deadline", reason=f"the {kind} deadline passed", prompt_id=prompt_id),
+                        admin=True, prompt_id=prompt_id)
+                except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
+                    continue
+                applied += 1
+        return applied
+
+    async def _remind(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
+        """Queue the reminders due in one game and return its expired prompts (id, kind)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != GameStatus.RUNNING:
+                return []
+            deadlines = row.settings.get("deadlines", {})
+            state = _state(row)
+            opened_times = {a.seq: a.created_at for a in await self.store.actions(game_id)}
+            opened_times[0] = row.started_at or row.created_at
+            reminded = [p for p in row.settings.get("reminded", []) if state.prompt(p) is not None]
+            expired, outbox = [], []
+            for prompt in blocking_prompts(state):
+                seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+                opened = opened_times.get(prompt.opened_at)
+                if seconds is None or opened is None:
+                    continue
+                kind = prompt.kind.value.replace("_", " ")
+                expires = opened + timedelta(seconds=seconds)
+                if now >= expires:
+                    expired.append((prompt.id, kind))
+                elif now >= opened + timedelta(seconds=seconds / 2) and prompt.id not in reminded:
+                    when = f"<t:{int(expires.timestamp())}:R>"
+                    outbox += [
+                        OutgoingMessage(recipient=Recipient(faction=prompt.faction.value),
+                                        text=f"Reminder: your {kind} decision is due {when}; after that its "
+                                             "default is applied for you."),
+                        OutgoingMessage(recipient=Recipient(channel=True),
+                                        text=f"Reminder: waiting for {faction_name(prompt.faction)} ({kind}) "
+                                             f"until {when}"),
+                    ]
+                    reminded.append(prompt.id)
+            if outbox:
+                await self.store.queue(game_id, outbox)
+            if reminded != row.settings.get("reminded", []):
+                await self.store.set_settings(game_id, {**row.settings, "reminded": reminded})
+            return expired
 
     # --- undo --------------------------------------------------------------------------------
 

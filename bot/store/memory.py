@@ -7,7 +7,9 @@ copied in and out so a caller mutating what it passed or received cannot change 
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from typing import Any
 
 from bot.app.ports import (
     GameExists,
@@ -36,7 +38,10 @@ class MemoryGameStore:
         if any(stored.channel_id == game.channel_id for stored in self._games.values()):
             raise GameExists(f"channel {game.channel_id} already has a game")
         created_at = as_utc(game.created_at) if game.created_at else self._now()
-        self._games[game.game_id] = game.model_copy(deep=True, update={"created_at": created_at})
+        started_at = as_utc(game.started_at) if game.started_at else None
+        settings = json.loads(json.dumps(game.settings))
+        self._games[game.game_id] = game.model_copy(
+            deep=True, update={"created_at": created_at, "started_at": started_at, "settings": settings})
         self._actions[game.game_id] = []
         self._queue(game.game_id, game.seq, outbox)
 
@@ -87,8 +92,14 @@ class MemoryGameStore:
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
         game = self._game(game_id)
         game.status = GameStatus(status)
+        if game.status == GameStatus.RUNNING and game.started_at is None:
+            game.started_at = self._now()
         if outbox:
             self._queue(game_id, game.seq, list(outbox))
+
+    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        game = self._game(game_id)
+        game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
 
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         self._queue(game_id, self._game(game_id).seq, outbox)

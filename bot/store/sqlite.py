@@ -10,6 +10,7 @@ one game is the service's per-game lock's job; the seq check here is what makes 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -45,7 +46,8 @@ CONNECTION_PRAGMAS = (
     "PRAGMA busy_timeout = 5000",  # wait for another connection (a backup, a shell) instead of failing at once
 )
 
-_GAME_COLUMNS = "game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id, created_at"
+_GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id, created_at,"
+                 " settings_json, started_at")
 
 
 def _timestamp(moment: datetime) -> str:
@@ -128,6 +130,7 @@ class SqliteGameStore:
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage]) -> None:
         created_at = _timestamp(game.created_at or self._clock())
+        settings_json = json.dumps(game.settings)
         async with self._transaction(write=True) as db:
             async with db.execute("SELECT game_id, channel_id FROM games WHERE game_id = ? OR channel_id = ?",
                                   (game.game_id, game.channel_id)) as cursor:
@@ -136,9 +139,10 @@ class SqliteGameStore:
                 what = f"game {game.game_id}" if clash["game_id"] == game.game_id else f"channel {game.channel_id}"
                 raise GameExists(f"{what} already has a stored game")
             await db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
-                 game.seq, game.moderator_role_id, created_at))
+                 game.seq, game.moderator_role_id, created_at, settings_json,
+                 _timestamp(game.started_at) if game.started_at else None))
             await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
                                  [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             await self._queue(db, game.game_id, game.seq, outbox)
@@ -195,12 +199,22 @@ class SqliteGameStore:
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
         async with self._transaction(write=True) as db:
-            cursor = await db.execute("UPDATE games SET status = ? WHERE game_id = ?",
-                                      (GameStatus(status).value, game_id))
+            status = GameStatus(status)
+            cursor = await db.execute(
+                "UPDATE games SET status = :status, started_at = CASE WHEN :status = 'running'"
+                " THEN coalesce(started_at, :now) ELSE started_at END WHERE game_id = :game_id",
+                {"status": status.value, "now": _timestamp(self._clock()), "game_id": game_id})
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
             if outbox:
                 await self._queue(db, game_id, await self._current_seq(db, game_id), list(outbox))
+
+    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        settings_json = json.dumps(settings)
+        async with self._transaction(write=True) as db:
+            cursor = await db.execute("UPDATE games SET settings_json = ? WHERE game_id = ?", (settings_json, game_id))
+            if cursor.rowcount == 0:
+                raise UnknownGame(game_id)
 
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         async with self._transaction(write=True) as db:
@@ -255,7 +269,9 @@ class SqliteGameStore:
                               status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
                               seq=row["seq"], seats=seats_by_game.get(row["game_id"], {}),
                               moderator_role_id=row["moderator_role_id"],
-                              created_at=datetime.fromisoformat(row["created_at"]))
+                              created_at=datetime.fromisoformat(row["created_at"]),
+                              settings=json.loads(row["settings_json"]),
+                              started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None)
                 for row in games]
 
     async def _current_seq(self, db: aiosqlite.Connection, game_id: str) -> int:
