@@ -74,6 +74,7 @@ async def test_without_a_deadline_nothing_happens(table):
 async def test_a_reminder_at_half_time_goes_to_the_awaited_faction_and_the_channel_once(table):
     service, game, clock = table
     await service.set_deadline(game, None, 2 * HOUR)
+    await drain(service)  # the table is told the new deadlines
     secret_options = [leader for p in (await prompts(service, game)).values() for leader in p.options]
 
     assert await service.tick(clock.at(HOUR - 1)) == 0
@@ -98,6 +99,7 @@ async def test_a_reminder_at_half_time_goes_to_the_awaited_faction_and_the_chann
 async def test_at_expiry_the_default_is_applied_logged_by_actor_0_and_announced(table):
     service, game, clock = table
     await service.set_deadline(game, None, 2 * HOUR)
+    await drain(service)  # the table is told the new deadlines
     open_prompts = await prompts(service, game)
     data = load_game_data()
 
@@ -124,6 +126,7 @@ async def test_at_expiry_the_default_is_applied_logged_by_actor_0_and_announced(
 async def test_a_kinds_own_deadline_overrides_the_default_one_and_counts_from_the_prompts_opening(table):
     service, game, clock = table
     await service.set_deadline(game, None, 60)
+    await drain(service)  # the table is told the new deadlines
     assert await service.set_deadline(game, PromptKind.TRAITOR_PICK, 2 * HOUR) == {"*": 60, "traitor_pick": 2 * HOUR}
 
     assert await service.tick(clock.at(600)) == 0
@@ -138,6 +141,7 @@ async def test_a_kinds_own_deadline_overrides_the_default_one_and_counts_from_th
 async def test_a_decision_answered_before_its_deadline_is_not_forced(table):
     service, game, clock = table
     await service.set_deadline(game, PromptKind.TRAITOR_PICK, 2 * HOUR)
+    await drain(service)  # the table is told the new deadlines
     atreides, fremen = (await prompts(service, game))[A], (await prompts(service, game))[F]
     clock.at(600)
     await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=atreides.options[0]), prompt_id=atreides.id)
@@ -152,6 +156,7 @@ async def test_a_decision_answered_before_its_deadline_is_not_forced(table):
 async def test_a_player_answering_while_tick_runs_is_not_forced_and_does_not_crash_it(table, monkeypatch):
     service, game, clock = table
     await service.set_deadline(game, None, HOUR)
+    await drain(service)  # the table is told the new deadlines
     atreides = (await prompts(service, game))[A]
     remind = service._remind
 
@@ -170,6 +175,7 @@ async def test_a_player_answering_while_tick_runs_is_not_forced_and_does_not_cra
 async def test_a_paused_or_ended_game_is_not_touched(table, status):
     service, game, clock = table
     await service.set_deadline(game, None, HOUR)
+    await drain(service)  # the table is told the new deadlines
     await service.store.set_status(game, status)
     settings = (await service.store.load_game(game)).settings
 
@@ -183,6 +189,7 @@ async def test_a_paused_or_ended_game_is_not_touched(table, status):
 async def test_tick_uses_the_services_clock(table):
     service, game, clock = table
     await service.set_deadline(game, None, HOUR)
+    await drain(service)  # the table is told the new deadlines
     clock.at(HOUR)
     assert await service.tick() == 2
 
@@ -196,6 +203,16 @@ async def test_set_deadline_sets_clears_and_refuses_nonsense(table):
     for kind, seconds in [("bid", -5), ("bid", 0), (None, 1.5), ("bid", True), ("no_such_kind", 60), ("", 60)]:
         with pytest.raises(NotAllowed):
             await service.set_deadline(game, kind, seconds)
+            await drain(service)  # the table is told the new deadlines
     with pytest.raises(NotFound):
         await service.set_deadline("nope", None, 60)
+        await drain(service)  # the table is told the new deadlines
     assert (await service.store.load_game(game)).settings == {"deadlines": {}}
+
+
+async def test_the_table_is_told_the_new_deadlines(table):
+    service, game, _ = table
+    await service.set_deadline(game, "bid", 2 * HOUR)
+    await service.set_deadline(game, None, HOUR)
+    told = [text for _, text in await drain(service)]
+    assert told[-1] == "Deadlines for decisions are now: every decision: 1 h, bid: 2 h."

@@ -248,3 +248,18 @@ async def test_the_tree_routes_renamed_options_to_the_action(running, monkeypatc
     (game_id, user_id, action), = submitted
     assert (game_id, user_id, action.type, action.faction) == ("g55", USERS[A], "ship", A)
     assert (action.to_location, action.from_location, action.tokens) == ("Arrakeen", "Carthag", 5)
+
+
+async def test_admin_deadline_sets_the_games_deadlines(running):
+    """/admin deadline stores what the drain loop's tick applies (tests/test_deadlines.py covers the tick)."""
+    admin = cog(running, "AdminCog")
+    player = itx(running, USERS[A])
+    await admin.deadline.callback(admin, player, hours=24)
+    assert "Only a moderator" in player.answers[0][0]
+    moderator = itx(running, MODERATOR, manage_guild=True)
+    await admin.deadline.callback(admin, moderator, hours=12, kind="bid")
+    assert moderator.answers == [("Deadline for bid decisions: 12 h.", True)]
+    assert (await running.service.store.load_game("g55")).settings["deadlines"] == {"bid": 12 * 3600}
+    wrong = itx(running, MODERATOR, manage_guild=True)
+    await admin.deadline.callback(admin, wrong, hours=1, kind="lunch")
+    assert "no decision kind 'lunch'" in wrong.answers[0][0]

@@ -39,7 +39,7 @@ async def test_the_four_groups_exist(bot):
     assert set(groups) == {"game", "play", "me", "admin"}
     assert {c.name for c in groups["play"].commands} >= {"bid", "pass", "dial", "ship", "move", "revive",
                                                            "traitor", "predict", "plan"}
-    assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat"}
+    assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline"}
     assert groups["admin"].default_permissions.manage_guild
 
 

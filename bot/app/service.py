@@ -206,6 +206,10 @@ class GameService:
                 deadlines[key] = seconds
             settings["deadlines"] = deadlines
             await self.store.set_settings(game_id, settings)
+            told = ", ".join(f"{'every decision' if k == ANY_KIND else k.replace('_', ' ')}: {v / 3600:g} h"
+                             for k, v in sorted(deadlines.items())) or "none"
+            await self.store.queue(game_id, [OutgoingMessage(recipient=Recipient(channel=True),
+                                                             text=f"Deadlines for decisions are now: {told}.")])
             return deadlines
 
     async def tick(self, now: datetime | None = None) -> int:

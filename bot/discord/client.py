@@ -71,6 +71,7 @@ class MentatBot(commands.Bot):
                 await asyncio.wait_for(self._wake.wait(), timeout=self.drain_interval)
             self._wake.clear()
             try:
+                await self.service.tick()  # deadlines: reminders and defaults come out with this drain
                 sent = await self.service.deliver(self.gateway)
                 if sent:
                     log.debug("delivered %d messages", sent)

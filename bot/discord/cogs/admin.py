@@ -85,6 +85,21 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             self.bot.wake_outbox()
             await answer(interaction, f"Undone; the game is back at version {version}.")
 
+    @app_commands.command(name="deadline")
+    @app_commands.describe(hours="Hours a player has for a decision (0 to clear)",
+                           kind="One kind of decision (e.g. bid, battle_plan); leave out for every kind")
+    async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720],
+                       kind: str | None = None) -> None:
+        """Set how long players have to decide; then the decision's default is applied and the table told."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            seconds = round(hours * 3600) or None
+            await self.bot.service.set_deadline(game.game_id, kind, seconds)
+            self.bot.wake_outbox()  # the service announces the new deadlines to the table
+            what = f"{kind.replace('_', ' ')} decisions" if kind else "every decision"
+            await answer(interaction, f"Deadline for {what}: {f'{hours:g} h' if seconds else 'none'}.")
+
 
 async def setup(bot: MentatBot) -> None:
     await bot.add_cog(AdminCog(bot))
