@@ -263,3 +263,14 @@ async def test_admin_deadline_sets_the_games_deadlines(running):
     wrong = itx(running, MODERATOR, manage_guild=True)
     await admin.deadline.callback(admin, wrong, hours=1, kind="lunch")
     assert "no decision kind 'lunch'" in wrong.answers[0][0]
+
+
+async def test_rules_shows_the_rule_a_refusal_names(running):
+    rules = cog(running, "RulesCog")
+    asked = itx(running, USERS[A])
+    await rules.rules.callback(rules, asked, query="[BT-2]")
+    text, ephemeral = asked.answers[0]
+    assert ephemeral and text.startswith("**BT-2** The BT may join games of 3 to 7 players")
+    missing = itx(running, USERS[A])
+    await rules.rules.callback(rules, missing, query="xyzzy")
+    assert missing.answers[0][0] == "No rule matches 'xyzzy'."

@@ -36,7 +36,7 @@ async def bot():
 
 async def test_the_four_groups_exist(bot):
     groups = {command.name: command for command in bot.tree.get_commands()}
-    assert set(groups) == {"game", "play", "me", "admin"}
+    assert set(groups) == {"game", "play", "me", "admin", "rules"}
     assert {c.name for c in groups["play"].commands} >= {"bid", "pass", "dial", "ship", "move", "revive",
                                                            "traitor", "predict", "plan"}
     assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline"}

@@ -17,7 +17,8 @@ from bot.discord.gateway import DiscordGateway
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.me", "bot.discord.cogs.admin")
+EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.me", "bot.discord.cogs.admin",
+              "bot.discord.cogs.rules")
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
 
 
@@ -45,7 +46,7 @@ class MentatBot(commands.Bot):
         self._drain_task: asyncio.Task[None] | None = None
 
     async def add_cogs(self) -> None:
-        """Load the four command groups (works offline, before login: the check command and tests use it)."""
+        """Load the command groups and /rules (works offline, before login: the check command and tests use it)."""
         for name in EXTENSIONS:
             if name not in self.extensions:
                 await self.load_extension(name)
