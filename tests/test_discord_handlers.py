@@ -274,3 +274,13 @@ async def test_rules_shows_the_rule_a_refusal_names(running):
     missing = itx(running, USERS[A])
     await rules.rules.callback(rules, missing, query="xyzzy")
     assert missing.answers[0][0] == "No rule matches 'xyzzy'."
+
+
+async def test_game_export_only_for_moderators_while_the_game_runs(running):
+    game_cog = cog(running, "GameCog")
+    player = itx(running, USERS[A])
+    await game_cog.export.callback(game_cog, player)
+    assert "Only a moderator" in player.answers[0][0]
+    moderator = itx(running, MODERATOR, manage_guild=True)
+    await game_cog.export.callback(game_cog, moderator)
+    assert moderator.answers[0] == ("The game log; `python -m engine replay` checks it.", True)

@@ -189,3 +189,14 @@ async def test_the_end_of_the_game_reveals_every_secret():
     reveal = next(text for text in gateway.channel if text.startswith("The game is over. What was secret"))
     assert "The Bene Gesserit predicted" in reveal and "traitors:" in reveal
     assert (await service.store.load_game(row.game_id)).status == GameStatus.ENDED
+
+
+async def test_the_export_replays(running, tmp_path):
+    from engine.__main__ import main as engine_cli
+
+    service, game = running
+    prompt = await _traitor_prompt(service, game, A)
+    await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=prompt.options[0]))
+    path = tmp_path / "game.json"
+    path.write_text(await service.export(game))
+    assert engine_cli(["replay", str(path)]) == 0

@@ -34,7 +34,7 @@ from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
-from engine.record import replay
+from engine.record import record_game, replay
 
 MAX_DELIVERY_ATTEMPTS = 5
 ANY_KIND = "*"  # the deadline key for every prompt kind without a deadline of its own
@@ -181,6 +181,14 @@ class GameService:
             if after.phase == Phase.ENDED:
                 await self.store.set_status(game_id, GameStatus.ENDED)
             return Accepted(seq=seq, events=events)
+
+    async def export(self, game_id: str) -> str:
+        """The game file (setup + actions + state hash) that `python -m engine replay` verifies. It holds every
+        secret, so it is offered only once the game is over (or to an admin)."""
+        row = await self._load(game_id)
+        actions = [parse_action(a.action_json) for a in await self.store.actions(game_id)]
+        setup = GameSetup.model_validate_json(row.setup_json)
+        return record_game(setup, actions, _state(row)).model_dump_json(indent=1)
 
     async def state_of(self, game_id: str) -> GameState:
         return _state(await self._load(game_id))

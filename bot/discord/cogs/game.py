@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.common import answer, game_here, refusals
+from bot.app.ports import GameStatus
+from bot.discord.common import answer, game_here, refusals, require_moderator
 from bot.discord.text import parse_faction, parse_factions, parse_options, status_text
 from engine.ids import Faction
 from engine.names import faction_name
@@ -71,6 +73,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             game = await game_here(self.bot.service, interaction)
             state = await self.bot.service.state_of(game.game_id)
             await answer(interaction, status_text(game, view(state, None)), ephemeral=False)
+
+    @app_commands.command(name="export")
+    async def export(self, interaction: discord.Interaction) -> None:
+        """Download the whole game log (every secret in it): once the game is over, or for a moderator."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            if game.status != GameStatus.ENDED:
+                require_moderator(interaction.user, game)
+            record = await self.bot.service.export(game.game_id)
+            file = discord.File(io.BytesIO(record.encode()), filename=f"{game.game_id}.json")
+            await interaction.followup.send("The game log; `python -m engine replay` checks it.", file=file,
+                                            ephemeral=True)
 
 
 async def setup(bot: MentatBot) -> None:
