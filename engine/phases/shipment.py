@@ -211,6 +211,20 @@ def _check_reserves(state: GameState, faction: Faction, tokens: int) -> None:
                             f"You have {have} tokens in reserve, not {tokens}.")
 
 
+def _cost_after_half_price_karama(state: GameState, faction: Faction, cost: int, base: int, ally, ally_pays: int,
+                                  log: EventLog) -> int | None:
+    """A-14: a readied Karama makes the Guild pay full price. If it then cannot pay, the shipment is not made
+    (the Karama is spent) and the Guild decides again: None."""
+    if not karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log):
+        return cost
+    state.movement.cancelled.append(Advantage.HALF_PRICE_SHIPPING)
+    if _payment_problem(state, faction, base, ally, ally_pays):
+        _karama_reopens(state, faction, f"The Spacing Guild cannot pay the full {base} spice for that shipment: it "
+                        "was not made, and they decide again.", log)
+        return None
+    return base
+
+
 def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     """From reserves: 1 spice a token into a stronghold, 2 elsewhere; the Guild (A-23) and its allies
     (A-26) pay half, rounded up."""
@@ -222,12 +236,9 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     guild_half = faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in m.cancelled
     cost = _half(base) if guild_half or GUILD in state.ally_of(faction) else base
     _check_payment(state, faction, cost, ally, action.ally_pays, RULE_SHIP)
-    if guild_half and karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log):
-        m.cancelled.append(Advantage.HALF_PRICE_SHIPPING)
-        cost = base
-        if _payment_problem(state, faction, cost, ally, action.ally_pays):
-            _karama_reopens(state, faction, f"The Spacing Guild cannot pay the full {cost} spice for that "
-                            "shipment: it was not made, and they decide again.", log)
+    if guild_half:
+        cost = _cost_after_half_price_karama(state, faction, cost, base, ally, action.ally_pays, log)
+        if cost is None:
             return
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     from_reserves(state, faction, location, action.tokens, log)
@@ -287,12 +298,9 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
         _karama_reopens(state, faction, "The Spacing Guild's shipment from the board was not made; they decide "
                         "again.", log)
         return
-    if half and karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log):
-        m.cancelled.append(Advantage.HALF_PRICE_SHIPPING)
-        cost = base
-        if _payment_problem(state, faction, cost, ally, action.ally_pays):
-            _karama_reopens(state, faction, f"The Spacing Guild cannot pay the full {cost} spice for that "
-                            "shipment: it was not made, and they decide again.", log)
+    if half:
+        cost = _cost_after_half_price_karama(state, faction, cost, base, ally, action.ally_pays, log)
+        if cost is None:
             return
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     tokens_leave(state, territory_of(source), faction)  # R-23: betrayed tokens shipping out end the BT's wait
