@@ -15,6 +15,7 @@ from bot.discord.errors import report
 from bot.store.memory import MemoryGameStore
 from engine.actions import ForceDefault
 from engine.autoplay import choose
+from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.rng import Rng
@@ -284,3 +285,56 @@ async def test_game_export_only_for_moderators_while_the_game_runs(running):
     moderator = itx(running, MODERATOR, manage_guild=True)
     await game_cog.export.callback(game_cog, moderator)
     assert moderator.answers[0] == ("The game log; `python -m engine replay` checks it.", True)
+
+
+# --- /play alliances and money, /bt --------------------------------------------------------------------------
+
+
+async def test_propose_and_accept_outside_a_nexus_quote_rule_a8(running):
+    play = cog(running, "PlayCog")
+    proposed = itx(running, USERS[A])
+    await play.propose.callback(play, proposed, partner="harkonnen")
+    accepted = itx(running, USERS[H])
+    await play.accept.callback(play, accepted, partner="atreides")
+    for asked in (proposed, accepted):
+        text, ephemeral = asked.answers[0]
+        assert ephemeral and text.startswith("Refused: [A-8]") and "only during a Nexus" in text
+    assert await _actions(running) == []
+
+
+async def test_a_bribe_goes_through_the_service(running):
+    play = cog(running, "PlayCog")
+    bribing = itx(running, USERS[A])
+    await play.bribe.callback(play, bribing, to="harkonnen", amount=1)
+    assert bribing.answers == [("Done: bribe of 1 to harkonnen (game version 1).", True)]
+    stored = await _actions(running)
+    assert len(stored) == 1 and '"type":"give_bribe"' in stored[0].action_json and stored[0].actor == USERS[A]
+
+
+@pytest.fixture
+async def with_bt(bot):
+    """A game with the Bene Tleilaxu in channel 55, started."""
+    game = cog(bot, "GameCog")
+    await game.new.callback(game, itx(bot, USERS[A]), factions="atreides, harkonnen, bt", options=None, seed=7)
+    for faction, user in ((A, USERS[A]), (H, USERS[H]), (Faction.BENE_TLEILAXU, 104)):
+        await game.join.callback(game, itx(bot, user), faction=faction.value)
+    await game.start.callback(game, itx(bot, USERS[A]))
+    return bot
+
+
+async def test_a_bt_reveal_of_an_unmarked_leader_quotes_r25_and_stores_nothing(with_bt):
+    bt = cog(with_bt, "BtCog")
+    leader = next(iter(load_game_data().factions[A].leaders))
+    revealing = itx(with_bt, 104)
+    await bt.reveal.callback(bt, revealing, leader=leader.name)
+    text, ephemeral = revealing.answers[0]
+    assert ephemeral and text.startswith("Refused: [R-25]") and "is not one of your traitors" in text
+    assert await _actions(with_bt) == []
+
+
+async def test_malformed_traps_are_refused_before_the_engine(with_bt):
+    bt = cog(with_bt, "BtCog")
+    laying = itx(with_bt, 104)
+    await bt.traps_and_gifts.callback(bt, laying, traps="Arrakeen", gifts=None)
+    assert laying.answers == [("Refused: Expected key=value pairs separated by commas, not 'Arrakeen'.", True)]
+    assert await _actions(with_bt) == []

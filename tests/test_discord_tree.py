@@ -1,9 +1,9 @@
-"""The Discord command tree, built offline: its four groups, a golden manifest, and `python -m bot check`.
+"""The Discord command tree, built offline: its groups, a golden manifest, and `python -m bot check`.
 
 The golden file tests/golden/command_tree.json pins every command's name, description and options, so a
 rename or an option change is a deliberate act. After an intended change, regenerate it with
 
-    UPDATE_GOLDEN=1 /tmp/v/bin/python -m pytest tests/test_discord_tree.py
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_discord_tree.py
 
 and review the diff (a changed tree also needs a sync to Discord).
 """
@@ -36,9 +36,17 @@ async def bot():
 
 async def test_the_four_groups_exist(bot):
     groups = {command.name: command for command in bot.tree.get_commands()}
-    assert set(groups) == {"game", "play", "me", "admin", "rules"}
+    assert set(groups) == {"game", "play", "me", "admin", "rules", "card", "bt"}
     assert {c.name for c in groups["play"].commands} >= {"bid", "pass", "dial", "ship", "move", "revive",
-                                                           "traitor", "predict", "plan"}
+                                                           "traitor", "predict", "plan", "propose", "accept",
+                                                           "break", "nexus-done", "bribe", "gift", "choose-battle",
+                                                           "ask", "answer", "voice", "call", "traitor-order",
+                                                           "bid-order"}
+    assert {c.name for c in groups["card"].commands} == {"karama", "storm-cards", "hajr", "ghola", "truthtrance",
+                                                         "answer-truthtrance", "worm", "advisor", "ship-back"}
+    assert {c.name for c in groups["bt"].commands} == {"traps-and-gifts", "mark", "reveal", "reveal-window",
+                                                       "attack", "ally-revive", "spice-order", "karama-tax",
+                                                       "karama-trap"}
     assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline"}
     assert groups["admin"].default_permissions.manage_guild
 

@@ -18,7 +18,7 @@ from bot.discord.gateway import DiscordGateway
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.me", "bot.discord.cogs.admin",
-              "bot.discord.cogs.rules")
+              "bot.discord.cogs.rules", "bot.discord.cogs.card", "bot.discord.cogs.bt")
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
 
 

@@ -3,7 +3,7 @@ moderator check, and turning service refusals into ephemeral answers."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from bot.app.ports import GameRecordRow
 from bot.app.service import GameService, NotAllowed, NotFound, ServiceError
+from engine.actions import Action
 from engine.ids import Faction
 
 if TYPE_CHECKING:
@@ -74,3 +75,16 @@ def is_moderator(user: discord.abc.User, game: GameRecordRow | None = None) -> b
 def require_moderator(user: discord.abc.User, game: GameRecordRow | None = None) -> None:
     if not is_moderator(user, game):
         raise NotAllowed("Only a moderator (Manage Server, or the game's moderator role) may do this.")
+
+
+async def submit_for_seat(bot: MentatBot, interaction: discord.Interaction, build: Callable[[Faction], Action],
+                          done: str) -> None:
+    """Defer (ephemerally), build the caller's action for their seat, submit it, and answer: what every
+    /play, /card and /bt command does."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    async with refusals(interaction):
+        game = await game_here(bot.service, interaction)
+        action = build(seat_of(game, interaction.user.id))
+        accepted = await bot.service.submit(game.game_id, interaction.user.id, action)
+        bot.wake_outbox()
+        await answer(interaction, f"Done: {done} (game version {accepted.seq}).")

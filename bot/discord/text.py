@@ -155,3 +155,18 @@ def prompts_text(mine: PlayerView) -> str:
         if prompt.detail:
             lines.append(f"  limits: {', '.join(f'{k}={v}' for k, v in prompt.detail.items())}")
     return "\n".join(lines)
+
+
+def parse_assignments(text: str | None) -> dict[str, str]:
+    """"a=b, c=d" as {"a": "b", "c": "d"} (keys and values stripped); nothing, or "none", is {}."""
+    if text is None or text.strip().lower() in ("", "none"):
+        return {}
+    pairs: dict[str, str] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise NotAllowed(f"Expected key=value pairs separated by commas, not {part.strip()!r}.")
+        pairs[key.strip()] = value.strip()
+    return pairs

@@ -13,23 +13,36 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.common import answer, game_here, refusals, seat_of
+from bot.discord.common import submit_for_seat
 from engine.actions import (
+    AcceptAlliance,
     Action,
+    AnswerPrescience,
+    AskPrescience,
     Bid,
+    BreakAlliance,
+    CallTraitor,
+    ChooseBattle,
     ChooseTraitor,
     DialStorm,
+    EndNexus,
+    GiveAllySpice,
+    GiveBribe,
     Move,
     PassBid,
     PredictWinner,
+    ProposeAlliance,
     Revive,
+    SetBidOrder,
+    SetTraitorOrder,
     Ship,
     SkipMove,
     SkipShipment,
     SubmitBattlePlan,
+    UseVoice,
 )
 from engine.data import load_game_data
-from engine.ids import Faction
+from engine.ids import CardCategory, Faction
 from engine.model import PromptKind
 from engine.names import card_name, faction_name, location_label
 from engine.views import PlayerView, view
@@ -81,6 +94,46 @@ async def card_choices(interaction: discord.Interaction, current: str) -> list[C
     return _matching([(card_name(c), c) for c in hand], current)
 
 
+async def any_leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Every leader in the game's data, by name (the BT mark and reveal other factions' leaders)."""
+    data = load_game_data()
+    return _matching([(leader.name, leader.id) for faction in data.factions.values() for leader in faction.leaders],
+                     current)
+
+
+async def territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    return _matching([(name, name) for name in load_game_data().board.territories], current)
+
+
+async def stronghold_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    return _matching([(name, name) for name in load_game_data().board.strongholds], current)
+
+
+async def category_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    return _matching([(c.value, c.value) for c in CardCategory], current)
+
+
+async def prompt_option_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The options of the caller's open decisions (e.g. the answers prescience allows)."""
+    mine = await _my_view(interaction)
+    options = [o for p in mine.own_prompts for o in p.options] if mine else []
+    return _matching([(o, o) for o in dict.fromkeys(options)], current)
+
+
+async def own_hand(interaction: discord.Interaction) -> list[str]:
+    """The caller's hand (card ids), or nothing when they have no seat here."""
+    mine = await _my_view(interaction)
+    return list(mine.own.hand) if mine and mine.own else []
+
+
+def card_in(hand: list[str], text: str) -> str:
+    """A card id from its id or its name, looked up in the hand (the engine refuses anything else)."""
+    text = text.strip()
+    if text in hand:
+        return text
+    return next((c for c in hand if card_name(c).lower() == text.lower()), text)
+
+
 def leader_id(text: str | None) -> str | None:
     """A leader id from its id or its name (typed without choosing from the list)."""
     if text is None:
@@ -103,13 +156,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     async def _submit(self, interaction: discord.Interaction, build: Callable[[Faction], Action], done: str) -> None:
         """Defer (ephemerally), build the caller's action for their seat, submit it, and answer."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with refusals(interaction):
-            game = await game_here(self.bot.service, interaction)
-            action = build(seat_of(game, interaction.user.id))
-            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action)
-            self.bot.wake_outbox()
-            await answer(interaction, f"Done: {done} (game version {accepted.seq}).")
+        await submit_for_seat(self.bot, interaction, build, done)
 
     @app_commands.command(name="bid")
     @app_commands.describe(amount="Your bid in spice", ally_pays="How much of it your ally pays")
@@ -200,6 +247,109 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                                                                    weapon=weapon, defense=defense,
                                                                    cheap_hero=cheap_hero),
                            "battle plan submitted")
+
+    # --- alliances and money (A-8, A-16, A-26) ---
+
+    @app_commands.command(name="propose")
+    @app_commands.describe(partner="The faction you offer an alliance")
+    @app_commands.choices(partner=FACTION_CHOICES)
+    async def propose(self, interaction: discord.Interaction, partner: str) -> None:
+        """Offer an alliance during a Nexus."""
+        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=Faction(partner)),
+                           f"you offer {partner} an alliance")
+
+    @app_commands.command(name="accept")
+    @app_commands.describe(partner="The faction whose offer you accept")
+    @app_commands.choices(partner=FACTION_CHOICES)
+    async def accept(self, interaction: discord.Interaction, partner: str) -> None:
+        """Accept an alliance offer during a Nexus."""
+        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=Faction(partner)),
+                           f"you accept {partner}'s offer")
+
+    @app_commands.command(name="break")
+    async def break_(self, interaction: discord.Interaction) -> None:
+        """Leave your alliance during a Nexus."""
+        await self._submit(interaction, lambda f: BreakAlliance(faction=f), "you leave your alliance")
+
+    @app_commands.command(name="nexus-done")
+    async def nexus_done(self, interaction: discord.Interaction) -> None:
+        """You are done talking in this Nexus."""
+        await self._submit(interaction, lambda f: EndNexus(faction=f), "you are done in this Nexus")
+
+    @app_commands.command(name="bribe")
+    @app_commands.describe(to="Who receives the spice", amount="How much spice")
+    @app_commands.choices(to=FACTION_CHOICES)
+    async def bribe(self, interaction: discord.Interaction, to: str, amount: app_commands.Range[int, 1, 200]) -> None:
+        """Give spice as a bribe, usable by the receiver from the end of the turn."""
+        await self._submit(interaction, lambda f: GiveBribe(faction=f, to=Faction(to), amount=amount),
+                           f"bribe of {amount} to {to}")
+
+    @app_commands.command(name="gift")
+    @app_commands.describe(to="Your ally", amount="How much spice")
+    @app_commands.choices(to=FACTION_CHOICES)
+    async def gift(self, interaction: discord.Interaction, to: str, amount: app_commands.Range[int, 1, 200]) -> None:
+        """The Emperor gives spice to an ally, usable at once."""
+        await self._submit(interaction, lambda f: GiveAllySpice(faction=f, to=Faction(to), amount=amount),
+                           f"{amount} spice to {to}")
+
+    # --- battles ---
+
+    @app_commands.command(name="choose-battle")
+    @app_commands.describe(territory="Where to fight next", opponent="Whom to fight there")
+    @app_commands.autocomplete(territory=territory_choices)
+    @app_commands.choices(opponent=FACTION_CHOICES)
+    async def choose_battle(self, interaction: discord.Interaction, territory: str, opponent: str) -> None:
+        """The aggressor picks the next battle."""
+        await self._submit(interaction, lambda f: ChooseBattle(faction=f, territory=territory,
+                                                               opponent=Faction(opponent)),
+                           f"battle {opponent} in {territory}")
+
+    @app_commands.command(name="ask")
+    @app_commands.describe(element="The element of your opponent's plan to see, or none")
+    async def ask(self, interaction: discord.Interaction,
+                  element: Literal["leader", "weapon", "defense", "dial", "none"]) -> None:
+        """Atreides prescience: ask for one element of the opponent's plan."""
+        wanted = None if element == "none" else element
+        await self._submit(interaction, lambda f: AskPrescience(faction=f, element=wanted), f"you ask: {element}")
+
+    @app_commands.command(name="answer")
+    @app_commands.describe(answer="The element you will play (a leader, card, number, or none)")
+    @app_commands.autocomplete(answer=prompt_option_choices)
+    async def answer(self, interaction: discord.Interaction, answer: str) -> None:
+        """Answer the Atreides' prescience; the answer binds your plan (secret)."""
+        await self._submit(interaction, lambda f: AnswerPrescience(faction=f, answer=answer), f"you answer {answer}")
+
+    @app_commands.command(name="voice")
+    @app_commands.describe(command="Play, not play, or no Voice", category="The kind of card")
+    @app_commands.autocomplete(category=category_choices)
+    async def voice(self, interaction: discord.Interaction, command: Literal["play", "not", "none"],
+                    category: str | None = None) -> None:
+        """The Bene Gesserit Voice."""
+        said = None if command == "none" else command
+        await self._submit(interaction, lambda f: UseVoice(faction=f, command=said,
+                                                           category=category if said else None),
+                           "no Voice" if said is None else f"Voice: {command} {category}")
+
+    @app_commands.command(name="call")
+    @app_commands.describe(call="Call the traitor?")
+    async def call(self, interaction: discord.Interaction, call: Literal["yes", "no"]) -> None:
+        """Call, or do not call, a traitor (secret)."""
+        await self._submit(interaction, lambda f: CallTraitor(faction=f, call=call == "yes"), f"traitor call: {call}")
+
+    @app_commands.command(name="traitor-order")
+    @app_commands.describe(auto="Answer every traitor question automatically")
+    async def traitor_order(self, interaction: discord.Interaction, auto: bool) -> None:
+        """A standing order for traitor questions (secret)."""
+        await self._submit(interaction, lambda f: SetTraitorOrder(faction=f, auto=auto),
+                           f"automatic traitor calls {'on' if auto else 'off'}")
+
+    @app_commands.command(name="bid-order")
+    @app_commands.describe(auto_pass="Pass every time", max_bid="Outbid by 1 up to this")
+    async def bid_order(self, interaction: discord.Interaction, auto_pass: bool = False,
+                        max_bid: app_commands.Range[int, 1, 200] | None = None) -> None:
+        """A standing bidding order (secret); neither option clears it."""
+        await self._submit(interaction, lambda f: SetBidOrder(faction=f, auto_pass=auto_pass, max_bid=max_bid),
+                           "bid order " + ("pass" if auto_pass else f"up to {max_bid}" if max_bid else "cleared"))
 
 
 async def setup(bot: MentatBot) -> None:

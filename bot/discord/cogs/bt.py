@@ -1,0 +1,138 @@
+"""/bt: the Bene Tleilaxu's decisions (traps and gifts, traitor marks and reveals, attacks, spice-win order),
+their ally's free revival, and the Karama cards played against them, for the caller's seated faction.
+
+Every answer is ephemeral (marks and standing orders are secret); a refusal quotes the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.cogs.play import any_leader_choices, card_choices, card_in, leader_id, own_hand, stronghold_choices
+from bot.discord.common import submit_for_seat
+from bot.discord.text import parse_assignments, parse_faction
+from engine.actions import (
+    AnswerRevealWindow,
+    BtAllyRevive,
+    ChooseBtAttack,
+    KaramaDestroyTrap,
+    KaramaTaxBt,
+    MarkBtTraitor,
+    RevealBtTraitor,
+    SetSpiceWinOrder,
+    TrapsAndGifts,
+)
+from engine.data import load_game_data
+from engine.ids import Faction
+
+if TYPE_CHECKING:
+    from bot.discord.client import MentatBot
+
+
+def stronghold_name(text: str) -> str:
+    """A stronghold's name in any case (the engine refuses anything that is not one)."""
+    return next((s for s in load_game_data().board.strongholds if s.lower() == text.strip().lower()), text.strip())
+
+
+def traps_and_gifts(faction: Faction, hand: list[str], traps: str | None, gifts: str | None) -> TrapsAndGifts:
+    """From "stronghold=card, ..." and "card=faction, ..." (cards by id or name from the hand)."""
+    return TrapsAndGifts(
+        faction=faction,
+        traps={stronghold_name(s): card_in(hand, c) for s, c in parse_assignments(traps).items()},
+        gifts={card_in(hand, c): parse_faction(to) for c, to in parse_assignments(gifts).items()},
+    )
+
+
+@app_commands.guild_only()
+class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu decisions, and Karamas against them"):
+    def __init__(self, bot: MentatBot):
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="traps-and-gifts")
+    @app_commands.describe(traps="stronghold=card, ... (cards from your hand); leave out for none",
+                           gifts="card=faction, ... ; leave out for none")
+    async def traps_and_gifts(self, interaction: discord.Interaction, traps: str | None = None,
+                              gifts: str | None = None) -> None:
+        """Before bidding: lay traps and give cards, or nothing (secret)."""
+        hand = await own_hand(interaction)
+        await submit_for_seat(self.bot, interaction, lambda f: traps_and_gifts(f, hand, traps, gifts),
+                              "traps and gifts set" if traps or gifts else "no traps or gifts this time")
+
+    @app_commands.command(name="mark")
+    @app_commands.describe(leader="A leader just revived to mark as your traitor; leave out for none")
+    @app_commands.autocomplete(leader=any_leader_choices)
+    async def mark(self, interaction: discord.Interaction, leader: str | None = None) -> None:
+        """Mark a revived leader as your traitor, or not (secret)."""
+        await submit_for_seat(self.bot, interaction, lambda f: MarkBtTraitor(faction=f, leader=leader_id(leader)),
+                              f"marked {leader}" if leader else "no mark")
+
+    @app_commands.command(name="reveal")
+    @app_commands.describe(leader="A leader you marked as your traitor")
+    @app_commands.autocomplete(leader=any_leader_choices)
+    async def reveal(self, interaction: discord.Interaction, leader: str) -> None:
+        """Reveal a marked leader as your traitor."""
+        await submit_for_seat(self.bot, interaction, lambda f: RevealBtTraitor(faction=f, leader=leader_id(leader)),
+                              f"revealed {leader}")
+
+    @app_commands.command(name="reveal-window")
+    @app_commands.describe(leader="The winning leader, if he is yours; leave out to let it pass")
+    @app_commands.autocomplete(leader=any_leader_choices)
+    async def reveal_window(self, interaction: discord.Interaction, leader: str | None = None) -> None:
+        """After an open-field battle: reveal the winning leader, or let it pass."""
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: AnswerRevealWindow(faction=f, leader=leader_id(leader)),
+                              f"revealed {leader}" if leader else "no reveal")
+
+    @app_commands.command(name="attack")
+    @app_commands.describe(leader="A leader who fought and survived; leave out for none")
+    @app_commands.autocomplete(leader=any_leader_choices)
+    async def attack(self, interaction: discord.Interaction, leader: str | None = None) -> None:
+        """After all battles: attack one surviving leader, or none."""
+        await submit_for_seat(self.bot, interaction, lambda f: ChooseBtAttack(faction=f, leader=leader_id(leader)),
+                              f"attack {leader}" if leader else "no attack")
+
+    @app_commands.command(name="ally-revive")
+    @app_commands.describe(tokens="Up to 6 tokens", leader="A leader", second_leader="A second leader")
+    @app_commands.autocomplete(leader=any_leader_choices, second_leader=any_leader_choices)
+    async def ally_revive(self, interaction: discord.Interaction, tokens: app_commands.Range[int, 0, 6] = 0,
+                          leader: str | None = None, second_leader: str | None = None) -> None:
+        """The BT's ally revives free: up to 6 tokens and 2 leaders."""
+        leaders = [leader_id(x) for x in (leader, second_leader) if x]
+        await submit_for_seat(self.bot, interaction, lambda f: BtAllyRevive(faction=f, tokens=tokens, leaders=leaders),
+                              f"free revival of {tokens} tokens" + (f" and {', '.join(leaders)}" if leaders else ""))
+
+    @app_commands.command(name="spice-order")
+    @app_commands.describe(declare="Declare a spice win whenever you hold 35 spice after collection")
+    async def spice_order(self, interaction: discord.Interaction, declare: bool) -> None:
+        """The BT's standing spice-win order (secret)."""
+        await submit_for_seat(self.bot, interaction, lambda f: SetSpiceWinOrder(faction=f, declare=declare),
+                              f"spice-win declaration {'on' if declare else 'off'}")
+
+    @app_commands.command(name="karama-tax")
+    @app_commands.describe(card="The Karama card from your hand")
+    @app_commands.autocomplete(card=card_choices)
+    async def karama_tax(self, interaction: discord.Interaction, card: str) -> None:
+        """Karama: tax the BT 10 spice."""
+        hand = await own_hand(interaction)
+        await submit_for_seat(self.bot, interaction, lambda f: KaramaTaxBt(faction=f, card=card_in(hand, card)),
+                              "Karama tax on the BT")
+
+    @app_commands.command(name="karama-trap")
+    @app_commands.describe(card="The Karama card from your hand", stronghold="The trapped stronghold")
+    @app_commands.autocomplete(card=card_choices, stronghold=stronghold_choices)
+    async def karama_trap(self, interaction: discord.Interaction, card: str, stronghold: str) -> None:
+        """Karama: destroy a BT trap."""
+        hand = await own_hand(interaction)
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: KaramaDestroyTrap(faction=f, card=card_in(hand, card),
+                                                          stronghold=stronghold_name(stronghold)),
+                              f"Karama against the trap in {stronghold}")
+
+
+async def setup(bot: MentatBot) -> None:
+    await bot.add_cog(BtCog(bot))

@@ -1,0 +1,140 @@
+"""/card: Treachery cards played outside a battle plan, and the faction powers played like them (the worm ride,
+the spiritual advisor, the Guild's shipment back to reserves), for the caller's seated faction.
+
+Every answer is ephemeral; a refusal quotes the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.cogs.play import (
+    FACTION_CHOICES,
+    card_choices,
+    card_in,
+    leader_choices,
+    leader_id,
+    location_choices,
+    own_hand,
+)
+from bot.discord.common import submit_for_seat
+from engine.actions import (
+    AnswerTruthtrance,
+    PlayGhola,
+    PlayHajr,
+    PlayStormCards,
+    PlayTruthtrance,
+    RideWorm,
+    SendAdvisor,
+    ShipToReserves,
+    UseKarama,
+)
+from engine.ids import Faction
+from engine.karama import Advantage
+
+if TYPE_CHECKING:
+    from bot.discord.client import MentatBot
+
+Choice = app_commands.Choice
+ADVANTAGE_CHOICES = [Choice(name=a.value.replace("_", " "), value=a.value) for a in Advantage]
+
+
+@app_commands.guild_only()
+class CardCog(commands.GroupCog, group_name="card", group_description="Play a Treachery card or a faction power"):
+    def __init__(self, bot: MentatBot):
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="karama")
+    @app_commands.describe(card="The Karama card from your hand", against="The faction whose advantage you cancel",
+                           advantage="The advantage cancelled the next time it is used")
+    @app_commands.autocomplete(card=card_choices)
+    @app_commands.choices(against=FACTION_CHOICES, advantage=ADVANTAGE_CHOICES)
+    async def karama(self, interaction: discord.Interaction, card: str, against: str, advantage: str) -> None:
+        """Ready a Karama against another faction's advantage (secret)."""
+        hand = await own_hand(interaction)
+        await submit_for_seat(self.bot, interaction, lambda f: UseKarama(faction=f, card=card_in(hand, card),
+                                                                         against=Faction(against),
+                                                                         advantage=advantage),
+                              f"Karama readied against {against} ({advantage})")
+
+    @app_commands.command(name="storm-cards")
+    @app_commands.describe(weather_control="Weather Control: how far the storm moves (0-10)",
+                           family_atomics="Play Family Atomics")
+    async def storm_cards(self, interaction: discord.Interaction,
+                          weather_control: app_commands.Range[int, 0, 10] | None = None,
+                          family_atomics: bool = False) -> None:
+        """Answer the storm-card window: Weather Control, Family Atomics, both, or neither."""
+        played = [f"Weather Control {weather_control}"] if weather_control is not None else []
+        played += ["Family Atomics"] if family_atomics else []
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: PlayStormCards(faction=f, weather_control=weather_control,
+                                                       family_atomics=family_atomics),
+                              " and ".join(played) or "no storm card")
+
+    @app_commands.command(name="hajr")
+    async def hajr(self, interaction: discord.Interaction) -> None:
+        """Play Hajr during your movement: one more move."""
+        await submit_for_seat(self.bot, interaction, lambda f: PlayHajr(faction=f), "Hajr played")
+
+    @app_commands.command(name="ghola")
+    @app_commands.describe(leader="A leader to revive", tokens="Or 1 to 5 tokens to revive")
+    @app_commands.autocomplete(leader=leader_choices)
+    async def ghola(self, interaction: discord.Interaction, leader: str | None = None,
+                    tokens: app_commands.Range[int, 0, 5] = 0) -> None:
+        """Play Tleilaxu Ghola: a leader or up to 5 tokens from the tanks, free."""
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: PlayGhola(faction=f, leader=leader_id(leader), tokens=tokens),
+                              f"Ghola: {leader if leader else f'{tokens} tokens'}")
+
+    @app_commands.command(name="truthtrance")
+    @app_commands.describe(target="Who must answer", question="A yes/no question")
+    @app_commands.choices(target=FACTION_CHOICES)
+    async def truthtrance(self, interaction: discord.Interaction, target: str,
+                          question: app_commands.Range[str, 1, 300]) -> None:
+        """Play Truthtrance: the target answers a yes/no question in public."""
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: PlayTruthtrance(faction=f, target=Faction(target), question=question),
+                              f"Truthtrance asked of {target}")
+
+    @app_commands.command(name="answer-truthtrance")
+    @app_commands.describe(answer="Your answer")
+    async def answer_truthtrance(self, interaction: discord.Interaction, answer: Literal["yes", "no"]) -> None:
+        """Answer a Truthtrance question."""
+        await submit_for_seat(self.bot, interaction, lambda f: AnswerTruthtrance(faction=f, answer=answer),
+                              f"you answer {answer}")
+
+    @app_commands.command(name="worm")
+    @app_commands.rename(to_location="to")
+    @app_commands.describe(to_location="Where the Fremen ride to; leave out to stay")
+    @app_commands.autocomplete(to_location=location_choices)
+    async def worm(self, interaction: discord.Interaction, to_location: str | None = None) -> None:
+        """The Fremen ride Shai-Hulud, or stay."""
+        await submit_for_seat(self.bot, interaction, lambda f: RideWorm(faction=f, to_location=to_location),
+                              f"ride to {to_location}" if to_location else "stay")
+
+    @app_commands.command(name="advisor")
+    @app_commands.describe(send="Send a spiritual advisor to the Polar Sink?")
+    async def advisor(self, interaction: discord.Interaction, send: Literal["yes", "no"]) -> None:
+        """The Bene Gesserit spiritual advisor."""
+        await submit_for_seat(self.bot, interaction, lambda f: SendAdvisor(faction=f, accept=send == "yes"),
+                              f"advisor: {send}")
+
+    @app_commands.command(name="ship-back")
+    @app_commands.rename(from_location="from")
+    @app_commands.describe(from_location="Where the tokens are", tokens="How many go back to reserves")
+    @app_commands.autocomplete(from_location=location_choices)
+    async def ship_back(self, interaction: discord.Interaction, from_location: str,
+                        tokens: app_commands.Range[int, 1, 20]) -> None:
+        """The Guild ships tokens from the board back to reserves."""
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: ShipToReserves(faction=f, from_location=from_location, tokens=tokens),
+                              f"{tokens} tokens from {from_location} back to reserves")
+
+
+async def setup(bot: MentatBot) -> None:
+    await bot.add_cog(CardCog(bot))
