@@ -206,6 +206,15 @@ async def test_commit_action_stores_the_action_snapshot_and_messages_and_returns
     assert all(row.attempts == 0 and row.status == "pending" for row in rows)
 
 
+async def test_the_action_that_ends_the_game_ends_it_in_the_same_commit(store):
+    await store.create_game(record(), [])
+    await store.set_status("g1", GameStatus.RUNNING)
+    await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [])
+    assert (await store.load_game("g1")).status == GameStatus.RUNNING
+    await store.commit_action("g1", 1, ALICE, '{"a": 2}', '{"seq": 2}', [to_channel("over")], status=GameStatus.ENDED)
+    assert (await store.load_game("g1")).status == GameStatus.ENDED
+
+
 async def test_a_stale_commit_is_refused_and_changes_nothing(store):
     await store.create_game(record(), [])
     await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [to_channel("one")])

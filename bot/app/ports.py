@@ -97,7 +97,9 @@ class GameStore(Protocol):
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]: ...
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage]) -> int: ...
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
+        """The action, the new snapshot, its messages and (when the game ends) its new status, atomically."""
+        ...
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
         """Undo: drop the actions after `keep`, store the replayed snapshot (seq = keep), queue the messages."""

@@ -173,13 +173,12 @@ class GameService:
             outbox = messages_for(events, before, after)
             if after.phase == Phase.ENDED:
                 outbox.append(end_of_game_reveal(after))
+            ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             try:
                 seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
-                                                     after.model_dump_json(), outbox)
+                                                     after.model_dump_json(), outbox, status=ended)
             except VersionConflict:
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
-            if after.phase == Phase.ENDED:
-                await self.store.set_status(game_id, GameStatus.ENDED)
             return Accepted(seq=seq, events=events)
 
     async def export(self, game_id: str) -> str:

@@ -61,7 +61,7 @@ class MemoryGameStore:
         return [game.model_copy(deep=True) for game in sorted(games, key=lambda game: game.created_at)]
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage]) -> int:
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
         game = self._game(game_id)
         if game.seq != expected_seq:
             raise VersionConflict(f"game {game_id} is at seq {game.seq}, not {expected_seq}")
@@ -70,6 +70,8 @@ class MemoryGameStore:
             StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now()))
         game.state_json, game.seq = state_json, new_seq
         self._queue(game_id, new_seq, outbox)
+        if status is not None:
+            game.status = GameStatus(status)
         return new_seq
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:

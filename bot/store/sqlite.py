@@ -159,7 +159,7 @@ class SqliteGameStore:
         return await self._select_games(":guild_id IS NULL OR guild_id = :guild_id", {"guild_id": guild_id})
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage]) -> int:
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
         async with self._transaction(write=True) as db:
             seq = await self._current_seq(db, game_id)
             if seq != expected_seq:
@@ -170,6 +170,8 @@ class SqliteGameStore:
                 (game_id, new_seq, actor, action_json, _timestamp(self._clock())))
             await self._store_snapshot(db, game_id, new_seq, state_json)
             await self._queue(db, game_id, new_seq, outbox)
+            if status is not None:
+                await db.execute("UPDATE games SET status = ? WHERE game_id = ?", (GameStatus(status).value, game_id))
         return new_seq
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
