@@ -390,6 +390,38 @@ class SetSpice(AdminAction):
     amount: int = Field(ge=0)
 
 
+class PlaceTokens(AdminAction):
+    """Move tokens between the board, the reserves and the tanks (`source` and `destination` are each a
+    location key, "reserves" or "tanks")."""
+
+    type: Literal["place_tokens"] = "place_tokens"
+    faction: Faction
+    tokens: int = Field(ge=1)
+    source: str
+    destination: str
+
+
+class MoveCard(AdminAction):
+    """Give a Treachery card to a faction, or take one away (to the discard), wherever it is."""
+
+    type: Literal["move_card"] = "move_card"
+    card: str
+    to: Faction | None = None  # None: to the discard pile
+
+
+class SetLeader(AdminAction):
+    """Kill a leader (to the tanks) or revive him."""
+
+    type: Literal["set_leader"] = "set_leader"
+    leader: str
+    alive: bool
+
+
+class SetStorm(AdminAction):
+    type: Literal["set_storm"] = "set_storm"
+    sector: int = Field(ge=1, le=18)
+
+
 Action = Annotated[
     ChooseTraitor
     | PredictWinner
@@ -436,7 +468,11 @@ Action = Annotated[
     | KaramaDestroyTrap
     | SetSpiceWinOrder
     | ForceDefault
-    | SetSpice,
+    | SetSpice
+    | PlaceTokens
+    | MoveCard
+    | SetLeader
+    | SetStorm,
     Field(discriminator="type"),
 ]
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from engine.actions import ForceDefault, SetSpice
+from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
+from engine.board import territory_of
+from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import DEFAULTS, HANDLERS, handles
+from engine.ids import Faction
 from engine.model import GameState
-from engine.names import faction_name
+from engine.names import card_name, faction_name
 
 
 @handles(ForceDefault)
@@ -30,9 +33,7 @@ def force_default(state: GameState, action: ForceDefault, log: EventLog) -> None
 
 @handles(SetSpice)
 def set_spice(state: GameState, action: SetSpice, log: EventLog) -> None:
-    if not state.in_game(action.faction):
-        raise RuleViolation(ViolationCode.NOT_IN_GAME, "Admin", f"{action.faction.value} is not in this game.",
-                            [f.value for f in state.factions])
+    _check_in_game(state, action.faction)
     # Spice behind a shield is secret: the table learns of the correction, the faction learns the amount.
     fs = state.faction(action.faction)
     state.spice_outside_bank += action.amount - fs.spice  # the difference comes from or goes to the bank
@@ -44,3 +45,105 @@ def set_spice(state: GameState, action: SetSpice, log: EventLog) -> None:
     )
     log.private("admin_set_spice_amount", action.faction,
                 f"Your spice was set to {action.amount} by admin {action.admin}.", amount=action.amount)
+
+
+OFF_BOARD = ("reserves", "tanks")
+
+
+def _take_tokens(state: GameState, faction: Faction, where: str, count: int) -> None:
+    fs = state.faction(faction)
+    have = fs.reserves if where == "reserves" else fs.tanks if where == "tanks" else state.tokens_at(where, faction)
+    if count > have:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "Admin",
+                            f"{faction.value} has {have} tokens in {where}, not {count}.")
+    if where == "reserves":
+        fs.reserves -= count
+    elif where == "tanks":
+        fs.tanks -= count
+    else:
+        state.add_tokens(where, faction, -count)
+
+
+def _put_tokens(state: GameState, faction: Faction, where: str, count: int) -> None:
+    fs = state.faction(faction)
+    if where == "reserves":
+        fs.reserves += count
+    elif where == "tanks":
+        fs.tanks += count
+    else:
+        state.add_tokens(where, faction, count)  # a correction springs no trap: it restores what should be
+
+
+def _check_place(where: str) -> None:
+    if where not in OFF_BOARD:
+        try:
+            territory_of(where)
+        except KeyError:
+            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "Admin", f"There is no location {where!r} (write "
+                                "'Territory#sector', 'Polar Sink', 'reserves' or 'tanks').") from None
+
+
+@handles(PlaceTokens)
+def place_tokens(state: GameState, action: PlaceTokens, log: EventLog) -> None:
+    _check_in_game(state, action.faction)
+    for where in (action.source, action.destination):
+        _check_place(where)
+    _take_tokens(state, action.faction, action.source, action.tokens)
+    _put_tokens(state, action.faction, action.destination, action.tokens)
+    log.public("admin_tokens", f"Admin {action.admin} moved {action.tokens} {faction_name(action.faction)} tokens "
+               f"from {action.source} to {action.destination} ({action.reason}).", admin=action.admin,
+               reason=action.reason, faction=action.faction.value)
+
+
+@handles(MoveCard)
+def move_card(state: GameState, action: MoveCard, log: EventLog) -> None:
+    """The card leaves wherever it is (deck, discard, a hand); whose hand and which card stay secret."""
+    if action.to is not None:
+        _check_in_game(state, action.to)
+    piles = [state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values())]
+    holder = next((pile for pile in piles if action.card in pile), None)
+    if holder is None:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "Admin",
+                            f"The card {action.card!r} is in no deck, discard pile or hand.")
+    holder.remove(action.card)
+    (state.faction(action.to).hand if action.to else state.treachery_discard).append(action.card)
+    if action.to:
+        log.private("admin_card_given", action.to, f"Admin {action.admin} gave you {card_name(action.card)}.",
+                    card=action.card)
+        log.public("admin_card", f"Admin {action.admin} gave {faction_name(action.to)} a Treachery card "
+                   f"({action.reason}).", admin=action.admin, reason=action.reason, faction=action.to.value)
+    else:
+        log.public("admin_card", f"Admin {action.admin} discarded {card_name(action.card)} ({action.reason}).",
+                   admin=action.admin, reason=action.reason, card=action.card)
+
+
+@handles(SetLeader)
+def set_leader(state: GameState, action: SetLeader, log: EventLog) -> None:
+    try:
+        leader = load_game_data().leader(action.leader)
+    except KeyError:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "Admin", f"There is no leader {action.leader!r}.") from None
+    _check_in_game(state, leader.faction)
+    dead = state.faction(leader.faction).leaders_in_tanks
+    if action.alive == (leader.id not in dead):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "Admin",
+                            f"{leader.name} is already {'alive' if action.alive else 'in the tanks'}.")
+    if action.alive:
+        dead.remove(leader.id)
+    else:
+        dead.append(leader.id)
+    log.public("admin_leader", f"Admin {action.admin} {'revived' if action.alive else 'killed'} {leader.name} "
+               f"({action.reason}).", admin=action.admin, reason=action.reason, leader=leader.id)
+
+
+@handles(SetStorm)
+def set_storm(state: GameState, action: SetStorm, log: EventLog) -> None:
+    state.storm_sector = action.sector  # a correction: nothing is swept
+    log.public("admin_storm", f"Admin {action.admin} set the storm to sector {action.sector} ({action.reason}).",
+               admin=action.admin, reason=action.reason, sector=action.sector)
+
+
+def _check_in_game(state: GameState, faction: Faction) -> None:
+    if not state.in_game(faction):
+        raise RuleViolation(ViolationCode.NOT_IN_GAME, "Admin", f"{faction.value} is not in this game.",
+                            [f.value for f in state.factions])

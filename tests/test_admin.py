@@ -1,0 +1,68 @@
+"""Admin corrections: each is an action, announced with its author and reason, keeping every invariant; a
+correction of something secret tells the table that it happened, not what it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import MoveCard, PlaceTokens, SetLeader, SetStorm
+from engine.game import apply
+from engine.ids import Faction
+from engine.invariants import violations
+from engine.views import view
+from tests.conftest import ready_game, refused
+
+A, H = Faction.ATREIDES, Faction.HARKONNEN
+WHO = {"admin": "mod", "reason": "table error"}
+
+
+@pytest.fixture
+def game():
+    return ready_game((A, H, Faction.FREMEN))
+
+
+def _public(events):
+    return [e.message for e in events if e.public]
+
+
+def test_tokens_move_between_board_reserves_and_tanks(game):
+    state, events = apply(game, PlaceTokens(**WHO, faction=A, tokens=3, source="reserves", destination="Carthag#10"))
+    assert state.tokens_at("Carthag#10", A) == 3 and state.faction(A).reserves == game.faction(A).reserves - 3
+    state, _ = apply(state, PlaceTokens(**WHO, faction=A, tokens=2, source="Carthag#10", destination="tanks"))
+    assert state.faction(A).tanks == 2 and violations(state) == []
+    assert _public(events) == ["Admin mod moved 3 Atreides tokens from reserves to Carthag#10 (table error)."]
+
+
+@pytest.mark.parametrize(("source", "destination", "words"), [
+    ("reserves", "Atlantis#3", "no location"),
+    ("tanks", "Carthag#10", "has 0 tokens in tanks"),
+])
+def test_impossible_token_corrections_are_refused(game, source, destination, words):
+    refusal = refused(game, PlaceTokens(**WHO, faction=A, tokens=1, source=source, destination=destination))
+    assert words in refusal.message
+
+
+def test_a_card_given_is_named_to_its_receiver_only(game):
+    card = game.treachery_deck[0]
+    state, events = apply(game, MoveCard(**WHO, card=card, to=H))
+    assert card in state.faction(H).hand and violations(state) == []
+    private = [e for e in events if not e.public]
+    assert private[0].audience == (H,) and card not in str(_public(events))
+    assert view(state, None) != view(game, None)  # the hand size is public
+    taken, _ = apply(state, MoveCard(**WHO, card=card))
+    assert card in taken.treachery_discard and card not in taken.faction(H).hand
+
+
+def test_leaders_killed_and_revived(game):
+    state, events = apply(game, SetLeader(**WHO, leader="feyd_rautha", alive=False))
+    assert "feyd_rautha" in state.faction(H).leaders_in_tanks
+    refused(state, SetLeader(**WHO, leader="feyd_rautha", alive=False))
+    state, _ = apply(state, SetLeader(**WHO, leader="feyd_rautha", alive=True))
+    assert state.faction(H).leaders_in_tanks == []
+    refused(game, SetLeader(**WHO, leader="alia", alive=False))  # the Bene Gesserit are not in this game
+
+
+def test_the_storm_is_set_without_sweeping(game):
+    state, events = apply(game, SetStorm(**WHO, sector=9))
+    assert state.storm_sector == 9 and state.forces == game.forces
+    assert _public(events) == ["Admin mod set the storm to sector 9 (table error)."]
