@@ -338,3 +338,17 @@ async def test_malformed_traps_are_refused_before_the_engine(with_bt):
     await bt.traps_and_gifts.callback(bt, laying, traps="Arrakeen", gifts=None)
     assert laying.answers == [("Refused: Expected key=value pairs separated by commas, not 'Arrakeen'.", True)]
     assert await _actions(with_bt) == []
+
+
+async def test_admin_storm_and_leader_corrections(running):
+    admin = cog(running, "AdminCog")
+    player = itx(running, USERS[A])
+    await admin.storm.callback(admin, player, sector=7, reason="misdial")
+    assert "Only a moderator" in player.answers[0][0]
+    moderator = itx(running, MODERATOR, manage_guild=True)
+    await admin.storm.callback(admin, moderator, sector=7, reason="misdial")
+    assert moderator.answers == [("Corrected (game version 1).", True)]
+    assert (await running.service.state_of("g55")).storm_sector == 7
+    wrong = itx(running, MODERATOR, manage_guild=True)
+    await admin.leader.callback(admin, wrong, leader="nobody", alive=False, reason="x")
+    assert "no leader 'nobody'" in wrong.answers[0][0]

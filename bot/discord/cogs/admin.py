@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.common import answer, game_here, refusals, require_moderator
-from engine.actions import ForceDefault, SetSpice
+from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.ids import Faction
 from engine.names import faction_name
 
@@ -99,6 +99,52 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             self.bot.wake_outbox()  # the service announces the new deadlines to the table
             what = f"{kind.replace('_', ' ')} decisions" if kind else "every decision"
             await answer(interaction, f"Deadline for {what}: {f'{hours:g} h' if seconds else 'none'}.")
+
+    async def _correct(self, interaction: discord.Interaction, action) -> None:
+        """Submit one correction as the moderator (announced to the table with its reason)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Corrected (game version {accepted.seq}).")
+
+    def _who(self, interaction: discord.Interaction, reason: str) -> dict:
+        return {"admin": str(interaction.user), "reason": reason}
+
+    @app_commands.command(name="tokens")
+    @app_commands.describe(faction="Whose tokens", tokens="How many", source="A location, reserves or tanks",
+                           destination="A location, reserves or tanks", reason="Why, for the table")
+    @app_commands.choices(faction=FACTION_CHOICES)
+    async def tokens(self, interaction: discord.Interaction, faction: str, tokens: app_commands.Range[int, 1, 20],
+                     source: str, destination: str, reason: str) -> None:
+        """Move, add or remove tokens (between the board, the reserves and the tanks)."""
+        await self._correct(interaction, PlaceTokens(**self._who(interaction, reason), faction=Faction(faction),
+                                                     tokens=tokens, source=source, destination=destination))
+
+    @app_commands.command(name="card")
+    @app_commands.describe(card="The card's id (e.g. shield_2)", to="Who gets it (leave out to discard it)",
+                           reason="Why, for the table")
+    @app_commands.choices(to=FACTION_CHOICES)
+    async def card(self, interaction: discord.Interaction, card: str, reason: str, to: str | None = None) -> None:
+        """Give a Treachery card to a faction, or discard it, wherever it is now."""
+        await self._correct(interaction, MoveCard(**self._who(interaction, reason), card=card.strip(),
+                                                  to=Faction(to) if to else None))
+
+    @app_commands.command(name="leader")
+    @app_commands.describe(leader="The leader's id (e.g. feyd_rautha)", alive="Alive (revive) or dead (kill)",
+                           reason="Why, for the table")
+    async def leader(self, interaction: discord.Interaction, leader: str, alive: bool, reason: str) -> None:
+        """Kill a leader or bring him back."""
+        await self._correct(interaction, SetLeader(**self._who(interaction, reason), leader=leader.strip(),
+                                                   alive=alive))
+
+    @app_commands.command(name="storm")
+    @app_commands.describe(sector="The storm's sector (1-18)", reason="Why, for the table")
+    async def storm(self, interaction: discord.Interaction, sector: app_commands.Range[int, 1, 18],
+                    reason: str) -> None:
+        """Put the storm in a sector (nothing is swept)."""
+        await self._correct(interaction, SetStorm(**self._who(interaction, reason), sector=sector))
 
 
 async def setup(bot: MentatBot) -> None:
