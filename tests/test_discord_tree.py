@@ -48,7 +48,7 @@ async def test_the_four_groups_exist(bot):
                                                        "attack", "ally-revive", "spice-order", "karama-tax",
                                                        "karama-trap"}
     assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline", "tokens",
-                                                           "card", "leader", "storm"}
+                                                           "card", "leader", "storm", "pause"}
     assert groups["admin"].default_permissions.manage_guild
 
 

@@ -200,3 +200,18 @@ async def test_the_export_replays(running, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(await service.export(game))
     assert engine_cli(["replay", str(path)]) == 0
+
+
+async def test_a_paused_game_takes_no_action_until_resumed(running):
+    service, game = running
+    prompt = await _traitor_prompt(service, game, A)
+    await service.pause(game, True)
+    with pytest.raises(NotAllowed, match="paused"):
+        await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=prompt.options[0]))
+    with pytest.raises(NotAllowed):
+        await service.pause(game, True)
+    await service.pause(game, False)
+    await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=prompt.options[0]))
+    gateway = RecordingGateway()
+    await service.deliver(gateway)
+    assert "An admin paused the game." in gateway.channel and "An admin resumed the game." in gateway.channel

@@ -144,6 +144,19 @@ class GameService:
             state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
             await self.store.set_status(game_id, GameStatus.RUNNING, messages_for(events, None, state))
 
+    async def pause(self, game_id: str, paused: bool) -> None:
+        """Pause (no action is taken, no deadline runs out... until resumed) or resume a running game."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            wanted, needed = (GameStatus.PAUSED, GameStatus.RUNNING) if paused else (GameStatus.RUNNING,
+                                                                                   GameStatus.PAUSED)
+            if row.status != needed:
+                raise NotAllowed(f"The game is {row.status.value}; only a {needed.value} game can be "
+                                 f"{'paused' if paused else 'resumed'}.")
+            text = "An admin paused the game." if paused else "An admin resumed the game."
+            await self.store.set_status(game_id, wanted, [OutgoingMessage(recipient=Recipient(channel=True),
+                                                                          text=text)])
+
     # --- actions -----------------------------------------------------------------------------
 
     def _check_actor(self, row: GameRecordRow, user_id: int, action: Action, admin: bool) -> None:

@@ -146,6 +146,17 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         """Put the storm in a sector (nothing is swept)."""
         await self._correct(interaction, SetStorm(**self._who(interaction, reason), sector=sector))
 
+    @app_commands.command(name="pause")
+    @app_commands.describe(paused="Pause (true) or resume (false)")
+    async def pause(self, interaction: discord.Interaction, paused: bool = True) -> None:
+        """Pause the game (nobody acts, no deadline runs out) or resume it."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            await self.bot.service.pause(game.game_id, paused)
+            self.bot.wake_outbox()
+            await answer(interaction, "Paused." if paused else "Resumed.")
+
 
 async def setup(bot: MentatBot) -> None:
     await bot.add_cog(AdminCog(bot))
