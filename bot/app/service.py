@@ -145,7 +145,8 @@ class GameService:
             await self.store.set_status(game_id, GameStatus.RUNNING, messages_for(events, None, state))
 
     async def pause(self, game_id: str, paused: bool) -> None:
-        """Pause (no action is taken, no deadline runs out... until resumed) or resume a running game."""
+        """Pause a running game (no action is taken and no default applied while paused; deadlines keep
+        counting, so a decision overdue at the resume is defaulted at the next tick) or resume it."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             wanted, needed = (GameStatus.PAUSED, GameStatus.RUNNING) if paused else (GameStatus.RUNNING,

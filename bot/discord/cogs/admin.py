@@ -149,7 +149,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
     @app_commands.command(name="pause")
     @app_commands.describe(paused="Pause (true) or resume (false)")
     async def pause(self, interaction: discord.Interaction, paused: bool = True) -> None:
-        """Pause the game (nobody acts, no deadline runs out) or resume it."""
+        """Pause the game (nobody acts, no default is applied) or resume it."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await self._game(interaction)
