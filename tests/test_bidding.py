@@ -173,6 +173,16 @@ def test_the_bt_bid_last():
     assert bidder(state) == BT
 
 
+def test_r_1_the_bt_bid_last_in_every_round_whoever_opens():
+    """R-1: a round opened in the middle of the storm order still ends with the BT, not with them mid-way."""
+    from engine.phases.bidding import bidding_round
+
+    order = [A, E, F, H, BT]
+    assert bidding_round(order, F, order) == [F, H, A, E, BT]
+    assert bidding_round(order, BT, order) == [BT, A, E, F, H]
+    assert bidding_round(order, H, [A, H, BT]) == [H, A, BT]
+
+
 # --- what may be bid ----------------------------------------------------------------------------
 
 

@@ -128,6 +128,19 @@ def _deal_auction(state: GameState, log: EventLog) -> None:
     log.public("auction_dealt", message, cards=b.dealt, eligible=[f.value for f in eligible])
 
 
+def bidding_round(order: list[Faction], opener: Faction, eligible: list[Faction]) -> list[Faction]:
+    """The order bids go round for one card: from the opener in storm order, the BT last of every round
+    (R-1: they have no dot) — or first, when it is their turn to open."""
+    dots = [f for f in order if f != Faction.BENE_TLEILAXU]
+    bt = [Faction.BENE_TLEILAXU] if Faction.BENE_TLEILAXU in order else []
+    if opener == Faction.BENE_TLEILAXU:
+        cycle = bt + dots
+    else:
+        start = dots.index(opener)
+        cycle = dots[start:] + dots[:start] + bt
+    return [f for f in cycle if f in eligible]
+
+
 def _open_card(state: GameState, log: EventLog) -> None:
     """The next card comes up; its opener is the next eligible faction after the last card's opener."""
     b = state.bidding
@@ -144,7 +157,7 @@ def _open_card(state: GameState, log: EventLog) -> None:
         opener = next(f for f in after if f in bidders)
     b.card_number += 1
     b.card_open = True
-    b.bidders = bidders
+    b.bidders = bidding_round(b.order, opener, bidders)
     b.opener = opener
     b.to_bid = opener
     b.passed = []
