@@ -8,6 +8,7 @@ import asyncio
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -44,6 +45,18 @@ async def _check_whole(db: Path) -> int:
         await store.close()
 
 
+def _wait_for_progress(db: Path, version: int, process: subprocess.Popen, patience: float = 30.0) -> None:
+    """Until the game has moved past `version` (read-only; WAL lets the writer go on)."""
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as reader:
+            (seq,) = reader.execute("SELECT seq FROM games WHERE game_id = 'g1'").fetchone()
+        if seq > version or process.poll() is not None:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the automatic players made no move")
+
+
 def test_killed_mid_game_the_store_is_whole_after_every_restart(tmp_path):
     db = tmp_path / "crash.sqlite3"
     setup = tmp_path / "setup.txt"
@@ -51,12 +64,13 @@ def test_killed_mid_game_the_store_is_whole_after_every_restart(tmp_path):
     assert subprocess.run([sys.executable, "-m", "bot.console", "--db", str(db), "--script", str(setup)],
                           cwd=ROOT, capture_output=True, timeout=60).returncode == 0
     play = tmp_path / "play.txt"
-    play.write_text("auto 40\n" * 50)
+    play.write_text("auto 5\n" * 400)
     pace = random.Random(11)
     versions = [asyncio.run(_check_whole(db))]
     for _ in range(KILLS):
         process = _console(db, play)
-        time.sleep(pace.uniform(1.0, 2.5))  # past start-up, into the automatic players' commits
+        _wait_for_progress(db, versions[-1], process)  # past start-up, into the players' commits
+        time.sleep(pace.uniform(0.0, 0.5))
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
         versions.append(asyncio.run(_check_whole(db)))
