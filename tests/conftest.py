@@ -40,6 +40,14 @@ def finish_setup(state: GameState, seed: int = 5) -> GameState:
     return state
 
 
+def tokens_back_to_reserves(state: GameState) -> None:
+    """Empty the board into the reserves, so a scenario puts down exactly the tokens it needs."""
+    for location, here in list(state.forces.items()):
+        for faction, count in list(here.items()):
+            state.add_tokens(location, faction, -count)
+            state.faction(faction).reserves += count
+
+
 def refused(state: GameState, action, rule: str | None = None, code=None):
     """Apply an action that must be refused: the refusal, after checking it left the state untouched (and,
     when given, that it names `rule` and carries `code`)."""

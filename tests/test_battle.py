@@ -23,7 +23,7 @@ from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases.battle import meeting_groups, pending_battles
 from engine.views import view
-from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, snapshot, tokens_back_to_reserves
 
 A, BG, E, F, G, H = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD, Faction.HARKONNEN,
@@ -38,10 +38,7 @@ def arena(factions=(E, H, G)):
     no traitors: each test puts down exactly what it needs."""
     state = ready_game(factions, fixed=FixedSetup(dots={f: DOTS[f] for f in factions if f in DOTS}))
     state.turn, state.storm_sector = 2, 1
-    for location, here in list(state.forces.items()):
-        for faction, count in list(here.items()):
-            state.add_tokens(location, faction, -count)
-            state.faction(faction).reserves += count
+    tokens_back_to_reserves(state)
     for fs in state.factions.values():
         state.treachery_deck += fs.hand
         fs.hand, fs.traitors = [], []

@@ -71,12 +71,15 @@ def test_bt_11_the_bt_may_attack_a_leader_who_fought_and_survived():
 
 
 def test_bt_11_declining_ends_the_round_and_no_second_attack():
+    """BT-11: one attack decision per battle round; declining ends the round with nobody attacked."""
     state = bt_arena()
     give(state, BT, "crysknife")
     state, _ = fought(state)
     state, events = apply(state, ChooseBtAttack(faction=BT))
-    assert state.phase == Phase.COLLECTION or state.phase != Phase.BATTLE
+    assert state.battle is None and state.phase != Phase.BATTLE
+    assert not [p for p in state.prompts if p.kind == PromptKind.BT_ATTACK]
     assert any(e.type == "bt_attack_declined" for e in events)
+    assert not any(e.type == "bt_attack" for e in events) and "crysknife" in state.faction(BT).hand
 
 
 def test_bt_11_a_leader_who_did_not_fight_cannot_be_attacked():

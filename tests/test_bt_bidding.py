@@ -16,7 +16,7 @@ from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import enter_phase, prompt_of, ready_game, refused
+from tests.conftest import enter_phase, prompt_of, ready_game, refused, tokens_back_to_reserves
 
 DATA = load_game_data()
 BOARD = DATA.board
@@ -35,10 +35,7 @@ def game(hands=None, tokens=None, traps=None, factions=FACTIONS, **options):
     state = ready_game(factions, fixed=FixedSetup(dots={f: d for f, d in DOTS.items() if f in factions}),
                        **options).model_copy(deep=True)
     state.storm_sector = 1
-    for location, here in list(state.forces.items()):
-        for faction, count in list(here.items()):
-            state.add_tokens(location, faction, -count)
-            state.faction(faction).reserves += count
+    tokens_back_to_reserves(state)
     for faction, count_by_stronghold in (tokens or {}).items():
         for stronghold, count in count_by_stronghold.items():
             state.add_tokens(BOARD.default_location(stronghold), faction, count)

@@ -17,7 +17,7 @@ from engine.invariants import violations
 from engine.model import Phase, Prediction
 from engine.options import FixedSetup
 from engine.views import view
-from tests.conftest import enter_phase, ready_game, refused
+from tests.conftest import enter_phase, ready_game, refused, tokens_back_to_reserves
 
 A, BG, E, F, G, H, BT = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
@@ -34,10 +34,7 @@ def cleared(factions=ALL, **options):
     state = ready_game(factions, fixed=FixedSetup(dots={f: d for f, d in DOTS.items() if f in factions}),
                        **options).model_copy(deep=True)
     state.storm_sector = 1
-    for location, here in list(state.forces.items()):
-        for faction, count in list(here.items()):
-            state.add_tokens(location, faction, -count)
-            state.faction(faction).reserves += count
+    tokens_back_to_reserves(state)
     state.treachery_discard += [t.card for t in state.traps.values()]
     state.traps = {}
     for fs in state.factions.values():

@@ -10,7 +10,7 @@ from engine.ids import Faction
 from engine.model import Phase, Prediction
 from engine.options import FixedSetup
 from engine.phases.end_of_turn import earliest_team
-from tests.conftest import enter_phase, ready_game
+from tests.conftest import enter_phase, ready_game, tokens_back_to_reserves
 
 A, BG, E, F, G, H, BT = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
@@ -25,10 +25,7 @@ def _cleared(factions=(A, BG, E, F, G, H, BT), **options):
     state = ready_game(factions, fixed=FixedSetup(dots={f: d for f, d in DOTS.items() if f in factions}), **options)
     assert state.phase == Phase.STORM and state.turn == 1 and not state.spice_on_board
     state.storm_sector = 1
-    for location, here in list(state.forces.items()):
-        for faction, count in list(here.items()):
-            state.add_tokens(location, faction, -count)
-            state.faction(faction).reserves += count
+    tokens_back_to_reserves(state)
     return state
 
 
