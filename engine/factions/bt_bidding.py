@@ -25,6 +25,7 @@ from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.karama import is_karama
 from engine.model import GameState, Prompt, PromptKind, Trap
@@ -35,11 +36,6 @@ BT = Faction.BENE_TLEILAXU
 
 
 # --- queries ---------------------------------------------------------------------------------
-
-
-def hand_limit(faction: Faction) -> int:
-    """Harkonnen 8, everyone else 4 (R-2 for the BT); from data/factions.json."""
-    return load_game_data().factions[faction].hand_limit
 
 
 def trappable(state: GameState, stronghold: str) -> bool:

@@ -9,12 +9,12 @@ prompt is public; which card is up stays secret (the Atreides see it, then only 
 from __future__ import annotations
 
 from engine.actions import Bid, PassBid, SetBidOrder
-from engine.data import load_game_data
 from engine.economy import bank_pays, pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.hands import hand_full, hand_limit
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
@@ -30,15 +30,6 @@ AUCTION = "auction"
 
 
 # --- queries ---------------------------------------------------------------------------------
-
-
-def hand_limit(faction: Faction) -> int:
-    """Harkonnen 8, everyone else 4 (R-2 for the BT); from data/factions.json."""
-    return load_game_data().factions[faction].hand_limit
-
-
-def hand_full(state: GameState, faction: Faction) -> bool:
-    return len(state.faction(faction).hand) >= hand_limit(faction)
 
 
 def draw_treachery_card(state: GameState, log: EventLog) -> str | None:
