@@ -13,6 +13,7 @@ from engine.actions import (
     Move,
     Ship,
     SubmitBattlePlan,
+    UseKarama,
     UseVoice,
 )
 from engine.errors import RuleViolation
@@ -303,3 +304,24 @@ def test_r_29_a_trap_attack_and_the_leader_attack_in_one_round():
                          CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False),
                          AnswerRevealWindow(faction=BT))
     assert prompt_of(state, BT, PromptKind.BT_ATTACK)
+
+
+def test_r_34_an_attack_whose_last_weapon_slot_card_was_spent_is_called_off():
+    """R-34: the BT readied their only Karama against prescience; it fires when the Atreides would ask in
+    the attack on their leader, so nothing is left for the weapon slot and the attack ends without a plan."""
+    state = bt_arena((A, H, G, BT))
+    give(state, BT, "karama_1")
+    put(state, A, FLAT, 6)
+    put(state, H, FLAT, 5)
+    state, _ = enter_phase(state, Phase.BATTLE)
+    state, _ = apply_all(state, AskPrescience(faction=A), plan(A, "duncan_idaho", 3),
+                         plan(H, "feyd_rautha", 2), CallTraitor(faction=A, call=False),
+                         CallTraitor(faction=H, call=False), AnswerRevealWindow(faction=BT),
+                         UseKarama(faction=BT, card="karama_1", against=A, advantage="prescience"))
+    state, events = apply(state, ChooseBtAttack(faction=BT, leader="duncan_idaho"))
+    assert "karama_1" in state.treachery_discard and state.faction(BT).hand == []
+    called_off = [e for e in events if e.type == "bt_attack_called_off"]
+    assert len(called_off) == 1 and called_off[0].public and "R-34" in called_off[0].message
+    assert not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts)
+    assert state.battle is None and "duncan_idaho" not in state.faction(A).leaders_in_tanks
+    assert violations(state) == []

@@ -249,6 +249,11 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
                         target=sides[1].value)
         return True
     if battle.step == VOICE:
+        from engine.phases.bt_attack import attack_lost_its_weapon
+
+        if attack_lost_its_weapon(state, battle, log):
+            state.battle.current = None
+            return True
         battle.step = PLANS
         for side in (battle.aggressor, battle.defender):
             if side in battle.plans:

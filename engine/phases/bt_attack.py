@@ -124,6 +124,16 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
                leader=action.leader, territory=territory, faction=victim.value)
 
 
+def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> bool:
+    """R-34: the BT attack's plan must fill the weapon slot. If the BT spent their last such card after
+    choosing the target (a Karama against prescience or Voice), the attack is called off; True if so."""
+    if battle.attack != "leader" or _attack_cards(state):
+        return False
+    log.public("bt_attack_called_off", f"The Bene Tleilaxu attack on {leader_name(battle.target_leader)} is "
+               "called off: they hold no card left for its weapon slot (R-34).", leader=battle.target_leader)
+    return True
+
+
 # --- plans -----------------------------------------------------------------------------------
 
 
