@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo clean
+.PHONY: venv test lint demo bench clean
 
 venv: $(STAMP)
 
@@ -20,8 +20,14 @@ lint: venv
 test: lint
 	$(BIN)/python -m pytest
 
+# A whole 7-faction game with the BT, played by automatic players through the bot's service and the
+# console front; writes out/demo/ (channel, DM inboxes, game.json, a map per turn) and prints a report.
 demo: venv
-	$(BIN)/python -m engine demo
+	$(BIN)/python -m bot.console.demo --out out/demo
+
+# The performance figures (engine, service, load, map): a table, and out/bench.json. Not part of the tests.
+bench: venv
+	$(BIN)/python -m bench --json out/bench.json
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .ruff_cache
