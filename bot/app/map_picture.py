@@ -1,0 +1,374 @@
+"""The map picture: a schematic of Arrakis drawn from data/board.json (no board art), as PNG bytes.
+
+The disc is split into the 18 sectors (A-17: numbered counterclockwise, 18 the Storm Start Sector); each
+sector is split into bands, one per location in it, ordered from the Polar Sink outwards by how many steps
+the location is from it. Every cell carries its territory's short key (the key table names them), its
+spice and each faction's tokens as a coloured badge with the count.
+
+Everything drawn comes from `engine.views.view(state, viewer)`, never from the raw state, so the picture
+can show only what its viewer may know: the table's picture (viewer None) public facts only, a faction's
+own picture adds its own secrets (the BT's traps and their cards, BT-30; its spice behind the shield).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import deque
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.data import POLAR_SINK, SECTOR_COUNT, Board, load_game_data
+from engine.ids import Faction, TerritoryKind
+from engine.model import GameState
+from engine.names import card_name, faction_name
+from engine.views import PlayerView, view
+
+WIDTH, HEIGHT = 1400, 1000
+CENTRE = (500, 510)
+RIM = 440  # outer radius of the disc
+SINK = 105  # radius of the Polar Sink in the middle
+PANEL_X = 1010  # the legend and the key table, right of the disc
+
+FACTION_COLOURS: dict[Faction, tuple[str, str]] = {  # badge fill, count text
+    Faction.ATREIDES: ("#2e8b3e", "white"),
+    Faction.BENE_GESSERIT: ("#2f5fd0", "white"),
+    Faction.EMPEROR: ("#c62828", "white"),
+    Faction.FREMEN: ("#f2c12e", "black"),
+    Faction.GUILD: ("#ef7d16", "black"),
+    Faction.HARKONNEN: ("#1c1c1c", "white"),
+    Faction.BENE_TLEILAXU: ("#8e3fb0", "white"),
+}
+KIND_FILL = {
+    TerritoryKind.SAND: "#eedcb0",
+    TerritoryKind.ROCK: "#b89e7b",
+    TerritoryKind.STRONGHOLD: "#f7efd8",
+    TerritoryKind.POLAR_SINK: "#d8e4ea",
+}
+STORM_FILL = {  # the same kinds, darkened under the storm
+    TerritoryKind.SAND: "#a98f86",
+    TerritoryKind.ROCK: "#857064",
+    TerritoryKind.STRONGHOLD: "#b9ab9f",
+}
+BACKGROUND = "#f8f6f0"
+INK = "#222222"
+CELL_LINE = "#8a7456"
+STRONGHOLD_LINE = "#b8860b"
+STORM_LINE = "#9b1c1c"
+SPICE_FILL = "#e0801f"
+TRAP_FILL = "#111111"
+
+PHASE_NAMES = {"spice_blow": "Spice blow"}
+
+
+# --- the board's geometry, computed once from the data ------------------------------------------------
+
+
+class _Cell:
+    """One location drawn as an annular wedge: its territory, sector and radii."""
+
+    def __init__(self, location: str, territory: str, kind: TerritoryKind, sector: int, inner: float,
+                 outer: float) -> None:
+        self.location, self.territory, self.kind, self.sector = location, territory, kind, sector
+        self.inner, self.outer = inner, outer
+        self.angle = sector_angle(sector)
+
+
+def sector_angle(sector: int) -> float:
+    """The angle (radians, counterclockwise from east) of a sector's middle; sector 1 at the bottom, as the
+    Cielago territories lie on the printed board, the numbers rising counterclockwise (A-17)."""
+    return math.radians(-90 + (sector - 1) * 360 / SECTOR_COUNT)
+
+
+def _point(angle: float, radius: float) -> tuple[float, float]:
+    return CENTRE[0] + radius * math.cos(angle), CENTRE[1] - radius * math.sin(angle)
+
+
+def _steps_from_sink(board: Board) -> dict[str, int]:
+    """Breadth-first distance of every location from the Polar Sink: the cell's band, inner first."""
+    steps = {POLAR_SINK: 0}
+    queue = deque([POLAR_SINK])
+    while queue:
+        here = queue.popleft()
+        for there in board.location_neighbours(here):
+            if there not in steps:
+                steps[there] = steps[here] + 1
+                queue.append(there)
+    return steps
+
+
+@cache
+def _layout() -> tuple[list[_Cell], dict[str, str]]:
+    board = load_game_data().board
+    steps = _steps_from_sink(board)
+    by_sector: dict[int, list[str]] = {s: [] for s in range(1, SECTOR_COUNT + 1)}
+    for location in board.all_locations():
+        sector = board.location_sector(location)
+        if sector is not None:
+            by_sector[sector].append(location)
+    cells = []
+    for sector, locations in by_sector.items():
+        locations.sort(key=lambda loc: (steps.get(loc, 99), loc))
+        band = (RIM - SINK) / len(locations)
+        for i, location in enumerate(locations):
+            territory = board.location_territory(location)
+            cells.append(_Cell(location, territory, board.territory(territory).kind, sector,
+                               SINK + i * band, SINK + (i + 1) * band))
+    return cells, territory_keys(board)
+
+
+def territory_keys(board: Board) -> dict[str, str]:
+    """A short unique key per territory: the initials of its words ("Habbanya Ridge Flat" -> "HRF"), or
+    the first three letters of a one-word name ("Arrakeen" -> "ARR"); a clash takes more letters."""
+    keys: dict[str, str] = {}
+    for name in sorted(board.territories):
+        if name == POLAR_SINK:
+            continue
+        words = [w for w in name.replace("'", "").split() if w.lower() not in ("the", "of", "in")]
+        key = "".join(w[0] for w in words).upper() if len(words) > 1 else words[0][:3].upper()
+        extra = 1
+        while key in keys.values():  # e.g. The Great Flat / The Greater Flat
+            key = "".join(w[0] for w in words[:-1]).upper() + words[-1][: 1 + extra].upper()
+            extra += 1
+        keys[name] = key
+    return keys
+
+
+def location_centre(location: str) -> tuple[float, float]:
+    """Where a location's cell is drawn (its middle), in pixels."""
+    if location == POLAR_SINK:
+        return CENTRE
+    cell = next(c for c in _layout()[0] if c.location == location)
+    return _point(cell.angle, (cell.inner + cell.outer) / 2)
+
+
+@cache
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    # Pillow's bundled font, so that the picture looks the same on any machine.
+    del bold  # one face only; emphasis comes from size and outline
+    return ImageFont.load_default(size=size)
+
+
+# --- drawing -------------------------------------------------------------------------------------------
+
+
+def _wedge(cell: _Cell, inner: float | None = None, outer: float | None = None) -> list[tuple[float, float]]:
+    half = math.radians(360 / SECTOR_COUNT / 2)
+    inner = cell.inner if inner is None else inner
+    outer = cell.outer if outer is None else outer
+    steps = 6
+    arc = [cell.angle - half + 2 * half * i / steps for i in range(steps + 1)]
+    return [_point(a, outer) for a in arc] + [_point(a, inner) for a in reversed(arc)]
+
+
+def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], faction: Faction, count: int) -> None:
+    fill, text = FACTION_COLOURS[faction]
+    x, y = centre
+    draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=fill, outline=INK)
+    draw.text((x, y), str(count), fill=text, font=_font(12), anchor="mm")
+
+
+def _spice(draw: ImageDraw.ImageDraw, centre: tuple[float, float], amount: int) -> None:
+    x, y = centre
+    draw.polygon([(x, y - 11), (x + 11, y), (x, y + 11), (x - 11, y)], fill=SPICE_FILL, outline=INK)
+    draw.text((x, y), str(amount), fill="black", font=_font(11), anchor="mm")
+
+
+def _row(draw: ImageDraw.ImageDraw, angle: float, radius: float, spice: int,
+         forces: dict[Faction, int]) -> None:
+    """The cell's spice and badges in a row across the sector (along the arc), centred on its middle."""
+    items: list[tuple[str, Faction | None, int]] = [("spice", None, spice)] if spice else []
+    items += [("tokens", f, n) for f, n in forces.items()]
+    if not items:
+        return
+    spacing = 22
+    middle = _point(angle, radius)
+    tangent = (-math.sin(angle), -math.cos(angle))
+    for i, (what, faction, amount) in enumerate(items):
+        offset = (i - (len(items) - 1) / 2) * spacing
+        at = (middle[0] + tangent[0] * offset, middle[1] + tangent[1] * offset)
+        if what == "spice":
+            _spice(draw, at, amount)
+        else:
+            _badge(draw, at, faction, amount)
+
+
+def _ordered(forces: dict[Faction, int]) -> dict[Faction, int]:
+    return {f: forces[f] for f in Faction if forces.get(f)}
+
+
+def _draw_disc(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
+    cells, keys = _layout()
+    for cell in cells:
+        stormy = cell.sector == seen.storm_sector
+        fill = (STORM_FILL if stormy else KIND_FILL)[cell.kind]
+        line = STRONGHOLD_LINE if cell.kind == TerritoryKind.STRONGHOLD else CELL_LINE
+        draw.polygon(_wedge(cell), fill=fill, outline=line, width=3 if line == STRONGHOLD_LINE else 1)
+    _draw_storm(draw, seen.storm_sector)
+    controlled = set(seen.bt_controlled)
+    trap_cards = seen.own.trap_cards if seen.own else {}
+    for cell in cells:
+        if cell.territory in controlled:  # BT-24: an outline in the BT's colour, and a tag
+            draw.polygon(_wedge(cell, cell.inner + 3, cell.outer - 3),
+                         outline=FACTION_COLOURS[Faction.BENE_TLEILAXU][0], width=4)
+        mid = (cell.inner + cell.outer) / 2
+        thick = cell.outer - cell.inner
+        label = keys[cell.territory] + ("*" if cell.kind == TerritoryKind.STRONGHOLD else "")
+        label_at = _point(cell.angle, mid + thick * 0.22)
+        draw.text(label_at, label, fill=INK, font=_font(12), anchor="mm")
+        if cell.territory in trap_cards:  # the viewer's own trap (BT-30), a black flag by the key
+            x, y = label_at
+            draw.rectangle((x + 14, y - 6, x + 24, y + 6), fill=TRAP_FILL)
+            draw.text((x + 19, y), "T", fill="white", font=_font(10), anchor="mm")
+        _row(draw, cell.angle, mid - thick * 0.18, seen.spice_on_board.get(cell.location, 0),
+             _ordered(seen.forces.get(cell.location, {})))
+    _draw_sink(draw, seen)
+    _draw_rim(draw, seen)
+
+
+def _draw_storm(draw: ImageDraw.ImageDraw, sector: int) -> None:
+    half = math.radians(360 / SECTOR_COUNT / 2)
+    angle = sector_angle(sector)
+    steps = 6
+    arc = [angle - half + 2 * half * i / steps for i in range(steps + 1)]
+    outline = [_point(a, RIM) for a in arc] + [_point(a, SINK) for a in reversed(arc)]
+    draw.polygon(outline, outline=STORM_LINE, width=4)
+
+
+def _draw_sink(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
+    x, y = CENTRE
+    draw.ellipse((x - SINK, y - SINK, x + SINK, y + SINK), fill=KIND_FILL[TerritoryKind.POLAR_SINK],
+                 outline=CELL_LINE, width=2)
+    draw.text((x, y - 40), "Polar Sink", fill=INK, font=_font(14), anchor="mm")
+    here = list(_ordered(seen.forces.get(POLAR_SINK, {})).items())
+    spice = seen.spice_on_board.get(POLAR_SINK, 0)
+    rows = [here[:4], here[4:]]
+    for r, row in enumerate(rows):
+        for i, (faction, count) in enumerate(row):
+            _badge(draw, (x + (i - (len(row) - 1) / 2) * 24, y - 10 + r * 24), faction, count)
+    if spice:
+        _spice(draw, (x, y + 44), spice)
+
+
+def _draw_rim(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
+    """Sector numbers round the rim, the storm's marker, and the player dots (A-4)."""
+    dots = {f.dot: f.faction for f in seen.factions if f.dot is not None}
+    for sector in range(1, SECTOR_COUNT + 1):
+        angle = sector_angle(sector)
+        stormy = sector == seen.storm_sector
+        draw.text(_point(angle, RIM + 26), str(sector), fill=STORM_LINE if stormy else INK,
+                  font=_font(20 if stormy else 16), anchor="mm")
+        if stormy:  # a red band along the rim of the storm's sector
+            span = 360 / SECTOR_COUNT / 2
+            middle = math.degrees(angle)
+            ring = (CENTRE[0] - RIM - 9, CENTRE[1] - RIM - 9, CENTRE[0] + RIM + 9, CENTRE[1] + RIM + 9)
+            draw.arc(ring, -middle - span, -middle + span, fill=STORM_LINE, width=9)
+        if sector in dots:
+            dx, dy = _point(angle + math.radians(6), RIM + 20)
+            draw.ellipse((dx - 6, dy - 6, dx + 6, dy + 6), fill=FACTION_COLOURS[dots[sector]][0], outline=INK)
+    half = math.radians(360 / SECTOR_COUNT / 2)
+    for sector in range(1, SECTOR_COUNT + 1):  # sector boundaries, drawn over the cells
+        a = sector_angle(sector) - half
+        draw.line([_point(a, SINK), _point(a, RIM)], fill=INK, width=2)
+    x, y = CENTRE
+    draw.ellipse((x - RIM, y - RIM, x + RIM, y + RIM), outline=INK, width=2)
+
+
+def _phase_name(seen: PlayerView) -> str:
+    return PHASE_NAMES.get(seen.phase.value, seen.phase.value.capitalize())
+
+
+def _draw_corner(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
+    draw.text((16, 12), f"Turn {seen.turn}", fill=INK, font=_font(26))
+    draw.text((16, 44), _phase_name(seen), fill=INK, font=_font(20))
+    draw.text((16, 70), f"Storm over sector {seen.storm_sector}", fill=STORM_LINE, font=_font(14))
+    whose = "The table's map" if seen.viewer is None else f"{faction_name(seen.viewer)}: your own map (secret)"
+    draw.text((16, 90), whose, fill=STORM_LINE if seen.viewer else INK, font=_font(14))
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
+    x, y = PANEL_X, 14
+    draw.text((x, y), "Factions (on board / reserves / tanks)", fill=INK, font=_font(14))
+    y += 22
+    on_board = {f.faction: 0 for f in seen.factions}
+    for here in seen.forces.values():
+        for faction, count in here.items():
+            on_board[faction] = on_board.get(faction, 0) + count
+    for public in seen.factions:
+        fill, _ = FACTION_COLOURS[public.faction]
+        draw.ellipse((x, y, x + 16, y + 16), fill=fill, outline=INK)
+        draw.text((x + 24, y + 8), faction_name(public.faction), fill=INK, font=_font(14), anchor="lm")
+        draw.text((x + 175, y + 8), f"{on_board[public.faction]} / {public.reserves} / {public.tanks}",
+                  fill=INK, font=_font(14), anchor="lm")
+        y += 21
+    y += 6
+    y = _draw_symbols(draw, x, y, seen)
+    y += 8
+    draw.text((x, y), "Territories (* stronghold)", fill=INK, font=_font(14))
+    y += 20
+    _, keys = _layout()
+    names = sorted(keys, key=keys.get)
+    column = (len(names) + 1) // 2
+    for i, name in enumerate(names):
+        cx, cy = x + (i // column) * 195, y + (i % column) * 15
+        star = "*" if load_game_data().board.territory(name).kind == TerritoryKind.STRONGHOLD else ""
+        draw.text((cx, cy), f"{keys[name]}{star}", fill=INK, font=_font(12))
+        draw.text((cx + 40, cy), name, fill=INK, font=_font(12))
+    y += column * 15 + 10
+    if seen.own is not None:
+        _draw_own(draw, x, y, seen)
+
+
+def _draw_symbols(draw: ImageDraw.ImageDraw, x: int, y: int, seen: PlayerView) -> int:
+    _spice(draw, (x + 10, y + 10), 6)
+    draw.text((x + 28, y + 10), "spice on the sand", fill=INK, font=_font(13), anchor="lm")
+    y += 24
+    draw.rectangle((x, y + 2, x + 20, y + 16), fill=STORM_FILL[TerritoryKind.SAND], outline=STORM_LINE, width=3)
+    draw.text((x + 28, y + 9), "the storm's sector (cells darkened)", fill=INK, font=_font(13), anchor="lm")
+    y += 22
+    draw.rectangle((x, y + 2, x + 20, y + 16), fill=KIND_FILL[TerritoryKind.STRONGHOLD], outline=STRONGHOLD_LINE,
+                   width=3)
+    draw.text((x + 28, y + 9), "stronghold", fill=INK, font=_font(13), anchor="lm")
+    draw.rectangle((x + 115, y + 2, x + 135, y + 16), fill=KIND_FILL[TerritoryKind.ROCK], outline=CELL_LINE)
+    draw.text((x + 143, y + 9), "rock", fill=INK, font=_font(13), anchor="lm")
+    draw.rectangle((x + 190, y + 2, x + 210, y + 16), fill=KIND_FILL[TerritoryKind.SAND], outline=CELL_LINE)
+    draw.text((x + 218, y + 9), "sand", fill=INK, font=_font(13), anchor="lm")
+    y += 22
+    draw.rectangle((x, y + 2, x + 20, y + 16), outline=FACTION_COLOURS[Faction.BENE_TLEILAXU][0], width=4)
+    draw.text((x + 28, y + 9), "controlled by the Bene Tleilaxu (BT-24)", fill=INK, font=_font(13), anchor="lm")
+    y += 22
+    draw.ellipse((x + 4, y + 3, x + 16, y + 15), fill="#ffffff", outline=INK)
+    draw.text((x + 28, y + 9), "player dot (A-4), in its faction's colour", fill=INK, font=_font(13), anchor="lm")
+    return y + 22
+
+
+def _draw_own(draw: ImageDraw.ImageDraw, x: int, y: int, seen: PlayerView) -> None:
+    """What only the viewer knows: its spice behind the shield and, for the BT, its traps (BT-30)."""
+    own = seen.own
+    assert own is not None
+    draw.text((x, y), "Only you see this:", fill=STORM_LINE, font=_font(14))
+    y += 20
+    draw.text((x, y), f"Your spice: {own.spice}", fill=INK, font=_font(13))
+    y += 18
+    for stronghold, card in sorted(own.trap_cards.items()):
+        draw.rectangle((x, y + 1, x + 10, y + 13), fill=TRAP_FILL)
+        draw.text((x + 5, y + 7), "T", fill="white", font=_font(10), anchor="mm")
+        draw.text((x + 16, y), f"trap in {stronghold}: {card_name(card)}", fill=INK, font=_font(13))
+        y += 18
+
+
+def render_map(state: GameState, viewer: Faction | None) -> bytes:
+    """The map as `viewer` may see it (None: the table), as PNG bytes."""
+    seen = view(state, viewer)
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _draw_disc(draw, seen)
+    _draw_corner(draw, seen)
+    _draw_panel(draw, seen)
+    # A small palette keeps the file small (the drawing has few colours besides the text's edges);
+    # PNG's `optimize` would save a tenth of the bytes for four times the time.
+    small = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE)
+    out = io.BytesIO()
+    small.save(out, format="PNG")
+    return out.getvalue()

@@ -1,0 +1,151 @@
+"""The map picture (bot/app/map_picture.py): a legible schematic of the board that shows each viewer only what
+the views let it see."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.app.map_picture import HEIGHT, WIDTH, location_centre, render_map, territory_keys
+from engine.actions import LayTraps
+from engine.autoplay import play_until_stuck
+from engine.data import POLAR_SINK, load_game_data
+from engine.game import new_game
+from engine.ids import Faction
+from engine.model import GameState, Phase
+from engine.rng import Rng
+from tests.conftest import make_setup
+from tests.test_secrets import _twin_games
+
+BT = Faction.BENE_TLEILAXU
+SEED = 4  # this game's BT lay two traps at setup (Habbanya Sietch, Tuek's Sietch); none is sprung by turn 3
+MAX_BYTES = 500_000
+
+
+def _picture(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def _changed_area(first: bytes, second: bytes) -> tuple[int, int, int, int] | None:
+    return ImageChops.difference(_picture(first), _picture(second)).getbbox()
+
+
+def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+@pytest.fixture(scope="module")
+def mid_game() -> GameState:
+    """Seven factions with the BT, played by the automatic players up to the storm of turn 3."""
+    state, _ = new_game(make_setup(seed=SEED))
+    state, _, _ = play_until_stuck(state, Rng.from_seed(SEED), while_=lambda s: s.turn < 3)
+    assert state.turn == 3 and state.traps and state.forces
+    return state
+
+
+def test_the_map_is_a_png_of_the_expected_size_and_under_500_kb(mid_game):
+    png = render_map(mid_game, None)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    assert image.size == (WIDTH, HEIGHT) == (1400, 1000)
+    assert len(png) < MAX_BYTES
+
+
+def test_the_same_state_draws_the_same_picture(mid_game):
+    assert render_map(mid_game, None) == render_map(mid_game.model_copy(deep=True), None)
+
+
+def test_a_moved_token_changes_the_picture_just_where_it_left_and_arrived(mid_game):
+    moved = mid_game.model_copy(deep=True)
+    source, here = next((loc, here) for loc, here in moved.forces.items() if loc != POLAR_SINK)
+    faction = next(iter(here))
+    moved.add_tokens(source, faction, -1)
+    moved.add_tokens(POLAR_SINK, faction, 1)
+    changed = _changed_area(render_map(mid_game, None), render_map(moved, None))
+    assert changed is not None, "moving a token left the picture as it was"
+    assert _inside(location_centre(source), changed) and _inside(location_centre(POLAR_SINK), changed)
+    assert changed[2] < 1000, "only the disc changes: the totals on the board are the same"
+
+
+def test_spice_on_the_sand_is_drawn(mid_game):
+    richer = mid_game.model_copy(deep=True)
+    richer.spice_on_board["Cielago South#1"] = richer.spice_on_board.get("Cielago South#1", 0) + 5
+    changed = _changed_area(render_map(mid_game, None), render_map(richer, None))
+    assert changed is not None and _inside(location_centre("Cielago South#1"), changed)
+
+
+def test_the_storms_sector_is_shaded(mid_game):
+    """A-17: the cells of the storm's sector are drawn darker; the picture changes when the storm moves."""
+    here = mid_game.storm_sector
+    moved = mid_game.model_copy(deep=True)
+    moved.storm_sector = here % 18 + 1
+    first, second = _picture(render_map(mid_game, None)), _picture(render_map(moved, None))
+    cell = _empty_cell_of_sector(mid_game, here)
+    x, y = (round(c) for c in location_centre(cell))
+    assert sum(first.getpixel((x, y))) < sum(second.getpixel((x, y))), "the storm's sector is not darker"
+
+
+def _empty_cell_of_sector(state: GameState, sector: int) -> str:
+    """A location of the sector with neither tokens nor spice, so its middle shows the cell's own fill."""
+    board = load_game_data().board
+    return next(loc for loc in board.all_locations() if board.location_sector(loc) == sector
+                and loc not in state.forces and loc not in state.spice_on_board)
+
+
+def test_a_stronghold_the_bt_control_is_marked(mid_game):
+    """BT-24: a stronghold the BT took by a traitor's reveal is outlined in their colour (public)."""
+    controlled = mid_game.model_copy(deep=True)
+    empty = next(s for s in load_game_data().board.strongholds if not any(
+        loc.startswith(s) for loc in controlled.forces))
+    controlled.bt.controlled.append(empty)
+    changed = _changed_area(render_map(mid_game, None), render_map(controlled, None))
+    assert changed is not None and _inside(location_centre(f"{empty}#{_sector(empty)}"), changed)
+
+
+def _sector(territory: str) -> int:
+    return load_game_data().board.territory(territory).sectors[0]
+
+
+def test_every_territory_has_its_own_short_key():
+    board = load_game_data().board
+    keys = territory_keys(board)
+    assert set(keys) == set(board.territories) - {POLAR_SINK}
+    assert len(set(keys.values())) == len(keys)
+    assert all(1 <= len(k) <= 3 for k in keys.values())
+
+
+def test_bt_30_the_tables_picture_is_the_same_with_or_without_traps(mid_game):
+    """BT-30: traps are secret to the BT; twin games that differ only in their traps draw the same table
+    picture, and the same picture for every other faction, while the BT's own picture shows them."""
+    without = mid_game.model_copy(deep=True)
+    without.traps = {}
+    assert render_map(mid_game, None) == render_map(without, None)
+    for faction in mid_game.factions:
+        if faction != BT:
+            assert render_map(mid_game, faction) == render_map(without, faction), f"{faction} sees the traps"
+    changed = _changed_area(render_map(mid_game, BT), render_map(without, BT))
+    assert changed is not None, "the BT's own picture does not show their traps"
+    for stronghold in mid_game.traps:
+        assert _inside(location_centre(f"{stronghold}#{_sector(stronghold)}"), changed)
+
+
+def test_bt_30_which_card_a_trap_is_shows_only_in_the_bts_picture():
+    """Twin games played on from two different trap cards on Habbanya Sietch (tests/test_secrets.py)."""
+    (first, _), (second, _) = _twin_games(
+        7,
+        lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[0]}),
+        lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[1]}),
+        until=Phase.MOVEMENT,
+        bt_give_cards=False,
+    )
+    assert first.traps["Habbanya Sietch"].card != second.traps["Habbanya Sietch"].card
+    assert render_map(first, None) == render_map(second, None)
+    assert render_map(first, BT) != render_map(second, BT)
+
+
+def test_a_factions_own_picture_is_labelled_and_differs_from_the_tables(mid_game):
+    assert render_map(mid_game, Faction.ATREIDES) != render_map(mid_game, None)
