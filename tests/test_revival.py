@@ -52,7 +52,7 @@ def test_shipment_starts_only_when_every_faction_has_revived():
     assert [(p.faction, p.kind) for p in state.prompts] == [(A, PromptKind.SHIPMENT)]
 
 
-def test_free_revivals_cost_nothing():
+def test_r_3_free_revivals_cost_nothing():
     """A-7, R-3: the Atreides' two free revivals pay nobody."""
     state, _ = arrange(tanks={A: 5}, spice={A: 10, BT: 5})
     state, events = apply(state, Revive(faction=A, tokens=2))
@@ -69,7 +69,7 @@ def test_the_fremen_revive_three_free():
     assert state.faction(F).spice == 3 and state.faction(F).tanks == 2
 
 
-def test_tokens_beyond_the_free_ones_cost_two_each_paid_to_the_bt():
+def test_bt_10_tokens_beyond_the_free_ones_cost_two_each_paid_to_the_bt():
     """A-7, BT-10: the third Atreides token costs 2 spice, paid to the BT; the payment is public."""
     state, _ = arrange(tanks={A: 5}, spice={A: 10, BT: 5})
     outside = state.spice_outside_bank
@@ -101,7 +101,7 @@ def test_illegal_token_revivals_are_refused(tanks, spice, tokens, words):
     assert refusal.rule == "A-7" and words in refusal.message
 
 
-def test_a_leader_is_revived_for_his_strength_once_all_five_are_dead():
+def test_bt_10_a_leader_is_revived_for_his_strength_once_all_five_are_dead():
     """A-7: one leader a turn, cost = strength; BT-10: paid to the BT."""
     state, _ = arrange(dead_leaders={A: ATREIDES_LEADERS}, spice={A: 10, BT: 5})
     prompt = prompt_of(state, A, PromptKind.REVIVAL)
