@@ -34,6 +34,9 @@ class OutgoingMessage(BaseModel):
     recipient: Recipient
     text: str
     prompt_id: str | None = None  # set when the message carries a decision's buttons or menus
+    # A channel post after the storm, the movement round or the battles: the front attaches the table's map
+    # picture of the game as it stands (bot/app/map_picture.py `with_map`).
+    attach_map: bool = False
 
 
 class OutboxRow(BaseModel):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.app.map_picture import with_map
 from bot.app.ports import (
     DeliveryFailed,
     GameExists,
@@ -184,7 +185,7 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            outbox = messages_for(events, before, after)
+            outbox = with_map(messages_for(events, before, after), events)
             if after.phase == Phase.ENDED:
                 outbox.append(end_of_game_reveal(after))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
