@@ -96,3 +96,18 @@ def enter_phase(state: GameState, phase, **changes):
     log = EventLog()
     advance(draft, log)
     return draft, log.items
+
+
+async def store_running_game(store, state: GameState, seats: dict[Faction, int], *, channel_id: int,
+                             guild_id: int = 1) -> str:
+    """Put a running game at `state` (e.g. a scenario built with enter_phase) in `channel_id`, seated as given,
+    so the bot's commands act on it as on a game played up to there. It has no action history, so undo and
+    export, which replay the history, do not apply to it. Returns the game's id."""
+    from bot.app.ports import GameRecordRow, GameStatus
+
+    row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
+                        status=GameStatus.RUNNING, setup_json=state.setup.model_dump_json(),
+                        state_json=state.model_dump_json(), seq=0,
+                        seats={faction.value: user for faction, user in seats.items()})
+    await store.create_game(row, [])
+    return row.game_id

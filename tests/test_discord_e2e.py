@@ -1,35 +1,57 @@
 """End to end through SimCord (an in-process simulated Discord running discord.py's own command tree, views and
-HTTP layer): the real MentatBot, its cogs, persistent buttons and DiscordGateway, driven by simulated members.
+HTTP layer): the real MentatBot, its cogs, persistent buttons, DiscordGateway and outbox drain loop, driven by
+simulated members. Each test asserts what the channel shows (as a member who is not in the game sees it, so
+nobody's ephemeral answer) and what each player's DMs show, and what they do not.
 
-Where SimCord falls short, and what these tests do instead:
-- The outbox drain loop (`MentatBot._drain_forever`, `asyncio.wait_for(Event.wait(), timeout)`) is not a wait
-  SimCord can park: it only recognizes sleeps, `discord.ext.tasks` loops, `Client.wait_for` listeners, view waits
-  and `env.external_wait`, so every settle times out with "unknown wait (Future)". The fixture replaces the loop
-  on this bot instance with a no-op and the tests deliver the outbox deterministically with
-  `await bot.service.deliver(bot.gateway)` (the same call the loop makes), so `advance_time` is not used.
+What SimCord covers here: slash commands with their option types, choices and ranges as Discord would send
+them; ephemeral versus public answers and who can see them; DMs; buttons that survive as dynamic items; the
+`discord.ext.tasks` loop that drains the outbox, whose sleep SimCord parks and fires on its virtual clock.
+
+Where SimCord falls short, and what the tests do instead:
+- A parked wait fires only through `env.advance_time`, never on the wall clock. `wake_outbox()` makes the
+  loop's sleep due at once, which in production runs on the next turn of the event loop; in SimCord it is a
+  virtual timer one microsecond ahead, so after each command the tests advance the clock by `WAKE` (1 ms, far
+  below the drain interval: a missing wake would leave the message undelivered, so the wake is tested).
+- Real concurrency: SimCord runs one operation at a time, so a double click is two clicks in a row; the
+  service's per-game lock and version check against truly simultaneous clicks are tested in test_service.py.
+  Stopping the loop at shutdown while a drain is in flight is tested here without SimCord, which detaches the
+  bot by cancelling its tasks and never calls `close()`.
 - Commands must be synced (strict_sync): the bot only syncs for a dev guild, which cannot be known before the
   environment starts, so the tests run the global `bot.tree.sync()` themselves.
+- Scenario games (a trap about to be sprung, a betrayal waiting) are stored directly at an engine state built
+  with the engine tests' helpers (tests/conftest.py store_running_game); they have no action history, so the
+  tests do not undo or export them.
 """
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
 import discord
 import pytest
+from simcord.backend.errors import SetupError
 
+from bot.app.ports import OutgoingMessage, Recipient
 from bot.app.service import GameService
-from bot.discord.client import MentatBot
+from bot.discord.client import DRAIN_INTERVAL, MentatBot
 from bot.store.memory import MemoryGameStore
+from engine.data import load_game_data
+from engine.ids import Faction
+from engine.model import GameState, Phase, PromptKind, Trap
+from engine.names import card_name, leader_name
+from tests.conftest import enter_phase, ready_game, store_running_game
+from tests.test_bt_attacks import bt_arena
+from tests.test_bt_traitors import ARRAKEEN, DUNCAN, at, position, stronghold_won
+
+A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
+WAKE = 0.001  # seconds of simulated time that let a woken drain run (far below DRAIN_INTERVAL)
 
 
 @pytest.fixture
 def simcord_bot():
-    bot = MentatBot(GameService(MemoryGameStore()), drain_interval=3600.0)
-
-    async def no_drain() -> None:  # see the module docstring: SimCord cannot park the real drain loop
-        return None
-
-    bot._drain_forever = no_drain
-    return bot
+    return MentatBot(GameService(MemoryGameStore()))
 
 
 def reply(result) -> str:
@@ -41,83 +63,359 @@ def contents(channel) -> list[str]:
     return [message.content for message in channel.history()]
 
 
-async def deliver(env) -> int:
-    sent = await env.bot.service.deliver(env.bot.gateway)
-    await env.settle()
-    return sent
+async def deliver(env) -> None:
+    """Let the drain a command woke run: `wake_outbox()` makes the loop's parked sleep due at once, a virtual
+    timer SimCord fires only when its clock moves, so one millisecond of simulated time delivers."""
+    await env.advance_time(WAKE)
+
+
+@dataclass
+class Room:
+    """#dune with three players (alice, a moderator, plays the Atreides; bob the Harkonnen; carol the BT) and
+    dave, a member who is not in the game."""
+
+    env: Any
+    guild: Any
+    channel: Any
+    players: dict[Faction, Any]
+    dave: Any
+
+    def screens(self) -> dict[str, list[str]]:
+        """What the channel shows a member outside the game, and what each player's DMs show."""
+        shown = {"channel": [m.content for m in self.channel.history(viewer=self.dave)]}
+        for faction, member in self.players.items():
+            shown[faction.value] = [m.content for m in member.user.dm_channel.history()]
+        return shown
+
+    def news(self, before: dict[str, list[str]]) -> dict[str, str]:
+        """Everything each place shows that it did not show in `before`, as one text per place."""
+        return {place: "\n".join(texts[len(before[place]):]) for place, texts in self.screens().items()}
+
+    async def play_from(self, state: GameState) -> str:
+        """Run a game from this engine state in #dune, seated with the three players."""
+        return await store_running_game(self.env.bot.service.store, state,
+                                        {f: m.id for f, m in self.players.items()},
+                                        channel_id=self.channel.id, guild_id=self.guild.id)
+
+    async def actions(self) -> list:
+        game = await self.env.bot.service.store.game_in_channel(self.channel.id)
+        return await self.env.bot.service.store.actions(game.game_id)
 
 
 @pytest.fixture
-async def table(simcord_env):
-    """Three members seated as Atreides, Harkonnen and the BT in #dune, the game started and its outbox out."""
+async def room(simcord_env):
     env = simcord_env
     await env.bot.tree.sync()
     guild = env.create_guild()
     channel = guild.create_text_channel("dune")
     moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
-    alice = guild.add_member(env.create_user("alice"), roles=[moderators])
-    bob = guild.add_member(env.create_user("bob"))
-    carol = guild.add_member(env.create_user("carol"))
+    players = {A: guild.add_member(env.create_user("alice"), roles=[moderators]),
+               H: guild.add_member(env.create_user("bob")), BT: guild.add_member(env.create_user("carol"))}
+    return Room(env, guild, channel, players, guild.add_member(env.create_user("dave")))
 
-    opened = await alice.slash(channel, "game new", factions="atreides, harkonnen, bt", seed=7)
+
+@pytest.fixture
+async def table(room):
+    """The three seated through /game new, /game join and /game start; the opening deal delivered."""
+    alice = room.players[A]
+    opened = await alice.slash(room.channel, "game new", factions="atreides, harkonnen, bt", seed=7)
     assert not opened.ephemeral and "is open for Atreides, Harkonnen, Bene Tleilaxu" in opened.response.content
-    for member, faction in ((alice, "atreides"), (bob, "harkonnen"), (carol, "bene_tleilaxu")):
-        joined = await member.slash(channel, "game join", faction=faction)
+    for faction, member in room.players.items():
+        joined = await member.slash(room.channel, "game join", faction=faction.value)
         assert not joined.ephemeral and joined.response.content.startswith(member.mention)
-    started = await alice.slash(channel, "game start")
+    started = await alice.slash(room.channel, "game start")
     assert started.ephemeral and "The game has started" in reply(started)
-    assert await deliver(env) > 0
-    return env, channel, {"alice": alice, "bob": bob, "carol": carol}
+    await deliver(room.env)
+    return room
+
+
+# --- game creation and the opening deal ----------------------------------------------------------------------
 
 
 async def test_starting_sends_the_table_news_and_each_seat_its_own_deal(table):
-    _env, channel, members = table
-    shown = contents(channel)
-    for name, faction in (("alice", "Atreides"), ("bob", "Harkonnen"), ("carol", "Bene Tleilaxu")):
-        assert f"{members[name].mention} plays {faction}." in shown
-    assert any(text.startswith("A game of Dune begins with Atreides, Harkonnen, Bene Tleilaxu") for text in shown)
-    dms = {name: [m.content for m in member.user.dm_channel.history()] for name, member in members.items()}
-    for texts in dms.values():
-        assert texts and all(text.startswith("**Dune in <#") for text in texts)
-        assert any("Your starting Treachery cards" in text for text in texts)
-    assert any("Choose one traitor to keep from" in text for text in dms["alice"])
-    assert any("you keep all 4" in text for text in dms["bob"])  # the Harkonnen keeps every traitor
-    assert any("bt traps" in text for text in dms["carol"])
-    # nobody's deal reaches the channel
-    assert not any("Your starting Treachery cards" in text for text in shown)
+    shown = table.screens()
+    for faction, name in ((A, "Atreides"), (H, "Harkonnen"), (BT, "Bene Tleilaxu")):
+        assert f"{table.players[faction].mention} plays {name}." in shown["channel"]
+    assert "A new game of Dune is open for atreides, harkonnen, bene_tleilaxu. Take a seat, then start it." \
+        in shown["channel"]
+    assert any(text.startswith("A game of Dune begins with Atreides, Harkonnen, Bene Tleilaxu")
+               for text in shown["channel"])
+    for faction in table.players:
+        assert shown[faction.value] and all(text.startswith("**Dune in <#") for text in shown[faction.value])
+        assert any("Your starting Treachery cards" in text for text in shown[faction.value])
+    assert any("Choose one traitor to keep from" in text for text in shown["atreides"])
+    assert any("you keep all 4" in text for text in shown["harkonnen"])  # the Harkonnen keeps every traitor
+    assert any("bt traps" in text for text in shown["bene_tleilaxu"])
+    # nobody's deal reaches the channel, and no member's card reaches another member's DMs
+    assert not any("Your starting Treachery cards" in text for text in shown["channel"])
 
 
 async def test_a_traitor_picked_by_the_dm_button_is_announced_without_its_name(table):
-    env, channel, members = table
-    alice = members["alice"]
+    alice = table.players[A]
     prompt = next(m for m in alice.user.dm_channel.history() if "traitor pick" in m.content)
     buttons = [item for row in prompt.components for item in row.children]
     assert len(buttons) == 4 and all(b.custom_id.startswith("mentat:") for b in buttons)
     leader = buttons[0].label
+    before = table.screens()
 
     clicked = await alice.user.click(prompt, label=leader)
     assert clicked.ephemeral and reply(clicked).startswith(f"Done: {leader}")
-    await deliver(env)
-    shown = contents(channel)
-    assert "Atreides chose a traitor." in "\n".join(shown)
-    assert not any(leader in text for text in shown)
+    await deliver(table.env)
+    news = table.news(before)
+    assert news["channel"] == "Atreides chose a traitor."
+    assert leader not in news["channel"] + news["harkonnen"] + news["bene_tleilaxu"]
 
     again = await alice.user.click(prompt, label=buttons[1].label)  # the decision is closed now
     assert again.ephemeral and "already closed" in reply(again)
 
 
-async def test_a_stranger_is_refused_privately_and_rules_answer_privately(table):
-    env, channel, members = table
-    dave = members["alice"].guild.add_member(env.create_user("dave"))
-    bob_sees = [m.content for m in channel.history(viewer=members["bob"])]
+async def test_a_double_click_is_applied_once(table):
+    alice = table.players[A]
+    prompt = next(m for m in alice.user.dm_channel.history() if "traitor pick" in m.content)
+    leader = [item for row in prompt.components for item in row.children][2].label
+    before = table.screens()
 
-    refused = await dave.slash(channel, "play bid", amount=3)
+    first = await alice.user.click(prompt, label=leader)
+    second = await alice.user.click(prompt, label=leader)  # the same button again, before any delivery
+    assert reply(first) == f"Done: {leader} (game version 1)."
+    assert second.ephemeral and reply(second) == "That decision is already closed."
+    await deliver(table.env)
+    assert len(await table.actions()) == 1
+    assert table.news(before)["channel"] == "Atreides chose a traitor."  # announced once
+    state = await table.env.bot.service.state_of(f"g{table.channel.id}")
+    assert [leader_name(t) for t in state.faction(A).traitors] == [leader]
+
+
+async def test_a_stranger_is_refused_privately_and_rules_answer_privately(table):
+    dave = table.dave
+    bob_sees = [m.content for m in table.channel.history(viewer=table.players[H])]
+
+    refused = await dave.slash(table.channel, "play bid", amount=3)
     assert refused.ephemeral and "Refused: You have no seat in this game" in reply(refused)
 
-    rule = await dave.slash(channel, "rules", query="BT-2")
+    rule = await dave.slash(table.channel, "rules", query="BT-2")
     assert rule.ephemeral
     assert reply(rule) == "**BT-2** The BT may join games of 3 to 7 players; a 2-player game with the BT is refused " \
                           "at creation."
     # neither answer shows for anybody else at the table
-    assert [m.content for m in channel.history(viewer=members["bob"])] == bob_sees
+    assert [m.content for m in table.channel.history(viewer=table.players[H])] == bob_sees
     assert not any("no seat" in text or "BT-2" in text for text in bob_sees)
+    assert await table.actions() == []
+
+
+# --- the drain loop ------------------------------------------------------------------------------------------
+
+
+async def test_without_a_wake_the_outbox_goes_out_at_the_next_periodic_drain(table):
+    before = table.screens()
+    queued = OutgoingMessage(recipient=Recipient(channel=True), text="Queued with no wake.")
+    await table.env.bot.service.store.queue(f"g{table.channel.id}", [queued])  # nothing wakes the drain
+    await deliver(table.env)
+    assert table.news(before)["channel"] == ""
+    await table.env.advance_time(DRAIN_INTERVAL)  # the periodic drain comes at most one interval later
+    assert table.news(before)["channel"] == "Queued with no wake."
+
+
+async def test_a_failed_delivery_is_retried_by_the_next_drain(table):
+    before = table.screens()
+    table.env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=403, code=50013,
+                           message="Missing Permissions", times=1)
+    paused = await table.players[A].slash(table.channel, "admin pause")
+    assert reply(paused) == "Paused."
+    await deliver(table.env)
+    assert table.news(before)["channel"] == ""  # refused once by Discord: still pending
+    await table.env.advance_time(DRAIN_INTERVAL)
+    news = table.news(before)["channel"]
+    assert news.endswith("paused the game.") and news.count("\n") == 0  # delivered once, by the retry
+
+
+class _SlowService:
+    """A service whose deliveries wait until the test releases them."""
+
+    def __init__(self):
+        self.delivering, self.release = asyncio.Event(), asyncio.Event()
+        self.drains = 0
+
+    async def tick(self) -> int:
+        return 0
+
+    async def deliver(self, gateway) -> int:
+        self.drains += 1
+        self.delivering.set()
+        await self.release.wait()
+        return 0
+
+
+def _offline_bot(service) -> MentatBot:
+    bot = MentatBot(service, drain_interval=3600.0)
+
+    async def ready() -> None:  # no login: the loop's before_loop waits for this
+        return None
+
+    bot.wait_until_ready = ready
+    return bot
+
+
+async def test_closing_lets_a_drain_in_progress_finish_and_a_wake_meanwhile_drains_again():
+    service = _SlowService()
+    bot = _offline_bot(service)
+    bot.drain_outbox.start()
+    await asyncio.wait_for(service.delivering.wait(), 5)
+    service.delivering.clear()
+    bot.wake_outbox()  # a commit during the drain: another drain must follow at once, not after an hour
+    service.release.set()
+    await asyncio.wait_for(service.delivering.wait(), 5)
+    assert service.drains == 2
+
+    service.release.clear()
+    closing = asyncio.create_task(bot.close())
+    await asyncio.sleep(0)
+    assert not closing.done()  # waits for the delivery in flight instead of cancelling it
+    service.release.set()
+    await asyncio.wait_for(closing, 5)
+    assert not bot.drain_outbox.is_running() and service.drains == 2
+
+
+async def test_closing_while_the_drain_sleeps_stops_it_at_once():
+    service = _SlowService()
+    service.release.set()
+    bot = _offline_bot(service)
+    bot.drain_outbox.start()
+    await asyncio.wait_for(service.delivering.wait(), 5)
+    await asyncio.sleep(0)  # the drain returns to its hour-long sleep
+    await asyncio.wait_for(bot.close(), 5)
+    assert not bot.drain_outbox.is_running() and service.drains == 1
+
+
+# --- scenarios of a BT-rich game -----------------------------------------------------------------------------
+
+
+def bidding_with_a_gift_to_make() -> GameState:
+    """Turn 1's bidding round, the auction dealt: the BT decide traps and gifts first (R-21, BT-40)."""
+    state, _ = enter_phase(ready_game((A, H, BT), seed=3), Phase.BIDDING)
+    assert [p.kind for p in state.prompts] == [PromptKind.BT_TRAPS_AND_GIFTS]
+    return state
+
+
+async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room):
+    state = bidding_with_a_gift_to_make()
+    gift = state.faction(BT).hand[0]
+    up = state.bidding.cards[0]
+    await room.play_from(state)
+    before = room.screens()
+
+    given = await room.players[BT].slash(room.channel, "bt traps-and-gifts", gifts=f"{card_name(gift)}=atreides")
+    assert given.ephemeral and reply(given) == "Done: traps and gifts set (game version 1)."
+    await deliver(room.env)
+    news = room.news(before)
+    assert "Bene Tleilaxu give" in news["channel"] and "Atreides" in news["channel"]
+    assert card_name(gift) not in news["channel"] and card_name(gift) not in news["harkonnen"]
+    assert card_name(gift) in news["atreides"]  # only giver and receiver know the card (BT-40)
+    # the Atreides' prescience of the card up for auction reaches the Atreides alone
+    assert f"Prescience: card 1 up for auction is {card_name(up)}" in news["atreides"]
+    assert card_name(up) not in news["channel"] + news["harkonnen"] + news["bene_tleilaxu"]
+    assert "Harkonnen open the bidding" in news["channel"]
+
+    before = room.screens()
+    bid = await room.players[H].slash(room.channel, "play bid", amount=2)
+    assert bid.ephemeral and reply(bid) == "Done: you bid 2 (game version 2)."
+    again = await room.players[H].slash(room.channel, "play bid", amount=2)  # submitted twice
+    assert again.ephemeral and reply(again).startswith("Refused: [")
+    await deliver(room.env)
+    news = room.news(before)
+    assert news["channel"].count("Harkonnen bid 2") == 1
+    assert len(await room.actions()) == 2
+
+
+def trap_on_carthag() -> tuple[GameState, str]:
+    """Turn 2's shipment, Atreides first (storm at 8); a face-down Crysknife trap lies on Carthag."""
+    state = bt_arena((A, H, BT))
+    state.storm_sector = 8
+    state.treachery_deck.remove("crysknife")
+    state.traps["Carthag"] = Trap(card="crysknife")
+    state, _ = enter_phase(state, Phase.MOVEMENT)
+    assert [(p.kind, p.faction) for p in state.prompts] == [(PromptKind.SHIPMENT, A)]
+    return state, card_name("crysknife")
+
+
+async def test_bt_31_32_r_22_a_sprung_trap_is_announced_and_its_card_shown_only_when_the_rules_say(room):
+    state, card = trap_on_carthag()
+    await room.play_from(state)
+    alice, bob = room.players[A], room.players[H]
+    before = room.screens()
+
+    shipped = await alice.slash(room.channel, "play ship", to="Carthag#10", tokens=5)
+    assert reply(shipped) == "Done: ship 5 to Carthag#10 (game version 1)."
+    await deliver(room.env)
+    news = room.news(before)
+    assert "Atreides spring the Bene Tleilaxu trap on Carthag" in news["channel"]  # BT-31: announced at once
+    assert "Atreides ship 5 tokens to Carthag" in news["channel"]
+    assert all(card not in text for text in news.values())  # the card stays face down
+
+    before = room.screens()
+    skipped = await bob.slash(room.channel, "play skip", step="shipment")
+    assert reply(skipped) == "Done: no shipment (game version 2)."
+    await deliver(room.env)
+    news = room.news(before)
+    battle = await room.env.bot.service.state_of(f"g{room.channel.id}")
+    victim = battle.battle.current.target_leader
+    # BT-32: the battle round opens with the trap's attack on a random Atreides leader, announced to the table
+    assert f"The trap on Carthag strikes {leader_name(victim)}" in news["channel"]
+    # R-22: the Atreides see the card because the trap strikes an Atreides leader; nobody else yet
+    assert f"Prescience: the trap on Carthag is {card}." in news["atreides"]
+    assert card not in news["channel"] + news["harkonnen"]
+
+    before = room.screens()
+    defended = await alice.slash(room.channel, "play plan", dial=0, leader=leader_name(victim))
+    assert reply(defended) == "Done: battle plan submitted (game version 3)."
+    await deliver(room.env)
+    news = room.news(before)
+    # BT-33: revealed when it strikes; a Crysknife against no defense kills the leader and pays the BT
+    assert f"Trap plans in Carthag: Bene Tleilaxu: no leader, dial 0, {card}" in news["channel"]
+    strength = load_game_data().leader(victim).strength
+    assert f"{leader_name(victim)} dies; the Bene Tleilaxu gain {strength} spice." in news["channel"]
+
+
+async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refused_to_the_bt_alone(room):
+    state = at(position((A, H, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()]),
+               Phase.MOVEMENT)
+    await room.play_from(state)
+    carol = room.players[BT]
+    before = room.screens()
+
+    wrong = await carol.slash(room.channel, "bt reveal", leader="Gurney Halleck")
+    assert wrong.ephemeral and reply(wrong).startswith("Refused: [R-25]")
+    await deliver(room.env)
+    assert room.news(before) == {place: "" for place in before}  # R-25: only the BT see the refusal
+
+    revealed = await carol.slash(room.channel, "bt reveal", leader="Duncan Idaho")
+    assert revealed.ephemeral and reply(revealed) == "Done: revealed Duncan Idaho (game version 1)."
+    await deliver(room.env)
+    news = room.news(before)
+    assert news["channel"].startswith("The Bene Tleilaxu reveal Duncan Idaho as their traitor! He goes to the "
+                                      "tanks with the Atreides's 7 tokens in Arrakeen; the Bene Tleilaxu now "
+                                      "control Arrakeen")
+    assert "Gurney" not in news["channel"]
+    after = await room.env.bot.service.state_of(f"g{room.channel.id}")
+    assert after.bt.controlled == ["Arrakeen"] and after.tokens_at(ARRAKEEN, A) == 0
+
+
+async def test_an_admin_correction_names_its_author_and_reason_and_the_amount_reaches_only_its_owner(table):
+    alice, bob = table.players[A], table.players[H]
+    before = table.screens()
+
+    with pytest.raises(SetupError, match="default-member-permissions"):  # Discord hides /admin from bob
+        await bob.slash(table.channel, "admin spice", faction="harkonnen", amount=30, reason="mine")
+    corrected = await alice.slash(table.channel, "admin spice", faction="harkonnen", amount=30,
+                                  reason="miscounted the bribe")
+    assert corrected.ephemeral and reply(corrected) == "Spice corrected (game version 1)."
+    await deliver(table.env)
+    news = table.news(before)
+    assert news["channel"] == "Admin alice corrected Harkonnen's spice (miscounted the bribe)."
+    assert news["harkonnen"].endswith("Your spice was set to 30 by admin alice.")
+    assert news["atreides"] == news["bene_tleilaxu"] == ""  # spice behind a shield stays secret
+
+    mine = await bob.slash(table.channel, "me hand")
+    assert mine.ephemeral and reply(mine).startswith("**Harkonnen**: 30 spice")
+    theirs = await table.players[BT].slash(table.channel, "me hand")
+    assert "30 spice" not in reply(theirs)

@@ -1,5 +1,5 @@
 """The bot: a discord.py `commands.Bot` with the game service injected, the four command groups, the
-persistent prompt buttons, a dev-guild sync, and a background task that drains the outbox."""
+persistent prompt buttons, a dev-guild sync, and a `tasks.loop` that drains the outbox."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import contextlib
 import logging
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.app.service import GameService
 from bot.discord.components import DYNAMIC_ITEMS
@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.me", "bot.discord.cogs.admin",
               "bot.discord.cogs.rules", "bot.discord.cogs.card", "bot.discord.cogs.bt")
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
+SHUTDOWN_GRACE = 10.0  # seconds a drain in progress may take to finish when the bot closes
 
 
 def intents() -> discord.Intents:
@@ -42,8 +43,8 @@ class MentatBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.drain_interval = drain_interval
         self.gateway = DiscordGateway(self)
-        self._wake = asyncio.Event()
-        self._drain_task: asyncio.Task[None] | None = None
+        self._draining = False  # True while a drain is delivering (shutdown lets it finish)
+        self.drain_outbox.change_interval(seconds=drain_interval)
 
     async def add_cogs(self) -> None:
         """Load the command groups and /rules (works offline, before login: the check command and tests use it)."""
@@ -59,31 +60,47 @@ class MentatBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the dev guild %s", len(synced), self.dev_guild_id)
-        self._drain_task = asyncio.create_task(self._drain_forever(), name="mentat-outbox")
+        self.drain_outbox.start()
 
     def wake_outbox(self) -> None:
-        """Deliver soon: called after an action so the table sees it without waiting for the next tick."""
-        self._wake.set()
+        """Deliver now: called after a commit so the table sees it without waiting for the next drain.
 
-    async def _drain_forever(self) -> None:
+        An interval of 0 makes the sleeping loop's next drain due at once (a wake during a drain makes another
+        drain follow it, so nothing committed meanwhile waits); each drain restores the steady interval."""
+        self.drain_outbox.change_interval(seconds=0)
+
+    @tasks.loop(seconds=DRAIN_INTERVAL)
+    async def drain_outbox(self) -> None:
+        """Every `drain_interval` seconds, or at once when woken: run the deadline tick and deliver the
+        outbox. A message that failed stays pending and is retried by a later drain."""
+        self.drain_outbox.change_interval(seconds=self.drain_interval)  # consume a wake
+        self._draining = True
+        try:
+            await self.service.tick()  # deadlines: reminders and defaults come out with this drain
+            sent = await self.service.deliver(self.gateway)
+            if sent:
+                log.debug("delivered %d messages", sent)
+        except Exception:  # noqa: BLE001 - the drain must outlive any one failure
+            log.exception("outbox drain failed")
+        finally:
+            self._draining = False
+
+    @drain_outbox.before_loop
+    async def _before_drain(self) -> None:
         await self.wait_until_ready()
-        while not self.is_closed():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.drain_interval)
-            self._wake.clear()
-            try:
-                await self.service.tick()  # deadlines: reminders and defaults come out with this drain
-                sent = await self.service.deliver(self.gateway)
-                if sent:
-                    log.debug("delivered %d messages", sent)
-            except Exception:  # noqa: BLE001 - the drain must outlive any one failure
-                log.exception("outbox drain failed")
 
     async def close(self) -> None:
-        if self._drain_task is not None:
-            self._drain_task.cancel()
+        """Stop the drain: a sleeping one at once; one delivering finishes first, so every message it sent is
+        recorded as sent (none is sent twice after a restart)."""
+        task = self.drain_outbox.get_task()
+        if task is not None and not task.done():
+            if self._draining:
+                self.drain_outbox.stop()
+                await asyncio.wait({task}, timeout=SHUTDOWN_GRACE)
+            if not task.done():
+                self.drain_outbox.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._drain_task
+                await task
         await super().close()
 
     async def on_ready(self) -> None:
