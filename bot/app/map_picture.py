@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import math
 from collections import deque
+from collections.abc import Callable
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -112,12 +113,22 @@ def _layout() -> tuple[list[_Cell], dict[str, str]]:
     cells = []
     for sector, locations in by_sector.items():
         locations.sort(key=lambda loc: (steps.get(loc, 99), loc))
-        band = (RIM - SINK) / len(locations)
+        radii = _band_radii(len(locations))
         for i, location in enumerate(locations):
             territory = board.location_territory(location)
-            cells.append(_Cell(location, territory, board.territory(territory).kind, sector,
-                               SINK + i * band, SINK + (i + 1) * band))
+            cells.append(_Cell(location, territory, board.territory(territory).kind, sector, radii[i], radii[i + 1]))
     return cells, territory_keys(board)
+
+
+def _band_radii(bands: int) -> list[float]:
+    """The radii between a sector's bands: halfway between equal widths and equal areas, so that the inner
+    cells, narrow along the arc, get more depth and every cell has room for its key and badges."""
+    radii = []
+    for i in range(bands + 1):
+        even = SINK + (RIM - SINK) * i / bands
+        equal_area = math.sqrt(SINK**2 + (RIM**2 - SINK**2) * i / bands)
+        radii.append((even + equal_area) / 2)
+    return radii
 
 
 def territory_keys(board: Board) -> dict[str, str]:
@@ -177,23 +188,41 @@ def _spice(draw: ImageDraw.ImageDraw, centre: tuple[float, float], amount: int) 
     draw.text((x, y), str(amount), fill="black", font=_font(11), anchor="mm")
 
 
-def _row(draw: ImageDraw.ImageDraw, angle: float, radius: float, spice: int,
-         forces: dict[Faction, int]) -> None:
-    """The cell's spice and badges in a row across the sector (along the arc), centred on its middle."""
-    items: list[tuple[str, Faction | None, int]] = [("spice", None, spice)] if spice else []
-    items += [("tokens", f, n) for f, n in forces.items()]
-    if not items:
-        return
-    spacing = 22
+Part = tuple[float, Callable[[tuple[float, float]], None]]  # a width along the arc, and how to draw it there
+
+
+def _line(angle: float, radius: float, parts: list[Part]) -> None:
+    """Draw the parts side by side across the sector (along the arc, left to right), centred on the point
+    at `radius` in the sector's middle."""
     middle = _point(angle, radius)
     tangent = (-math.sin(angle), -math.cos(angle))
-    for i, (what, faction, amount) in enumerate(items):
-        offset = (i - (len(items) - 1) / 2) * spacing
-        at = (middle[0] + tangent[0] * offset, middle[1] + tangent[1] * offset)
-        if what == "spice":
-            _spice(draw, at, amount)
-        else:
-            _badge(draw, at, faction, amount)
+    if tangent[0] < 0 or (tangent[0] == 0 and tangent[1] < 0):
+        tangent = (-tangent[0], -tangent[1])
+    gap = 3
+    offset = -(sum(width for width, _ in parts) + gap * (len(parts) - 1)) / 2
+    for width, draw_part in parts:
+        centre = offset + width / 2
+        draw_part((middle[0] + tangent[0] * centre, middle[1] + tangent[1] * centre))
+        offset += width + gap
+
+
+def _cell_parts(draw: ImageDraw.ImageDraw, label: str, trapped: bool, spice: int,
+                forces: dict[Faction, int]) -> tuple[list[Part], list[Part]]:
+    """The cell's key (with the viewer's trap flag) and its contents: spice, then each faction's badge."""
+    font = _font(12)
+    key: list[Part] = [(font.getlength(label), lambda at: draw.text(at, label, fill=INK, font=font, anchor="mm"))]
+    if trapped:
+        key.append((11, lambda at: _trap_flag(draw, at)))
+    contents: list[Part] = [(22, lambda at: _spice(draw, at, spice))] if spice else []
+    for faction, count in forces.items():
+        contents.append((21, lambda at, f=faction, n=count: _badge(draw, at, f, n)))
+    return key, contents
+
+
+def _trap_flag(draw: ImageDraw.ImageDraw, at: tuple[float, float]) -> None:
+    x, y = at
+    draw.rectangle((x - 5, y - 6, x + 5, y + 6), fill=TRAP_FILL)
+    draw.text((x, y), "T", fill="white", font=_font(10), anchor="mm")
 
 
 def _ordered(forces: dict[Faction, int]) -> dict[Faction, int]:
@@ -214,17 +243,17 @@ def _draw_disc(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
         if cell.territory in controlled:  # BT-24: an outline in the BT's colour, and a tag
             draw.polygon(_wedge(cell, cell.inner + 3, cell.outer - 3),
                          outline=FACTION_COLOURS[Faction.BENE_TLEILAXU][0], width=4)
-        mid = (cell.inner + cell.outer) / 2
-        thick = cell.outer - cell.inner
         label = keys[cell.territory] + ("*" if cell.kind == TerritoryKind.STRONGHOLD else "")
-        label_at = _point(cell.angle, mid + thick * 0.22)
-        draw.text(label_at, label, fill=INK, font=_font(12), anchor="mm")
-        if cell.territory in trap_cards:  # the viewer's own trap (BT-30), a black flag by the key
-            x, y = label_at
-            draw.rectangle((x + 14, y - 6, x + 24, y + 6), fill=TRAP_FILL)
-            draw.text((x + 19, y), "T", fill="white", font=_font(10), anchor="mm")
-        _row(draw, cell.angle, mid - thick * 0.18, seen.spice_on_board.get(cell.location, 0),
-             _ordered(seen.forces.get(cell.location, {})))
+        key, contents = _cell_parts(draw, label, cell.territory in trap_cards,  # the viewer's own trap (BT-30)
+                                    seen.spice_on_board.get(cell.location, 0),
+                                    _ordered(seen.forces.get(cell.location, {})))
+        mid, thick = (cell.inner + cell.outer) / 2, cell.outer - cell.inner
+        if thick >= 50 or not contents:  # the key above its contents
+            _line(cell.angle, mid + thick * 0.2 if contents else mid, key)
+            if contents:
+                _line(cell.angle, mid - thick * 0.18, contents)
+        else:  # a shallow cell: the key beside its contents
+            _line(cell.angle, mid, key + contents)
     _draw_sink(draw, seen)
     _draw_rim(draw, seen)
 
@@ -285,6 +314,9 @@ def _draw_corner(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
     draw.text((16, 12), f"Turn {seen.turn}", fill=INK, font=_font(26))
     draw.text((16, 44), _phase_name(seen), fill=INK, font=_font(20))
     draw.text((16, 70), f"Storm over sector {seen.storm_sector}", fill=STORM_LINE, font=_font(14))
+    if seen.winners:
+        won = " and ".join(faction_name(f) for f in seen.winners)
+        draw.text((16, HEIGHT - 34), f"Game over: {won} won", fill=INK, font=_font(20))
     whose = "The table's map" if seen.viewer is None else f"{faction_name(seen.viewer)}: your own map (secret)"
     draw.text((16, 90), whose, fill=STORM_LINE if seen.viewer else INK, font=_font(14))
 
