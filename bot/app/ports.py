@@ -37,6 +37,12 @@ class OutgoingMessage(BaseModel):
     # A channel post after the storm, the movement round or the battles: the front attaches the table's map
     # picture of the game as it stands (bot/app/map_picture.py `with_map`).
     attach_map: bool = False
+    # A correction the engine does not record (a seat, a pause, an undo): also an entry of the game's public
+    # log (`GameService.public_log`). Only channel messages are logged.
+    logged: bool = False
+    # Set by the service when it hands a queued message to a Gateway: the outbox row's id, the delivery's
+    # idempotency key (a redelivery after a crash carries the same id; see GameService.deliver).
+    outbox_id: int | None = None
 
 
 class OutboxRow(BaseModel):
@@ -46,6 +52,7 @@ class OutboxRow(BaseModel):
     message: OutgoingMessage
     attempts: int = 0
     status: str = "pending"  # pending, sent, undeliverable
+    created_at: datetime | None = None
 
 
 class GameRecordRow(BaseModel):
@@ -65,6 +72,14 @@ class GameRecordRow(BaseModel):
     # "reminded": ["<prompt id>", ...]} (bot/app/service.py set_deadline, tick).
     settings: dict[str, Any] = Field(default_factory=dict)
     started_at: datetime | None = None  # set by the store when the game first goes RUNNING
+
+
+class LogNote(BaseModel):
+    """A logged channel message (OutgoingMessage.logged): a correction outside the engine's action log."""
+
+    seq: int  # the game's version when it was queued
+    text: str
+    created_at: datetime
 
 
 class StoredAction(BaseModel):
@@ -91,7 +106,10 @@ class GameStore(Protocol):
     outbox rows in one transaction and refuses (VersionConflict) unless the stored seq is `expected_seq`.
     A method given the id of a game never created raises UnknownGame (`load_game` returns None instead)."""
 
-    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage]) -> None: ...
+    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
+                          actions: list[StoredAction] = ()) -> None:
+        """A new game; an imported one comes with its actions (seq 1..game.seq, in order)."""
+        ...
 
     async def load_game(self, game_id: str) -> GameRecordRow | None: ...
 
@@ -114,7 +132,10 @@ class GameStore(Protocol):
         """Queue messages that no action produced (the opening deal, delivery notices), at the current seq."""
         ...
 
-    async def set_seat(self, game_id: str, faction: str, user_id: int | None) -> None: ...
+    async def set_seat(self, game_id: str, faction: str, user_id: int | None,
+                       outbox: list[OutgoingMessage] = ()) -> None:
+        """Seat (or, with None, unseat) a player and queue its announcement in the same transaction."""
+        ...
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
         """Change the status and queue its announcement in the same transaction. The first change to RUNNING
@@ -131,13 +152,26 @@ class GameStore(Protocol):
         """Record a delivery attempt: "sent", "pending" (retry later; attempts += 1) or "undeliverable"."""
         ...
 
+    async def log_notes(self, game_id: str) -> list[LogNote]:
+        """The game's logged channel messages (OutgoingMessage.logged), oldest first, whatever their status."""
+        ...
+
     async def close(self) -> None: ...
 
 
 class Gateway(Protocol):
-    """Delivers messages. Raises DeliveryFailed when a DM cannot reach its player (closed DMs)."""
+    """Delivers messages. Raises DeliveryFailed when a DM cannot reach its player (closed DMs).
+
+    `deliver` must be idempotent per `message.outbox_id`: the service marks a row sent only after `deliver`
+    returns, so a crash in between delivers that row again after the restart, and the gateway (or the
+    platform, keyed by the id) must drop the second copy. That is how each message arrives exactly once."""
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> None: ...
+
+    async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
+        """Whether the player seated as `faction` receives DMs from the bot, found by sending a short welcome
+        DM (on Discord the only sure test). Called for every seat at the start of the game."""
+        ...
 
 
 class DeliveryFailed(Exception):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.events import Event
+from engine.ids import Faction
 from engine.model import GameState, Prompt
 from engine.names import faction_name
 
@@ -45,21 +46,35 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
 
 
 def end_of_game_reveal(state: GameState) -> OutgoingMessage:
-    """When the game is over nothing is secret any more: traitors, the prediction, BT marks and traps, and
-    the spice behind every shield."""
+    """Item 13 of the bot issue: once the game is over nothing is secret any more. After the game_over event
+    (the winners and why), the table learns what each faction kept hidden: its traitor cards, the BT's marks
+    (BT-20), the traps never sprung or not yet resolved and their cards (BT-30), the Bene Gesserit prediction
+    (A-25), the BT's hidden spice (BT-27) and the spice and cards behind every shield; then the log is
+    offered."""
+    from engine.factions.bt_traitors import live_marks
     from engine.names import card_name, leader_name
 
+    def leaders(ids: list[str]) -> str:
+        return ", ".join(leader_name(i) for i in ids) or "none"
+
     lines = ["The game is over. What was secret:"]
-    for faction, fs in state.factions.items():
-        traitors = ", ".join(leader_name(t) for t in fs.traitors) or "none"
-        hand = ", ".join(card_name(c) for c in fs.hand) or "no cards"
-        lines.append(f"- {faction_name(faction)}: {fs.spice} spice; traitors: {traitors}; hand: {hand}.")
+    lines.append("- Traitor cards kept: " + "; ".join(f"{faction_name(f)}: {leaders(fs.traitors)}"
+                                                    for f, fs in state.factions.items()) + ".")
+    if state.bt is not None:
+        lines.append(f"- Bene Tleilaxu traitor marks: {leaders(live_marks(state))}.")
+        for stronghold, trap in sorted(state.traps.items()):
+            how = ("never sprung" if trap.triggered_by is None
+                   else f"sprung by {faction_name(trap.triggered_by)}, not yet resolved")
+            lines.append(f"- The trap on {stronghold} ({how}) was {card_name(trap.card)}.")
+        bt = state.factions[Faction.BENE_TLEILAXU]
+        lines.append(f"- Bene Tleilaxu hidden spice: {bt.spice - state.bt.open_spice}"
+                     + (f" (and {state.bt.open_spice} in open view)." if state.bt.open_spice else "."))
     if state.bg_prediction:
         lines.append(f"- The Bene Gesserit predicted {faction_name(state.bg_prediction.faction)} on turn "
                      f"{state.bg_prediction.turn}.")
-    if state.bt is not None:
-        marks = ", ".join(leader_name(m) for m in state.bt.marked) or "none"
-        lines.append(f"- Bene Tleilaxu traitors still marked: {marks}.")
-    for stronghold, trap in state.traps.items():
-        lines.append(f"- The trap on {stronghold} was {card_name(trap.card)}.")
+    for faction, fs in state.factions.items():
+        hand = ", ".join(card_name(c) for c in fs.hand) or "no cards"
+        lines.append(f"- Behind the {faction_name(faction)} shield: {fs.spice} spice; hand: {hand}.")
+    lines.append("The whole game, every secret included, can be downloaded with /game export (and checked with "
+                 "`python -m engine replay`); /game log shows the public log.")
     return OutgoingMessage(recipient=Recipient(channel=True), text="\n".join(lines))

@@ -8,10 +8,13 @@ the new snapshot and the outgoing messages in one transaction (the outbox), whic
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+
+from pydantic import ValidationError
 
 from bot.app.map_picture import with_map
 from bot.app.ports import (
@@ -23,21 +26,25 @@ from bot.app.ports import (
     Gateway,
     OutgoingMessage,
     Recipient,
+    StoredAction,
     VersionConflict,
 )
 from bot.app.render import end_of_game_reveal, messages_for
 from engine import apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
-from engine.errors import RuleViolation
+from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
-from engine.record import record_game, replay
+from engine.record import GameRecord, record_game, replay, verify
 
 MAX_DELIVERY_ATTEMPTS = 5
+LOG_LENGTH = 20  # entries /game log shows unless asked for another number
+MAX_LOG_LENGTH = 500
+IMPORTED_ACTOR = 0  # the actor of an imported game's actions: the file does not say who took them
 ANY_KIND = "*"  # the deadline key for every prompt kind without a deadline of its own
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets).
@@ -83,6 +90,43 @@ def _state(row: GameRecordRow) -> GameState:
     return GameState.model_validate_json(row.state_json)
 
 
+def _to_table(text: str, *, logged: bool = False) -> OutgoingMessage:
+    return OutgoingMessage(recipient=Recipient(channel=True), text=text, logged=logged)
+
+
+def _correction(by: str, did: str, reason: str | None, then: str = "") -> OutgoingMessage:
+    """A correction the engine does not record, told to the table as the engine tells its own ("Admin mod
+    set the storm to sector 9 (table error).") and kept in the game's public log."""
+    return _to_table(f"Admin {by} {did}" + (f" ({reason})" if reason else "") + f"{then}.", logged=True)
+
+
+def _player(user_id: int, faction: str) -> str:
+    """A seated player as the table reads it: the Discord mention (which the gateways never ping) and the
+    faction's own words, which the console and the tests match on."""
+    return f"the {faction} player (<@{user_id}>)"
+
+
+def _first_problem(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        return f"{'.'.join(str(part) for part in first['loc']) or 'the file'}: {first['msg']}"
+    return str(error)
+
+
+def _file_seats(raw: dict, setup: GameSetup) -> dict[str, int]:
+    """The seats a game file carries (/game export writes them; the engine's own export has none): only
+    factions of the game, each to a user id."""
+    seats = raw.get("seats") or {}
+    if not isinstance(seats, dict):
+        raise NotAllowed("The game file's seats must map factions to user ids.")
+    in_game = {f.value for f in setup.factions}
+    wrong = [f for f, user in seats.items() if f not in in_game or isinstance(user, bool) or not isinstance(user, int)]
+    if wrong:
+        raise NotAllowed(f"The game file seats {', '.join(map(str, wrong))}, which are not factions of this game "
+                         "with a user id.")
+    return dict(seats)
+
+
 class GameService:
     def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow):
         self.store = store
@@ -122,8 +166,10 @@ class GameService:
             raise NotAllowed("This channel already has a game; use another channel or thread.") from None
         return row
 
-    async def seat(self, game_id: str, faction: Faction, user_id: int | None, *, admin: bool = False) -> None:
-        """Seat a player (anyone may take a free seat before the start; only an admin reseats after)."""
+    async def seat(self, game_id: str, faction: Faction, user_id: int | None, *, admin: bool = False,
+                   by: str = "moderator", reason: str | None = None) -> None:
+        """Seat a player (anyone may take a free seat before the start; only an admin reseats after). A seat
+        an admin sets is a correction: announced with its author and reason, and logged."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
@@ -131,21 +177,39 @@ class GameService:
             taken = row.seats.get(faction.value)
             if not admin and (row.status != GameStatus.OPEN or (taken and taken != user_id)):
                 raise NotAllowed("That seat is taken or the game has started; an admin can reseat players.")
-            await self.store.set_seat(game_id, faction.value, user_id)
+            who = f"<@{user_id}>" if user_id is not None else "nobody"
+            notice = [_correction(by, f"seated {who} as {faction_name(faction)}", reason)] if admin else []
+            await self.store.set_seat(game_id, faction.value, user_id, notice)
 
-    async def start(self, game_id: str) -> None:
+    async def start(self, game_id: str, probe: Gateway | None = None) -> list[str]:
+        """Start the game (or resume an imported one where it stood). With `probe`, first check that every
+        seated player receives DMs: the table is told who must open them (their decisions wait in
+        /me prompts meanwhile) and the game starts all the same. Returns the factions the bot cannot DM."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != GameStatus.OPEN:
-                raise NotAllowed("The game has already started.")
+                raise NotAllowed(f"The game has already started (it is {row.status.value}).")
             setup = GameSetup.model_validate_json(row.setup_json)
             empty = [f.value for f in setup.factions if f.value not in row.seats]
             if empty:
                 raise NotAllowed(f"These seats are empty: {', '.join(empty)}.")
-            state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
-            await self.store.set_status(game_id, GameStatus.RUNNING, messages_for(events, None, state))
+            unreachable = [f.value for f in setup.factions
+                           if probe is not None and not await probe.can_dm(row, f.value)]
+            if row.seq == 0:
+                state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
+                outbox = messages_for(events, None, state)
+            else:  # an imported game: its decisions still open are called again
+                state = _state(row)
+                outbox = [_to_table(f"The game resumes at version {row.seq} (turn {state.turn}, "
+                                    f"{state.phase.value.replace('_', ' ')}).")] + messages_for([], None, state)
+            outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
+                                 "members; until then they use /me prompts.") for f in unreachable]
+            if unreachable:
+                await self.store.set_settings(game_id, {**row.settings, "unreachable": unreachable})
+            await self.store.set_status(game_id, GameStatus.RUNNING, outbox)
+            return unreachable
 
-    async def pause(self, game_id: str, paused: bool) -> None:
+    async def pause(self, game_id: str, paused: bool, *, by: str = "moderator", reason: str | None = None) -> None:
         """Pause a running game (no action is taken and no default applied while paused; deadlines keep
         counting, so a decision overdue at the resume is defaulted at the next tick) or resume it."""
         async with self._lock(game_id):
@@ -155,9 +219,8 @@ class GameService:
             if row.status != needed:
                 raise NotAllowed(f"The game is {row.status.value}; only a {needed.value} game can be "
                                  f"{'paused' if paused else 'resumed'}.")
-            text = "An admin paused the game." if paused else "An admin resumed the game."
-            await self.store.set_status(game_id, wanted, [OutgoingMessage(recipient=Recipient(channel=True),
-                                                                          text=text)])
+            did = "paused the game" if paused else "resumed the game"
+            await self.store.set_status(game_id, wanted, [_correction(by, did, reason)])
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -197,13 +260,74 @@ class GameService:
             return Accepted(seq=seq, events=events)
 
     async def export(self, game_id: str) -> str:
-        """The game file (setup + actions + state hash) that `python -m engine replay` verifies. It holds every
-        secret, so it is offered only once the game is over (or to an admin)."""
+        """The game file (setup + actions + state hash) that `python -m engine replay` verifies, with the seats
+        (which the engine ignores) so that /game import can seat the same players. It holds every secret, so
+        it is offered only once the game is over (or to an admin)."""
         row = await self._load(game_id)
         actions = [parse_action(a.action_json) for a in await self.store.actions(game_id)]
         setup = GameSetup.model_validate_json(row.setup_json)
-        return record_game(setup, actions, _state(row)).model_dump_json(indent=1)
+        record = record_game(setup, actions, _state(row)).model_dump(mode="json")
+        return json.dumps({**record, "seats": row.seats}, indent=1)
 
+    async def import_game(self, guild_id: int, channel_id: int, game_file: str, *, by: str = "moderator",
+                          by_user: int = IMPORTED_ACTOR) -> GameRecordRow:
+        """Create this channel's game from a game file (/game export, or `python -m engine demo --export`):
+        it must replay to its recorded state hash. Seats come from the file when it has them; the game waits
+        for its empty seats and /game start, which resumes it where it stood (an ended game stays ended)."""
+        if await self.store.game_in_channel(channel_id) is not None:
+            raise NotAllowed("This channel already has a game; import into another channel or thread.")
+        try:
+            raw = json.loads(game_file)
+            record = GameRecord.model_validate(raw)
+        except (json.JSONDecodeError, ValidationError, TypeError) as error:
+            raise NotAllowed(f"This is not a Mentat game file (mentat-game/1): {_first_problem(error)}") from None
+        try:
+            state = verify(record)
+        except ReplayMismatch as mismatch:
+            raise NotAllowed(f"The game file fails verification, so it was not imported: {mismatch}") from None
+        seats = _file_seats(raw, record.setup)
+        ended = state.phase == Phase.ENDED
+        now = self.clock()
+        row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
+                            status=GameStatus.ENDED if ended else GameStatus.OPEN,
+                            setup_json=record.setup.model_dump_json(), state_json=state.model_dump_json(),
+                            seq=state.seq, seats=seats, created_at=now)
+        actions = [StoredAction(seq=number, actor=by_user, action_json=action.model_dump_json(), created_at=now)
+                   for number, action in enumerate(record.actions, start=1)]
+        empty = [f.value for f in record.setup.factions if f.value not in seats]
+        then = ("The game is over; /game export and /game log show it." if ended else
+                f"Empty seats: {', '.join(empty)} (take one with /game join); then /game start resumes it."
+                if empty else "Every seat is taken; /game start resumes it.")
+        notice = _correction(by, f"imported a game: {len(record.actions)} actions, turn {state.turn}, "
+                                 f"{state.phase.value.replace('_', ' ')}, verified by replay", None)
+        try:
+            await self.store.create_game(row, [notice, _to_table(then)], actions)
+        except GameExists:
+            raise NotAllowed("This channel already has a game; import into another channel or thread.") from None
+        return row
+
+    async def public_log(self, game_id: str, last: int = LOG_LENGTH) -> list[str]:
+        """The last `last` entries of the game's public log, oldest first: what each action showed the table
+        (its public events, by game version) and the corrections made outside the engine (seats, pauses,
+        undos, deadlines, imports), in the order they happened. Never a secret: private events are left out,
+        so a spectator and every player read the same log."""
+        if not 1 <= last <= MAX_LOG_LENGTH:
+            raise NotAllowed(f"The log shows 1 to {MAX_LOG_LENGTH} entries, not {last}.")
+        row = await self._load(game_id)
+        stored = await self.store.actions(game_id)
+        state, events = new_game(GameSetup.model_validate_json(row.setup_json))
+        timed: list[tuple[datetime, str]] = []
+        opening = [e.message for e in events if e.public]
+        if opening and row.status != GameStatus.OPEN:
+            timed.append((row.started_at or row.created_at, "v0 " + " ".join(opening)))
+        for action in stored:
+            state, events = apply(state, parse_action(action.action_json))
+            public = [e.message for e in events if e.public]
+            if public:
+                timed.append((action.created_at, f"v{action.seq} " + " ".join(public)))
+        timed += [(note.created_at, f"v{note.seq} {note.text}") for note in await self.store.log_notes(game_id)]
+        timed.sort(key=lambda entry: entry[0])  # stable: an action stays before a note of the same instant
+        return [text for _, text in timed[-last:]]
     async def state_of(self, game_id: str) -> GameState:
         return _state(await self._load(game_id))
 
@@ -230,8 +354,7 @@ class GameService:
             await self.store.set_settings(game_id, settings)
             told = ", ".join(f"{'every decision' if k == ANY_KIND else k.replace('_', ' ')}: {v / 3600:g} h"
                              for k, v in sorted(deadlines.items())) or "none"
-            await self.store.queue(game_id, [OutgoingMessage(recipient=Recipient(channel=True),
-                                                             text=f"Deadlines for decisions are now: {told}.")])
+            await self.store.queue(game_id, [_to_table(f"Deadlines for decisions are now: {told}.", logged=True)])
             return deadlines
 
     async def tick(self, now: datetime | None = None) -> int:
@@ -293,7 +416,8 @@ class GameService:
 
     # --- undo --------------------------------------------------------------------------------
 
-    async def undo(self, game_id: str, count: int, *, force: bool = False) -> int:
+    async def undo(self, game_id: str, count: int, *, force: bool = False, by: str = "moderator",
+                   reason: str | None = None) -> int:
         """Replay the game without its last `count` actions; refused past a secret reveal unless forced."""
         async with self._lock(game_id):
             row = await self._load(game_id)
@@ -311,34 +435,65 @@ class GameService:
                 raise NotAllowed("Undoing these actions would take back what players have already seen ("
                                  + ", ".join(revealing) + "); an admin must force it.")
             state, _ = replay(setup, actions[:keep])
-            notice = OutgoingMessage(recipient=Recipient(channel=True),
-                                     text=f"An admin undid the last {count} action(s); the game is back at "
-                                          f"version {keep}.")
+            notice = _correction(by, f"undid the last {count} action(s)", reason,
+                                 f"; the game is back at version {keep}")
             await self.store.replace_history(game_id, keep, state.model_dump_json(), [notice])
             return keep
 
     # --- delivery ----------------------------------------------------------------------------
 
     async def deliver(self, gateway: Gateway) -> int:
-        """Drain the outbox; a DM that cannot be delivered is marked so and the table is told (the player
-        reads it with `/me prompts`). Returns how many messages went out."""
+        """Drain the outbox, oldest first. Returns how many messages went out.
+
+        Exactly once: a row is marked sent only after the gateway returned, and handed over with its outbox id
+        as the idempotency key. A crash after the send and before the mark leaves the row pending, so it is
+        delivered again after the restart with the same id, and the gateway drops the copy (Discord: the
+        message nonce, which Discord enforces; the console: its delivery file). Marking first ("sending")
+        instead would lose such a message, and neither order alone can tell whether a send finished.
+
+        A DM the player does not accept is marked undeliverable and the table is told once, until a DM gets
+        through again; the player reads the decision with /me prompts (the open prompts are in the game's
+        state, so nothing is lost). Any other failure is retried by a later drain, up to
+        MAX_DELIVERY_ATTEMPTS."""
         sent = 0
         for row in await self.store.pending_outbox():
             game = await self._load(row.game_id)
+            faction = row.message.recipient.faction
+            known_unreachable = faction in game.settings.get("unreachable", [])
             try:
-                await gateway.deliver(game, row.message)
+                await gateway.deliver(game, row.message.model_copy(update={"outbox_id": row.id}))
             except DeliveryFailed:
                 await self.store.mark_outbox(row.id, "undeliverable")
-                faction = row.message.recipient.faction
-                await self.store.queue(row.game_id, [OutgoingMessage(
-                    recipient=Recipient(channel=True),
-                    text=f"The bot cannot DM the {faction} player: open your DMs to this server's members, or "
-                         "read your messages and decisions with /me prompts.")])
+                if faction is not None and not known_unreachable:
+                    await self._set_reachable(row.game_id, faction, False)
                 continue
             except Exception:  # noqa: BLE001 - any other failure is retried later, never lost
                 status = "undeliverable" if row.attempts + 1 >= MAX_DELIVERY_ATTEMPTS else "pending"
                 await self.store.mark_outbox(row.id, status)
                 continue
             await self.store.mark_outbox(row.id, "sent")
+            if known_unreachable:
+                await self._set_reachable(row.game_id, faction, True)
             sent += 1
         return sent
+
+    async def _set_reachable(self, game_id: str, faction: str | None, reachable: bool) -> None:
+        """Keep the game's list of players the bot cannot DM; tell the table when one joins it."""
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            unreachable = list(game.settings.get("unreachable", []))
+            if (faction in unreachable) != reachable:
+                return
+            if reachable:
+                unreachable.remove(faction)
+            else:
+                unreachable.append(faction)
+                user = game.seats.get(faction)
+                who = _player(user, faction) if user is not None else f"the {faction} player (no one is seated)"
+                await self.store.queue(game_id, [_to_table(
+                    f"The bot cannot DM {who}: open your DMs from this server's members; until then read your "
+                    "messages and decisions with /me prompts.")])
+            settings = {key: value for key, value in game.settings.items() if key != "unreachable"}
+            if unreachable:
+                settings["unreachable"] = unreachable
+            await self.store.set_settings(game_id, settings)

@@ -1,4 +1,4 @@
-"""`python -m bot.console [--db PATH] [--script FILE] [--seed N]`: play Mentat locally, hot seat, without Discord.
+"""`python -m bot.console [--db PATH] [--script FILE] [--seed N] [--deliveries FILE]`: Mentat hot seat, offline.
 
 The same GameService and stores as the bot (memory by default, SQLite with --db), with a ConsoleGateway in
 place of Discord. With --script the commands come from a file and the exit status says whether every line did
@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", help="a SQLite database file (created if missing); the game there is resumed")
     parser.add_argument("--script", help="run the commands of this file, then exit")
     parser.add_argument("--seed", type=int, help="the seed of `new` when it names none")
+    parser.add_argument("--deliveries", help="append every delivered message (with its outbox id) to this file, "
+                                             "fsynced, and never deliver an outbox id twice (the crash test)")
     args = parser.parse_args(argv)
     if args.script and not Path(args.script).is_file():
         print(f"error: no script file {args.script}", file=sys.stderr)
@@ -52,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     with asyncio.Runner() as runner:
         store = runner.run(SqliteGameStore.open(args.db)) if args.db else MemoryGameStore()
         try:
-            console = Console(GameService(store), ConsoleGateway(), default_seed=args.seed)
+            gateway = ConsoleGateway(deliveries=Path(args.deliveries) if args.deliveries else None)
+            console = Console(GameService(store), gateway, default_seed=args.seed)
             runner.run(console.resume())
             if args.script:
                 return runner.run(console.run_script(Path(args.script)))

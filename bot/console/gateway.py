@@ -2,35 +2,80 @@
 
 Hot seat: several players share one screen, so a DM is never printed until its faction's player asks for it
 (`inbox`). `closed` holds factions whose DMs are refused, as closed DMs are on Discord, to show the fallback.
+
+With a delivery file (`--deliveries FILE`), every delivered message is first appended to that file with its
+outbox id and fsynced: the file is the durable record of what was delivered, and an outbox id already in it is
+not delivered again. That makes delivery idempotent, which the service's exactly-once design asks of every
+gateway (bot/app/ports.py Gateway); the crash test reads the file.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
 
 CHANNEL_PREFIX = "[#game] "
 
 
+class DeliveryFile:
+    """An append-only file of delivered messages, one JSON object a line: {"outbox_id", "to", "text"}."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.delivered: set[int] = set()
+        if path.exists():
+            data = path.read_bytes()
+            whole = data[:data.rfind(b"\n") + 1]  # a line cut short by a kill was never fsynced: not delivered
+            if len(whole) != len(data):
+                with path.open("r+b") as cut:
+                    cut.truncate(len(whole))
+            self.delivered = {json.loads(line)["outbox_id"] for line in whole.decode().splitlines()}
+
+    def record(self, message: OutgoingMessage) -> bool:
+        """Append the message durably; False (and nothing written) when its outbox id is already there."""
+        if message.outbox_id is None:  # not handed over by the service's outbox: nothing to key it by
+            return True
+        if message.outbox_id in self.delivered:
+            return False
+        line = json.dumps({"outbox_id": message.outbox_id, "to": message.recipient.faction or "#channel",
+                           "text": message.text}) + "\n"
+        with self.path.open("ab") as file:
+            file.write(line.encode())
+            file.flush()
+            os.fsync(file.fileno())
+        self.delivered.add(message.outbox_id)
+        return True
+
+
 class ConsoleGateway:
-    def __init__(self, out: Callable[[str], None] = print) -> None:
+    def __init__(self, out: Callable[[str], None] = print, deliveries: Path | None = None) -> None:
         self.out = out
         self.inboxes: dict[str, list[str]] = {}  # faction value -> DM texts, oldest first
         self.fresh: Counter[str] = Counter()  # DMs delivered since the last `take_fresh`
         self.closed: set[str] = set()
+        self.deliveries = DeliveryFile(deliveries) if deliveries is not None else None
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> None:
         faction = message.recipient.faction
+        if faction is not None and faction in self.closed:
+            raise DeliveryFailed(f"{faction} does not accept DMs")
+        if self.deliveries is not None and not self.deliveries.record(message):
+            return  # delivered before a crash, marked sent only now
         if faction is None:
             for line in message.text.splitlines() or [""]:
                 self.out(CHANNEL_PREFIX + line)
             return
-        if faction in self.closed:
-            raise DeliveryFailed(f"{faction} does not accept DMs")
         self.inboxes.setdefault(faction, []).append(message.text)
         self.fresh[faction] += 1
+
+    async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
+        """The console cannot send a probe anywhere: a faction's DMs are open unless `dm close` shut them."""
+        return faction not in self.closed
 
     def take_inbox(self, faction: str) -> list[str]:
         """The faction's DMs, removed from its inbox."""

@@ -310,8 +310,9 @@ class Console:
                  f"Acting as {faction_name(self.seat)}. Type start to begin.")
 
     async def cmd_start(self, rest: str) -> None:
-        await self.service.start(await self._game_id())
-        self.out("The game has started.")
+        unreachable = await self.service.start(await self._game_id(), probe=self.gateway)
+        self.out("The game has started." + (f" No DMs reach: {', '.join(unreachable)} (they use prompts)."
+                                            if unreachable else ""))
 
     async def cmd_as(self, rest: str) -> None:
         if not rest:
@@ -415,7 +416,8 @@ class Console:
         words = rest.split()
         if not words or not words[0].isdigit() or words[1:] not in ([], ["force"]):
             raise CommandError("Usage: undo N [force].")
-        keep = await self.service.undo(await self._game_id(), int(words[0]), force=bool(words[1:]))
+        keep = await self.service.undo(await self._game_id(), int(words[0]), force=bool(words[1:]), by=ADMIN_NAME,
+                                       reason="console correction")
         self.out(f"Undone: the game is back at version {keep}.")
 
     async def cmd_dm(self, rest: str) -> None:

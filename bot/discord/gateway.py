@@ -11,7 +11,9 @@ import discord
 from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
 from bot.discord.components import prompt_view
 from bot.discord.text import split_message
+from engine.ids import Faction
 from engine.model import GameState
+from engine.names import faction_name
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -25,7 +27,7 @@ class DiscordGateway:
         faction = message.recipient.faction
         if faction is None:
             channel = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
-            await self._send(channel, split_message(message.text), self._buttons(game, message))
+            await self._send(channel, split_message(message.text), self._buttons(game, message), message.outbox_id)
             return
         user_id = game.seats.get(faction)
         if user_id is None:
@@ -34,18 +36,43 @@ class DiscordGateway:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             # A player may sit in several games: each DM says which one it is about.
             chunks = split_message(f"**Dune in <#{game.channel_id}>**\n{message.text}")
-            await self._send(user, chunks, self._buttons(game, message))
+            await self._send(user, chunks, self._buttons(game, message), message.outbox_id)
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
             raise DeliveryFailed(faction) from error
 
+    async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
+        """Send the seated player a short welcome DM: Discord tells whether DMs reach a user only by refusing
+        one (Forbidden, code 50007). Any other failure says nothing about the DMs, so it counts as reachable:
+        a later DM that fails is reported then."""
+        user_id = game.seats.get(faction)
+        if user_id is None:
+            return False
+        if not self.client.is_ready():  # not connected (offline handler tests): no probe; a failed DM tells later
+            return True
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(f"**Dune in <#{game.channel_id}>**\nYou play {faction_name(Faction(faction))}. Your "
+                            "secret decisions and cards will come here by DM.", allowed_mentions=NO_MENTIONS)
+        except (discord.Forbidden, discord.NotFound):
+            return False
+        except discord.HTTPException as error:
+            log.warning("DM probe for the %s player of %s failed: %s", faction, game.game_id, error)
+        return True
+
     @staticmethod
-    async def _send(target: discord.abc.Messageable, chunks: list[str], view: discord.ui.View | None) -> None:
+    async def _send(target: discord.abc.Messageable, chunks: list[str], view: discord.ui.View | None,
+                    outbox_id: int | None) -> None:
+        """Send the chunks in order, the view with the last. Each chunk carries a nonce made of its outbox row
+        and number, which discord.py sends with enforce_nonce: Discord drops a second message with the same
+        nonce sent within minutes, so redelivering a row after a crash between the send and its `sent` mark
+        (GameService.deliver) posts nothing twice."""
         for number, chunk in enumerate(chunks, start=1):
+            extra = {"nonce": f"mentat-{outbox_id}-{number}"} if outbox_id is not None else {}
             if view is not None and number == len(chunks):
-                await target.send(chunk, view=view, allowed_mentions=NO_MENTIONS)
+                await target.send(chunk, view=view, allowed_mentions=NO_MENTIONS, **extra)
             else:
-                await target.send(chunk, allowed_mentions=NO_MENTIONS)
+                await target.send(chunk, allowed_mentions=NO_MENTIONS, **extra)
 
     @staticmethod
     def _buttons(game: GameRecordRow, message: OutgoingMessage) -> discord.ui.View | None:

@@ -26,6 +26,12 @@ def check_outbox_status(status: str) -> None:
         raise ValueError(f"outbox status must be one of {sorted(OUTBOX_STATUSES)}, not {status!r}")
 
 
+def check_imported_actions(game_id: str, seq: int, actions: list) -> None:
+    """An imported game's actions are exactly its versions 1..seq, in order."""
+    if [action.seq for action in actions] != list(range(1, seq + 1)):
+        raise ValueError(f"game {game_id} is at seq {seq}; its actions must be numbered 1..{seq} in order")
+
+
 def check_keep(game_id: str, keep: int, seq: int) -> None:
     """Undo may only go back: keep between 0 (the start) and the game's current seq."""
     if not 0 <= keep <= seq:

@@ -15,13 +15,14 @@ from bot.app.ports import (
     GameExists,
     GameRecordRow,
     GameStatus,
+    LogNote,
     OutboxRow,
     OutgoingMessage,
     StoredAction,
     UnknownGame,
     VersionConflict,
 )
-from bot.store.common import Clock, as_utc, check_keep, check_outbox_status, utc_now
+from bot.store.common import Clock, as_utc, check_imported_actions, check_keep, check_outbox_status, utc_now
 
 
 class MemoryGameStore:
@@ -32,7 +33,9 @@ class MemoryGameStore:
         self._outbox: dict[int, OutboxRow] = {}  # in id order
         self._last_outbox_id = 0
 
-    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage]) -> None:
+    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
+                          actions: list[StoredAction] = ()) -> None:
+        check_imported_actions(game.game_id, game.seq, list(actions))
         if game.game_id in self._games:
             raise GameExists(f"game {game.game_id} already exists")
         if any(stored.channel_id == game.channel_id for stored in self._games.values()):
@@ -42,7 +45,9 @@ class MemoryGameStore:
         settings = json.loads(json.dumps(game.settings))
         self._games[game.game_id] = game.model_copy(
             deep=True, update={"created_at": created_at, "started_at": started_at, "settings": settings})
-        self._actions[game.game_id] = []
+        self._actions[game.game_id] = [action.model_copy(update={"created_at": as_utc(action.created_at)
+                                                                 if action.created_at else created_at})
+                                       for action in actions]
         self._queue(game.game_id, game.seq, outbox)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
@@ -84,12 +89,14 @@ class MemoryGameStore:
     async def actions(self, game_id: str) -> list[StoredAction]:
         return [action.model_copy() for action in self._actions.get(game_id, [])]
 
-    async def set_seat(self, game_id: str, faction: str, user_id: int | None) -> None:
-        seats = self._game(game_id).seats
+    async def set_seat(self, game_id: str, faction: str, user_id: int | None,
+                       outbox: list[OutgoingMessage] = ()) -> None:
+        game = self._game(game_id)
         if user_id is None:
-            seats.pop(faction, None)
+            game.seats.pop(faction, None)
         else:
-            seats[faction] = user_id
+            game.seats[faction] = user_id
+        self._queue(game_id, game.seq, list(outbox))
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
         game = self._game(game_id)
@@ -119,6 +126,11 @@ class MemoryGameStore:
         if status == "pending":
             row.attempts += 1
 
+    async def log_notes(self, game_id: str) -> list[LogNote]:
+        self._game(game_id)
+        return [LogNote(seq=row.seq, text=row.message.text, created_at=row.created_at)
+                for row in self._outbox.values() if row.game_id == game_id and row.message.logged]
+
     async def close(self) -> None:
         """Nothing to release; present because the port requires it."""
 
@@ -135,4 +147,5 @@ class MemoryGameStore:
         for message in outbox:
             self._last_outbox_id += 1
             self._outbox[self._last_outbox_id] = OutboxRow(
-                id=self._last_outbox_id, game_id=game_id, seq=seq, message=message.model_copy(deep=True))
+                id=self._last_outbox_id, game_id=game_id, seq=seq, message=message.model_copy(deep=True),
+                created_at=self._now())

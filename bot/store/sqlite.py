@@ -24,13 +24,14 @@ from bot.app.ports import (
     GameExists,
     GameRecordRow,
     GameStatus,
+    LogNote,
     OutboxRow,
     OutgoingMessage,
     StoredAction,
     UnknownGame,
     VersionConflict,
 )
-from bot.store.common import Clock, as_utc, check_keep, check_outbox_status, utc_now
+from bot.store.common import Clock, as_utc, check_imported_actions, check_keep, check_outbox_status, utc_now
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -128,7 +129,9 @@ class SqliteGameStore:
         async with self._lock:
             await self._db.close()
 
-    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage]) -> None:
+    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
+                          actions: list[StoredAction] = ()) -> None:
+        check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = _timestamp(game.created_at or self._clock())
         settings_json = json.dumps(game.settings)
         async with self._transaction(write=True) as db:
@@ -145,6 +148,10 @@ class SqliteGameStore:
                  _timestamp(game.started_at) if game.started_at else None))
             await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
                                  [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
+            await db.executemany(
+                "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(game.game_id, action.seq, action.actor, action.action_json,
+                  _timestamp(action.created_at) if action.created_at else created_at) for action in actions])
             await self._queue(db, game.game_id, game.seq, outbox)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
@@ -188,9 +195,10 @@ class SqliteGameStore:
         return [StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
                              created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
 
-    async def set_seat(self, game_id: str, faction: str, user_id: int | None) -> None:
+    async def set_seat(self, game_id: str, faction: str, user_id: int | None,
+                       outbox: list[OutgoingMessage] = ()) -> None:
         async with self._transaction(write=True) as db:
-            await self._current_seq(db, game_id)  # refuses an unknown game, which a DELETE would not notice
+            seq = await self._current_seq(db, game_id)  # refuses an unknown game, which a DELETE would not notice
             if user_id is None:
                 await db.execute("DELETE FROM seats WHERE game_id = ? AND faction = ?", (game_id, faction))
             else:
@@ -198,6 +206,7 @@ class SqliteGameStore:
                     "INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)"
                     " ON CONFLICT (game_id, faction) DO UPDATE SET user_id = excluded.user_id",
                     (game_id, faction, user_id))
+            await self._queue(db, game_id, seq, list(outbox))
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
         async with self._transaction(write=True) as db:
@@ -225,11 +234,20 @@ class SqliteGameStore:
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
         async with self._transaction(write=False) as db:
             rows = await db.execute_fetchall(
-                "SELECT id, game_id, seq, message_json, attempts, status FROM outbox"
+                "SELECT id, game_id, seq, message_json, attempts, status, created_at FROM outbox"
                 " WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,))
         return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
-                          status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]))
-                for row in rows]
+                          status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
+                          created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
+
+    async def log_notes(self, game_id: str) -> list[LogNote]:
+        async with self._transaction(write=False) as db:
+            await self._current_seq(db, game_id)
+            rows = await db.execute_fetchall(
+                "SELECT seq, message_json, created_at FROM outbox WHERE game_id = ?"
+                " AND json_extract(message_json, '$.logged') ORDER BY id", (game_id,))
+        return [LogNote(seq=row["seq"], text=OutgoingMessage.model_validate_json(row["message_json"]).text,
+                        created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
 
     async def mark_outbox(self, outbox_id: int, status: str) -> None:
         check_outbox_status(status)

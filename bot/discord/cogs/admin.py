@@ -34,15 +34,19 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         return game
 
     @app_commands.command(name="seat")
-    @app_commands.describe(faction="The seat", member="Who plays it (leave out to empty the seat)")
+    @app_commands.describe(faction="The seat", member="Who plays it (leave out to empty the seat)",
+                           reason="Why, for the table")
     @app_commands.choices(faction=FACTION_CHOICES)
-    async def seat(self, interaction: discord.Interaction, faction: str, member: discord.Member | None = None) -> None:
-        """Seat or replace a player, even after the start."""
+    async def seat(self, interaction: discord.Interaction, faction: str, member: discord.Member | None = None,
+                   reason: str | None = None) -> None:
+        """Seat or replace a player, even after the start (announced to the table with the reason)."""
         async with refusals(interaction):
             game = await self._game(interaction)
-            await self.bot.service.seat(game.game_id, Faction(faction), member.id if member else None, admin=True)
+            await self.bot.service.seat(game.game_id, Faction(faction), member.id if member else None, admin=True,
+                                        **self._who(interaction, reason))
+            self.bot.wake_outbox()
             who = member.mention if member else "nobody"
-            await answer(interaction, f"{faction_name(Faction(faction))} is now played by {who}.", ephemeral=False)
+            await answer(interaction, f"{faction_name(Faction(faction))} is now played by {who}.")
 
     @app_commands.command(name="force")
     @app_commands.describe(prompt="The decision's id (see /game status)", reason="Why, for the table")
@@ -74,14 +78,15 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
 
     @app_commands.command(name="undo")
     @app_commands.describe(count="How many actions to take back",
-                           force="Undo even past something players have already seen (a draw, a reveal)")
+                           force="Undo even past something players have already seen (a draw, a reveal)",
+                           reason="Why, for the table")
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1,
-                   force: bool = False) -> None:
+                   force: bool = False, reason: str | None = None) -> None:
         """Take back the last actions (replays the game without them)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await self._game(interaction)
-            version = await self.bot.service.undo(game.game_id, count, force=force)
+            version = await self.bot.service.undo(game.game_id, count, force=force, **self._who(interaction, reason))
             self.bot.wake_outbox()
             await answer(interaction, f"Undone; the game is back at version {version}.")
 
@@ -109,7 +114,12 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             self.bot.wake_outbox()
             await answer(interaction, f"Corrected (game version {accepted.seq}).")
 
-    def _who(self, interaction: discord.Interaction, reason: str) -> dict:
+    def _who(self, interaction: discord.Interaction, reason: str | None) -> dict:
+        """The author and reason of a correction the service announces (seat, pause, undo)."""
+        return {"by": str(interaction.user), "reason": reason}
+
+    def _signed(self, interaction: discord.Interaction, reason: str) -> dict:
+        """The author and reason an engine correction carries (AdminAction)."""
         return {"admin": str(interaction.user), "reason": reason}
 
     @app_commands.command(name="tokens")
@@ -119,7 +129,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
     async def tokens(self, interaction: discord.Interaction, faction: str, tokens: app_commands.Range[int, 1, 20],
                      source: str, destination: str, reason: str) -> None:
         """Move, add or remove tokens (between the board, the reserves and the tanks)."""
-        await self._correct(interaction, PlaceTokens(**self._who(interaction, reason), faction=Faction(faction),
+        await self._correct(interaction, PlaceTokens(**self._signed(interaction, reason), faction=Faction(faction),
                                                      tokens=tokens, source=source, destination=destination))
 
     @app_commands.command(name="card")
@@ -128,7 +138,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
     @app_commands.choices(to=FACTION_CHOICES)
     async def card(self, interaction: discord.Interaction, card: str, reason: str, to: str | None = None) -> None:
         """Give a Treachery card to a faction, or discard it, wherever it is now."""
-        await self._correct(interaction, MoveCard(**self._who(interaction, reason), card=card.strip(),
+        await self._correct(interaction, MoveCard(**self._signed(interaction, reason), card=card.strip(),
                                                   to=Faction(to) if to else None))
 
     @app_commands.command(name="leader")
@@ -136,7 +146,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
                            reason="Why, for the table")
     async def leader(self, interaction: discord.Interaction, leader: str, alive: bool, reason: str) -> None:
         """Kill a leader or bring him back."""
-        await self._correct(interaction, SetLeader(**self._who(interaction, reason), leader=leader.strip(),
+        await self._correct(interaction, SetLeader(**self._signed(interaction, reason), leader=leader.strip(),
                                                    alive=alive))
 
     @app_commands.command(name="storm")
@@ -144,16 +154,16 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
     async def storm(self, interaction: discord.Interaction, sector: app_commands.Range[int, 1, 18],
                     reason: str) -> None:
         """Put the storm in a sector (nothing is swept)."""
-        await self._correct(interaction, SetStorm(**self._who(interaction, reason), sector=sector))
+        await self._correct(interaction, SetStorm(**self._signed(interaction, reason), sector=sector))
 
     @app_commands.command(name="pause")
-    @app_commands.describe(paused="Pause (true) or resume (false)")
-    async def pause(self, interaction: discord.Interaction, paused: bool = True) -> None:
+    @app_commands.describe(paused="Pause (true) or resume (false)", reason="Why, for the table")
+    async def pause(self, interaction: discord.Interaction, paused: bool = True, reason: str | None = None) -> None:
         """Pause the game (nobody acts, no default is applied) or resume it."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await self._game(interaction)
-            await self.bot.service.pause(game.game_id, paused)
+            await self.bot.service.pause(game.game_id, paused, **self._who(interaction, reason))
             self.bot.wake_outbox()
             await answer(interaction, "Paused." if paused else "Resumed.")
 

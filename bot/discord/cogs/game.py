@@ -10,8 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.ports import GameStatus
-from bot.discord.common import answer, game_here, refusals, require_moderator
-from bot.discord.text import parse_faction, parse_factions, parse_options, status_text
+from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
+from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator
+from bot.discord.text import parse_faction, parse_factions, parse_options, split_message, status_text
 from engine.ids import Faction
 from engine.names import faction_name
 from engine.views import view
@@ -19,6 +20,7 @@ from engine.views import view
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
 
+MAX_IMPORT_BYTES = 8_000_000  # a whole game's file is well under a megabyte
 FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
 
 
@@ -62,9 +64,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await game_here(self.bot.service, interaction)
-            await self.bot.service.start(game.game_id)
+            unreachable = await self.bot.service.start(game.game_id, probe=self.bot.gateway)
             self.bot.wake_outbox()
-            await answer(interaction, "The game has started; check your DMs (or /me prompts) for your decisions.")
+            closed = (f" The bot cannot DM {', '.join(faction_name(Faction(f)) for f in unreachable)}: the table "
+                      "was told." if unreachable else "")
+            await answer(interaction, "The game has started; check your DMs (or /me prompts) for your decisions."
+                         + closed)
 
     @app_commands.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -86,6 +91,37 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             file = discord.File(io.BytesIO(record.encode()), filename=f"{game.game_id}.json")
             await interaction.followup.send("The game log; `python -m engine replay` checks it.", file=file,
                                             ephemeral=True)
+
+    @app_commands.command(name="log")
+    @app_commands.describe(entries=f"How many of the latest entries (default {LOG_LENGTH})")
+    async def log(self, interaction: discord.Interaction,
+                  entries: app_commands.Range[int, 1, MAX_LOG_LENGTH] = LOG_LENGTH) -> None:
+        """The game's public log: what the table was shown, by game version (only you see this)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            lines = await self.bot.service.public_log(game.game_id, entries)
+            pages = split_message("\n".join(lines) if lines else "The log is empty: nothing has happened yet.")
+            for page in pages:  # each within Discord's 2,000 characters
+                await interaction.followup.send(page, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="import")
+    @app_commands.describe(game_file="A game file from /game export or `python -m engine demo --export`")
+    @app_commands.rename(game_file="file")
+    async def import_(self, interaction: discord.Interaction, game_file: discord.Attachment) -> None:
+        """Create this channel's game from a game file, checked by replaying it (moderators)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            require_moderator(interaction.user)
+            if game_file.size > MAX_IMPORT_BYTES:
+                raise NotAllowed(f"That file has {game_file.size} bytes; a game file has at most "
+                                 f"{MAX_IMPORT_BYTES}.")
+            text = (await game_file.read()).decode("utf-8", errors="replace")
+            game = await self.bot.service.import_game(interaction.guild_id or 0, interaction.channel_id or 0, text,
+                                                      by=str(interaction.user), by_user=interaction.user.id)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Imported as game {game.game_id} at version {game.seq} "
+                                      f"({game.status.value}).")
 
 
 async def setup(bot: MentatBot) -> None:
