@@ -1,80 +1,221 @@
-"""Persistent prompt buttons: a decision's choices as buttons that survive a restart.
+"""Secret decisions in the decider's DMs: buttons and select menus that survive a restart.
 
-Each button's custom id carries the game, the decision and the choice's index
-(`mentat:<game>:<prompt>:<index>`, well under Discord's 100 characters); pressing it reloads the game and
-submits the matching action through the service, which checks the seat and that the decision is still
-open. Only decisions whose choice alone makes the action get buttons; the others are answered with /play.
+Every secret prompt gets a form (bot/discord/prompt_forms.py). A form of one field with at most 25 choices is a
+row of buttons, `mentat:<game>:<prompt>:<index>:<fingerprint>`: a click answers. Any other form is one select
+menu per part and a Submit button, `mentat:f:<game>:<prompt>:<fingerprint>:<draft>:<part | ok>`, where the
+draft is the choices made so far: choosing in a menu edits the message so that every custom id carries the new
+draft. The message itself is the draft store, so nothing is kept in memory or in the database, a restart loses
+nothing, and two messages of one decision cannot get mixed up.
+
+Every press reloads the game: a decision closed (or reopened as another one after an undo: the fingerprint
+differs) answers "That decision is already closed." and changes nothing. The action goes through
+`service.submit(..., prompt_id=...)`, which checks the seat; the clicker alone gets the receipt.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.app.ports import GameRecordRow
 from bot.discord.common import answer, refusals
-from engine.actions import Action, CallTraitor, ChooseTraitor, DialStorm
-from engine.ids import Faction
-from engine.model import Prompt, PromptKind
-from engine.names import leader_name
+from bot.discord.prompt_forms import MAX_CHOICES, Draft, Form, FormIncomplete, form_for, page_count, page_of
+from engine.errors import RuleViolation
+from engine.flow import legal_choices
+from engine.model import GameState, Prompt
+from engine.names import faction_name
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
 
-MAX_BUTTONS = 25  # 5 rows of 5
-PROMPT_ACTIONS: dict[PromptKind, Callable[[Faction, str], Action]] = {
-    PromptKind.TRAITOR_PICK: lambda faction, option: ChooseTraitor(faction=faction, leader=option),
-    PromptKind.STORM_DIAL: lambda faction, option: DialStorm(faction=faction, value=int(option)),
-    PromptKind.TRAITOR_CALL: lambda faction, option: CallTraitor(faction=faction, call=option == "call"),
-}
+CLOSED = "That decision is already closed."
+EARLIER, LATER = "earlier", "later"  # the page-turning entries of a long menu
+GAME_ID = r"(?P<game>[\w-]+)"
+PROMPT_ID = r"(?P<prompt>p\d+)"
+FINGERPRINT = r"(?P<fp>[0-9a-f]{6})"
 
 
-def option_label(kind: PromptKind, option: str) -> str:
-    if kind == PromptKind.TRAITOR_PICK:
+async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt_id: str,
+                     fingerprint: str | None) -> tuple[GameRecordRow, Form] | None:
+    """The game and the form of the decision this component was made for, or None (the clicker has been
+    answered) when it is closed, is another decision now, or the clicker does not hold its seat."""
+    bot: MentatBot = interaction.client
+    row = await bot.service.store.load_game(game_id)
+    form = None
+    if row is not None:
         try:
-            return leader_name(option)
-        except (KeyError, LookupError):
-            return option
-    return option
+            form = form_for(legal_choices(GameState.model_validate_json(row.state_json), prompt_id))
+        except RuleViolation:  # closed
+            form = None
+    if form is None or (fingerprint is not None and form.fingerprint != fingerprint):
+        await answer(interaction, CLOSED)
+        return None
+    if row.seats.get(form.prompt.faction.value) != interaction.user.id:
+        await answer(interaction, f"Refused: You are not seated as {faction_name(form.prompt.faction)} in this "
+                                  "game.")
+        return None
+    return row, form
 
 
-class PromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mentat:(?P<game>[\w-]+):(?P<prompt>p\d+):"
-                                                                         r"(?P<index>\d+)"):
-    def __init__(self, game_id: str, prompt_id: str, index: int, label: str = "choose"):
-        self.game_id, self.prompt_id, self.index = game_id, prompt_id, index
+async def _submit(interaction: discord.Interaction[Any], row: GameRecordRow, form: Form,
+                  chosen: list[int | None], done: str | None = None) -> None:
+    """Submit the form's action for the decision; the clicker gets the receipt (only they see it): `done`, or
+    the form's summary of the choices."""
+    bot: MentatBot = interaction.client
+    async with refusals(interaction):
+        try:
+            action = form.action(chosen)
+        except FormIncomplete as missing:
+            await answer(interaction, f"Not yet: {missing}")
+            return
+        accepted = await bot.service.submit(row.game_id, interaction.user.id, action, prompt_id=form.prompt.id)
+        bot.wake_outbox()
+        await answer(interaction, f"Done: {done or form.summary(chosen)} (game version {accepted.seq}).")
+
+
+# --- one click ---------------------------------------------------------------------------------------
+
+
+class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=rf"mentat:{GAME_ID}:{PROMPT_ID}:(?P<index>\d+)(?::{FINGERPRINT})?"):
+    """One choice of a one-click decision. (Buttons sent before fingerprints existed have none; they still
+    work, checked against the decision's id alone.)"""
+
+    def __init__(self, game_id: str, prompt_id: str, index: int, label: str = "choose",
+                 fingerprint: str | None = None):
+        self.game_id, self.prompt_id, self.index, self.fingerprint = game_id, prompt_id, index, fingerprint
+        suffix = f":{fingerprint}" if fingerprint else ""
         super().__init__(discord.ui.Button(label=label[:80] or "choose", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"mentat:{game_id}:{prompt_id}:{index}"))
+                                           custom_id=f"mentat:{game_id}:{prompt_id}:{index}{suffix}"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> PromptButton:
-        return cls(match["game"], match["prompt"], int(match["index"]), item.label or "choose")
+        return cls(match["game"], match["prompt"], int(match["index"]), item.label or "choose", match["fp"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: MentatBot = interaction.client
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with refusals(interaction):
-            state = await bot.service.state_of(self.game_id)
-            prompt = state.prompt(self.prompt_id)
-            if prompt is None or prompt.kind not in PROMPT_ACTIONS or self.index >= len(prompt.options):
-                await answer(interaction, "That decision is already closed.")
-                return
-            action = PROMPT_ACTIONS[prompt.kind](prompt.faction, prompt.options[self.index])
-            accepted = await bot.service.submit(self.game_id, interaction.user.id, action, prompt_id=self.prompt_id)
-            bot.wake_outbox()
-            await answer(interaction, f"Done: {self.item.label} (game version {accepted.seq}).")
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
+        if opened is None:
+            return
+        row, form = opened
+        if not form.one_click or self.index >= len(form.fields[0].choices):
+            await answer(interaction, CLOSED)
+            return
+        await _submit(interaction, row, form, [self.index], done=self.item.label)
 
 
-def prompt_view(game_id: str, prompt: Prompt) -> discord.ui.View | None:
-    """The buttons for a decision, or None when it is answered with a command instead."""
-    if prompt.kind not in PROMPT_ACTIONS or not 0 < len(prompt.options) <= MAX_BUTTONS:
-        return None
+# --- several parts: select menus, a draft in the custom ids, and Submit ---------------------------------
+
+FORM_PREFIX = rf"mentat:f:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}:(?P<draft>[0-9p.\-]*)"
+
+
+def _form_id(form: Form, game_id: str, draft: Draft, part: str) -> str:
+    return f"mentat:f:{game_id}:{form.prompt.id}:{form.fingerprint}:{draft.encode()}:{part}"
+
+
+class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PREFIX}:(?P<field>\d)"):
+    """The menu of one part of a form. Choosing (or turning its page) edits the message: the new draft."""
+
+    def __init__(self, game_id: str, form: Form | None, draft: Draft | None, field: int, *,
+                 match: re.Match[str] | None = None, item: discord.ui.Select | None = None):
+        self.field = field
+        if match is not None:  # rebuilt from a press: the form is loaded in the callback
+            self.game_id, self.prompt_id, self.fp, self.draft_text = (match["game"], match["prompt"], match["fp"],
+                                                                      match["draft"])
+            super().__init__(item)
+            return
+        assert form is not None and draft is not None
+        self.game_id, self.prompt_id, self.fp, self.draft_text = game_id, form.prompt.id, form.fingerprint, \
+            draft.encode()
+        super().__init__(_menu(form, draft, field, _form_id(form, game_id, draft, str(field))), row=field)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> FormSelect:
+        return cls(match["game"], None, None, int(match["field"]), match=match, item=item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
+        if opened is None:
+            return
+        _row, form = opened
+        draft = Draft.decode(self.draft_text, form)
+        values = self.item.values
+        if draft is None or self.field >= len(form.fields) or len(values) != 1:
+            await answer(interaction, CLOSED)
+            return
+        kind, _, number = values[0].partition(":")
+        if kind in (EARLIER, LATER) and number.isdigit():
+            draft = draft.turn_page(self.field, min(int(number), page_count(form.fields[self.field]) - 1))
+        elif kind.isdigit() and int(kind) < len(form.fields[self.field].choices):
+            draft = draft.choose(self.field, int(kind))
+        await interaction.response.edit_message(view=form_view(self.game_id, form, draft))
+
+
+class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PREFIX}:ok"):
+    def __init__(self, game_id: str, prompt_id: str, fingerprint: str, draft_text: str, row: int | None = None):
+        self.game_id, self.prompt_id, self.fp, self.draft_text = game_id, prompt_id, fingerprint, draft_text
+        super().__init__(discord.ui.Button(label="Submit", style=discord.ButtonStyle.primary,
+                                           custom_id=f"mentat:f:{game_id}:{prompt_id}:{fingerprint}:{draft_text}:ok"),
+                         row=row)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> FormSubmit:
+        return cls(match["game"], match["prompt"], match["fp"], match["draft"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
+        if opened is None:
+            return
+        row, form = opened
+        draft = Draft.decode(self.draft_text, form)
+        if draft is None:
+            await answer(interaction, CLOSED)
+            return
+        await _submit(interaction, row, form, list(draft.chosen))
+
+
+def _menu(form: Form, draft: Draft, field_index: int, custom_id: str) -> discord.ui.Select:
+    """One part's menu: this page of its choices (the chosen one marked), with entries to turn the page."""
+    field = form.fields[field_index]
+    chosen = form.picks(list(draft.chosen))[field_index]
+    shown, earlier, later = page_of(field, draft.pages[field_index])
+    page = draft.pages[field_index]
+    options = [discord.SelectOption(label=f"◀ earlier choices (page {page} of {page_count(field)})",
+                                    value=f"{EARLIER}:{page - 1}")] if earlier else []
+    options += [discord.SelectOption(label=field.choices[i].label[:100], value=str(i), default=i == chosen)
+                for i in shown]
+    if later:
+        options.append(discord.SelectOption(label=f"later choices ▶ (page {page + 2} of {page_count(field)})",
+                                            value=f"{LATER}:{page + 1}"))
+    placeholder = field.name if chosen is None else f"{field.name}: {field.choices[chosen].label}"
+    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150], options=options[:MAX_CHOICES])
+
+
+def form_view(game_id: str, form: Form, draft: Draft) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for index, option in enumerate(prompt.options):
-        view.add_item(PromptButton(game_id, prompt.id, index, option_label(prompt.kind, option)))
+    if form.one_click:
+        for index, choice in enumerate(form.fields[0].choices):
+            view.add_item(PromptButton(game_id, form.prompt.id, index, choice.label, form.fingerprint))
+        return view
+    for index in range(len(form.fields)):
+        view.add_item(FormSelect(game_id, form, draft, index))
+    view.add_item(FormSubmit(game_id, form.prompt.id, form.fingerprint, draft.encode(), row=len(form.fields)))
     return view
 
 
-DYNAMIC_ITEMS = (PromptButton,)
+def prompt_view(game_id: str, prompt: Prompt, recipient: str | None) -> discord.ui.View | None:
+    """The buttons or menus of a secret decision, for a message to `recipient` (a faction value; None: the
+    channel). Only the deciding faction's DM ever gets them: the choices may name its secrets."""
+    if not prompt.secret or recipient != prompt.faction.value:
+        return None
+    form = form_for(prompt)
+    return form_view(game_id, form, Draft.empty(form)) if form is not None else None
+
+
+DYNAMIC_ITEMS = (PromptButton, FormSelect, FormSubmit)

@@ -76,8 +76,9 @@ class DiscordGateway:
 
     @staticmethod
     def _buttons(game: GameRecordRow, message: OutgoingMessage) -> discord.ui.View | None:
-        """Buttons for the decision the message calls for, while it is still open."""
+        """Buttons or menus for the decision the message calls for, while it is still open; only a DM to the
+        deciding faction gets them (components.prompt_view)."""
         if message.prompt_id is None:
             return None
         prompt = GameState.model_validate_json(game.state_json).prompt(message.prompt_id)
-        return prompt_view(game.game_id, prompt) if prompt is not None else None
+        return prompt_view(game.game_id, prompt, message.recipient.faction) if prompt is not None else None

@@ -236,8 +236,10 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == PRESCIENCE:
         battle.step = ANSWER
         if battle.prescience_element is not None:
-            open_prompt(state, PromptKind.PRESCIENCE_ANSWER, battle.prescience_target, secret=True,
-                        element=battle.prescience_element)
+            target, element = battle.prescience_target, battle.prescience_element
+            # the options are the truthful answers, so a menu can offer them (the handler checks them again)
+            open_prompt(state, PromptKind.PRESCIENCE_ANSWER, target, secret=True, element=element,
+                        options=_answer_options(state, battle, target, element))
         return True
     if battle.step == ANSWER:
         battle.step = VOICE

@@ -1,0 +1,384 @@
+"""Every secret decision as a form: its parts (fields), the legal choices of each, and the action they make.
+
+Discord-free (components.py renders a form as buttons or select menus). A form is built from the prompt alone,
+as `engine.flow.legal_choices` returns it: its options and its `detail` (the battle plan's leaders, cards and
+dial, the BT's hand and receivers...). The engine checks the full rule again on submission; a form only offers
+what the prompt says is legal and assembles the typed action.
+
+A form with one field of at most 25 choices is answered with one click (buttons); any other is a set of select
+menus and a Submit button. The choices a player has made so far (a draft) live in the message's custom ids, so
+they survive a restart of the bot with nothing stored (see components.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import (
+    Action,
+    AnswerPrescience,
+    AnswerRevealWindow,
+    CallTraitor,
+    ChooseBtAttack,
+    ChooseTraitor,
+    DialStorm,
+    LayTraps,
+    MarkBtTraitor,
+    PlayStormCards,
+    PredictWinner,
+    SubmitBattlePlan,
+    TrapsAndGifts,
+)
+from engine.ids import Faction
+from engine.model import Prompt, PromptKind
+from engine.names import card_name, faction_name, leader_name
+
+MAX_CHOICES = 25  # Discord: options in one select menu, buttons in one message
+MAX_FIELDS = 4  # 5 rows in a message: one select per row, the last row for the Submit button
+NONE = "none"  # engine/phases/battle.py: "nothing" as a prescience answer
+
+
+class FormIncomplete(ValueError):
+    """Submit was pressed before a required part was chosen, or with parts that contradict each other."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    value: Any  # what the form's builder receives for this choice
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str  # shown in the select's placeholder and the receipt: "Leader", "Weapon", "Dial"...
+    choices: tuple[Choice, ...]
+    default: int | None = None  # the choice preselected, or None: it must be chosen
+
+
+@dataclass(frozen=True)
+class Form:
+    prompt: Prompt
+    fields: tuple[Field, ...]
+    build: Callable[[Faction, list[Any]], Action]  # the chosen values, one per field, in field order
+
+    @property
+    def one_click(self) -> bool:
+        """One field with few enough choices to be a row of buttons: a click answers."""
+        return len(self.fields) == 1 and len(self.fields[0].choices) <= MAX_CHOICES
+
+    @property
+    def fingerprint(self) -> str:
+        """Six hex digits naming this exact form: a button made for another form (a decision reopened under the
+        same id after an undo, another faction's, other choices) does not match."""
+        shape = [self.prompt.kind.value, self.prompt.faction.value,
+                 [[f.name, [[c.label, repr(c.value)] for c in f.choices]] for f in self.fields]]
+        return hashlib.sha1(json.dumps(shape).encode()).hexdigest()[:6]
+
+    def picks(self, chosen: list[int | None]) -> list[int | None]:
+        """The chosen index of every field, its default where nothing was chosen."""
+        return [c if c is not None else f.default for f, c in zip(self.fields, chosen, strict=True)]
+
+    def action(self, chosen: list[int | None]) -> Action:
+        picks = self.picks(chosen)
+        missing = [f.name for f, p in zip(self.fields, picks, strict=True) if p is None]
+        if missing:
+            raise FormIncomplete(f"Choose your {', '.join(m.lower() for m in missing)} first.")
+        values = [f.choices[p].value for f, p in zip(self.fields, picks, strict=True)]
+        return self.build(self.prompt.faction, values)
+
+    def summary(self, chosen: list[int | None]) -> str:
+        """What was chosen, for the decider's receipt (it may name secrets: it goes only to them)."""
+        picks = self.picks(chosen)
+        if self.one_click:
+            return self.fields[0].choices[picks[0]].label
+        return "; ".join(f"{f.name}: {f.choices[p].label}" for f, p in zip(self.fields, picks, strict=True))
+
+
+def _leader(leader_id: str) -> str:
+    try:
+        return leader_name(leader_id)
+    except (KeyError, LookupError):
+        return leader_id
+
+
+def _card(card_id: str) -> str:
+    try:
+        return card_name(card_id)
+    except (KeyError, LookupError):
+        return card_id
+
+
+def _single(prompt: Prompt, name: str, choices: list[Choice], build: Callable[[Faction, Any], Action]) -> Form:
+    return Form(prompt, (Field(name, tuple(choices)),), lambda faction, values: build(faction, values[0]))
+
+
+# --- one-choice decisions ---------------------------------------------------------------------------
+
+
+def _traitor_pick(prompt: Prompt) -> Form:
+    return _single(prompt, "Traitor", [Choice(_leader(o), o) for o in prompt.options],
+                   lambda f, v: ChooseTraitor(faction=f, leader=v))
+
+
+def _storm_dial(prompt: Prompt) -> Form:
+    return _single(prompt, "Storm dial", [Choice(o, int(o)) for o in prompt.options],
+                   lambda f, v: DialStorm(faction=f, value=v))
+
+
+def _traitor_call(prompt: Prompt) -> Form:
+    labels = {"call": "Call traitor", "no": "No traitor call"}
+    return _single(prompt, "Traitor call", [Choice(labels.get(o, o), o == "call") for o in prompt.options],
+                   lambda f, v: CallTraitor(faction=f, call=v))
+
+
+def _element_label(element: str, option: str) -> str:
+    """A prescience answer: a number for the dial, a leader's or a card's name, or "none"."""
+    if option == NONE:
+        return f"No {element}"
+    if element == "dial":
+        return option
+    if element == "leader":
+        name = _leader(option)
+        return name if name != option else f"{_card(option)} (cheap hero)"
+    return _card(option)
+
+
+def _prescience_answer(prompt: Prompt) -> Form:
+    element = prompt.detail.get("element", "answer")
+    return _single(prompt, f"Your {element}", [Choice(_element_label(element, o), o) for o in prompt.options],
+                   lambda f, v: AnswerPrescience(faction=f, answer=v))
+
+
+def _bt_attack(prompt: Prompt) -> Form:  # engine/phases/bt_attack.py: DECLINE = "decline"
+    choices = [Choice("Attack no leader", None) if o == "decline" else Choice(f"Attack {_leader(o)}", o)
+               for o in prompt.options]
+    return _single(prompt, "Attack", choices, lambda f, v: ChooseBtAttack(faction=f, leader=v))
+
+
+def _bt_mark(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py: NO = "no"
+    choices = [Choice("Mark no one", None) if o == "no" else Choice(f"Mark {_leader(o)}", o) for o in prompt.options]
+    return _single(prompt, "Mark", choices, lambda f, v: MarkBtTraitor(faction=f, leader=v))
+
+
+def _bt_reveal_window(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py: PASS = "pass"
+    choices = [Choice("Let the moment pass", None) if o == "pass" else Choice(f"Reveal {_leader(o)}", o)
+               for o in prompt.options]
+    return _single(prompt, "Reveal", choices, lambda f, v: AnswerRevealWindow(faction=f, leader=v))
+
+
+# --- decisions of several parts -----------------------------------------------------------------------
+
+
+def _bg_prediction(prompt: Prompt) -> Form:
+    factions = Field("Winner", tuple(Choice(faction_name(Faction(o)), Faction(o)) for o in prompt.options))
+    turns = Field("Turn", tuple(Choice(f"Turn {t}", t) for t in range(1, int(prompt.detail.get("turns", 1)) + 1)))
+    return Form(prompt, (factions, turns), lambda f, v: PredictWinner(faction=f, predicted=v[0], turn=v[1]))
+
+
+def _card_fields(hand: list[str], destinations: list[Choice]) -> tuple[Field, ...]:
+    """One field per card of the BT hand: where the card goes (kept by default)."""
+    return tuple(Field(_card(card), (Choice(f"Keep {_card(card)}", None), *destinations), default=0)
+                 for card in hand)
+
+
+def _sorted_out(hand: list[str], values: list[Any]) -> tuple[dict[str, str], dict[str, Faction]]:
+    """(traps: stronghold -> card, gifts: card -> receiver) from each card's destination."""
+    traps: dict[str, str] = {}
+    gifts: dict[str, Faction] = {}
+    for card, value in zip(hand, values, strict=True):
+        if value is None:
+            continue
+        where, target = value
+        if where == "trap":
+            if target in traps:
+                raise FormIncomplete(f"Two cards cannot both be the trap on {target} (BT-30): one trap a stronghold.")
+            traps[target] = card
+        else:
+            gifts[card] = Faction(target)
+    return traps, gifts
+
+
+def _bt_traps(prompt: Prompt) -> Form:
+    hand = list(prompt.detail.get("hand", []))
+    where = [Choice(f"Trap on {s}", ("trap", s)) for s in prompt.options]
+    return Form(prompt, _card_fields(hand, where),
+                lambda f, v: LayTraps(faction=f, traps=_sorted_out(hand, v)[0]))
+
+
+def _bt_traps_and_gifts(prompt: Prompt) -> Form:
+    hand = list(prompt.detail.get("hand", []))
+    where = [Choice(f"Trap on {s}", ("trap", s)) for s in prompt.options] if prompt.detail.get("traps", True) else []
+    if prompt.detail.get("gifts", True):
+        receivers = prompt.detail.get("receivers", {})
+        where += [Choice(f"Give to {faction_name(Faction(r))}", ("gift", r)) for r in receivers]
+
+    def build(faction: Faction, values: list[Any]) -> Action:
+        traps, gifts = _sorted_out(hand, values)
+        return TrapsAndGifts(faction=faction, traps=traps, gifts=gifts)
+
+    return Form(prompt, _card_fields(hand, where), build)
+
+
+def _storm_cards(prompt: Prompt) -> Form:  # engine/cards.py: "pass", "weather_control", "family_atomics"
+    fields: list[Field] = []
+    if "weather_control" in prompt.options:
+        low, high = prompt.detail.get("weather_control_range", (0, 10))
+        fields.append(Field("Weather Control", (Choice("Do not play Weather Control", None),
+                                                *(Choice(f"Weather Control: the storm moves {n}", n)
+                                                  for n in range(low, high + 1))), default=0))
+    if "family_atomics" in prompt.options:
+        fields.append(Field("Family Atomics", (Choice("Do not play Family Atomics", False),
+                                               Choice("Play Family Atomics", True)), default=0))
+    if not fields:
+        return _single(prompt, "Storm cards", [Choice("Play no storm card", None)],
+                       lambda f, v: PlayStormCards(faction=f))
+    kinds = [field.name for field in fields]
+
+    def build(faction: Faction, values: list[Any]) -> Action:
+        chosen = dict(zip(kinds, values, strict=True))
+        return PlayStormCards(faction=faction, weather_control=chosen.get("Weather Control"),
+                              family_atomics=bool(chosen.get("Family Atomics")))
+
+    return Form(prompt, tuple(fields), build)
+
+
+def _battle_plan(prompt: Prompt) -> Form:
+    """engine/phases/battle.py `_plan_shape` (and bt_attack.py `attack_shape`): leaders and cheap heroes, the
+    weapon and defense cards, the dial's maximum, and for the BT's attack the impairments (BT-16)."""
+    d = prompt.detail
+    fields: list[Field] = []
+    heroes = [Choice(_leader(x), ("leader", x)) for x in d.get("leaders", [])] + \
+             [Choice(f"{_card(x)} (cheap hero)", ("hero", x)) for x in d.get("cheap_heroes", [])]
+    if heroes:
+        fields.append(Field("Leader", tuple(heroes), default=0 if len(heroes) == 1 else None))
+    cards = d.get("may_play_cards", True)
+    bt_attack = prompt.faction == Faction.BENE_TLEILAXU and d.get("attack") == "leader"
+    if cards and d.get("weapons"):
+        weapons = tuple(Choice(_card(c), c) for c in d["weapons"])
+        # R-34: the BT's attack always fills its weapon slot
+        fields.append(Field("Weapon", weapons) if bt_attack else Field("Weapon", (Choice("No weapon", None),
+                                                                                  *weapons), default=0))
+    if cards and d.get("defenses"):
+        fields.append(Field("Defense", (Choice("No defense", None), *(Choice(_card(c), c) for c in d["defenses"])),
+                            default=0))
+    if d.get("max_dial", 0) > 0:
+        fields.append(Field("Dial", tuple(Choice(str(n), n) for n in range(d["max_dial"] + 1))))
+    if d.get("impairments"):
+        labels = {"no_shipping": "Impair: no shipping next turn", "no_moving": "Impair: no moving next turn"}
+        fields.append(Field("Impairment", (Choice("No impairment", None),
+                                           *(Choice(labels.get(i, i), i) for i in d["impairments"])), default=0))
+    names = [f.name for f in fields]
+
+    def build(faction: Faction, values: list[Any]) -> Action:
+        chosen = dict(zip(names, values, strict=True))
+        who, leader = chosen.get("Leader") or (None, None)
+        return SubmitBattlePlan(faction=faction, leader=leader if who == "leader" else None,
+                                cheap_hero=leader if who == "hero" else None, weapon=chosen.get("Weapon"),
+                                defense=chosen.get("Defense"), dial=chosen.get("Dial") or 0,
+                                impair=chosen.get("Impairment"))
+
+    if not fields:  # no leader, no card, no token to dial: the plan is empty, one click sends it
+        return _single(prompt, "Battle plan", [Choice("Submit an empty plan (no leader, no card, dial 0)", None)],
+                       lambda f, v: SubmitBattlePlan(faction=f))
+    return Form(prompt, tuple(fields), build)
+
+
+FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
+    PromptKind.TRAITOR_PICK: _traitor_pick,
+    PromptKind.STORM_DIAL: _storm_dial,
+    PromptKind.TRAITOR_CALL: _traitor_call,
+    PromptKind.PRESCIENCE_ANSWER: _prescience_answer,
+    PromptKind.BT_ATTACK: _bt_attack,
+    PromptKind.BT_MARK: _bt_mark,
+    PromptKind.BT_REVEAL_WINDOW: _bt_reveal_window,
+    PromptKind.BG_PREDICTION: _bg_prediction,
+    PromptKind.BT_TRAPS: _bt_traps,
+    PromptKind.BT_TRAPS_AND_GIFTS: _bt_traps_and_gifts,
+    PromptKind.STORM_CARDS: _storm_cards,
+    PromptKind.BATTLE_PLAN: _battle_plan,
+}
+
+
+def form_for(prompt: Prompt) -> Form | None:
+    """The form of a secret decision; None for a public one (answered in the channel with /play) or one whose
+    form would not fit a message (more than MAX_FIELDS parts: the decider uses the command instead)."""
+    if not prompt.secret or prompt.kind not in FORMS:
+        return None
+    form = FORMS[prompt.kind](prompt)
+    if not form.one_click and len(form.fields) > MAX_FIELDS:
+        return None
+    return form
+
+
+# --- drafts: the choices made so far, as they travel in custom ids -------------------------------------
+
+
+@dataclass(frozen=True)
+class Draft:
+    """Per field: the chosen index (None: not chosen) and the page of its menu shown (menus of more than 25)."""
+
+    chosen: tuple[int | None, ...]
+    pages: tuple[int, ...]
+
+    @classmethod
+    def empty(cls, form: Form) -> Draft:
+        return cls((None,) * len(form.fields), (0,) * len(form.fields))
+
+    def encode(self) -> str:
+        """"3.-p1.0": field 0 chose 3, field 1 nothing yet and shows page 1, field 2 chose 0."""
+        return ".".join(("-" if c is None else str(c)) + (f"p{p}" if p else "")
+                        for c, p in zip(self.chosen, self.pages, strict=True))
+
+    @classmethod
+    def decode(cls, text: str, form: Form) -> Draft | None:
+        """The draft, or None when the text does not fit the form (a forged or foreign custom id)."""
+        tokens = text.split(".") if text else []
+        if len(tokens) != len(form.fields):
+            return None
+        chosen, pages = [], []
+        for token, field in zip(tokens, form.fields, strict=True):
+            head, _, page = token.partition("p")
+            try:
+                index = None if head == "-" else int(head)
+                number = int(page) if page else 0
+            except ValueError:
+                return None
+            if (index is not None and not 0 <= index < len(field.choices)) or not 0 <= number < page_count(field):
+                return None
+            chosen.append(index)
+            pages.append(number)
+        return cls(tuple(chosen), tuple(pages))
+
+    def choose(self, field: int, index: int) -> Draft:
+        chosen = list(self.chosen)
+        chosen[field] = index
+        return Draft(tuple(chosen), self.pages)
+
+    def turn_page(self, field: int, page: int) -> Draft:
+        pages = list(self.pages)
+        pages[field] = page
+        return Draft(self.chosen, tuple(pages))
+
+
+# --- menus of more than 25 choices: pages of 23 with "earlier" and "later" entries ---------------------
+
+PAGE_SIZE = MAX_CHOICES - 2
+
+
+def page_count(field: Field) -> int:
+    if len(field.choices) <= MAX_CHOICES:
+        return 1
+    return -(-len(field.choices) // PAGE_SIZE)
+
+
+def page_of(field: Field, page: int) -> tuple[list[int], bool, bool]:
+    """The choice indices shown on this page, and whether an "earlier" and a "later" entry go with them."""
+    if page_count(field) == 1:
+        return list(range(len(field.choices))), False, False
+    start = page * PAGE_SIZE
+    shown = list(range(start, min(start + PAGE_SIZE, len(field.choices))))
+    return shown, page > 0, page < page_count(field) - 1

@@ -1,0 +1,267 @@
+"""Secret decisions made in DMs, end to end through SimCord: the real MentatBot, its gateway, its outbox drain and
+its persistent buttons and select menus (bot/discord/components.py), driven by the seated members of the `room`
+of tests/test_discord_e2e.py (its fixtures and helpers are imported, not copied).
+
+Each scenario is an engine state (the position helpers of tests/test_bt_traitors.py) stored through the bot's
+game store with the messages its open decisions call for; from there on everything goes through Discord: slash
+commands in the channel, clicks and menu choices in the DMs, the drain delivering.
+
+Where SimCord falls short: nowhere beyond what tests/test_discord_e2e.py lists (a woken drain runs when the
+virtual clock moves: `deliver`). A restart is `env.restart_bot` with a new MentatBot on the same store.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app.render import messages_for
+from bot.discord.client import MentatBot
+from engine.ids import Faction
+from engine.model import GameState, Phase, PromptKind
+from tests import test_discord_e2e as e2e
+from tests.conftest import prompt_of
+from tests.test_bt_traitors import ARRAKEEN, ATREIDES, DUNCAN, at, position
+from tests.test_discord_e2e import contents, deliver, reply
+
+simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures, shared with tests/test_discord_e2e.py
+
+A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
+
+
+async def plant(room, state: GameState) -> str:
+    """Run a game from `state` in the room's channel and deliver what its open decisions call for (the DMs
+    with their buttons and menus); returns the game id."""
+    game_id = await room.play_from(state)
+    await room.env.bot.service.store.queue(game_id, messages_for([], None, state))
+    room.env.bot.wake_outbox()
+    await deliver(room.env)
+    return game_id
+
+
+async def open_prompt(env, game_id: str, faction: Faction, kind: PromptKind):
+    return prompt_of(await env.bot.service.state_of(game_id), faction, kind)
+
+
+def components(message) -> list:
+    return [item for row in message.components for item in row.children]
+
+
+def dm_for(member, prompt_id: str):
+    """The member's DM that carries the decision's buttons or menus (as it is now: menus edit it)."""
+    found = [m for m in member.user.dm_channel.history()
+             if any(f":{prompt_id}:" in (c.custom_id or "") for c in components(m))]
+    assert len(found) == 1, f"expected one DM for {prompt_id}, found {len(found)}"
+    return found[0]
+
+
+def menu(message, name: str):
+    """The select menu of one part of a form, by the name its placeholder starts with."""
+    [select] = [c for c in components(message) if getattr(c, "placeholder", None)
+                and c.placeholder.split(":")[0] == name]
+    return select
+
+
+def value_of(select, label: str) -> str:
+    [option] = [o for o in select.options if o.label == label]
+    return option.value
+
+
+async def choose(member, prompt_id: str, name: str, label: str):
+    """Choose `label` in the menu `name` of the member's DM for the decision; the answer edits the DM."""
+    message = dm_for(member, prompt_id)
+    select = menu(message, name)
+    chosen = await member.user.select(message, [value_of(select, label)], custom_id=select.custom_id)
+    assert chosen.acknowledged and not chosen.followups  # the menu was updated in place, nothing said
+    return chosen
+
+
+def parts(message) -> list[str]:
+    """The form as the DM shows it: each menu's placeholder (with the choice made), then the buttons."""
+    return [getattr(c, "placeholder", None) or c.label for c in components(message)]
+
+
+def dm_texts(member) -> list[str]:
+    return [m.content for m in member.user.dm_channel.history()]
+
+
+def battle_position() -> GameState:
+    """Arrakeen: 5 Atreides tokens against 3 Harkonnen tokens, the Atreides (aggressor) asked for prescience."""
+    return at(position(factions=(A, H, BT), forces={ARRAKEEN: {A: 5, H: 3}},
+                       hands={A: ["lasgun", "shield_1"], H: ["crysknife", "snooper_1"]}), Phase.BATTLE)
+
+
+async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_revealed(room):
+    env, channel = room.env, room.channel
+    alice, bob = room.players[A], room.players[H]
+    game_id = await plant(room, battle_position())
+    asked = await alice.slash(channel, "play ask", element="weapon")
+    assert asked.ephemeral and "Done: you ask: weapon" in reply(asked)
+    await deliver(env)
+
+    # the prescience answer: one click in the Harkonnen DM, among the truthful answers only
+    answer = await open_prompt(env, game_id, H, PromptKind.PRESCIENCE_ANSWER)
+    assert [b.label for b in components(dm_for(bob, answer.id))] == ["Crysknife", "No weapon"]
+    clicked = await bob.user.click(dm_for(bob, answer.id), label="Crysknife")
+    assert clicked.ephemeral and reply(clicked).startswith("Done: Crysknife")
+    await deliver(env)
+    assert "Harkonnen answered the prescience question." in "\n".join(contents(channel))
+    assert any("Harkonnen will play Crysknife" in text for text in dm_texts(alice))
+    before = room.screens()
+
+    # the Harkonnen plan, part by part in the DM menus, then Submit
+    plan = await open_prompt(env, game_id, H, PromptKind.BATTLE_PLAN)
+    first = dm_for(bob, plan.id)
+    assert parts(first) == ["Leader", "Weapon: No weapon", "Defense: No defense", "Dial", "Submit"]
+    await choose(bob, plan.id, "Leader", "Feyd-Rautha")
+    await choose(bob, plan.id, "Weapon", "Crysknife")
+    await choose(bob, plan.id, "Defense", "Snooper")
+    await choose(bob, plan.id, "Dial", "2")
+    edited = dm_for(bob, plan.id)
+    assert edited.id == first.id  # the same DM, edited: it shows the choices so far
+    assert parts(edited) == ["Leader: Feyd-Rautha", "Weapon: Crysknife", "Defense: Snooper", "Dial: 2", "Submit"]
+    submitted = await bob.user.click(edited, label="Submit")
+    assert submitted.ephemeral
+    assert reply(submitted).startswith("Done: Leader: Feyd-Rautha; Weapon: Crysknife; Defense: Snooper; Dial: 2")
+    await deliver(env)
+    news = room.news(before)
+    assert news["channel"] == "Harkonnen submitted a battle plan."
+    for secret in ("Feyd-Rautha", "Snooper"):  # nothing of the plan before the reveal, to anybody else
+        assert secret not in news["channel"] + news["atreides"] + news["bene_tleilaxu"]
+
+    # the Atreides plan the same way; then both plans are revealed to the table
+    plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
+    await choose(alice, plan.id, "Leader", "Duncan Idaho")
+    await choose(alice, plan.id, "Weapon", "Lasgun")
+    await choose(alice, plan.id, "Dial", "5")
+    before = room.screens()
+    submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho; Weapon: Lasgun; Defense: No defense; Dial: 5")
+    await deliver(env)
+    revealed = room.news(before)["channel"]
+    assert "Atreides submitted a battle plan." in revealed
+    assert all(word in revealed for word in ("Feyd-Rautha", "Crysknife", "Snooper", "Duncan Idaho", "Lasgun"))
+    state = await env.bot.service.state_of(game_id)
+    assert all(p.kind != PromptKind.BATTLE_PLAN for p in state.prompts)
+
+
+async def test_a_submit_before_a_required_part_is_refused_and_changes_nothing(room):
+    alice = room.players[A]
+    game_id = await plant(room, battle_position())
+    await alice.slash(room.channel, "play ask", element="none")
+    await deliver(room.env)
+    plan = await open_prompt(room.env, game_id, A, PromptKind.BATTLE_PLAN)
+    taken = len(await room.actions())
+    early = await alice.user.click(dm_for(alice, plan.id), label="Submit")
+    assert early.ephemeral and reply(early) == "Not yet: Choose your leader, dial first."
+    assert await open_prompt(room.env, game_id, A, PromptKind.BATTLE_PLAN) == plan
+    assert len(await room.actions()) == taken
+
+
+def revival_position() -> GameState:
+    """The movement round's revival step: every Atreides leader is dead and the Atreides have spice."""
+    return at(position(factions=(A, H, BT), dead={A: ATREIDES}, spice={A: 20, BT: 5}), Phase.MOVEMENT)
+
+
+async def test_bt_20_a_mark_made_by_dm_click_after_a_revival_stays_the_bts_secret(room):
+    env, channel = room.env, room.channel
+    alice, carol = room.players[A], room.players[BT]
+    game_id = await plant(room, revival_position())
+    revived = await alice.slash(channel, "play revive", leader="Duncan Idaho")
+    assert revived.ephemeral and "Done" in reply(revived)
+    await deliver(env)
+    window = await open_prompt(env, game_id, BT, PromptKind.BT_MARK)
+    message = dm_for(carol, window.id)
+    assert [b.label for b in components(message)] == ["Mark Duncan Idaho", "Mark no one"]
+    before = room.screens()
+
+    clicked = await carol.user.click(message, label="Mark Duncan Idaho")
+    assert clicked.ephemeral and reply(clicked).startswith("Done: Mark Duncan Idaho")
+    await deliver(env)
+    assert (await env.bot.service.state_of(game_id)).bt.marked == [DUNCAN]
+    news = room.news(before)
+    # only the BT's DM says that Duncan Idaho is now their traitor: not the channel, not the other players
+    assert "Duncan Idaho" in news["bene_tleilaxu"]
+    assert news["channel"] == news["atreides"] == news["harkonnen"] == ""
+
+
+async def test_a_click_on_a_closed_decision_is_refused_politely_and_changes_nothing(room):
+    env, carol = room.env, room.players[BT]
+    game_id = await plant(room, revival_position())
+    await room.players[A].slash(room.channel, "play revive", leader="Duncan Idaho")
+    await deliver(env)
+    window = await open_prompt(env, game_id, BT, PromptKind.BT_MARK)
+    message = dm_for(carol, window.id)
+    declined = await carol.user.click(message, label="Mark no one")
+    assert reply(declined).startswith("Done: Mark no one")
+    await deliver(env)
+    version, before = (await env.bot.service.store.load_game(game_id)).seq, room.screens()
+
+    stale = await carol.user.click(message, label="Mark Duncan Idaho")
+    assert stale.ephemeral and reply(stale) == "That decision is already closed."
+    await deliver(env)
+    assert (await env.bot.service.store.load_game(game_id)).seq == version
+    assert (await env.bot.service.state_of(game_id)).bt.marked == []
+    assert set(room.news(before).values()) == {""}
+
+
+async def test_draft_choices_survive_a_restart_of_the_bot(room):
+    env, alice = room.env, room.players[A]
+    game_id = await plant(room, battle_position())
+    await alice.slash(room.channel, "play ask", element="none")
+    await deliver(env)
+    plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
+    await choose(alice, plan.id, "Leader", "Duncan Idaho")
+    await choose(alice, plan.id, "Dial", "4")
+
+    restarted = MentatBot(env.bot.service)  # nothing of the draft is in memory: it is in the DM's custom ids
+    await env.restart_bot(restarted)
+    assert env.bot is restarted
+    assert menu(dm_for(alice, plan.id), "Leader").placeholder == "Leader: Duncan Idaho"
+    await choose(alice, plan.id, "Defense", "Shield")
+    submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho; Weapon: No weapon; Defense: Shield; Dial: 4")
+    plan = (await restarted.service.state_of(game_id)).battle.current.plans[A]
+    assert (plan.leader, plan.weapon, plan.defense, plan.dial) == (DUNCAN, None, "shield_1", 4)
+
+
+@pytest.fixture
+async def prediction_game(room):
+    """In #dune-bg of the same server: the Bene Gesserit (dave), the Harkonnen (bob) and the BT (carol) in a
+    30-turn game, so the prediction's turn menu has more than 25 choices."""
+    channel = room.guild.create_text_channel("dune-bg")
+    dave, bob, carol = room.dave, room.players[H], room.players[BT]
+    opened = await dave.slash(channel, "game new", factions="bene_gesserit, harkonnen, bt", options="turns=30",
+                              seed=3)
+    assert not opened.ephemeral
+    for member, faction in ((dave, "bene_gesserit"), (bob, "harkonnen"), (carol, "bene_tleilaxu")):
+        await member.slash(channel, "game join", faction=faction)
+    await dave.slash(channel, "game start")
+    await deliver(room.env)
+    return room, channel
+
+
+async def test_a_long_menu_turns_its_pages_and_the_prediction_stays_secret(prediction_game):
+    room, channel = prediction_game
+    env, dave, bob = room.env, room.dave, room.players[H]
+    game = await env.bot.service.store.game_in_channel(channel.id)
+    prediction = await open_prompt(env, game.game_id, Faction.BENE_GESSERIT, PromptKind.BG_PREDICTION)
+    turns = menu(dm_for(dave, prediction.id), "Turn")
+    labels = [o.label for o in turns.options]
+    assert len(labels) == 24 and labels[:23] == [f"Turn {n}" for n in range(1, 24)]
+    assert labels[-1].startswith("later choices")
+    later = await dave.user.select(dm_for(dave, prediction.id), [turns.options[-1].value],
+                                   custom_id=turns.custom_id)
+    assert later.acknowledged and not later.followups
+    labels = [o.label for o in menu(dm_for(dave, prediction.id), "Turn").options]
+    assert labels[0].startswith("◀ earlier") and labels[1:] == [f"Turn {n}" for n in range(24, 31)]
+    await choose(dave, prediction.id, "Turn", "Turn 27")
+    await choose(dave, prediction.id, "Winner", "Harkonnen")
+    bob_before = dm_texts(bob)
+    done = await dave.user.click(dm_for(dave, prediction.id), label="Submit")
+    assert done.ephemeral and reply(done).startswith("Done: Winner: Harkonnen; Turn: Turn 27")
+    await deliver(env)
+    shown = contents(channel)
+    assert "The Bene Gesserit made their secret prediction." in "\n".join(shown)
+    assert not any("27" in text for text in shown + dm_texts(bob)[len(bob_before):])
+    state = await env.bot.service.state_of(game.game_id)
+    assert (state.bg_prediction.faction, state.bg_prediction.turn) == (H, 27)
