@@ -1,10 +1,18 @@
 """Crash safety: the console process is killed (SIGKILL) at random moments while automatic players act on a
 SQLite game; after each restart the stored game is whole — its actions replay to its snapshot, its version
-counts its actions, and no outbox row is lost or half-written (bot issue, persistence)."""
+counts its actions, and no outbox row is lost or half-written (bot issue, persistence). Every queued message
+is delivered exactly once: the console's gateway appends each delivery, with its outbox id, to a file it
+fsyncs, and after the kills and a clean final run every outbox row is in that file once.
+
+Why exactly once holds (GameService.deliver): a row is marked sent only after the gateway returned, so a kill
+between the two leaves it pending and the restarted drain hands it over again with the same outbox id; the
+gateway recorded that id durably with the delivery and drops the copy. Marking first would lose the message
+instead."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -14,9 +22,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from bot.app.service import GameService
+from bot.console.gateway import ConsoleGateway
 from bot.store.sqlite import SqliteGameStore
 from engine.actions import parse_action
 from engine.game import state_hash
+from engine.ids import Faction
 from engine.model import GameState
 from engine.options import GameSetup
 from engine.record import replay
@@ -25,9 +38,14 @@ ROOT = Path(__file__).resolve().parent.parent
 KILLS = 4
 
 
-def _console(db: Path, script: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "bot.console", "--db", str(db), "--script", str(script)],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def _command(db: Path, script: Path, deliveries: Path) -> list[str]:
+    return [sys.executable, "-m", "bot.console", "--db", str(db), "--script", str(script), "--deliveries",
+            str(deliveries)]
+
+
+def _console(db: Path, script: Path, deliveries: Path) -> subprocess.Popen:
+    return subprocess.Popen(_command(db, script, deliveries), cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
 
 
 async def _check_whole(db: Path) -> int:
@@ -57,18 +75,29 @@ def _wait_for_progress(db: Path, version: int, process: subprocess.Popen, patien
     raise AssertionError("the automatic players made no move")
 
 
+def _delivered(deliveries: Path) -> list[dict]:
+    return [json.loads(line) for line in deliveries.read_text().splitlines()]
+
+
+def _outbox(db: Path) -> dict[int, tuple[str, dict]]:
+    """Every outbox row: id -> (status, message)."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as reader:
+        rows = reader.execute("SELECT id, status, message_json FROM outbox").fetchall()
+    return {row_id: (status, json.loads(message)) for row_id, status, message in rows}
+
+
 def test_killed_mid_game_the_store_is_whole_after_every_restart(tmp_path):
-    db = tmp_path / "crash.sqlite3"
+    db, deliveries = tmp_path / "crash.sqlite3", tmp_path / "delivered.jsonl"
     setup = tmp_path / "setup.txt"
     setup.write_text("new atreides harkonnen fremen bene_tleilaxu --seed 5\nstart\n")
-    assert subprocess.run([sys.executable, "-m", "bot.console", "--db", str(db), "--script", str(setup)],
-                          cwd=ROOT, capture_output=True, timeout=60).returncode == 0
+    assert subprocess.run(_command(db, setup, deliveries), cwd=ROOT, capture_output=True,
+                          timeout=60).returncode == 0
     play = tmp_path / "play.txt"
     play.write_text("auto 5\n" * 400)
     pace = random.Random(11)
     versions = [asyncio.run(_check_whole(db))]
     for _ in range(KILLS):
-        process = _console(db, play)
+        process = _console(db, play, deliveries)
         _wait_for_progress(db, versions[-1], process)  # past start-up, into the players' commits
         time.sleep(pace.uniform(0.0, 0.5))
         os.kill(process.pid, signal.SIGKILL)
@@ -76,3 +105,48 @@ def test_killed_mid_game_the_store_is_whole_after_every_restart(tmp_path):
         versions.append(asyncio.run(_check_whole(db)))
     assert versions[-1] > versions[0], "the players never got to act before the kills"
     assert versions == sorted(versions)  # nothing acknowledged was lost
+    final = tmp_path / "final.txt"
+    final.write_text("status\n")  # a clean run: resuming drains what the kills left pending
+    assert subprocess.run(_command(db, final, deliveries), cwd=ROOT, capture_output=True,
+                          timeout=60).returncode == 0
+    outbox, delivered = _outbox(db), _delivered(deliveries)
+    assert {status for status, _ in outbox.values()} == {"sent"}  # nobody's DMs are closed here
+    ids = [entry["outbox_id"] for entry in delivered]
+    assert len(ids) == len(set(ids)), "an outbox row was delivered twice"
+    assert sorted(ids) == sorted(outbox), "a queued message was never delivered"
+    for entry in delivered:  # and each delivery is the message queued under its id
+        _, message = outbox[entry["outbox_id"]]
+        assert (entry["to"], entry["text"]) == (message["recipient"]["faction"] or "#channel", message["text"])
+
+
+class Killed(BaseException):
+    """A SIGKILL as the service sees it: nothing after it runs (the service catches only Exception)."""
+
+
+class KilledRightAfterDelivering(ConsoleGateway):
+    async def deliver(self, game, message):
+        await super().deliver(game, message)
+        raise Killed
+
+
+async def test_a_message_delivered_just_before_a_kill_is_not_delivered_again(tmp_path):
+    """The window the subprocess test can only hit by chance: delivered, killed before the `sent` mark. The row
+    stays pending, the restarted drain hands it over again, and the gateway drops the copy by its outbox id."""
+    db, deliveries = tmp_path / "window.sqlite3", tmp_path / "delivered.jsonl"
+    store = await SqliteGameStore.open(db)
+    await GameService(store).create_game(1, 9, [Faction.ATREIDES, Faction.HARKONNEN], seed=3)  # queues one post
+    before: list[str] = []
+    with pytest.raises(Killed):
+        await GameService(store).deliver(KilledRightAfterDelivering(before.append, deliveries))
+    await store.close()
+    with deliveries.open("ab") as file:  # and a later write cut short by the kill, never fsynced
+        file.write(b'{"outbox_id": 2, "to": "#ch')
+    store = await SqliteGameStore.open(db)  # the restart
+    try:
+        [pending] = await store.pending_outbox()
+        after: list[str] = []
+        assert await GameService(store).deliver(ConsoleGateway(after.append, deliveries)) == 1
+        assert await store.pending_outbox() == [] and after == [] and before[0].startswith("[#game] A new game")
+        assert [entry["outbox_id"] for entry in _delivered(deliveries)] == [pending.id]
+    finally:
+        await store.close()
