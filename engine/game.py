@@ -7,6 +7,7 @@ import json
 from typing import NamedTuple
 
 # Importing the rule modules registers their handlers and phase runners.
+import engine.phases.bt_attack  # noqa: F401 - battle.py imports it only lazily; its handlers must be known
 from engine import admin, alliances, cards, karama  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode

@@ -3,7 +3,11 @@ ephemerally, secrets only ever ephemeral. No login, no network."""
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -13,12 +17,27 @@ from bot.discord.common import is_moderator
 from bot.discord.components import PromptButton
 from bot.discord.errors import report
 from bot.store.memory import MemoryGameStore
-from engine.actions import ForceDefault
+from engine.actions import (
+    AnswerPrescience,
+    AnswerRevealWindow,
+    AskPrescience,
+    CallTraitor,
+    ForceDefault,
+    PlayTruthtrance,
+    ProposeAlliance,
+    Revive,
+    Ship,
+    SkipShipment,
+    TrapsAndGifts,
+)
 from engine.autoplay import choose
 from engine.data import load_game_data
+from engine.game import apply
 from engine.ids import Faction
-from engine.model import PromptKind
+from engine.model import Phase, PromptKind, Trap
+from engine.options import FixedSetup
 from engine.rng import Rng
+from tests.conftest import apply_all, enter_phase, ready_game, start, store_running_game
 from tests.discord_fakes import FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
@@ -352,3 +371,442 @@ async def test_admin_storm_and_leader_corrections(running):
     wrong = itx(running, MODERATOR, manage_guild=True)
     await admin.leader.callback(admin, wrong, leader="nobody", alive=False, reason="x")
     assert "no leader 'nobody'" in wrong.answers[0][0]
+
+
+# --- every command of the tree: one success each (and refusals), through `invoke` ----------------------------
+# `invoke(bot, "<group> <command>", user, **options)` calls the command's callback as the tree would, with a
+# fake interaction; `Case("<group> <command>", ...)` rows run through it. test_every_command_is_tested reads
+# this file and fails when a command of the tree is named in neither.
+
+SEATS = {faction: 300 + number for number, faction in enumerate(Faction)}
+BT = Faction.BENE_TLEILAXU
+BG, E, G = Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.GUILD
+
+
+def command_named(bot, name: str):
+    from discord import app_commands
+
+    return next(c for c in bot.tree.walk_commands()
+                if isinstance(c, app_commands.Command) and c.qualified_name == name)
+
+
+async def invoke(bot, name: str, user: int, /, *, manage_guild: bool = False, **options) -> FakeInteraction:
+    """Run the slash command `name` for `user` in channel 55 with these options (Python parameter names)."""
+    command = command_named(bot, name)
+    asked = itx(bot, user, manage_guild=manage_guild, command_name=name)
+    await command.callback(*((command.binding,) if command.binding is not None else ()), asked, **options)
+    return asked
+
+
+async def stored_types(bot) -> list[str]:
+    return [json.loads(a.action_json)["type"] for a in await bot.service.store.actions("g55")]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One command applied in a position where it is legal: the answer it gives and the action it stores
+    (its type and the fields the command's options must set)."""
+
+    command: str
+    faction: Faction
+    position: Callable[[], Any]
+    options: dict
+    answer: str
+    stored: str
+    fields: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.command
+
+
+# --- positions (built with the engine tests' helpers) --------------------------------------------------------
+
+
+def _bidding_opened():
+    from tests.test_discord_e2e import bidding_with_a_gift_to_make
+
+    return bidding_with_a_gift_to_make()
+
+
+def _bidding():
+    return apply(_bidding_opened(), TrapsAndGifts(faction=BT)).state  # Harkonnen open the bidding
+
+
+def _storm_dial():
+    return ready_game((A, H, BT), seed=3)  # turn 1: Harkonnen and Atreides dial the storm
+
+
+def _shipment(trap: str | None = None):
+    """Turn 2's movement round, the Atreides to ship first; 5 Atreides tokens in Arrakeen."""
+    from tests.test_battle import put
+    from tests.test_bt_attacks import bt_arena
+
+    state = bt_arena((A, H, BT))
+    state.storm_sector = 8
+    put(state, A, "Arrakeen#9", 5)
+    if trap:
+        state.treachery_deck.remove(trap)
+        state.traps["Carthag"] = Trap(card=trap)
+    return enter_phase(state, Phase.MOVEMENT)[0]
+
+
+def _movement():
+    return apply(_shipment(), SkipShipment(faction=A)).state
+
+
+def _revival():
+    from tests.test_bt_traitors import revival_position
+
+    return revival_position()  # every Atreides leader in the tanks, 20 spice
+
+
+def _mark_window():
+    return apply(_revival(), Revive(faction=A, leader="duncan_idaho")).state
+
+
+def _ally_revival():
+    from tests.test_bt_traitors import DUNCAN, revival_position
+
+    return revival_position(dead={A: ["thufir_hawat", DUNCAN]}, alliances=[[A, BT]])
+
+
+def _setup(factions=(A, H, BT)):
+    return start(factions, seed=7)
+
+
+def _plans():
+    """Emperor (6) against Harkonnen (5) on The Great Flat: both owe a battle plan."""
+    from tests.test_battle import FLAT, arena, put
+
+    state = arena()
+    put(state, E, FLAT, 6)
+    put(state, H, FLAT, 5)
+    return enter_phase(state, Phase.BATTLE)[0]
+
+
+def _traitor_calls():
+    from tests.test_battle import plan
+
+    return apply_all(_plans(), plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2))[0]
+
+
+def _two_battles():
+    from tests.test_battle import FLAT, arena, put
+
+    state = arena()
+    put(state, E, FLAT, 3)
+    put(state, H, FLAT, 3)
+    put(state, E, "Funeral Plain#14", 3)
+    put(state, G, "Funeral Plain#14", 3)
+    return enter_phase(state, Phase.BATTLE)[0]
+
+
+def _prescience():
+    """Atreides against Harkonnen on The Great Flat, the Bene Gesserit their ally: prescience, then Voice."""
+    from tests.test_battle import FLAT, arena, give, put
+
+    state = arena((E, H, A, BG))
+    put(state, A, FLAT, 5)
+    put(state, H, FLAT, 5)
+    give(state, H, "crysknife", "shield_1")
+    state.alliances = [[A, BG]]
+    return enter_phase(state, Phase.BATTLE)[0]
+
+
+def _prescience_asked():
+    return apply(_prescience(), AskPrescience(faction=A, element="weapon")).state
+
+
+def _voice():
+    return apply(_prescience_asked(), AnswerPrescience(faction=H, answer="crysknife")).state
+
+
+def _nexus(alliances=()):
+    from tests.test_alliances import in_nexus
+
+    return in_nexus(alliances=alliances)
+
+
+def _offered():
+    return apply(_nexus(), ProposeAlliance(faction=H, partner=A)).state
+
+
+def _allied_emperor():
+    from tests.test_spice_blow import base_game
+
+    return base_game().model_copy(update={"alliances": [[E, Faction.FREMEN]]})
+
+
+def _karama_holder():
+    return start(fixed=FixedSetup(treachery_deck=("shield_1", "snooper_1", "karama_1", "lasgun")))  # Emperor
+
+
+def _storm_window():
+    from tests.test_cards import dial, storm_round
+    from tests.test_cards import position as cards_position
+
+    return dial(storm_round(cards_position(hands={A: ["weather_control"]})))[0]
+
+
+def _hajr():
+    from tests.test_cards import movement_round, until_asked
+    from tests.test_cards import position as cards_position
+
+    state = movement_round(cards_position(hands={A: ["hajr"]}, forces={"The Great Flat#14": {A: 4}}))
+    return until_asked(state, A, PromptKind.MOVEMENT)
+
+
+def _ghola():
+    from tests.test_cards import position as cards_position
+
+    return cards_position(hands={A: ["tleilaxu_ghola"]}, dead_leaders={A: ["duncan_idaho"]}, tanks={A: 2})
+
+
+def _truthtrance():
+    from tests.test_cards import TRUTHTRANCE, storm_round
+    from tests.test_cards import position as cards_position
+
+    return storm_round(cards_position(hands={A: [TRUTHTRANCE]}))
+
+
+def _truthtrance_asked():
+
+    return apply(_truthtrance(), PlayTruthtrance(faction=A, target=H, question="Lasgun?")).state
+
+
+def _worm():
+    from tests.test_spice_blow import fremen_in_great_flat
+
+    return fremen_in_great_flat()[0]
+
+
+def _advisor():
+    from tests.test_movement import CARTHAG, answer_defaults_until, arrange
+
+    state = answer_defaults_until(arrange(spice={H: 10, BG: 5})[0], H)
+    return apply(state, Ship(faction=H, to_location=CARTHAG, tokens=2)).state
+
+
+def _guild_shipment():
+    from tests.test_movement import answer_defaults_until, arrange
+
+    return answer_defaults_until(arrange(forces={"The Great Flat#14": {G: 4}})[0], G)
+
+
+def _reveal_window():
+    """Emperor (Hasimir Fenring) beat Harkonnen (Feyd-Rautha) on The Great Flat: the BT may betray (R-7)."""
+    from tests.test_battle import FLAT, give, plan, put
+    from tests.test_bt_attacks import bt_arena
+
+    state = bt_arena()
+    give(state, BT, "stunner")
+    put(state, E, FLAT, 6)
+    put(state, H, FLAT, 5)
+    state = enter_phase(state, Phase.BATTLE)[0]
+    return apply_all(state, plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),
+                     CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))[0]
+
+
+def _bt_attack():
+    return apply(_reveal_window(), AnswerRevealWindow(faction=BT)).state
+
+
+def _betrayal():
+    from tests.test_bt_traitors import ARRAKEEN, DUNCAN, at, position, stronghold_won
+
+    return at(position((A, H, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()]),
+              Phase.MOVEMENT)
+
+
+def _karama_against_bt():
+    from tests.test_bt_spice import cleared, give_card
+
+    state = cleared()
+    give_card(state, A, "karama_2")
+    return state
+
+
+def _karama_against_a_trap():
+    from tests.test_bt_bidding import game
+
+    return game(hands={A: ("karama_2",)}, traps={"Carthag": "lasgun"})[0]
+
+
+CASES = [
+    Case("play bid", H, _bidding, {"amount": 1}, "Done: you bid 1", "bid", {"amount": 1}),
+    Case("play pass", H, _bidding, {}, "Done: you pass", "pass_bid"),
+    Case("play dial", H, _storm_dial, {"value": 2}, "Done: storm dial 2", "dial_storm", {"value": 2}),
+    Case("play ship", A, _shipment, {"to_location": "Carthag#10", "tokens": 3}, "Done: ship 3 to Carthag#10",
+         "ship", {"to_location": "Carthag#10", "tokens": 3, "from_location": None}),
+    Case("play skip", A, _shipment, {"step": "shipment"}, "Done: no shipment", "skip_shipment"),
+    Case("play move", A, _movement, {"from_location": "Arrakeen#9", "to_location": "Imperial Basin#9", "tokens": 2},
+         "Done: move 2 from Arrakeen#9 to Imperial Basin#9", "move",
+         {"from_location": "Arrakeen#9", "to_location": "Imperial Basin#9", "tokens": 2}),
+    Case("play revive", A, _revival, {"leader": "Duncan Idaho"}, "Done: revive 0 tokens and Duncan Idaho", "revive",
+         {"tokens": 0, "leader": "duncan_idaho"}),
+    Case("play traitor", A, _setup, {"leader": "piter de vries"}, "Done: your traitor is piter de vries",
+         "choose_traitor", {"leader": "piter_de_vries"}),  # seed 7 offers the Atreides Piter de Vries
+    Case("play predict", BG, lambda: _setup((A, BG, H)), {"faction": "harkonnen", "turn": 3},
+         "Done: you predict harkonnen on turn 3", "predict_winner", {"predicted": "harkonnen", "turn": 3}),
+    Case("play plan", E, _plans, {"dial": 3, "leader": "Hasimir Fenring"}, "Done: battle plan submitted",
+         "submit_battle_plan", {"leader": "hasimir_fenring", "dial": 3, "weapon": None}),
+    Case("play call", E, _traitor_calls, {"call": "no"}, "Done: traitor call: no", "call_traitor", {"call": False}),
+    Case("play choose-battle", E, _two_battles, {"territory": "Funeral Plain", "opponent": "guild"},
+         "Done: battle guild in Funeral Plain", "choose_battle", {"territory": "Funeral Plain", "opponent": "guild"}),
+    Case("play ask", A, _prescience, {"element": "weapon"}, "Done: you ask: weapon", "ask_prescience",
+         {"element": "weapon"}),
+    Case("play answer", H, _prescience_asked, {"answer": "crysknife"}, "Done: you answer crysknife",
+         "answer_prescience", {"answer": "crysknife"}),
+    Case("play voice", BG, _voice, {"command": "not", "category": "poison weapon"},
+         "Done: Voice: not poison weapon", "use_voice", {"command": "not", "category": "poison weapon"}),
+    Case("play propose", A, _nexus, {"partner": "harkonnen"}, "Done: you offer harkonnen an alliance",
+         "propose_alliance", {"partner": "harkonnen"}),
+    Case("play accept", A, _offered, {"partner": "harkonnen"}, "Done: you accept harkonnen's offer",
+         "accept_alliance", {"partner": "harkonnen"}),
+    Case("play break", A, lambda: _nexus(alliances=[(A, H)]), {}, "Done: you leave your alliance",
+         "break_alliance"),
+    Case("play nexus-done", A, _nexus, {}, "Done: you are done in this Nexus", "end_nexus"),
+    Case("play bribe", A, _setup, {"to": "harkonnen", "amount": 2}, "Done: bribe of 2 to harkonnen", "give_bribe",
+         {"to": "harkonnen", "amount": 2}),
+    Case("play gift", E, _allied_emperor, {"to": "fremen", "amount": 3}, "Done: 3 spice to fremen",
+         "give_ally_spice", {"to": "fremen", "amount": 3}),
+    Case("play traitor-order", H, _setup, {"auto": True}, "Done: automatic traitor calls on", "set_traitor_order",
+         {"auto": True}),
+    Case("play bid-order", A, _setup, {"max_bid": 4}, "Done: bid order up to 4", "set_bid_order",
+         {"max_bid": 4, "auto_pass": False}),
+    Case("card karama", E, _karama_holder, {"card": "Karama", "against": "guild",
+                                            "advantage": "half_price_shipping"},
+         "Done: Karama readied against guild (half_price_shipping)", "use_karama",
+         {"card": "karama_1", "against": "guild", "advantage": "half_price_shipping"}),
+    Case("card storm-cards", A, _storm_window, {"weather_control": 3}, "Done: Weather Control 3",
+         "play_storm_cards", {"weather_control": 3, "family_atomics": False}),
+    Case("card hajr", A, _hajr, {}, "Done: Hajr played", "play_hajr"),
+    Case("card ghola", A, _ghola, {"leader": "Duncan Idaho"}, "Done: Ghola: Duncan Idaho", "play_ghola",
+         {"leader": "duncan_idaho", "tokens": 0}),
+    Case("card truthtrance", A, _truthtrance, {"target": "harkonnen", "question": "Lasgun?"},
+         "Done: Truthtrance asked of harkonnen", "play_truthtrance", {"target": "harkonnen", "question": "Lasgun?"}),
+    Case("card answer-truthtrance", H, _truthtrance_asked, {"answer": "no"}, "Done: you answer no",
+         "answer_truthtrance", {"answer": "no"}),
+    Case("card worm", Faction.FREMEN, _worm, {"to_location": "Polar Sink"}, "Done: ride to Polar Sink",
+         "ride_worm", {"to_location": "Polar Sink"}),
+    Case("card advisor", BG, _advisor, {"send": "yes"}, "Done: advisor: yes", "send_advisor", {"accept": True}),
+    Case("card ship-back", G, _guild_shipment, {"from_location": "The Great Flat#14", "tokens": 2},
+         "Done: 2 tokens from The Great Flat#14 back to reserves", "ship_to_reserves",
+         {"from_location": "The Great Flat#14", "tokens": 2}),
+    Case("bt traps-and-gifts", BT, _bidding_opened, {}, "Done: no traps or gifts this time", "traps_and_gifts",
+         {"traps": {}, "gifts": {}}),
+    Case("bt mark", BT, _mark_window, {"leader": "Duncan Idaho"}, "Done: marked Duncan Idaho", "mark_bt_traitor",
+         {"leader": "duncan_idaho"}),
+    Case("bt reveal", BT, _betrayal, {"leader": "Duncan Idaho"}, "Done: revealed Duncan Idaho",
+         "reveal_bt_traitor", {"leader": "duncan_idaho"}),
+    Case("bt reveal-window", BT, _reveal_window, {}, "Done: no reveal", "answer_reveal_window", {"leader": None}),
+    Case("bt attack", BT, _bt_attack, {"leader": "Feyd-Rautha"}, "Done: attack Feyd-Rautha", "choose_bt_attack",
+         {"leader": "feyd_rautha"}),
+    Case("bt ally-revive", A, _ally_revival, {"leader": "Thufir Hawat", "second_leader": "duncan_idaho"},
+         "Done: free revival of 0 tokens and thufir_hawat, duncan_idaho", "bt_ally_revive",
+         {"tokens": 0, "leaders": ["thufir_hawat", "duncan_idaho"]}),
+    Case("bt spice-order", BT, _setup, {"declare": True}, "Done: spice-win declaration on", "set_spice_win_order",
+         {"declare": True}),
+    Case("bt karama-tax", A, _karama_against_bt, {"card": "karama_2"}, "Done: Karama tax on the BT",
+         "karama_tax_bt", {"card": "karama_2"}),
+    Case("bt karama-trap", A, _karama_against_a_trap, {"card": "Karama", "stronghold": "carthag"},
+         "Done: Karama against the trap in carthag", "karama_destroy_trap",
+         {"card": "karama_2", "stronghold": "Carthag"}),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+async def test_each_player_command_applies_its_action(bot, case):
+    await store_running_game(bot.service.store, case.position(), SEATS, channel_id=55)
+    asked = await invoke(bot, case.command, SEATS[case.faction], **case.options)
+    assert asked.log[0] == ("defer", None, True)  # answered privately: choices may be secret
+    assert asked.answers == [(f"{case.answer} (game version 1).", True)]
+    [stored] = await bot.service.store.actions("g55")
+    action = json.loads(stored.action_json)
+    assert action["type"] == case.stored and stored.actor == SEATS[case.faction]
+    assert action["faction"] == case.faction.value
+    assert {key: action[key] for key in case.fields} == case.fields
+
+
+def test_a_freshly_started_bot_has_a_rule_for_every_action():
+    """After a restart the bot may be asked for any decision first (a /bt attack left open before it), before
+    any phase code ran in the new process: every action type must have its handler from the start."""
+    import subprocess
+    import sys
+
+    script = ("import typing, bot.discord.client\n"
+              "from engine import actions\n"
+              "from engine.flow import HANDLERS\n"
+              "union = typing.get_args(typing.get_args(actions.Action)[0])\n"
+              "print(sorted(t.model_fields['type'].default for t in union) and "
+              "sorted(t.model_fields['type'].default for t in union if t.model_fields['type'].default not in "
+              "HANDLERS))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# Refusals: each player command where the rules forbid it (a game in its setup), answered privately with the
+# rule, nothing stored. The options are those of the success cases unless given here.
+REFUSALS = {
+    "play bid": (H, None, "[1979 rules: Bidding] harkonnen has no open bid decision."),
+    "play pass": (H, None, "[1979 rules: Bidding] harkonnen has no open bid decision."),
+    "play dial": (H, None, "[A-1] harkonnen has no open storm dial decision."),
+    "play ship": (A, None, "[1979 rules: Shipment] atreides has no open shipment decision."),
+    "play skip": (A, None, "[1979 rules: Shipment] atreides has no open shipment decision."),
+    "play move": (A, None, "[1979 rules: Movement] atreides has no open movement decision."),
+    "play revive": (A, None, "[A-7] atreides has no open revival decision."),
+    "play traitor": (H, None, "[Setup: traitors] harkonnen has no open traitor pick decision."),
+    "play predict": (A, None, "[Setup: Bene Gesserit prediction] atreides has no open bg prediction decision."),
+    "play plan": (A, {"dial": 1}, "[1979 rules: Battles]"),
+    "play call": (H, None, "[A-13] harkonnen has no open traitor call decision."),
+    "play choose-battle": (A, None, "[1979 rules: Battles]"),
+    "play ask": (A, None, "[1979 rules: Battles] atreides has no open prescience decision."),
+    "play answer": (H, None, "[1979 rules: Battles] harkonnen has no open prescience answer decision."),
+    "play voice": (A, None, "[1979 rules: Battles]"),
+    "play propose": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
+    "play accept": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
+    "play break": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
+    "play nexus-done": (A, None, "[A-8] atreides has no open nexus decision."),
+    "play bribe": (A, {"to": "harkonnen", "amount": 200}, "[A-16] This bribe costs 200 spice; you have 10."),
+    "play gift": (A, {"to": "harkonnen", "amount": 1}, "[A-26] Only the Emperor may give spice to an ally"),
+    "play bid-order": (A, {"auto_pass": True, "max_bid": 3}, "[A-6] A standing order either passes every time"),
+    "card karama": (A, None, "[A-14]"),
+    "card storm-cards": (A, None, "atreides has no open storm cards decision."),
+    "card hajr": (A, None, "[1979 rules: Hajr] You do not hold Hajr."),
+    "card ghola": (A, None, "[1979 rules: Tleilaxu Ghola] You do not hold the Tleilaxu Ghola."),
+    "card truthtrance": (A, None, "[1979 rules: Truthtrance] You do not hold a Truthtrance."),
+    "card answer-truthtrance": (H, None, "[1979 rules: Truthtrance] harkonnen has no open truthtrance decision."),
+    "card worm": (A, None, "atreides has no open worm ride decision."),
+    "card advisor": (A, None, "has no open spiritual advisor decision."),
+    "card ship-back": (A, None, "[1979 rules: Shipment] atreides has no open shipment decision."),
+    "bt traps-and-gifts": (BT, None, "[R-21] bene_tleilaxu has no open bt traps and gifts decision."),
+    "bt mark": (BT, None, "[BT-21] bene_tleilaxu has no open bt mark decision."),
+    "bt reveal": (BT, None, "[R-25] Duncan Idaho is not one of your traitors."),
+    "bt reveal-window": (BT, None, "[R-7] bene_tleilaxu has no open bt reveal window decision."),
+    "bt attack": (BT, None, "[BT-11] bene_tleilaxu has no open bt attack decision."),
+    "bt ally-revive": (A, None, "[BT-60] atreides has no open revival decision."),
+    "bt spice-order": (A, None, "[BT-27] Only the Bene Tleilaxu may declare a spice win."),
+    "bt karama-tax": (A, None, "[BT-51] You must hold the Karama card you name."),
+    "bt karama-trap": (A, None, "[BT-51] You must hold the Karama card you name."),
+}
+# Standing orders a seated faction may give at any time: no refusal to test beyond a stranger's.
+ALWAYS_ALLOWED = {"play traitor-order"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+async def test_each_player_command_is_refused_where_the_rules_forbid_it(bot, case):
+    if case.command in ALWAYS_ALLOWED:
+        pytest.skip("a standing order may be given at any time")
+    await store_running_game(bot.service.store, _setup(), SEATS, channel_id=55)  # (A, H, BT) in their setup
+    faction, options, reason = REFUSALS[case.command]
+    asked = await invoke(bot, case.command, SEATS[faction], **(options or case.options))
+    [(text, ephemeral)] = asked.answers
+    assert ephemeral and text.startswith("Refused: [") and reason in text
+    assert await bot.service.store.actions("g55") == []
+
+
+async def test_a_standing_order_is_refused_to_a_stranger(bot):
+    await store_running_game(bot.service.store, _setup(), SEATS, channel_id=55)
+    asked = await invoke(bot, "play traitor-order", STRANGER, auto=True)
+    assert asked.answers == [("Refused: You have no seat in this game; take a free one with /game join.", True)]
+    assert await bot.service.store.actions("g55") == []
