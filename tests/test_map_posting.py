@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app.map_picture import calls_for_map
+from bot.app.map_picture import calls_for_map, render_map
+from bot.app.ports import OutgoingMessage, Recipient
 from bot.app.service import GameService, Refused
+from bot.discord.client import MentatBot
+from bot.discord.gateway import DiscordGateway
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
 from engine.actions import ForceDefault
@@ -14,6 +17,7 @@ from engine.autoplay import choose
 from engine.events import Event
 from engine.ids import Faction
 from engine.rng import Rng
+from tests.discord_fakes import FakeFollowup, FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
 USERS = {A: 101, H: 102, F: 103}
@@ -74,3 +78,109 @@ async def test_the_channel_post_after_the_storm_the_movement_and_the_battles_car
             assert flagged == [], f"a map after {[e.type for e in events]}"
     assert flagged_moments == ["spice_blow", "movement_over", "battles_over"]
 
+
+
+# --- the Discord front: the gateway attaches the map, /game map posts it ---------------------------------
+
+
+class FakeChannel:
+    """A channel that keeps what was sent to it: the text and any file's bytes."""
+
+    def __init__(self):
+        self.sent: list[tuple[str | None, bytes | None, dict]] = []
+
+    async def send(self, content=None, *, file=None, **extra):
+        self.sent.append((content, file.fp.getvalue() if file is not None else None, extra))
+
+
+class FakeClient:
+    def __init__(self, channel):
+        self.channel = channel
+
+    def get_channel(self, channel_id):
+        return self.channel if channel_id == 55 else None
+
+
+async def _stored_game(service: GameService, game: str):
+    return await service.store.load_game(game)
+
+
+async def test_the_gateway_attaches_the_tables_map_to_a_flagged_post(running):
+    service, game = running
+    channel = FakeChannel()
+    row = await _stored_game(service, game)
+    state = await service.state_of(game)
+    message = OutgoingMessage(recipient=Recipient(channel=True), text="Shipment and movement are over.",
+                              attach_map=True, outbox_id=41)
+    await DiscordGateway(FakeClient(channel)).deliver(row, message)
+    texts = [text for text, _, _ in channel.sent]
+    assert "Shipment and movement are over." in texts
+    maps = [(png, extra) for _, png, extra in channel.sent if png is not None]
+    assert len(maps) == 1 and maps[0][0] == render_map(state, None), "the table's picture, nothing secret"
+    nonces = [extra.get("nonce") for _, _, extra in channel.sent]
+    assert len(set(nonces)) == len(nonces) and all(nonces), "each part keeps its own redelivery key"
+
+
+async def test_the_gateway_sends_no_map_unless_asked(running):
+    service, game = running
+    channel = FakeChannel()
+    message = OutgoingMessage(recipient=Recipient(channel=True), text="The storm moves 3 sectors.", outbox_id=42)
+    await DiscordGateway(FakeClient(channel)).deliver(await _stored_game(service, game), message)
+    assert [png for _, png, _ in channel.sent] == [None]
+
+
+class MapFollowup(FakeFollowup):
+    def __init__(self, log, files):
+        super().__init__(log)
+        self.files = files
+
+    async def send(self, content=None, *, ephemeral=False, file=None, **_):
+        self.log.append(("followup", content, ephemeral))
+        if file is not None:
+            self.files.append((file.filename, file.fp.getvalue()))
+
+
+def _asking(bot, user: int) -> FakeInteraction:
+    interaction = FakeInteraction(bot, user)
+    interaction.files = []
+    interaction.followup = MapFollowup(interaction.log, interaction.files)
+    return interaction
+
+
+@pytest.fixture
+async def bot_with_game(running):
+    service, game = running
+    bot = MentatBot(service)
+    await bot.add_cogs()
+    return bot, game
+
+
+async def test_game_map_is_deferred_and_posts_the_tables_picture_in_the_channel(bot_with_game):
+    bot, game = bot_with_game
+    cog = bot.get_cog("GameCog")
+    asked = _asking(bot, USERS[A])
+    await cog.show_map.callback(cog, asked, mine=False)
+    assert asked.log[0] == ("defer", None, False), "deferred, publicly, before drawing"
+    state = await bot.service.state_of(game)
+    assert asked.files == [(f"{game}-turn{state.turn}.png", render_map(state, None))]
+    assert asked.answers == [(None, False)]
+
+
+async def test_game_map_mine_shows_the_callers_own_picture_to_them_alone(bot_with_game):
+    bot, game = bot_with_game
+    cog = bot.get_cog("GameCog")
+    asked = _asking(bot, USERS[H])
+    await cog.show_map.callback(cog, asked, mine=True)
+    state = await bot.service.state_of(game)
+    assert asked.log[0] == ("defer", None, True)
+    assert [png for _, png in asked.files] == [render_map(state, H)] and asked.answers == [(None, True)]
+
+
+async def test_game_map_mine_is_refused_to_someone_without_a_seat(bot_with_game):
+    bot, _ = bot_with_game
+    cog = bot.get_cog("GameCog")
+    stranger = _asking(bot, 999)
+    await cog.show_map.callback(cog, stranger, mine=True)
+    assert stranger.files == []
+    assert len(stranger.answers) == 1 and stranger.answers[0][1] is True
+    assert "no seat in this game" in stranger.answers[0][0]

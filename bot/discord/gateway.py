@@ -4,10 +4,13 @@ service tells the table and keeps the message for /me prompts; any other failure
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 
 import discord
 
+from bot.app.map_picture import render_map
 from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
 from bot.discord.components import prompt_view
 from bot.discord.text import split_message
@@ -28,6 +31,8 @@ class DiscordGateway:
         if faction is None:
             channel = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
             await self._send(channel, split_message(message.text), self._buttons(game, message), message.outbox_id)
+            if message.attach_map:
+                await self._send_map(channel, game, message.outbox_id)
             return
         user_id = game.seats.get(faction)
         if user_id is None:
@@ -73,6 +78,16 @@ class DiscordGateway:
                 await target.send(chunk, view=view, allowed_mentions=NO_MENTIONS, **extra)
             else:
                 await target.send(chunk, allowed_mentions=NO_MENTIONS, **extra)
+
+    @staticmethod
+    async def _send_map(channel: discord.abc.Messageable, game: GameRecordRow, outbox_id: int | None) -> None:
+        """The table's map of the game as it stands (never a faction's: the channel sees public facts only),
+        drawn off the event loop; its own nonce keeps a redelivery from posting it twice."""
+        state = GameState.model_validate_json(game.state_json)
+        png = await asyncio.to_thread(render_map, state, None)
+        file = discord.File(io.BytesIO(png), filename=f"{game.game_id}-turn{state.turn}.png")
+        extra = {"nonce": f"mentat-{outbox_id}-map"} if outbox_id is not None else {}
+        await channel.send(file=file, allowed_mentions=NO_MENTIONS, **extra)
 
     @staticmethod
     def _buttons(game: GameRecordRow, message: OutgoingMessage) -> discord.ui.View | None:

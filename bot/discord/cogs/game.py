@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import TYPE_CHECKING
 
@@ -9,9 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.map_picture import render_map
 from bot.app.ports import GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
-from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator
+from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator, seat_of
 from bot.discord.text import parse_faction, parse_factions, parse_options, split_message, status_text
 from engine.ids import Faction
 from engine.names import faction_name
@@ -78,6 +80,20 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             game = await game_here(self.bot.service, interaction)
             state = await self.bot.service.state_of(game.game_id)
             await answer(interaction, status_text(game, view(state, None)), ephemeral=False)
+
+    @app_commands.command(name="map")
+    @app_commands.describe(mine="Your own faction's map, with what only you know (your traps), shown to you alone")
+    async def show_map(self, interaction: discord.Interaction, mine: bool = False) -> None:
+        """Post the map of Arrakis as the table sees it (or, with mine, your own map to you alone)."""
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            viewer = seat_of(game, interaction.user.id) if mine else None
+            # Deferred: the drawing takes a moment and Discord wants an answer within three seconds.
+            await interaction.response.defer(ephemeral=mine, thinking=True)
+            state = await self.bot.service.state_of(game.game_id)
+            png = await asyncio.to_thread(render_map, state, viewer)
+            file = discord.File(io.BytesIO(png), filename=f"{game.game_id}-turn{state.turn}.png")
+            await interaction.followup.send(file=file, ephemeral=mine)
 
     @app_commands.command(name="export")
     async def export(self, interaction: discord.Interaction) -> None:
