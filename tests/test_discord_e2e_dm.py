@@ -7,7 +7,10 @@ game store with the messages its open decisions call for; from there on everythi
 commands in the channel, clicks and menu choices in the DMs, the drain delivering.
 
 Where SimCord falls short: nowhere beyond what tests/test_discord_e2e.py lists (a woken drain runs when the
-virtual clock moves: `deliver`). A restart is `env.restart_bot` with a new MentatBot on the same store.
+virtual clock moves: `deliver`). A restart is `env.restart_bot` with a new MentatBot on the same store. A
+stranger pressing a seat's menu cannot be staged here, rightly: SimCord, like Discord, lets a user press only
+components of messages they can see, and a DM is seen by its player alone; the callbacks' seat check is tested
+with fake interactions in tests/test_discord_prompt_views.py.
 """
 
 from __future__ import annotations
@@ -142,6 +145,7 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     assert all(word in revealed for word in ("Feyd-Rautha", "Crysknife", "Snooper", "Duncan Idaho", "Lasgun"))
     state = await env.bot.service.state_of(game_id)
     assert all(p.kind != PromptKind.BATTLE_PLAN for p in state.prompts)
+    assert not any(message.components for message in channel.history())  # no button or menu ever in the channel
 
 
 async def test_a_submit_before_a_required_part_is_refused_and_changes_nothing(room):
