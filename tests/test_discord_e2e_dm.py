@@ -23,7 +23,7 @@ from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from tests import test_discord_e2e as e2e
 from tests.conftest import prompt_of
-from tests.test_bt_traitors import ARRAKEEN, ATREIDES, DUNCAN, at, position
+from tests.test_bt_traitors import ARRAKEEN, ATREIDES, DUNCAN, FLAT, at, drive, position
 from tests.test_discord_e2e import contents, deliver, reply
 
 simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures, shared with tests/test_discord_e2e.py
@@ -226,6 +226,47 @@ async def test_draft_choices_survive_a_restart_of_the_bot(room):
     assert reply(submitted).startswith("Done: Leader: Duncan Idaho; Weapon: No weapon; Defense: Shield; Dial: 4")
     plan = (await restarted.service.state_of(game_id)).battle.current.plans[A]
     assert (plan.leader, plan.weapon, plan.defense, plan.dial) == (DUNCAN, None, "shield_1", 4)
+
+
+def attack_position() -> GameState:
+    """The Atreides and the Harkonnen fought on The Great Flat and both leaders survived: the BT, holding only a
+    worthless card, are asked whether to attack one of them (BT-11)."""
+    state = at(position(factions=(A, H, BT), forces={FLAT: {A: 6, H: 5}}, hands={BT: ["baliset"]}), Phase.BATTLE)
+    state, _ = drive(state, lambda s: any(p.kind == PromptKind.BT_ATTACK for p in s.prompts))
+    return state
+
+
+async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_revealed(room):
+    env, carol, bob = room.env, room.players[BT], room.players[H]
+    game_id = await plant(room, attack_position())
+    attack = await open_prompt(env, game_id, BT, PromptKind.BT_ATTACK)
+    assert [b.label for b in components(dm_for(carol, attack.id))] == [
+        "Attack Dr. Wellington Yueh", "Attack Umman Kudu", "Attack no leader"]
+    chosen = await carol.user.click(dm_for(carol, attack.id), label="Attack Umman Kudu")
+    assert chosen.ephemeral and reply(chosen).startswith("Done: Attack Umman Kudu")
+    await deliver(env)
+    assert "The Bene Tleilaxu attack Umman Kudu in The Great Flat (BT-11)." in contents(room.channel)[-1]
+
+    plan = await open_prompt(env, game_id, BT, PromptKind.BATTLE_PLAN)
+    assert parts(dm_for(carol, plan.id)) == ["Weapon", "Defense: No defense", "Impairment: No impairment", "Submit"]
+    await choose(carol, plan.id, "Weapon", "Baliset")
+    await choose(carol, plan.id, "Impairment", "Impair: no moving next turn")
+    before = room.screens()
+    submitted = await carol.user.click(dm_for(carol, plan.id), label="Submit")
+    assert reply(submitted).startswith(
+        "Done: Weapon: Baliset; Defense: No defense; Impairment: Impair: no moving next turn")
+    await deliver(env)
+    news = room.news(before)
+    assert news["channel"] == "Bene Tleilaxu submitted a battle plan."
+    assert news["atreides"] == news["harkonnen"] == ""
+
+    defense = await open_prompt(env, game_id, H, PromptKind.BATTLE_PLAN)
+    assert [b.label for b in components(dm_for(bob, defense.id))] == ["Umman Kudu"]  # his leader, nothing to play
+    await bob.user.click(dm_for(bob, defense.id), label="Umman Kudu")
+    await deliver(env)
+    revealed = room.news(before)["channel"]
+    assert "Bene Tleilaxu: no leader, dial 0, Baliset, no defense" in revealed
+    assert "Harkonnen may not move on-board tokens next turn (BT-16)" in revealed
 
 
 @pytest.fixture
