@@ -112,30 +112,30 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
 FORM_PREFIX = rf"mentat:f:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}:(?P<draft>[0-9p.\-]*)"
 
 
-def _form_id(form: Form, game_id: str, draft: Draft, part: str) -> str:
-    return f"mentat:f:{game_id}:{form.prompt.id}:{form.fingerprint}:{draft.encode()}:{part}"
+def _form_id(game_id: str, prompt_id: str, fingerprint: str, draft_text: str, part: str) -> str:
+    return f"mentat:f:{game_id}:{prompt_id}:{fingerprint}:{draft_text}:{part}"
 
 
 class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PREFIX}:(?P<field>\d)"):
     """The menu of one part of a form. Choosing (or turning its page) edits the message: the new draft."""
 
-    def __init__(self, game_id: str, form: Form | None, draft: Draft | None, field: int, *,
-                 match: re.Match[str] | None = None, item: discord.ui.Select | None = None):
-        self.field = field
-        if match is not None:  # rebuilt from a press: the form is loaded in the callback
-            self.game_id, self.prompt_id, self.fp, self.draft_text = (match["game"], match["prompt"], match["fp"],
-                                                                      match["draft"])
-            super().__init__(item)
-            return
-        assert form is not None and draft is not None
-        self.game_id, self.prompt_id, self.fp, self.draft_text = game_id, form.prompt.id, form.fingerprint, \
-            draft.encode()
-        super().__init__(_menu(form, draft, field, _form_id(form, game_id, draft, str(field))), row=field)
+    def __init__(self, game_id: str, prompt_id: str, fingerprint: str, draft_text: str, field: int,
+                 select: discord.ui.Select, row: int | None = None):
+        self.game_id, self.prompt_id, self.fp, self.draft_text, self.field = (game_id, prompt_id, fingerprint,
+                                                                              draft_text, field)
+        super().__init__(select, row=row)
+
+    @classmethod
+    def of(cls, game_id: str, form: Form, draft: Draft, field: int) -> FormSelect:
+        """The menu of part `field`, as the draft shows it, in row `field` of the message."""
+        custom_id = _form_id(game_id, form.prompt.id, form.fingerprint, draft.encode(), str(field))
+        return cls(game_id, form.prompt.id, form.fingerprint, draft.encode(), field,
+                   _menu(form, draft, field, custom_id), row=field)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
                              match: re.Match[str]) -> FormSelect:
-        return cls(match["game"], None, None, int(match["field"]), match=match, item=item)
+        return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["field"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
@@ -159,7 +159,7 @@ class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
     def __init__(self, game_id: str, prompt_id: str, fingerprint: str, draft_text: str, row: int | None = None):
         self.game_id, self.prompt_id, self.fp, self.draft_text = game_id, prompt_id, fingerprint, draft_text
         super().__init__(discord.ui.Button(label="Submit", style=discord.ButtonStyle.primary,
-                                           custom_id=f"mentat:f:{game_id}:{prompt_id}:{fingerprint}:{draft_text}:ok"),
+                                           custom_id=_form_id(game_id, prompt_id, fingerprint, draft_text, "ok")),
                          row=row)
 
     @classmethod
@@ -204,7 +204,7 @@ def form_view(game_id: str, form: Form, draft: Draft) -> discord.ui.View:
             view.add_item(PromptButton(game_id, form.prompt.id, index, choice.label, form.fingerprint))
         return view
     for index in range(len(form.fields)):
-        view.add_item(FormSelect(game_id, form, draft, index))
+        view.add_item(FormSelect.of(game_id, form, draft, index))
     view.add_item(FormSubmit(game_id, form.prompt.id, form.fingerprint, draft.encode(), row=len(form.fields)))
     return view
 
