@@ -114,6 +114,9 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     # the Harkonnen plan, part by part in the DM menus, then Submit
     plan = await open_prompt(env, game_id, H, PromptKind.BATTLE_PLAN)
     first = dm_for(bob, plan.id)
+    for other in (alice, room.players[BT]):  # the menus of the Harkonnen plan went to the Harkonnen DM alone
+        assert not any(f":{plan.id}:" in (c.custom_id or "") for m in other.user.dm_channel.history()
+                       for c in components(m))
     assert parts(first) == ["Leader", "Weapon: No weapon", "Defense: No defense", "Dial", "Submit"]
     await choose(bob, plan.id, "Leader", "Feyd-Rautha")
     await choose(bob, plan.id, "Weapon", "Crysknife")
