@@ -457,3 +457,12 @@ async def test_a_forged_draft_is_closed_and_changes_nothing(started):
     assert re.fullmatch(FormSubmit.__discord_ui_compiled_template__, forged.custom_id)
     pressed = await press(FormSubmit, forged, bot, USERS[BT])
     assert pressed.answers == [(CLOSED, True)] and await bot.service.store.actions(game_id) == []
+
+
+def test_a_form_too_big_for_one_message_falls_back_to_the_command():
+    """Five rows a message: four menus and Submit. A BT hand holds at most 4 cards (its hand limit), so this only
+    guards against a future change; the DM text and /bt traps still serve the decision."""
+    hand = ["kulon", "crysknife", "shield_1", "baliset", "stunner"]
+    assert form_for(prompt(PromptKind.BT_TRAPS, BT, ["Arrakeen"], hand=hand)) is None
+    assert prompt_view(SNOWFLAKE_GAME, prompt(PromptKind.BT_TRAPS, BT, ["Arrakeen"], hand=hand), BT.value) is None
+    assert form_for(prompt(PromptKind.BT_TRAPS, BT, ["Arrakeen"], hand=hand[:4])) is not None
