@@ -101,3 +101,16 @@ def test_options_text_keeps_the_bt_options_and_adds_the_last_turn():
     assert options_text(None, 3) == ",".join(BT_OPTIONS) + ",turns=3"
     assert "weather" in options_text("all", None) and "bt_traps" in options_text("all", None)
     assert options_text("bt_traps", None) == "bt_traps"
+
+
+def test_the_demo_plays_the_same_game_through_the_sqlite_store(tmp_path):
+    """A one-turn game through a temporary SQLite file, as the bot stores games: the same actions, final
+    state, channel and inboxes as the same game through the memory store."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert demo_main(["--seed", "5", "--out", str(tmp_path), "--turns", "1", "--store", "sqlite"]) == 0
+        assert demo_main(["--seed", "5", "--out", str(tmp_path / "memory"), "--turns", "1"]) == 0
+    on_sqlite, in_memory = load_record(tmp_path / "game.json"), load_record(tmp_path / "memory" / "game.json")
+    assert on_sqlite.actions == in_memory.actions and on_sqlite.state_hash == in_memory.state_hash
+    assert engine_main(["replay", str(tmp_path / "game.json")]) == 0
+    for name in ["channel.txt", *(f"dm-{f.value}.txt" for f in Faction)]:
+        assert (tmp_path / name).read_text() == (tmp_path / "memory" / name).read_text(), name

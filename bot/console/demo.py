@@ -1,4 +1,4 @@
-"""`python -m bot.console.demo [--seed N] [--out DIR] [--options ...] [--turns N] [--store sqlite|memory]`:
+"""`python -m bot.console.demo [--seed N] [--out DIR] [--options ...] [--turns N] [--store memory|sqlite]`:
 a whole game played offline by automatic players, through the bot's own service and the console front.
 
 Seven factions with the Bene Tleilaxu and every BT option. The console creates, seats and starts the game
@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.app.map_picture import render_map
 from bot.app.ports import GameRecordRow, GameStatus, GameStore, OutgoingMessage
 from bot.app.service import Accepted, GameService, Refused
 from bot.console.gateway import CHANNEL_PREFIX, ConsoleGateway
@@ -32,11 +33,6 @@ from engine.model import GameState, Phase
 from engine.names import faction_name
 from engine.options import GameOptions
 from engine.rng import Rng
-
-try:
-    from bot.app.map_picture import render_map
-except ImportError:  # TEMPORARY while the map picture is being written
-    render_map = None
 
 BT_OPTIONS = tuple(name for name in GameOptions.model_fields if name.startswith("bt_"))
 MAX_ACTIONS = 20_000  # a whole game takes about a thousand; more means the players are stuck
@@ -133,8 +129,6 @@ class DemoPlayers:
 
     def _draw(self, state: GameState, name: str) -> None:
         """The table's picture (public facts only): as each turn begins, and as the game ends."""
-        if render_map is None:
-            return
         path = self.out_dir / name
         path.write_bytes(render_map(state, None))
         self.maps.append(path)
@@ -213,8 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", help="'all', or comma-separated options as for the console's `new` "
                                           f"(default: {','.join(BT_OPTIONS)})")
     parser.add_argument("--turns", type=int, help="end the game after this turn (A-10; default 15)")
-    parser.add_argument("--store", choices=("sqlite", "memory"), default="sqlite",
-                        help="a temporary SQLite file, as the bot uses (default), or the memory store")
+    parser.add_argument("--store", choices=("memory", "sqlite"), default="memory",
+                        help="the memory store (default) or a temporary SQLite file, as the bot uses (slower: one "
+                             "synchronous commit per action and per delivered message)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     result = asyncio.run(_run(args))

@@ -1,0 +1,119 @@
+"""`python -m bench [--json PATH] [--quick]`: measure the engine, the service on SQLite, 1,000 open games and
+the map picture; print a table with the targets (README.md, Performance) and write every figure as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.engine_figures import engine_figures
+from bench.map_figures import map_figures
+from bench.service_figures import load_figures, submit_figures
+from bench.timing import now
+
+
+def machine() -> dict:
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        model = platform.processor() or model
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"nproc": cpus, "cpu": model, "python": platform.python_version(),
+            "system": f"{platform.system()} {platform.machine()}", "load_average_1min": load_average()}
+
+
+def load_average() -> float | None:
+    """How busy the machine was (other processes skew every timing), where the system tells."""
+    return round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None
+
+
+def rows(figures: dict) -> list[tuple[str, str, str, str]]:
+    """(figure, value, target, met) for the table."""
+    e, s, load, m = figures["engine"], figures["service"], figures["load"], figures["map"]
+    mark = {True: "yes", False: "NO"}
+    apply, game = e["apply"], e["whole_game"]
+    submit, bare = s["submit"], s["bare_commit"]
+    burst, steady = load["burst"], load["steady"]
+    render = m["render"]
+    return [
+        ("engine: apply per action p50 / p99", f"{apply['p50_ms']} / {apply['p99_ms']} ms "
+         f"({apply['n']} actions, {e['games']} games)", "p99 < 2 ms", mark[apply["p99_ms"] < 2]),
+        ("engine: whole 7-faction game with the BT", f"p50 {game['p50_ms'] / 1000:.2f} s, max "
+         f"{game['max_ms'] / 1000:.2f} s; {game['games_per_second']} games/s", "every game < 2 s",
+         mark[game["max_ms"] < 2000]),
+        ("engine: replay (verify) of a whole game", f"{e['replay']['best_ms']} ms ({e['replay']['turns']} turns, "
+         f"{e['replay']['actions']} actions)", "", ""),
+        ("engine: one game's state", f"{e['memory']['state_object_kib']} KiB as objects, "
+         f"{e['memory']['state_json_kib']} KiB as JSON; {e['memory']['game_peak_mib']} MiB peak over a game",
+         "", ""),
+        ("service: submit to commit p50 / p99", f"{submit['p50_ms']} / {submit['p99_ms']} ms "
+         f"({s['actions']} actions, SQLite)", "", ""),
+        ("service: bare commit, same size p50 / p99", f"{bare['p50_ms']} / {bare['p99_ms']} ms "
+         f"({s['row_bytes_p50']} bytes)", "", ""),
+        ("service: ratio submit / bare p50 / p99", f"{s['ratio_p50']} / {s['ratio_p99']}", "p99 ratio <= 2",
+         mark[s["ratio_p99"] <= 2]),
+        (f"load: {load['games']} open games, bursts p50 / p99", f"{burst['p50_ms']} / {burst['p99_ms']} ms "
+         f"({burst['n']} submits, {burst['submits_per_second']}/s)", "p99 < 50 ms",
+         mark[burst["p99_ms"] < 50]),
+        (f"load: {load['games']} open games, steady p50 / p99", f"{steady['p50_ms']} / {steady['p99_ms']} ms "
+         f"({steady['n']} submits at {steady['arrivals_per_second']}/s)", "p99 < 50 ms", mark[steady["p99_ms"] < 50]),
+        ("load: errors", ", ".join(f"{k} {v}" for k, v in load["errors"].items()) or "none", "none",
+         mark[not load["errors"]]),
+        ("map: render p50 / p99", f"{render['p50_ms']} / {render['p99_ms']} ms", "p50 < 200 ms",
+         mark[render["p50_ms"] < 200]),
+        ("map: PNG size p50 / max", f"{m['size_kb_p50']} / {m['size_kb_max']} kB", "< 500 kB",
+         mark[m["size_kb_max"] < 500]),
+    ]
+
+
+def table(figures: dict) -> str:
+    lines = [("Figure", "Value", "Target", "Met"), *rows(figures)]
+    widths = [max(len(line[i]) for line in lines) for i in range(4)]
+    out = ["| " + " | ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)) + " |" for line in lines]
+    out.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--json", default="out/bench.json", help="where to write the figures (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="small numbers, to check the benchmark runs")
+    args = parser.parse_args(argv)
+    games, load_games, rounds, paced, max_actions = (2, 20, 1, 20, 100) if args.quick else (10, 1000, 3, 1000, 5000)
+    started = now()
+    figures: dict = {"machine": machine()}
+    figures["engine"], record = engine_figures(games, args.seed)
+    print(f"engine done ({now() - started:.0f} s)", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:
+        figures["service"] = asyncio.run(submit_figures(Path(scratch) / "service.sqlite", args.seed, max_actions))
+        print(f"service done ({now() - started:.0f} s)", file=sys.stderr)
+        figures["load"] = asyncio.run(load_figures(Path(scratch) / "load.sqlite", load_games, rounds, paced,
+                                                   args.seed))
+        print(f"load done ({now() - started:.0f} s)", file=sys.stderr)
+    figures["map"] = map_figures(record, repeats=1 if args.quick else 3)
+    figures["seconds"] = round(now() - started, 1)
+    figures["machine"]["load_average_1min_after"] = load_average()
+    m = figures["machine"]
+    print(f"Mentat benchmark: {m['nproc']} CPUs ({m['cpu']}), Python {m['python']}, {m['system']}; load average "
+          f"{m['load_average_1min']} before, {m['load_average_1min_after']} after; {figures['seconds']} s")
+    print(table(figures))
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print(f"Figures written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

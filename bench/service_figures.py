@@ -1,0 +1,168 @@
+"""Service figures on SQLite, the bot's own store: a submitted action until its transaction is committed,
+against a bare commit of a row of the same size on the same database; and the load of 1,000 open games."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from pathlib import Path
+
+import aiosqlite
+
+from bench.engine_figures import bt_game
+from bench.timing import now, percentile, spread
+from bot.app.ports import GameStatus
+from bot.app.service import GameService
+from bot.store.sqlite import CONNECTION_PRAGMAS, SqliteGameStore
+from engine.actions import Action
+from engine.autoplay import play_prompt
+from engine.ids import Faction
+from engine.rng import Rng
+
+GUILD_ID = 1
+FIRST_USER_ID = 1000
+
+
+async def open_game(service: GameService, channel_id: int, seed: int) -> str:
+    """Create a 7-faction game with the BT in its own channel, seat a player at each faction and start it."""
+    row = await service.create_game(GUILD_ID, channel_id, list(Faction), bt_game(seed).options, seed)
+    for number, faction in enumerate(Faction):
+        await service.seat(row.game_id, faction, FIRST_USER_ID + number)
+    await service.start(row.game_id)
+    return row.game_id
+
+
+async def next_action(service: GameService, game_id: str, rng: Rng) -> tuple[Action, str] | None:
+    """An automatic player's legal answer to one open decision of the game, or None when none is open."""
+    state = await service.state_of(game_id)
+    if not state.prompts:
+        return None
+    prompt = rng.choice(state.prompts)
+    action, _ = play_prompt(state, prompt, rng)  # a sample the rules accept (tried on a copy)
+    return action, prompt.id
+
+
+def user_of(action: Action) -> int:
+    return FIRST_USER_ID + list(Faction).index(action.faction)
+
+
+class BareCommits:
+    """A second connection to the same database, with the store's pragmas, writing one row per commit."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, path: Path) -> BareCommits:
+        db = await aiosqlite.connect(path, isolation_level=None)
+        for pragma in CONNECTION_PRAGMAS:
+            await db.execute(pragma)
+        await db.execute("CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        return cls(db)
+
+    async def commit(self, size: int) -> float:
+        """Seconds to write (upsert) one row of `size` characters in its own transaction."""
+        body = "x" * size
+        started = now()
+        await self.db.execute("BEGIN IMMEDIATE")
+        await self.db.execute("INSERT INTO bench_rows (id, body) VALUES (1, ?)"
+                              " ON CONFLICT (id) DO UPDATE SET body = excluded.body", (body,))
+        await self.db.execute("COMMIT")
+        return now() - started
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
+    """One whole game through GameService.submit on SQLite; after each submit, a bare commit of a row as
+    large as what the submit wrote (the snapshot, the action and its messages), on the same database."""
+    store = await SqliteGameStore.open(path)
+    bare = await BareCommits.open(path)
+    try:
+        service = GameService(store)
+        game_id = await open_game(service, 1, seed)
+        rng = Rng.from_seed(seed)
+        submits, commits, sizes = [], [], []
+        for _ in range(max_actions):
+            chosen = await next_action(service, game_id, rng)
+            if chosen is None:
+                break
+            action, prompt_id = chosen
+            started = now()
+            accepted = await service.submit(game_id, user_of(action), action, prompt_id=prompt_id)
+            submits.append(now() - started)
+            row = await store.load_game(game_id)
+            size = (len(row.state_json) + len(action.model_dump_json())
+                    + sum(len(e.message) for e in accepted.events))  # the messages are built from the events
+            sizes.append(size)
+            commits.append(await bare.commit(size))
+        ended = (await store.load_game(game_id)).status == GameStatus.ENDED
+    finally:
+        await bare.close()
+        await store.close()
+    submit, commit = spread(submits), spread(commits)
+    return {"actions": len(submits), "game_ended": ended, "row_bytes_p50": percentile(sizes, 0.5),
+            "submit": submit, "bare_commit": commit,
+            "ratio_p50": round(submit["p50_ms"] / commit["p50_ms"], 2),
+            "ratio_p99": round(submit["p99_ms"] / commit["p99_ms"], 2)}
+
+
+async def load_figures(path: Path, games: int, rounds: int, paced: int, seed: int) -> dict:
+    """`games` games open in one store; then `rounds` bursts, each one action submitted in every game at once
+    (asyncio.gather), each submit timed from its call; then `paced` submits arriving one by one at random
+    games at a steady rate (half the burst throughput), each timed from its arrival."""
+    store = await SqliteGameStore.open(path)
+    try:
+        service = GameService(store)
+        started = now()
+        ids = [await open_game(service, channel, seed + channel) for channel in range(1, games + 1)]
+        opening = now() - started
+        rng = Rng.from_seed(seed)
+        errors: Counter[str] = Counter()
+        burst: list[float] = []
+        burst_seconds = 0.0
+
+        async def timed_submit(game_id: str, chosen: tuple[Action, str] | None, since: float) -> float | None:
+            if chosen is None:
+                return None
+            action, prompt_id = chosen
+            try:
+                await service.submit(game_id, user_of(action), action, prompt_id=prompt_id)
+            except Exception as error:  # noqa: BLE001 - every failure is a figure of the load test
+                errors[type(error).__name__] += 1
+                return None
+            return now() - since
+
+        for _ in range(rounds):
+            chosen = [await next_action(service, game_id, rng) for game_id in ids]
+            since = now()
+            timings = await asyncio.gather(*(timed_submit(g, c, since) for g, c in zip(ids, chosen, strict=True)))
+            burst_seconds += now() - since
+            burst += [t for t in timings if t is not None]
+        rate = len(burst) / burst_seconds / 2  # arrivals per second, at half what the bursts sustained
+        draw = random.Random(seed)
+        pending: dict[str, asyncio.Task] = {}
+        steady: list[float] = []
+
+        def finished(game_id: str, task: asyncio.Task) -> None:
+            del pending[game_id]
+            if task.result() is not None:
+                steady.append(task.result())
+
+        steady_started = now()
+        for number in range(paced):
+            await asyncio.sleep(max(0.0, steady_started + number / rate - now()))
+            # a player acts on what they see: not in a game whose last action is still being committed
+            game_id = draw.choice([g for g in ids if g not in pending])
+            chosen_now = await next_action(service, game_id, rng)  # the player's own thinking, before arrival
+            pending[game_id] = asyncio.create_task(timed_submit(game_id, chosen_now, now()))
+            pending[game_id].add_done_callback(lambda task, done=game_id: finished(done, task))
+        await asyncio.gather(*pending.values())
+    finally:
+        await store.close()
+    return {"games": games, "opening_seconds": round(opening, 1),
+            "burst": {**spread(burst), "rounds": rounds, "submits_per_second": round(len(burst) / burst_seconds)},
+            "steady": {**spread(steady), "arrivals_per_second": round(rate)},
+            "errors": dict(errors)}
