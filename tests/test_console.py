@@ -235,10 +235,31 @@ async def test_corrections_need_the_admin_verb_and_undo_guards_secrets(started):
 
 
 async def test_a_closed_dm_falls_back_to_the_table():
+    """The start's probe finds the closed DMs: the start says so, the table is told once, and the Fremen read
+    their decisions with `prompts`."""
     console, lines = await _console()
     await _run(console, NEW, "dm close fremen", "start")
-    assert any("cannot DM the fremen player" in line for line in _channel(lines))
+    assert "The game has started. No DMs reach: fremen (they use prompts)." in lines
+    assert [line for line in _channel(lines) if "cannot DM the fremen player" in line] == [
+        "The bot cannot DM the fremen player (<@104>): they must open DMs from server members; until then they use "
+        "/me prompts."]
     assert "fremen" not in console.gateway.inboxes
+    await _run(console, "as fremen", "prompts")
+    assert "traitor pick (secret)" in lines[-1]
+
+
+async def test_a_delivery_file_records_each_delivery_once(tmp_path):
+    deliveries = tmp_path / "delivered.jsonl"
+    lines: list[str] = []
+    console = Console(GameService(MemoryGameStore()), ConsoleGateway(lines.append, deliveries), out=lines.append)
+    await _run(console, NEW, "start")
+    recorded = [json.loads(line) for line in deliveries.read_text().splitlines()]
+    assert [entry["text"] for entry in recorded if entry["to"] == "#channel"][0].startswith("A new game of Dune")
+    assert {entry["to"] for entry in recorded} == {"#channel", "atreides", "fremen", "bene_tleilaxu"}
+    ids = [entry["outbox_id"] for entry in recorded]
+    assert ids == sorted(set(ids))  # each once, in queue order
+    again = ConsoleGateway(lines.append, deliveries)  # a restarted console: what is in the file is not redone
+    assert again.deliveries.delivered == set(ids)
 
 
 # --- (e) export ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from bot.app.ports import (
     GameStatus,
     OutgoingMessage,
     Recipient,
+    StoredAction,
     UnknownGame,
     VersionConflict,
 )
@@ -129,6 +130,47 @@ async def test_seats_are_taken_changed_and_freed(store):
     await store.set_seat("g1", "atreides", None)
     await store.set_seat("g1", "fremen", None)  # freeing an empty seat is harmless
     assert (await store.load_game("g1")).seats == {"harkonnen": BOB}
+
+
+async def test_a_seat_and_its_announcement_are_stored_together(store):
+    await store.create_game(record(), [])
+    await store.commit_action("g1", 0, ALICE, "{}", "{}", [])
+
+    await store.set_seat("g1", "atreides", BOB, [to_channel("Bob plays the Atreides")])
+    assert (await store.load_game("g1")).seats == {"atreides": BOB}
+    assert [(row.seq, row.message.text) for row in await store.pending_outbox()] == [(1, "Bob plays the Atreides")]
+
+
+async def test_an_imported_game_is_created_with_its_actions(store):
+    """/game import: the game and its whole history in one transaction; the history must be versions 1..seq."""
+    played = [StoredAction(seq=1, actor=ALICE, action_json='{"a": 1}', created_at=NOON - timedelta(days=2)),
+              StoredAction(seq=2, actor=BOB, action_json='{"a": 2}')]
+    await store.create_game(record(seq=2, state_json='{"seq": 2}'), [to_channel("imported")], played)
+    assert [(a.seq, a.actor, a.action_json, a.created_at) for a in await store.actions("g1")] == [
+        (1, ALICE, '{"a": 1}', NOON - timedelta(days=2)), (2, BOB, '{"a": 2}', NOON)]  # unstamped: now
+    assert [(row.seq, row.message.text) for row in await store.pending_outbox()] == [(2, "imported")]
+    assert await store.commit_action("g1", 2, ALICE, "{}", "{}", []) == 3
+    for wrong in ([played[1]], played[:1], [played[1], played[0]]):  # a gap, too few, out of order
+        with pytest.raises(ValueError, match="numbered 1..2"):
+            await store.create_game(record("g2", channel_id=2000, seq=2), [to_channel("lost")], wrong)
+    assert await store.load_game("g2") is None and await store.actions("g2") == []
+
+
+async def test_logged_channel_messages_are_the_games_notes_whatever_their_delivery(store):
+    await store.create_game(record("g1", channel_id=1001), [])
+    await store.create_game(record("g2", channel_id=1002), [])
+    logged = OutgoingMessage(recipient=Recipient(channel=True), text="Admin mod paused the game.", logged=True)
+    await store.queue("g1", [to_channel("not a note"), logged])
+    await store.commit_action("g1", 0, ALICE, "{}", "{}", [logged.model_copy(update={"text": "later"})])
+    await store.queue("g2", [logged.model_copy(update={"text": "other game"})])
+    for row in await store.pending_outbox():
+        await store.mark_outbox(row.id, "sent")
+
+    notes = await store.log_notes("g1")
+    assert [(note.seq, note.text, note.created_at) for note in notes] == [
+        (0, "Admin mod paused the game.", NOON), (1, "later", NOON)]
+    with pytest.raises(UnknownGame):
+        await store.log_notes("nope")
 
 
 async def test_set_status(store):

@@ -1,0 +1,152 @@
+"""/game log, /game import and the DM probe of /game start, called as Discord calls them (a fake interaction,
+no network), and the Discord gateway's probe."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot.app.ports import GameRecordRow, GameStatus
+from bot.app.service import GameService
+from bot.discord.client import MentatBot
+from bot.discord.gateway import DiscordGateway
+from bot.store.memory import MemoryGameStore
+from engine.actions import ChooseTraitor, SetStorm
+from engine.ids import Faction
+from engine.model import PromptKind
+from engine.names import leader_name
+from tests.discord_fakes import FakeInteraction
+
+A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
+USERS = {A: 101, H: 102, F: 103}
+SPECTATOR, MODERATOR = 999, 900
+
+
+@pytest.fixture
+async def bot():
+    bot = MentatBot(GameService(MemoryGameStore()))
+    await bot.add_cogs()
+    return bot
+
+
+@pytest.fixture
+async def running(bot):
+    service = bot.service
+    row = await service.create_game(1, 55, [A, H, F], seed=7)
+    for faction, user in USERS.items():
+        await service.seat(row.game_id, faction, user)
+    await service.start(row.game_id)
+    return bot
+
+
+def game_cog(bot):
+    return bot.get_cog("GameCog")
+
+
+async def test_game_log_is_ephemeral_public_only_and_paged_under_2000_characters(running):
+    bot, service = running, running.service
+    prompt = next(p for p in (await service.state_of("g55")).prompts if p.faction == A
+                  and p.kind == PromptKind.TRAITOR_PICK)
+    await service.submit("g55", USERS[A], ChooseTraitor(faction=A, leader=prompt.options[0]))
+    for sector in range(1, 11):  # ten long corrections: about 4,000 characters of log
+        await service.submit("g55", MODERATOR, SetStorm(admin="mod", reason="r" * 380, sector=sector), admin=True)
+    asked = FakeInteraction(bot, SPECTATOR)
+    await game_cog(bot).log.callback(game_cog(bot), asked, entries=50)
+    pages = [text for text, _ in asked.answers]
+    assert len(pages) == 3 and all(len(page) <= 2000 for page in pages)
+    assert all(ephemeral for _, ephemeral in asked.answers)
+    assert "\n".join(pages) == "\n".join(await service.public_log("g55", 50))
+    assert "v1 Atreides chose a traitor." in pages[0] and leader_name(prompt.options[0]) not in "".join(pages)
+    few = FakeInteraction(bot, USERS[H])  # a player reads the same public log
+    await game_cog(bot).log.callback(game_cog(bot), few, entries=1)
+    assert few.answers == [("v11 Admin mod set the storm to sector 10 (" + "r" * 380 + ").", True)]
+
+
+async def test_game_log_without_a_game_says_so(bot):
+    asked = FakeInteraction(bot, SPECTATOR, channel_id=12)
+    await game_cog(bot).log.callback(game_cog(bot), asked, entries=5)
+    assert asked.answers == [("Refused: There is no game in this channel; create one with /game new.", True)]
+
+
+class FakeAttachment:
+    def __init__(self, text: str):
+        self.data = text.encode()
+        self.size = len(self.data)
+
+    async def read(self) -> bytes:
+        return self.data
+
+
+async def test_game_import_is_for_moderators_and_creates_the_game_here(running):
+    bot = running
+    exported = await bot.service.export("g55")
+    stranger = FakeInteraction(bot, SPECTATOR, channel_id=66)
+    await game_cog(bot).import_.callback(game_cog(bot), stranger, game_file=FakeAttachment(exported))
+    assert stranger.answers[0][0].startswith("Refused: Only a moderator") and \
+        await bot.service.store.game_in_channel(66) is None
+    moderator = FakeInteraction(bot, MODERATOR, channel_id=66, manage_guild=True)
+    await game_cog(bot).import_.callback(game_cog(bot), moderator, game_file=FakeAttachment(exported))
+    assert moderator.answers == [("Imported as game g66 at version 0 (open).", True)]
+    imported = await bot.service.store.game_in_channel(66)
+    assert imported.seats == {f.value: user for f, user in USERS.items()} and imported.status == GameStatus.OPEN
+    again = FakeInteraction(bot, MODERATOR, channel_id=66, manage_guild=True)
+    await game_cog(bot).import_.callback(game_cog(bot), again, game_file=FakeAttachment(exported))
+    assert again.answers[0][0].startswith("Refused: This channel already has a game")
+    forged = FakeInteraction(bot, MODERATOR, channel_id=67, manage_guild=True)
+    await game_cog(bot).import_.callback(game_cog(bot), forged,
+                                         game_file=FakeAttachment(exported.replace('"seed": 7', '"seed": 8')))
+    assert forged.answers[0][0].startswith("Refused: The game file fails verification")
+    assert await bot.service.store.game_in_channel(67) is None
+
+
+class FakeUserTarget:
+    def __init__(self, refuse: bool):
+        self.refuse, self.sent = refuse, []
+
+    async def send(self, content, **_):
+        if self.refuse:
+            raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                                    {"code": 50007, "message": "Cannot send messages to this user"})
+        self.sent.append(content)
+
+
+class ReadyClient:
+    def __init__(self, users):
+        self.users = users
+
+    def is_ready(self) -> bool:
+        return True
+
+    def get_user(self, user_id):
+        return self.users.get(user_id)
+
+
+async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():
+    open_dms, closed_dms = FakeUserTarget(refuse=False), FakeUserTarget(refuse=True)
+    gateway = DiscordGateway(ReadyClient({101: open_dms, 102: closed_dms}))
+    game = GameRecordRow(game_id="g55", guild_id=1, channel_id=55, status=GameStatus.OPEN, setup_json="{}",
+                         state_json="{}", seq=0, seats={"atreides": 101, "harkonnen": 102})
+    assert await gateway.can_dm(game, "atreides") is True
+    assert open_dms.sent == ["**Dune in <#55>**\nYou play Atreides. Your secret decisions and cards will come here "
+                             "by DM."]
+    assert await gateway.can_dm(game, "harkonnen") is False
+    assert await gateway.can_dm(game, "fremen") is False  # nobody seated
+
+
+async def test_game_start_probes_the_seats_and_tells_the_starter_who_cannot_be_dmed(bot):
+    service = bot.service
+    row = await service.create_game(1, 55, [A, H], seed=7)
+    for faction in (A, H):
+        await service.seat(row.game_id, faction, USERS[faction])
+    bot.gateway = DiscordGateway(ReadyClient({101: FakeUserTarget(refuse=False), 102: FakeUserTarget(refuse=True)}))
+    asked = FakeInteraction(bot, USERS[A])
+    await game_cog(bot).start.callback(game_cog(bot), asked)
+    assert asked.answers == [("The game has started; check your DMs (or /me prompts) for your decisions. The bot "
+                              "cannot DM Harkonnen: the table was told.", True)]
+    assert (await service.store.load_game(row.game_id)).settings["unreachable"] == ["harkonnen"]
+    told = [row.message.text for row in await service.store.pending_outbox(limit=1000)
+            if "must open DMs" in row.message.text]
+    assert told == ["The bot cannot DM the harkonnen player (<@102>): they must open DMs from server members; until "
+                    "then they use /me prompts."]
