@@ -286,6 +286,9 @@ async def test_an_exported_game_is_imported_with_its_seats_and_resumes_where_it_
     assert state_hash(await service.state_of("g77")) == state_hash(await service.state_of(game))
     assert [a.action_json for a in await service.store.actions("g77")] == [
         a.action_json for a in await service.store.actions(game)]
+    imported_log = await service.public_log("g77")  # its history is told, started or not
+    assert imported_log[:2] == (await service.public_log(game))[:2]
+    assert imported_log[1] == "v1 Atreides chose a traitor."
     gateway = RecordingGateway()
     await drain(service, gateway)  # the original game's messages and the import notice
     gateway.channel.clear(), gateway.dms.clear()

@@ -127,6 +127,20 @@ def _file_seats(raw: dict, setup: GameSetup) -> dict[str, int]:
     return dict(seats)
 
 
+def _public_entries(setup: GameSetup, stored: list[StoredAction], opened: datetime | None,
+                    told: bool) -> list[tuple[datetime, str]]:
+    """Replay the game, keeping what each action showed the table: (when, "v<version> <public events>")."""
+    state, events = new_game(setup)
+    opening = [e.message for e in events if e.public]
+    entries = [(opened, "v0 " + " ".join(opening))] if opening and told and opened else []
+    for action in stored:
+        state, events = apply(state, parse_action(action.action_json))
+        public = [e.message for e in events if e.public]
+        if public:
+            entries.append((action.created_at, f"v{action.seq} " + " ".join(public)))
+    return entries
+
+
 class GameService:
     def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow):
         self.store = store
@@ -282,7 +296,7 @@ class GameService:
         except (json.JSONDecodeError, ValidationError, TypeError) as error:
             raise NotAllowed(f"This is not a Mentat game file (mentat-game/1): {_first_problem(error)}") from None
         try:
-            state = verify(record)
+            state = await asyncio.to_thread(verify, record)  # a replay: off the event loop
         except ReplayMismatch as mismatch:
             raise NotAllowed(f"The game file fails verification, so it was not imported: {mismatch}") from None
         seats = _file_seats(raw, record.setup)
@@ -315,16 +329,10 @@ class GameService:
             raise NotAllowed(f"The log shows 1 to {MAX_LOG_LENGTH} entries, not {last}.")
         row = await self._load(game_id)
         stored = await self.store.actions(game_id)
-        state, events = new_game(GameSetup.model_validate_json(row.setup_json))
-        timed: list[tuple[datetime, str]] = []
-        opening = [e.message for e in events if e.public]
-        if opening and row.status != GameStatus.OPEN:
-            timed.append((row.started_at or row.created_at, "v0 " + " ".join(opening)))
-        for action in stored:
-            state, events = apply(state, parse_action(action.action_json))
-            public = [e.message for e in events if e.public]
-            if public:
-                timed.append((action.created_at, f"v{action.seq} " + " ".join(public)))
+        setup = GameSetup.model_validate_json(row.setup_json)
+        told = row.status != GameStatus.OPEN or row.seq > 0  # a new game's deal is told at its start
+        # A replay is pure CPU work (a second or so for a long game): off the event loop, so the bot stays live.
+        timed = await asyncio.to_thread(_public_entries, setup, stored, row.started_at or row.created_at, told)
         timed += [(note.created_at, f"v{note.seq} {note.text}") for note in await self.store.log_notes(game_id)]
         timed.sort(key=lambda entry: entry[0])  # stable: an action stays before a note of the same instant
         return [text for _, text in timed[-last:]]
