@@ -405,15 +405,17 @@ def _default_bid(state: GameState, prompt: Prompt) -> PassBid:
     return PassBid(faction=prompt.faction)
 
 
-SAVING_FOR_SPICE_WIN = 20
+SAVING_FOR_SPICE_WIN = 20  # a random BT player with this much spice stops buying cards ...
+SAVING_FROM_TURN = 3  # ... and from this turn on it buys none: its spice win (BT-27) needs 35
 
 
 @sampler_for(PromptKind.BID)
 def _sample_bid(state: GameState, prompt: Prompt, rng: Rng) -> Bid | PassBid:
     """Mostly pass (so games move on); otherwise a small raise within the bidder's own spice. A random BT
-    player with a spice win in sight (BT-27) saves its spice."""
+    player saves for its spice win (BT-27): its income is small (revival payments, kills, BT-10, BT-15)."""
     low, high = prompt.detail["min_bid"], prompt.detail["max_bid"]
-    saving = prompt.faction == Faction.BENE_TLEILAXU and state.faction(prompt.faction).spice >= SAVING_FOR_SPICE_WIN
+    saving = prompt.faction == Faction.BENE_TLEILAXU and (
+        state.turn >= SAVING_FROM_TURN or state.faction(prompt.faction).spice >= SAVING_FOR_SPICE_WIN)
     if low > high or saving or rng.below(3):
         return PassBid(faction=prompt.faction)
     return Bid(faction=prompt.faction, amount=low + rng.below(min(high - low, 3) + 1))
