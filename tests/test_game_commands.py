@@ -1,5 +1,6 @@
 """/game log, /game import and the DM probe of /game start, called as Discord calls them (a fake interaction,
-no network), and the Discord gateway's probe."""
+no network); the Discord gateway's probe and its delivery nonces (SimCord ignores nonces and refuses DMs only
+to bots, so these use fakes)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.app.ports import GameRecordRow, GameStatus
+from bot.app.ports import GameRecordRow, GameStatus, OutgoingMessage, Recipient
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.discord.gateway import DiscordGateway
@@ -150,3 +151,26 @@ async def test_game_start_probes_the_seats_and_tells_the_starter_who_cannot_be_d
             if "must open DMs" in row.message.text]
     assert told == ["The bot cannot DM the harkonnen player (<@102>): they must open DMs from server members; until "
                     "then they use /me prompts."]
+
+
+class RecordingTarget:
+    def __init__(self):
+        self.sent: list[tuple[str, dict]] = []
+
+    async def send(self, content, **options):
+        self.sent.append((content, options))
+
+
+async def test_each_chunk_carries_a_nonce_from_its_outbox_row_that_discord_enforces():
+    """Exactly once on Discord: a row redelivered after a crash carries the same nonces, and discord.py sends a
+    nonce with enforce_nonce, so Discord returns the first message instead of posting a second."""
+    channel = RecordingTarget()
+    gateway = DiscordGateway(SimpleNamespace(get_channel=lambda _: channel))
+    game = GameRecordRow(game_id="g55", guild_id=1, channel_id=55, status=GameStatus.RUNNING, setup_json="{}",
+                         state_json="{}", seq=0)
+    text = "\n".join("z" * 150 for _ in range(20))  # two chunks
+    await gateway.deliver(game, OutgoingMessage(recipient=Recipient(channel=True), text=text, outbox_id=4242424242))
+    assert [options["nonce"] for _, options in channel.sent] == ["mentat-4242424242-1", "mentat-4242424242-2"]
+    assert all(len(options["nonce"]) <= 25 for _, options in channel.sent)  # Discord's limit for a nonce
+    payload = discord.http.handle_message_parameters(content="x", nonce="mentat-1-1").payload
+    assert payload["nonce"] == "mentat-1-1" and payload["enforce_nonce"] is True
