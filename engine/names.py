@@ -25,3 +25,14 @@ def location_label(location: str) -> str:
     if len(territory.locations) == 1:
         return territory.name
     return f"{territory.name} (sector {board.location_sector(location)})"
+
+
+def option_name(option: str) -> str:
+    """A prompt option for people: a leader's or a card's name where it is one, else the option's words."""
+    data = load_game_data()
+    for lookup in (data.leader, data.card):
+        try:
+            return lookup(option).name
+        except (KeyError, LookupError):
+            continue
+    return option.replace("_", " ")

@@ -10,12 +10,12 @@ from bot.app.ports import OutgoingMessage, Recipient
 from engine.events import Event
 from engine.ids import Faction
 from engine.model import GameState, Prompt
-from engine.names import faction_name
+from engine.names import faction_name, option_name
 
 
 def _prompt_text(prompt: Prompt) -> str:
     kind = prompt.kind.value.replace("_", " ")
-    choices = f" Choices: {', '.join(prompt.options[:25])}." if prompt.options else ""
+    choices = f" Choices: {', '.join(option_name(o) for o in prompt.options[:25])}." if prompt.options else ""
     more = f" (and {len(prompt.options) - 25} more)" if len(prompt.options) > 25 else ""
     return f"Your decision is needed: {kind} (decision {prompt.id}).{choices}{more}"
 
