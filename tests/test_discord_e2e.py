@@ -59,6 +59,11 @@ def reply(result) -> str:
     return result.followups[-1].content if result.followups else result.response.content
 
 
+def answered(result):
+    """The message a command answered with (a deferred answer's first follow-up replaces its "thinking")."""
+    return result.followups[-1] if result.followups else result.response
+
+
 def contents(channel) -> list[str]:
     return [message.content for message in channel.history()]
 
@@ -419,3 +424,19 @@ async def test_an_admin_correction_names_its_author_and_reason_and_the_amount_re
     assert mine.ephemeral and reply(mine).startswith("**Harkonnen**: 30 spice")
     theirs = await table.players[BT].slash(table.channel, "me hand")
     assert "30 spice" not in reply(theirs)
+
+
+async def test_game_map_posts_the_tables_map_and_mine_shows_a_players_own_map_to_them_alone(table):
+    before = table.screens()
+    shown = await table.dave.slash(table.channel, "game map")
+    posted = answered(shown)
+    assert not posted.ephemeral and [a.filename for a in posted.attachments] == [f"g{table.channel.id}-turn0.png"]
+    assert (await posted.attachments[0].read()).startswith(b"\x89PNG")
+
+    own = await table.players[BT].slash(table.channel, "game map", mine=True)
+    private = answered(own)
+    assert private.ephemeral and len(private.attachments) == 1
+    refused = await table.dave.slash(table.channel, "game map", mine=True)
+    assert refused.ephemeral and reply(refused).startswith("Refused: You have no seat in this game")
+    # the table's map is in the channel for everyone; the BT's own map is not
+    assert len(table.channel.history(viewer=table.players[H])) == len(before["channel"]) + 1
