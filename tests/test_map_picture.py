@@ -6,9 +6,17 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageColor
 
-from bot.app.map_picture import HEIGHT, WIDTH, location_centre, render_map, territory_keys
+from bot.app.map_picture import (
+    FACTION_COLOURS,
+    HEIGHT,
+    STORM_FILL,
+    WIDTH,
+    location_box,
+    render_map,
+    territory_keys,
+)
 from engine.actions import LayTraps
 from engine.autoplay import play_until_stuck
 from engine.data import POLAR_SINK, load_game_data
@@ -30,8 +38,12 @@ def _picture(png: bytes) -> Image.Image:
     return image.convert("RGB")
 
 
-def _changed_area(first: bytes, second: bytes) -> tuple[int, int, int, int] | None:
-    return ImageChops.difference(_picture(first), _picture(second)).getbbox()
+def _changed_area(first: bytes, second: bytes, within: tuple[int, int, int, int] | None = None):
+    """The box around every pixel that differs (only those within `within`, when given), or None."""
+    first_image, second_image = _picture(first), _picture(second)
+    if within is not None:
+        first_image, second_image = first_image.crop(within), second_image.crop(within)
+    return ImageChops.difference(first_image, second_image).getbbox()
 
 
 def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
@@ -65,35 +77,36 @@ def test_a_moved_token_changes_the_picture_just_where_it_left_and_arrived(mid_ga
     faction = next(iter(here))
     moved.add_tokens(source, faction, -1)
     moved.add_tokens(POLAR_SINK, faction, 1)
-    changed = _changed_area(render_map(mid_game, None), render_map(moved, None))
-    assert changed is not None, "moving a token left the picture as it was"
-    assert _inside(location_centre(source), changed) and _inside(location_centre(POLAR_SINK), changed)
-    assert changed[2] < 1000, "only the disc changes: the totals on the board are the same"
+    before, after = render_map(mid_game, None), render_map(moved, None)
+    boxes = [location_box(source), location_box(POLAR_SINK)]
+    for box in boxes:
+        assert _changed_area(before, after, box) is not None, f"nothing changed in {box}"
+    changed = _changed_area(before, after)
+    union = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    assert _inside(changed[:2], union) and _inside(changed[2:], union), "only those two cells change"
 
 
 def test_spice_on_the_sand_is_drawn(mid_game):
     richer = mid_game.model_copy(deep=True)
     richer.spice_on_board["Cielago South#1"] = richer.spice_on_board.get("Cielago South#1", 0) + 5
-    changed = _changed_area(render_map(mid_game, None), render_map(richer, None))
-    assert changed is not None and _inside(location_centre("Cielago South#1"), changed)
+    before, after = render_map(mid_game, None), render_map(richer, None)
+    assert _changed_area(before, after, location_box("Cielago South#1")) is not None
 
 
 def test_the_storms_sector_is_shaded(mid_game):
-    """A-17: the cells of the storm's sector are drawn darker; the picture changes when the storm moves."""
-    here = mid_game.storm_sector
-    moved = mid_game.model_copy(deep=True)
-    moved.storm_sector = here % 18 + 1
-    first, second = _picture(render_map(mid_game, None)), _picture(render_map(moved, None))
-    cell = _empty_cell_of_sector(mid_game, here)
-    x, y = (round(c) for c in location_centre(cell))
-    assert sum(first.getpixel((x, y))) < sum(second.getpixel((x, y))), "the storm's sector is not darker"
-
-
-def _empty_cell_of_sector(state: GameState, sector: int) -> str:
-    """A location of the sector with neither tokens nor spice, so its middle shows the cell's own fill."""
+    """A-17: the cells of the storm's sector are drawn in darker colours, and only there."""
     board = load_game_data().board
-    return next(loc for loc in board.all_locations() if board.location_sector(loc) == sector
-                and loc not in state.forces and loc not in state.spice_on_board)
+    here = mid_game.storm_sector
+    elsewhere = mid_game.model_copy(deep=True)
+    elsewhere.storm_sector = (here + 8) % 18 + 1  # across the disc
+    for location in (loc for loc in board.all_locations() if board.location_sector(loc) == here):
+        darkened = ImageColor.getrgb(STORM_FILL[board.territory(board.location_territory(location)).kind])
+        assert darkened in _colours(render_map(mid_game, None), location_box(location)), location
+        assert darkened not in _colours(render_map(elsewhere, None), location_box(location)), location
+
+
+def _colours(png: bytes, box: tuple[int, int, int, int]) -> set[tuple[int, int, int]]:
+    return {colour for _, colour in _picture(png).crop(box).getcolors(maxcolors=1 << 20)}
 
 
 def test_a_stronghold_the_bt_control_is_marked(mid_game):
@@ -102,8 +115,10 @@ def test_a_stronghold_the_bt_control_is_marked(mid_game):
     empty = next(s for s in load_game_data().board.strongholds if not any(
         loc.startswith(s) for loc in controlled.forces))
     controlled.bt.controlled.append(empty)
-    changed = _changed_area(render_map(mid_game, None), render_map(controlled, None))
-    assert changed is not None and _inside(location_centre(f"{empty}#{_sector(empty)}"), changed)
+    cell = location_box(f"{empty}#{_sector(empty)}")
+    assert _changed_area(render_map(mid_game, None), render_map(controlled, None), cell) is not None
+    outline = ImageColor.getrgb(FACTION_COLOURS[BT][0])
+    assert outline in _colours(render_map(controlled, None), cell)
 
 
 def _sector(territory: str) -> int:
@@ -127,10 +142,10 @@ def test_bt_30_the_tables_picture_is_the_same_with_or_without_traps(mid_game):
     for faction in mid_game.factions:
         if faction != BT:
             assert render_map(mid_game, faction) == render_map(without, faction), f"{faction} sees the traps"
-    changed = _changed_area(render_map(mid_game, BT), render_map(without, BT))
-    assert changed is not None, "the BT's own picture does not show their traps"
     for stronghold in mid_game.traps:
-        assert _inside(location_centre(f"{stronghold}#{_sector(stronghold)}"), changed)
+        cell = location_box(f"{stronghold}#{_sector(stronghold)}")
+        assert _changed_area(render_map(mid_game, BT), render_map(without, BT), cell) is not None, \
+            f"the BT's own picture does not show their trap in {stronghold}"
 
 
 def test_bt_30_which_card_a_trap_is_shows_only_in_the_bts_picture():
