@@ -8,6 +8,10 @@ spice and each faction's tokens as a coloured badge with the count.
 Everything drawn comes from `engine.views.view(state, viewer)`, never from the raw state, so the picture
 can show only what its viewer may know: the table's picture (viewer None) public facts only, a faction's
 own picture adds its own secrets (the BT's traps and their cards, BT-30; its spice behind the shield).
+The trap's stronghold is public (a face-down card), but the table's picture leaves traps out altogether,
+so that it is the same whether or not the BT laid any.
+
+The last section says when the table gets the map: after the storm, the movement round and the battles.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import io
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
@@ -162,9 +166,8 @@ def location_box(location: str) -> tuple[int, int, int, int]:
 
 
 @cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    # Pillow's bundled font, so that the picture looks the same on any machine.
-    del bold  # one face only; emphasis comes from size and outline
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    # Pillow's bundled font (Pillow 10.1+), so that the picture looks the same on any machine.
     return ImageFont.load_default(size=size)
 
 
@@ -236,7 +239,7 @@ def _content_parts(draw: ImageDraw.ImageDraw, spice: int, forces: dict[Faction, 
 
 
 def _draw_cell(draw: ImageDraw.ImageDraw, cell: _Cell, *, stormy: bool = False, bt_controlled: bool = False,
-               key: list[Part], contents: list[Part] = ()) -> None:
+               key: list[Part], contents: Sequence[Part] = ()) -> None:
     draw.polygon(_wedge(cell), fill=(STORM_FILL if stormy else KIND_FILL)[cell.kind], outline=CELL_LINE)
     if bt_controlled:  # BT-24: an outline in the BT's colour inside the cell
         draw.polygon(_wedge(cell, cell.inner + 3, cell.outer - 3),
