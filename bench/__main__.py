@@ -60,6 +60,9 @@ def rows(figures: dict) -> list[tuple[str, str, str, str]]:
          "", ""),
         ("service: submit to commit p50 / p99", f"{submit['p50_ms']} / {submit['p99_ms']} ms "
          f"({s['actions']} actions, SQLite)", "", ""),
+        ("service: of which the store's commit", f"{s['of_which_commit']['p50_ms']} / "
+         f"{s['of_which_commit']['p99_ms']} ms (its read: {s['of_which_load']['p50_ms']} / "
+         f"{s['of_which_load']['p99_ms']} ms)", "", ""),
         ("service: bare commit, same size p50 / p99", f"{bare['p50_ms']} / {bare['p99_ms']} ms "
          f"({s['row_bytes_p50']} bytes)", "", ""),
         ("service: ratio submit / bare p50 / p99", f"{s['ratio_p50']} / {s['ratio_p99']}", "p99 ratio <= 2",

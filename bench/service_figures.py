@@ -47,6 +47,32 @@ def user_of(action: Action) -> int:
     return FIRST_USER_ID + list(Faction).index(action.faction)
 
 
+class TimedStore:
+    """The store, with the time of each snapshot read and each action's commit kept: the parts of a submit."""
+
+    def __init__(self, store: SqliteGameStore) -> None:
+        self.store = store
+        self.loads: list[float] = []
+        self.commits: list[float] = []
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
+
+    async def load_game(self, game_id: str):
+        started = now()
+        try:
+            return await self.store.load_game(game_id)
+        finally:
+            self.loads.append(now() - started)
+
+    async def commit_action(self, *args, **kwargs) -> int:
+        started = now()
+        try:
+            return await self.store.commit_action(*args, **kwargs)
+        finally:
+            self.commits.append(now() - started)
+
+
 class BareCommits:
     """A second connection to the same database, with the store's pragmas, writing one row per commit."""
 
@@ -78,21 +104,25 @@ class BareCommits:
 async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
     """One whole game through GameService.submit on SQLite; after each submit, a bare commit of a row as
     large as what the submit wrote (the snapshot, the action and its messages), on the same database."""
-    store = await SqliteGameStore.open(path)
+    store = TimedStore(await SqliteGameStore.open(path))
     bare = await BareCommits.open(path)
     try:
         service = GameService(store)
         game_id = await open_game(service, 1, seed)
         rng = Rng.from_seed(seed)
-        submits, commits, sizes = [], [], []
+        submits, commits, sizes, loads, store_commits = [], [], [], [], []
         for _ in range(max_actions):
             chosen = await next_action(service, game_id, rng)
             if chosen is None:
                 break
             action, prompt_id = chosen
+            store.loads.clear()
+            store.commits.clear()
             started = now()
             accepted = await service.submit(game_id, user_of(action), action, prompt_id=prompt_id)
             submits.append(now() - started)
+            loads += store.loads
+            store_commits += store.commits
             row = await store.load_game(game_id)
             size = (len(row.state_json) + len(action.model_dump_json())
                     + sum(len(e.message) for e in accepted.events))  # the messages are built from the events
@@ -104,7 +134,8 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
         await store.close()
     submit, commit = spread(submits), spread(commits)
     return {"actions": len(submits), "game_ended": ended, "row_bytes_p50": percentile(sizes, 0.5),
-            "submit": submit, "bare_commit": commit,
+            "submit": submit, "of_which_load": spread(loads), "of_which_commit": spread(store_commits),
+            "bare_commit": commit,
             "ratio_p50": round(submit["p50_ms"] / commit["p50_ms"], 2),
             "ratio_p99": round(submit["p99_ms"] / commit["p99_ms"], 2)}
 
