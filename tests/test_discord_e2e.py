@@ -12,8 +12,8 @@ Where SimCord falls short, and what the tests do instead:
   loop's sleep due at once, which in production runs on the next turn of the event loop; in SimCord it is a
   virtual timer one microsecond ahead, so after each command the tests advance the clock by `WAKE` (1 ms, far
   below the drain interval: a missing wake would leave the message undelivered, so the wake is tested).
-- Real concurrency: SimCord runs one operation at a time, so a double click is two clicks in a row; the
-  service's per-game lock and version check against truly simultaneous clicks are tested in test_service.py.
+- Real concurrency: SimCord runs one operation at a time, so a double click here is two clicks in a row; two
+  presses handled at the same moment are tested in test_discord_handlers.py (on SQLite, so they interleave).
   Stopping the loop at shutdown while a drain is in flight is tested here without SimCord, which detaches the
   bot by cancelling its tasks and never calls `close()`.
 - Commands must be synced (strict_sync): the bot only syncs for a dev guild, which cannot be known before the
@@ -440,3 +440,22 @@ async def test_game_map_posts_the_tables_map_and_mine_shows_a_players_own_map_to
     assert refused.ephemeral and reply(refused).startswith("Refused: You have no seat in this game")
     # the table's map is in the channel for everyone; the BT's own map is not
     assert len(table.channel.history(viewer=table.players[H])) == len(before["channel"]) + 1
+
+
+async def test_a_player_whose_dms_are_closed_is_told_in_the_channel_to_use_me_prompts(table):
+    bob = table.players[H]
+    before = table.screens()
+    table.env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    corrected = await table.players[A].slash(table.channel, "admin spice", faction="harkonnen", amount=12,
+                                             reason="recount")
+    assert reply(corrected) == "Spice corrected (game version 1)."
+    await deliver(table.env)
+    assert table.news(before)["harkonnen"] == ""
+    await table.env.advance_time(DRAIN_INTERVAL)  # the notice about the refused DM goes out with the next drain
+    news = table.news(before)
+    assert news["harkonnen"] == ""
+    assert "The bot cannot DM the harkonnen player" in news["channel"] and "/me prompts" in news["channel"]
+    assert "12" not in news["channel"]  # the undelivered secret does not go to the table instead
+    mine = await bob.slash(table.channel, "me hand")
+    assert mine.ephemeral and reply(mine).startswith("**Harkonnen**: 12 spice")

@@ -898,3 +898,29 @@ async def test_every_command_is_tested(bot):
                 if c.qualified_name not in named
                 and not (callbacks.count(c.callback.__name__) == 1 and f".{c.callback.__name__}.callback(" in sources)]
     assert len(commands) > 50 and untested == []
+
+
+async def test_two_simultaneous_clicks_on_one_button_are_applied_once(tmp_path):
+    """Two presses of the same DM button arriving together (a double click, or two devices): the service's
+    per-game lock makes the second see the decision closed. SQLite, whose calls really suspend, so the two
+    handlers interleave."""
+    import asyncio
+
+    from bot.store.sqlite import SqliteGameStore
+
+    store = await SqliteGameStore.open(tmp_path / "mentat.db")
+    try:
+        bot = MentatBot(GameService(store))
+        await bot.add_cogs()
+        await store_running_game(store, _setup(), SEATS, channel_id=55)
+        prompt = next(p for p in (await bot.service.state_of("g55")).prompts_for(A)
+                      if p.kind == PromptKind.TRAITOR_PICK)
+        presses = [itx(bot, SEATS[A]) for _ in range(2)]
+        await asyncio.gather(*(PromptButton("g55", prompt.id, 0, "first").callback(press) for press in presses))
+        answers = sorted(text for press in presses for text, _ in press.answers)
+        # both saw the decision open; the lock lets one apply it and the service refuses the other
+        assert answers == ["Done: first (game version 1).",
+                           "Refused: That decision is already closed (a second click, or an old message)."]
+        assert await stored_types(bot) == ["choose_traitor"]
+    finally:
+        await store.close()
