@@ -459,3 +459,14 @@ async def test_a_player_whose_dms_are_closed_is_told_in_the_channel_to_use_me_pr
     assert "12" not in news["channel"]  # the undelivered secret does not go to the table instead
     mine = await bob.slash(table.channel, "me hand")
     assert mine.ephemeral and reply(mine).startswith("**Harkonnen**: 12 spice")
+
+
+async def test_autocomplete_offers_each_member_only_their_own_cards(room):
+    state = bidding_with_a_gift_to_make()
+    await room.play_from(state)
+    for faction, member in room.players.items():
+        offered = await member.autocomplete(room.channel, "card karama", "card", "")
+        assert sorted(choice["value"] for choice in offered) == sorted(state.faction(faction).hand)
+    assert await room.dave.autocomplete(room.channel, "card karama", "card", "") == []
+    places = await room.players[A].autocomplete(room.channel, "play ship", "to", "carth")
+    assert [choice["value"] for choice in places] == ["Carthag#10"]
