@@ -22,6 +22,7 @@ from engine.rng import Rng
 
 GUILD_ID = 1
 FIRST_USER_ID = 1000
+OPENING_BATCH = 25
 
 
 async def open_game(service: GameService, channel_id: int, seed: int) -> str:
@@ -148,7 +149,10 @@ async def load_figures(path: Path, games: int, rounds: int, paced: int, seed: in
     try:
         service = GameService(store)
         started = now()
-        ids = [await open_game(service, channel, seed + channel) for channel in range(1, games + 1)]
+        ids: list[str] = []
+        for first in range(1, games + 1, OPENING_BATCH):  # a few at a time: one computes while another commits
+            channels = range(first, min(first + OPENING_BATCH, games + 1))
+            ids += await asyncio.gather(*(open_game(service, channel, seed + channel) for channel in channels))
         opening = now() - started
         rng = Rng.from_seed(seed)
         errors: Counter[str] = Counter()
