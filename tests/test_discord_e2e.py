@@ -5,7 +5,8 @@ nobody's ephemeral answer) and what each player's DMs show, and what they do not
 
 What SimCord covers here: slash commands with their option types, choices and ranges as Discord would send
 them; ephemeral versus public answers and who can see them; DMs; buttons that survive as dynamic items; the
-`discord.ext.tasks` loop that drains the outbox, whose sleep SimCord parks and fires on its virtual clock.
+`discord.ext.tasks` loop that drains the outbox, whose sleep SimCord parks and fires on its virtual clock, with
+the deadline tick it runs; Discord refusing a message (a channel post, a closed DM) through injected errors.
 
 Where SimCord falls short, and what the tests do instead:
 - A parked wait fires only through `env.advance_time`, never on the wall clock. `wake_outbox()` makes the
@@ -16,6 +17,9 @@ Where SimCord falls short, and what the tests do instead:
   presses handled at the same moment are tested in test_discord_handlers.py (on SQLite, so they interleave).
   Stopping the loop at shutdown while a drain is in flight is tested here without SimCord, which detaches the
   bot by cancelling its tasks and never calls `close()`.
+- SimCord's clock drives discord.py (`discord.utils.utcnow`, the tasks loop), not `datetime.now`, which the
+  service and the store use by default: the fixture hands them `discord.utils.utcnow` so that deadlines
+  follow `advance_time`.
 - Commands must be synced (strict_sync): the bot only syncs for a dev guild, which cannot be known before the
   environment starts, so the tests run the global `bot.tree.sync()` themselves.
 - Scenario games (a trap about to be sprung, a betrayal waiting) are stored directly at an engine state built
@@ -51,7 +55,8 @@ WAKE = 0.001  # seconds of simulated time that let a woken drain run (far below 
 
 @pytest.fixture
 def simcord_bot():
-    return MentatBot(GameService(MemoryGameStore()))
+    # discord.utils.utcnow reads SimCord's virtual clock inside the environment, so deadlines follow advance_time
+    return MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
 
 
 def reply(result) -> str:
@@ -470,3 +475,24 @@ async def test_autocomplete_offers_each_member_only_their_own_cards(room):
     assert await room.dave.autocomplete(room.channel, "card karama", "card", "") == []
     places = await room.players[A].autocomplete(room.channel, "play ship", "to", "carth")
     assert [choice["value"] for choice in places] == ["Carthag#10"]
+
+
+async def test_a_deadline_reminds_at_half_time_and_then_applies_the_default(table):
+    """The drain loop runs the deadline tick: with a 4-second deadline the reminder goes out at 2 s and the
+    default at 4 s, on SimCord's clock (the service and the store read discord.utils.utcnow here)."""
+    alice = table.players[A]
+    set_to = await alice.slash(table.channel, "admin deadline", hours=4 / 3600, kind="traitor_pick")
+    assert reply(set_to) == "Deadline for traitor pick decisions: 0.00111111 h."
+    await deliver(table.env)
+    before = table.screens()
+    await table.env.advance_time(DRAIN_INTERVAL)  # past half time: the reminder
+    news = table.news(before)
+    assert "Reminder: your traitor pick decision is due <t:" in news["atreides"]
+    assert "Reminder: waiting for Atreides (traitor pick)" in news["channel"]
+    assert news["harkonnen"] == ""
+    await table.env.advance_time(DRAIN_INTERVAL)  # past the deadline: the default, announced like a correction
+    news = table.news(before)
+    assert "Admin deadline applied the default for Atreides's traitor pick (the traitor pick deadline passed)." \
+        in news["channel"]
+    state = await table.env.bot.service.state_of(f"g{table.channel.id}")
+    assert not [p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK]
