@@ -58,8 +58,8 @@ def rows(figures: dict) -> list[tuple[str, str, str, str]]:
         ("engine: one game's state", f"{e['memory']['state_object_kib']} KiB as objects, "
          f"{e['memory']['state_json_kib']} KiB as JSON; {e['memory']['game_peak_mib']} MiB peak over a game",
          "", ""),
-        ("service: submit to commit p50 / p99", f"{submit['p50_ms']} / {submit['p99_ms']} ms "
-         f"({s['actions']} actions, SQLite)", "", ""),
+        ("service: submit to commit p50 / p99", f"{submit['p50_ms']} / {submit['p99_ms']} ms (CPU "
+         f"{s['submit_cpu']['p50_ms']} / {s['submit_cpu']['p99_ms']} ms; {s['actions']} actions, SQLite)", "", ""),
         ("service: of which the store's commit", f"{s['of_which_commit']['p50_ms']} / "
          f"{s['of_which_commit']['p99_ms']} ms (its read: {s['of_which_load']['p50_ms']} / "
          f"{s['of_which_load']['p99_ms']} ms)", "", ""),

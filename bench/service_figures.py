@@ -11,7 +11,7 @@ from pathlib import Path
 import aiosqlite
 
 from bench.engine_figures import bt_game
-from bench.timing import now, percentile, spread
+from bench.timing import cpu_now, now, percentile, spread
 from bot.app.ports import GameStatus
 from bot.app.service import GameService
 from bot.store.sqlite import CONNECTION_PRAGMAS, SqliteGameStore
@@ -111,7 +111,7 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
         service = GameService(store)
         game_id = await open_game(service, 1, seed)
         rng = Rng.from_seed(seed)
-        submits, commits, sizes, loads, store_commits = [], [], [], [], []
+        submits, submits_cpu, commits, sizes, loads, store_commits = [], [], [], [], [], []
         for _ in range(max_actions):
             chosen = await next_action(service, game_id, rng)
             if chosen is None:
@@ -119,9 +119,10 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
             action, prompt_id = chosen
             store.loads.clear()
             store.commits.clear()
-            started = now()
+            started, started_cpu = now(), cpu_now()
             accepted = await service.submit(game_id, user_of(action), action, prompt_id=prompt_id)
             submits.append(now() - started)
+            submits_cpu.append(cpu_now() - started_cpu)
             loads += store.loads
             store_commits += store.commits
             row = await store.load_game(game_id)
@@ -135,7 +136,8 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
         await store.close()
     submit, commit = spread(submits), spread(commits)
     return {"actions": len(submits), "game_ended": ended, "row_bytes_p50": percentile(sizes, 0.5),
-            "submit": submit, "of_which_load": spread(loads), "of_which_commit": spread(store_commits),
+            "submit": submit, "submit_cpu": spread(submits_cpu),
+            "of_which_load": spread(loads), "of_which_commit": spread(store_commits),
             "bare_commit": commit,
             "ratio_p50": round(submit["p50_ms"] / commit["p50_ms"], 2),
             "ratio_p99": round(submit["p99_ms"] / commit["p99_ms"], 2)}

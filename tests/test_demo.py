@@ -114,3 +114,10 @@ def test_the_demo_plays_the_same_game_through_the_sqlite_store(tmp_path):
     assert engine_main(["replay", str(tmp_path / "game.json")]) == 0
     for name in ["channel.txt", *(f"dm-{f.value}.txt" for f in Faction)]:
         assert (tmp_path / name).read_text() == (tmp_path / "memory" / name).read_text(), name
+
+
+def test_an_unknown_option_is_refused_with_the_list_and_writes_nothing(tmp_path):
+    with pytest.raises(SystemExit) as refusal:
+        demo_main(["--out", str(tmp_path / "demo"), "--options", "bt_trapz"])
+    assert "Bad option bt_trapz" in str(refusal.value) and "bt_traps" in str(refusal.value)
+    assert not (tmp_path / "demo").exists()

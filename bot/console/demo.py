@@ -135,9 +135,6 @@ class DemoPlayers:
 
 
 async def play_demo(store: GameStore, seed: int, out_dir: Path, options: str) -> DemoResult:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob("map-*.png"):  # a shorter game must not leave an older game's maps
-        stale.unlink()
     channel: list[str] = []
     gateway = CountingGateway(channel.append)
     log: list[str] = []  # the console's own replies ("accepted: ..."), not part of the channel
@@ -148,6 +145,9 @@ async def play_demo(store: GameStore, seed: int, out_dir: Path, options: str) ->
             raise SystemExit(f"the console refused {command!r}: {log[-1]}")
     game_id = console.game_id
     assert game_id is not None
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in out_dir.glob("map-*.png"):  # a shorter game must not leave an older game's maps
+        stale.unlink()
     players = DemoPlayers(console, seed, out_dir)
     state = await players.play(game_id)
     row = await store.load_game(game_id)
