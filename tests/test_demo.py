@@ -13,6 +13,7 @@ import pytest
 from bot.console.demo import BT_OPTIONS, options_text
 from bot.console.demo import main as demo_main
 from engine.__main__ import main as engine_main
+from engine.autoplay import BT_COUNTS, bt_counts
 from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import Phase
@@ -58,6 +59,10 @@ def test_the_demo_plays_a_whole_game_with_the_bt_and_every_bt_option(demo):
     winners = " and ".join(faction_name(f) for f in state.winners) or "nobody"
     assert f"Winner: {winners}." in report
     assert f"Actions: {len(record.actions)}." in report
+    used = bt_counts(events)
+    assert "Bene Tleilaxu powers used: " + ", ".join(
+        f"{name.replace('_', ' ')} {used[name]}" for name in BT_COUNTS) + "." in report
+    assert used["traps_laid"] > 0  # BT-30: the traps option is played
     assert "Wall time:" in report
 
 

@@ -16,6 +16,7 @@ import asyncio
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from bot.console.gateway import CHANNEL_PREFIX, ConsoleGateway
 from bot.console.repl import Console
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
-from engine.autoplay import play_prompt, spontaneous_action
+from engine.autoplay import BT_COUNTS, bt_counts, play_prompt, spontaneous_action
 from engine.events import Event
 from engine.ids import Faction
 from engine.model import GameState, Phase
@@ -35,6 +36,9 @@ from engine.options import GameOptions
 from engine.rng import Rng
 
 BT_OPTIONS = tuple(name for name in GameOptions.model_fields if name.startswith("bt_"))
+# A game in which the automatic players use every power the BT have (engine.autoplay.BT_COUNTS), when it
+# was chosen; a change to the rules or to the players may change the game a seed gives.
+DEFAULT_SEED = 85
 MAX_ACTIONS = 20_000  # a whole game takes about a thousand; more means the players are stuck
 
 
@@ -58,6 +62,7 @@ class DemoResult:
     turns: int
     winners: list[Faction]
     ending: str  # the game_over announcement: who won and why
+    bt: dict[str, int]  # how often each Bene Tleilaxu power was used (engine.autoplay.BT_COUNTS)
     actions: int
     channel_posts: int
     dms: dict[str, int]
@@ -86,6 +91,7 @@ class DemoPlayers:
         self.out_dir = out_dir
         self.maps: list[Path] = []
         self.ending = ""
+        self.bt: Counter[str] = Counter({name: 0 for name in BT_COUNTS})  # how often each BT power was used
 
     async def play(self, game_id: str) -> GameState:
         row = await self.service.store.load_game(game_id)
@@ -96,6 +102,7 @@ class DemoPlayers:
                 break
             events = await self._step(row, state)
             self.ending = next((e.message for e in events if e.type == "game_over"), self.ending)
+            self.bt.update(bt_counts(events))
             await self.console.drain()
             row = await self.service.store.load_game(game_id)
             assert row is not None
@@ -163,6 +170,7 @@ async def play_demo(store: GameStore, seed: int, out_dir: Path, options: str) ->
     return DemoResult(factions=factions, options=state.setup.options, ended=state.phase == Phase.ENDED,
                       turns=state.turn, winners=state.winners,
                       ending=players.ending or f"The game stopped in {state.phase.value} without an end.",
+                      bt={name: players.bt[name] for name in BT_COUNTS},
                       actions=row.seq, channel_posts=gateway.channel_posts,
                       dms={f.value: len(gateway.inboxes.get(f.value, [])) for f in factions},
                       files=files, maps=players.maps)
@@ -180,6 +188,8 @@ def report(result: DemoResult, seconds: float, store: str) -> str:
         "Options on: " + ", ".join(on) + f"; last turn {result.options.turns}.",
         f"Turns played: {result.turns}. Winner: {winners}.",
         f"Why: {result.ending}",
+        "Bene Tleilaxu powers used: " + ", ".join(f"{name.replace('_', ' ')} {count}"
+                                                  for name, count in result.bt.items()) + ".",
         f"Actions: {result.actions}. Channel posts: {result.channel_posts}. DMs: {sum(result.dms.values())} "
         f"({dms}).",
         f"Files written to {result.files[0].parent}: " + ", ".join(p.name for p in result.files)
@@ -202,7 +212,7 @@ async def _run(args: argparse.Namespace) -> DemoResult:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.console.demo", description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=1979, help="the game's seed (and the players')")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the game's seed (and the players')")
     parser.add_argument("--out", default="out/demo", help="the output directory (default out/demo)")
     parser.add_argument("--options", help="'all', or comma-separated options as for the console's `new` "
                                           f"(default: {','.join(BT_OPTIONS)})")
