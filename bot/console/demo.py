@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from bot.console.gateway import CHANNEL_PREFIX, ConsoleGateway
 from bot.console.repl import Console
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
+from engine.actions import PlayerAction
 from engine.autoplay import BT_COUNTS, bt_counts, play_prompt, spontaneous_action
 from engine.events import Event
 from engine.ids import Faction
@@ -39,13 +41,13 @@ BT_OPTIONS = tuple(name for name in GameOptions.model_fields if name.startswith(
 # A game in which the automatic players use every power the BT have (engine.autoplay.BT_COUNTS), when it
 # was chosen; a change to the rules or to the players may change the game a seed gives.
 DEFAULT_SEED = 85
-MAX_ACTIONS = 20_000  # a whole game takes about a thousand; more means the players are stuck
+MAX_ACTIONS = 20_000  # a whole game takes under a thousand; more means the players are stuck
 
 
 class CountingGateway(ConsoleGateway):
     """The console gateway, also counting the channel posts it delivers (a post may span several lines)."""
 
-    def __init__(self, out) -> None:
+    def __init__(self, out: Callable[[str], None]) -> None:
         super().__init__(out)
         self.channel_posts = 0
 
@@ -131,7 +133,7 @@ class DemoPlayers:
         action, _ = play_prompt(state, prompt, self.rng)  # a sample the rules accept (tried on a copy)
         return (await self._submit(row, action, prompt.id)).events
 
-    async def _submit(self, row: GameRecordRow, action, prompt_id: str | None = None) -> Accepted:
+    async def _submit(self, row: GameRecordRow, action: PlayerAction, prompt_id: str | None = None) -> Accepted:
         return await self.service.submit(row.game_id, row.seats[action.faction.value], action, prompt_id=prompt_id)
 
     def _draw(self, state: GameState, name: str) -> None:
