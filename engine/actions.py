@@ -128,6 +128,7 @@ class Revive(PlayerAction):
     type: Literal["revive"] = "revive"
     tokens: int = Field(default=0, ge=0)
     leader: str | None = None
+    kwisatz_haderach: bool = False  # A-15: the Atreides revive their Kwisatz Haderach (as their one leader)
 
 
 class Ship(PlayerAction):
@@ -216,6 +217,16 @@ class SubmitBattlePlan(PlayerAction):
     weapon: str | None = None
     defense: str | None = None
     impair: Literal["no_shipping", "no_moving"] | None = None
+    kwisatz_haderach: bool = False  # A-15: the Atreides' Kwisatz Haderach accompanies the leader
+    spice: int = Field(default=0, ge=0)  # A-15 `advanced_combat`: spice backing the dial
+
+
+class CaptureLeader(PlayerAction):
+    """A-15 `character_advantages`: the Harkonnen keep the leader they captured, kill him for 2 spice, or let
+    him go."""
+
+    type: Literal["capture_leader"] = "capture_leader"
+    choice: Literal["keep", "kill", "release"]
 
 
 class ChooseBtAttack(PlayerAction):
@@ -449,6 +460,7 @@ Action = Annotated[
     | UseVoice
     | SubmitBattlePlan
     | ChooseBtAttack
+    | CaptureLeader
     | CallTraitor
     | SetTraitorOrder
     | GiveBribe

@@ -48,6 +48,7 @@ class PromptKind(StrEnum):
     BT_MARK = "bt_mark"  # engine/factions/bt_traitors.py: mark a revived leader (BT-20), secret, non-blocking
     BT_TRAPS_AND_GIFTS = "bt_traps_and_gifts"  # engine/factions/bt_bidding.py: R-11 traps, BT-40 gifts (secret)
     BT_REVEAL_WINDOW = "bt_reveal_window"  # R-7: after an open-field battle, before the next one starts
+    LEADER_CAPTURE = "leader_capture"  # engine/captives.py: the Harkonnen keep or kill a captured leader (public)
 
 
 class Prompt(BaseModel):
@@ -134,6 +135,8 @@ class BattlePlan(BaseModel):
     dial: int = 0
     weapon: str | None = None
     defense: str | None = None
+    kwisatz_haderach: bool = False  # A-13, A-15: the Atreides' Kwisatz Haderach accompanies the leader (+2)
+    spice: int = 0  # A-15 `advanced_combat`: spice backing the dial, paid to the bank after the battle
 
 
 class Battle(BaseModel):
@@ -165,6 +168,7 @@ class BattleState(BaseModel):
     current: Battle | None = None
     leader_territory: dict[str, str] = Field(default_factory=dict)
     traps_to_spring: list[str] = Field(default_factory=list)  # BT-32: triggered traps that attack first
+    kwisatz_haderach_territory: str | None = None  # the one territory the Kwisatz Haderach fought in this turn
 
 
 class KaramaOrder(BaseModel):
@@ -195,6 +199,8 @@ class FactionState(BaseModel):
     bribes: int = 0  # A-16: spice received as a bribe, usable from the end of the turn
     bid_order: BidOrder = Field(default_factory=BidOrder)
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
+    elite_tanks: int = 0  # A-15: Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
+    elite_revived_turn: int | None = None  # A-15: the turn an elite token was last revived (one a turn)
 
 
 class BattleVictory(BaseModel):
@@ -205,6 +211,7 @@ class BattleVictory(BaseModel):
     faction: Faction
     leader: str
     stronghold: bool
+    with_kwisatz_haderach: bool = False  # R-19: the Kwisatz Haderach fought beside him: no BT betrayal here
 
 
 class Impairment(BaseModel):
@@ -226,6 +233,14 @@ class BtState(BaseModel):
     declare_order: bool = True  # BT-27: secret standing order: declare whenever holding 35 at a turn's end
     impairments: list[Impairment] = Field(default_factory=list)  # BT-16
     attack_done: bool = False  # BT-11: one leader attack per battle round
+
+
+class KwisatzHaderach(BaseModel):
+    """A-15 `character_advantages`: the Atreides' Kwisatz Haderach (public: battle losses are seen by all)."""
+
+    battle_losses: int = 0  # Atreides tokens lost in battles so far
+    active: bool = False  # from the battle in which those losses reach 7
+    dead: bool = False  # killed in a lasgun-shield explosion, until revived
 
 
 class GameState(BaseModel):
@@ -259,6 +274,11 @@ class GameState(BaseModel):
     battle: BattleState | None = None
     victories: list[BattleVictory] = Field(default_factory=list)  # see BattleVictory
     bt: BtState | None = None
+    # A-15 `character_advantages` (engine/elites.py, engine/captives.py): elite tokens among the tokens at each
+    # location (location -> faction -> count), the Kwisatz Haderach, and captured leader -> captor.
+    elites: dict[str, dict[Faction, int]] = Field(default_factory=dict)
+    kwisatz_haderach: KwisatzHaderach = Field(default_factory=KwisatzHaderach)
+    captured: dict[str, Faction] = Field(default_factory=dict)
     prompts: list[Prompt] = Field(default_factory=list)
     next_prompt_number: int = 1
     winners: list[Faction] = Field(default_factory=list)
