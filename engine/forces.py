@@ -1,10 +1,13 @@
-"""Token movements between reserves, the board and the tanks; each faction's 20 tokens are always somewhere."""
+"""Token movements between reserves, the board and the tanks; each faction's 20 tokens are always somewhere,
+and its elite tokens (engine/elites.py, A-15) go with them."""
 
 from __future__ import annotations
 
 from engine.board import exposed_to_storm, is_stronghold, territory_of
 from engine.data import load_game_data
 from engine.economy import remove_spice
+from engine.elites import add_elites, elites_at, elites_in_reserves, revivable_elites, revivable_tokens
+from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import spring_trap_if_laid
 from engine.factions.bt_traitors import tokens_arrive
@@ -13,9 +16,16 @@ from engine.model import GameState
 from engine.names import faction_name, location_label
 
 
-def send_to_tanks(state: GameState, location: str, faction: Faction, count: int) -> None:
+def send_to_tanks(state: GameState, location: str, faction: Faction, count: int, elites: int | None = None) -> None:
+    """`count` tokens to the tanks, `elites` of them elite; by default regular tokens go first."""
+    here = elites_at(state, location, faction)
+    if elites is None:
+        elites = max(0, count - (state.tokens_at(location, faction) - here))
     state.add_tokens(location, faction, -count)
     state.faction(faction).tanks += count
+    if elites:
+        add_elites(state, location, faction, -elites)
+        state.faction(faction).elite_tanks += elites
 
 
 def wipe_out(state: GameState, location: str, faction: Faction) -> int:
@@ -37,19 +47,51 @@ def land(state: GameState, faction: Faction, location: str, count: int, log: Eve
 
 
 def from_reserves(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:
+    """Tokens ship from the reserves; elites go first (engine/elites.py)."""
+    elites = min(count, elites_in_reserves(state, faction))
     state.faction(faction).reserves -= count
     land(state, faction, location, count, log)
+    if elites:
+        add_elites(state, location, faction, elites)
+
+
+def _take_along(state: GameState, faction: Faction, location: str, count: int) -> int:
+    """`count` tokens leave a location, elites first; returns how many of them are elite."""
+    elites = min(count, elites_at(state, location, faction))
+    state.add_tokens(location, faction, -count)
+    if elites:
+        add_elites(state, location, faction, -elites)
+    return elites
+
+
+def move_tokens(state: GameState, faction: Faction, sources: dict[str, int], destination: str,
+                log: EventLog) -> None:
+    """Tokens go from board locations to one location (a move, a cross-shipment, a worm ride), taking their
+    elites along first, and land there once."""
+    elites = sum(_take_along(state, faction, source, count) for source, count in sources.items())
+    land(state, faction, destination, sum(sources.values()), log)
+    if elites:
+        add_elites(state, destination, faction, elites)
 
 
 def to_reserves(state: GameState, faction: Faction, location: str, count: int) -> None:
-    state.add_tokens(location, faction, -count)
+    _take_along(state, faction, location, count)
     state.faction(faction).reserves += count
 
 
 def revive_tokens(state: GameState, faction: Faction, count: int) -> None:
+    """Tokens from the tanks to the reserves: an elite first, at most one a turn (A-15); refused when more are
+    asked than may come back."""
+    if count > revivable_tokens(state, faction):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-15", f"Only {revivable_tokens(state, faction)} of "
+                            "your tokens in the tanks may be revived this turn: one elite token a turn at most.")
     fs = state.faction(faction)
+    elites = min(count, revivable_elites(state, faction))
     fs.tanks -= count
     fs.reserves += count
+    if elites:
+        fs.elite_tanks -= elites
+        fs.elite_revived_turn = state.turn
 
 
 def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") -> None:

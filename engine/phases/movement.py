@@ -26,7 +26,7 @@ from engine.events import EventLog
 from engine.factions.bt_impairments import check_not_impaired
 from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import land, wipe_out
+from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
@@ -233,8 +233,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
         _open_movement_prompt(state, faction)
         return
     tokens_leave(state, territory_of(source), faction)  # betrayed tokens moving out end the BT's wait
-    state.add_tokens(source, faction, -action.tokens)
-    land(state, faction, location, action.tokens, log)
+    move_tokens(state, faction, {source: action.tokens}, location, log)  # elites go along
     log.public("moved", f"{faction_name(faction)} move {action.tokens} token{'s' if action.tokens != 1 else ''} "
                f"from {location_label(source)} to {location_label(location)}.", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens)

@@ -19,7 +19,7 @@ from engine.factions.bene_tleilaxu import frozen_strongholds
 from engine.factions.bt_impairments import check_not_impaired
 from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import from_reserves, land, to_reserves
+from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
@@ -304,8 +304,7 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
             return
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     tokens_leave(state, territory_of(source), faction)  # betrayed tokens shipping out end the BT's wait
-    state.add_tokens(source, faction, -action.tokens)
-    land(state, faction, location, action.tokens, log)
+    move_tokens(state, faction, {source: action.tokens}, location, log)
     log.public("shipped", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} from "
                f"{location_label(source)} to {location_label(location)} {words} (A-23).", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens, cost=cost)

@@ -30,7 +30,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import blocking_prompts, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import land, wipe_out
+from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction, TerritoryKind
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Phase, Prompt, PromptKind
@@ -238,9 +238,7 @@ def ride_worm(state: GameState, action: RideWorm, log: EventLog) -> None:
             legal,
         )
     riding = riders(state, territory)
-    for location, count in riding.items():
-        state.add_tokens(location, action.faction, -count)
-    land(state, action.faction, action.to_location, sum(riding.values()), log)
+    move_tokens(state, action.faction, riding, action.to_location, log)  # Fedaykin ride too
     log.public(
         "worm_ridden",
         f"The Fremen ride Shai-Hulud: {sum(riding.values())} tokens go from {territory} to "
