@@ -12,6 +12,7 @@ from engine.events import EventLog
 from engine.factions.bene_tleilaxu import spring_trap_if_laid
 from engine.factions.bt_traitors import tokens_arrive
 from engine.ids import Faction
+from engine.karama import Advantage, karama_cancels
 from engine.model import GameState
 from engine.names import faction_name, location_label
 
@@ -95,19 +96,58 @@ def revive_tokens(state: GameState, faction: Faction, count: int) -> None:
 
 
 def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") -> None:
-    """A-2: tokens in exposed territories of these sectors go to the tanks and their spice to the bank."""
+    """A-2: tokens in exposed territories of these sectors go to the tanks (the Fremen's halved with
+    `character_advantages`, A-24) and their spice to the bank; so do Bene Gesserit advisors (A-15)."""
     board = load_game_data().board
-    for location in sorted(set(state.forces) | set(state.spice_on_board)):
-        sector = board.location_sector(location)
-        if sector not in sectors or not exposed_to_storm(state, board.location_territory(location)):
-            continue
+    caught = [loc for loc in sorted(set(state.forces) | set(state.spice_on_board) | set(state.bg_advisors))
+              if board.location_sector(loc) in sectors and exposed_to_storm(state, board.location_territory(loc))]
+    spared = _fremen_spared(state, caught, log)
+    for location in caught:
         for faction in list(state.forces.get(location, {})):
-            lost = wipe_out(state, location, faction)
+            lost = state.tokens_at(location, faction) - spared.get(location, 0) * (faction == Faction.FREMEN)
             if lost:
+                send_to_tanks(state, location, faction, lost)
                 log.public("storm_losses", f"The storm kills {lost} {faction_name(faction)} tokens in "
                            f"{location_label(location)}{note}.", faction=faction.value, location=location,
                            tokens=lost)
+        advisors = kill_advisors(state, location)
+        if advisors:
+            log.public("storm_losses", f"The storm kills {advisors} Bene Gesserit advisors in "
+                       f"{location_label(location)}{note}.", faction=Faction.BENE_GESSERIT.value,
+                       location=location, tokens=advisors, advisors=True)
         removed = remove_spice(state, location)
         if removed:
             log.public("storm_spice", f"The storm scatters {removed} spice in {location_label(location)}.",
                        location=location, spice=removed)
+
+
+def _fremen_spared(state: GameState, caught: list[str], log: EventLog) -> dict[str, int]:
+    """A-2, A-24 (`character_advantages`): the Fremen lose only half their tokens caught in each territory,
+    rounded up; the survivors are counted from the territory's first caught location on. Location -> spared."""
+    fremen = Faction.FREMEN
+    if not state.setup.options.character_advantages or not any(state.tokens_at(loc, fremen) for loc in caught):
+        return {}
+    if karama_cancels(state, Advantage.HALF_STORM_LOSSES, log):
+        return {}
+    by_territory: dict[str, list[str]] = {}
+    for location in caught:
+        if state.tokens_at(location, fremen):
+            by_territory.setdefault(territory_of(location), []).append(location)
+    spared: dict[str, int] = {}
+    for territory, locations in by_territory.items():
+        caught_here = sum(state.tokens_at(loc, fremen) for loc in locations)
+        keep = caught_here // 2  # they lose half, rounded up
+        log.public("fremen_half_storm_losses", f"The Fremen lose only half of their {caught_here} tokens caught by "
+                   f"the storm in {territory} (A-24): {keep} survive.", territory=territory, caught=caught_here,
+                   spared=keep)
+        for location in locations:
+            spared[location] = min(keep, state.tokens_at(location, fremen))
+            keep -= spared[location]
+    return spared
+
+
+def kill_advisors(state: GameState, location: str) -> int:
+    """Bene Gesserit advisors (A-15, engine/coexistence.py) at a location go to the tanks; returns how many."""
+    count = state.bg_advisors.pop(location, 0)
+    state.faction(Faction.BENE_GESSERIT).tanks += count
+    return count

@@ -48,6 +48,9 @@ class PromptKind(StrEnum):
     BT_MARK = "bt_mark"  # engine/factions/bt_traitors.py: mark a revived leader (BT-20), secret, non-blocking
     BT_TRAPS_AND_GIFTS = "bt_traps_and_gifts"  # engine/factions/bt_bidding.py: R-11 traps, BT-40 gifts (secret)
     BT_REVEAL_WINDOW = "bt_reveal_window"  # R-7: after an open-field battle, before the next one starts
+    WORM_PLACEMENT = "worm_placement"  # A-21, A-28: the Fremen place a further Shai-Hulud (public)
+    GUILD_TIMING = "guild_timing"  # A-15: the Guild ship and move now or later in the round (public)
+    HAND_SWAP = "hand_swap"  # A-14 special Karama: the Harkonnen give back as many cards as they took (secret)
     LEADER_CAPTURE = "leader_capture"  # engine/captives.py: the Harkonnen keep or kill a captured leader (public)
 
 
@@ -119,6 +122,30 @@ class MovementState(BaseModel):
     stage: str = ""  # "" (turn not begun), "ship" (shipment asked), "move" (movement asked)
     cancelled: list[str] = Field(default_factory=list)  # A-14: advantages Karama cancelled in this turn
     extra_moves: int = 0  # Hajr (engine/cards.py): more moves owed to the faction whose turn it is
+    # A-15 `character_advantages`: the Guild take their turn whenever they like; True once they have had it.
+    guild_done: bool = False
+    guild_turn: bool = False  # the turn in progress is the Guild's, taken out of storm order
+
+
+class SpiceBlowState(BaseModel):
+    """The spice blow in progress (engine/phases/spice_blow.py): which discard pile is blowing (A-15
+    `double_spice_blow`: pile 0 = A, 1 = B), whether a worm appeared in this blow and in the phase."""
+
+    pile: int = 0
+    worm_in_blow: bool = False
+    worm_in_phase: bool = False
+    set_aside: list[str] = Field(default_factory=list)  # A-20: turn-1 worms, shuffled back after the phase
+
+
+class SpecialKaramaOrder(BaseModel):
+    """A-14 `special_karama_powers`: a once-per-game power readied as a secret standing order (engine/
+    special_karama.py): the Fremen worm at the next spice blow, the Guild stopping a faction's next shipment."""
+
+    faction: Faction
+    card: str
+    power: str
+    territory: str | None = None
+    target: Faction | None = None
 
 
 class NexusState(BaseModel):
@@ -279,6 +306,15 @@ class GameState(BaseModel):
     elites: dict[str, dict[Faction, int]] = Field(default_factory=dict)
     kwisatz_haderach: KwisatzHaderach = Field(default_factory=KwisatzHaderach)
     captured: dict[str, Faction] = Field(default_factory=dict)
+    # A-15 `character_advantages` (engine/coexistence.py): Bene Gesserit advisors, co-existing and so "not on
+    # the board" (no battle, control, collection): location -> count. Public.
+    bg_advisors: dict[str, int] = Field(default_factory=dict)
+    spice_discard_b: list[str] = Field(default_factory=list)  # A-15 `double_spice_blow`: discard pile B
+    spice_blow: SpiceBlowState | None = None
+    # A-15 `weather`: the dials for the next turn's storm, made a turn early (secret; the Fremen know the sum).
+    storm_forecast: dict[Faction, int] = Field(default_factory=dict)
+    special_karama_used: list[Faction] = Field(default_factory=list)  # A-14: once per game each (public)
+    special_karama_orders: list[SpecialKaramaOrder] = Field(default_factory=list)  # secret until they fire
     prompts: list[Prompt] = Field(default_factory=list)
     next_prompt_number: int = 1
     winners: list[Faction] = Field(default_factory=list)
