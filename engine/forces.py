@@ -149,5 +149,6 @@ def _fremen_spared(state: GameState, caught: list[str], log: EventLog) -> dict[s
 def kill_advisors(state: GameState, location: str) -> int:
     """Bene Gesserit advisors (A-15, engine/coexistence.py) at a location go to the tanks; returns how many."""
     count = state.bg_advisors.pop(location, 0)
-    state.faction(Faction.BENE_GESSERIT).tanks += count
+    if count:
+        state.faction(Faction.BENE_GESSERIT).tanks += count
     return count

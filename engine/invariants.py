@@ -7,6 +7,7 @@ from collections import Counter
 from engine.board import exposed_to_storm, in_storm, is_stronghold, territory_of
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
+from engine.ids import Faction
 from engine.model import GameState
 from engine.phases.battle import cards_on_the_table
 
@@ -17,6 +18,8 @@ def violations(state: GameState) -> list[str]:
     found: list[str] = []
     for faction, fs in state.factions.items():
         on_board = sum(here.get(faction, 0) for here in state.forces.values())
+        if faction == Faction.BENE_GESSERIT:
+            on_board += sum(state.bg_advisors.values())  # co-existing advisors (engine/coexistence.py)
         total = fs.reserves + on_board + fs.tanks
         if total != data.factions[faction].tokens_total or min(fs.reserves, fs.tanks) < 0:
             found.append(f"{faction.value} tokens: reserves {fs.reserves} + board {on_board} + tanks {fs.tanks}")
@@ -67,7 +70,7 @@ def _card_violations(state: GameState, data) -> list[str]:
     if set(counts) != every or any(n != 1 for n in counts.values()):
         doubled = sorted(c for c, n in counts.items() if n > 1)
         problems.append(f"treachery cards: missing {sorted(every - set(counts))}, doubled {doubled}")
-    spice = Counter([*state.spice_deck, *state.spice_discard])
+    spice = Counter([*state.spice_deck, *state.spice_discard, *state.spice_discard_b])
     if set(spice) != {c.id for c in data.spice_cards} or any(n != 1 for n in spice.values()):
         problems.append("spice cards are not each in exactly one place")
     return problems

@@ -125,6 +125,7 @@ class MovementState(BaseModel):
     # A-15 `character_advantages`: the Guild take their turn whenever they like; True once they have had it.
     guild_done: bool = False
     guild_turn: bool = False  # the turn in progress is the Guild's, taken out of storm order
+    guild_in_order: bool = False  # a Karama cancelled it this round: the Guild keep their storm-order place
 
 
 class SpiceBlowState(BaseModel):
