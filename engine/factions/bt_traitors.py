@@ -185,9 +185,11 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
     state.bt.marked.remove(leader)  # BT-22: whatever happens, the mark is used up
     betrayals = open_betrayals(state, leader)
     if not betrayals:
+        beside_kh = any(v.leader == leader and v.with_kwisatz_haderach for v in state.victories)
+        why = ("the Kwisatz Haderach fought beside him there (R-19)" if beside_kh else
+               "he has not just won a territory whose tokens they can still betray")
         log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
-                   f"{faction_name(faction)} as their traitor, to no effect: he has not just won a territory whose "
-                   "tokens they can still betray. He stays with his faction (R-8).",
+                   f"{faction_name(faction)} as their traitor, to no effect: {why}. He stays with his faction (R-8).",
                    leader=leader, faction=faction.value, effect=False)
         return
     if karama_cancels(state, Advantage.BT_TRAITOR_REVEAL, log):
