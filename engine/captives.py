@@ -21,6 +21,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
+from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import faction_name, leader_name
 from engine.rng import Rng
@@ -58,6 +59,8 @@ def kill_leader(state: GameState, leader: str) -> None:
 def offer_capture(state: GameState, loser: Faction, log: EventLog) -> None:
     """After a Harkonnen win: draw one of the loser's available leaders at random and ask what to do."""
     if not state.setup.options.character_advantages or loser == H:
+        return
+    if karama_cancels(state, Advantage.LEADER_CAPTURE, log):  # A-14: "leader capture (optional)"
         return
     used = state.battle.leader_territory if state.battle else {}
     available = [leader for leader in leaders_held(state, loser) if leader not in used]

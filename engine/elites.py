@@ -55,11 +55,11 @@ def elite_worth(faction: Faction, opponent: Faction) -> int:
     return ELITE_WORTH
 
 
-def battle_tokens(state: GameState, locations: list[str], faction: Faction, opponent: Faction) -> int:
-    """What the faction's tokens there are worth in a battle: the most it may dial (1979 rules: Battles)."""
+def battle_tokens(state: GameState, locations: list[str], faction: Faction, worth: int) -> int:
+    """What the faction's tokens there are worth in a battle, each elite `worth`: the most it may dial."""
     tokens = sum(state.tokens_at(loc, faction) for loc in locations)
     elites = sum(elites_at(state, loc, faction) for loc in locations)
-    return tokens + elites * (elite_worth(faction, opponent) - 1)
+    return tokens + elites * (worth - 1)
 
 
 def loss_plan(state: GameState, location: str, faction: Faction, worth: int, due: int) -> tuple[int, int]:

@@ -41,6 +41,9 @@ class Advantage(StrEnum):
     HALF_STORM_LOSSES = "half_storm_losses"
     WORM_PLACEMENT = "worm_placement"
     OUT_OF_ORDER_SHIPPING = "out_of_order_shipping"
+    KWISATZ_HADERACH = "kwisatz_haderach"
+    SARDAUKAR = "sardaukar"
+    LEADER_CAPTURE = "leader_capture"
 
 
 OWNER: dict[Advantage, Faction] = {
@@ -60,6 +63,9 @@ OWNER: dict[Advantage, Faction] = {
     Advantage.HALF_STORM_LOSSES: Faction.FREMEN,
     Advantage.WORM_PLACEMENT: Faction.FREMEN,
     Advantage.OUT_OF_ORDER_SHIPPING: Faction.GUILD,
+    Advantage.KWISATZ_HADERACH: Faction.ATREIDES,
+    Advantage.SARDAUKAR: Faction.EMPEROR,
+    Advantage.LEADER_CAPTURE: Faction.HARKONNEN,
 }
 
 # Advantages that exist only with an option on: readying a Karama against them otherwise is refused.
@@ -67,6 +73,9 @@ NEEDS_OPTION: dict[Advantage, str] = {
     Advantage.HALF_STORM_LOSSES: "character_advantages",
     Advantage.WORM_PLACEMENT: "character_advantages",
     Advantage.OUT_OF_ORDER_SHIPPING: "character_advantages",
+    Advantage.KWISATZ_HADERACH: "character_advantages",
+    Advantage.SARDAUKAR: "character_advantages",
+    Advantage.LEADER_CAPTURE: "character_advantages",
 }
 
 DESCRIPTIONS: dict[Advantage, str] = {
@@ -86,6 +95,9 @@ DESCRIPTIONS: dict[Advantage, str] = {
     Advantage.HALF_STORM_LOSSES: "lose only half their tokens to the storm",
     Advantage.WORM_PLACEMENT: "place a Shai-Hulud",
     Advantage.OUT_OF_ORDER_SHIPPING: "ship and move out of storm order",
+    Advantage.KWISATZ_HADERACH: "have the Kwisatz Haderach fight beside a leader",
+    Advantage.SARDAUKAR: "count their Sardaukar double in a battle",
+    Advantage.LEADER_CAPTURE: "capture a leader",
 }
 
 

@@ -188,6 +188,7 @@ class Battle(BaseModel):
     target_leader: str | None = None  # the leader a BT attack strikes
     trap_card: str | None = None  # the trap's card, secret until the attack resolves (BT-30)
     impair: str | None = None  # BT-16: "no_shipping" or "no_moving", chosen with a worthless attack card
+    sardaukar_cancelled: bool = False  # a Karama made the Sardaukar count single in this battle
 
 
 class BattleState(BaseModel):

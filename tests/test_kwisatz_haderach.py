@@ -3,7 +3,15 @@ rulings about him (R-5, R-19). Each scenario is also played with the option off.
 
 from __future__ import annotations
 
-from engine.actions import AnswerRevealWindow, AskPrescience, CallTraitor, ChooseBtAttack, Revive, SubmitBattlePlan
+from engine.actions import (
+    AnswerRevealWindow,
+    AskPrescience,
+    CallTraitor,
+    ChooseBtAttack,
+    Revive,
+    SubmitBattlePlan,
+    UseKarama,
+)
 from engine.game import apply
 from engine.ids import Faction
 from engine.invariants import violations
@@ -194,3 +202,19 @@ def test_r_19_a_bt_reveal_of_a_leader_who_fought_beside_the_kwisatz_haderach_has
     base = bt_after_atreides_win(kh=False, marked=True)
     base, events = apply(base, AnswerRevealWindow(faction=BT, leader="thufir_hawat"))
     assert event(events, "bt_traitor_revealed").data["effect"] is True and base.tokens_at(FLAT, A) == 0
+
+
+def test_a_14_karama_keeps_the_kwisatz_haderach_from_one_battle():
+    """A-14: Karama cancels the Haderach's use: no +2, and a traitor works against his leader again."""
+    state = switch_on(arena((A, H, G)), character_advantages=True)
+    state.kwisatz_haderach.active = True
+    put(state, A, FLAT, 5)
+    put(state, H, FLAT, 5)
+    give(state, H, "karama_1")
+    state, _ = apply(state, UseKarama(faction=H, card="karama_1", against=A, advantage="kwisatz_haderach"))
+    state = no_prescience(enter_phase(state, Phase.BATTLE)[0])
+    state, events = apply_all(state, plan(H, "feyd_rautha", 2), kh_plan("thufir_hawat", 2), *no_calls())
+    assert event(events, "karama_played").data["advantage"] == "kwisatz_haderach"
+    won = event(events, "battle_won")
+    assert won.data["winner"] == "harkonnen" and won.data["totals"] == {"harkonnen": 8, "atreides": 7}
+    assert state.battle is None or state.battle.kwisatz_haderach_territory is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import AnswerRevealWindow, CallTraitor, CaptureLeader, Revive, SubmitBattlePlan
+from engine.actions import AnswerRevealWindow, CallTraitor, CaptureLeader, Revive, SubmitBattlePlan, UseKarama
 from engine.elites import add_elites, elites_at, elites_in_reserves
 from engine.events import EventLog
 from engine.forces import from_reserves, move_tokens, wipe_out
@@ -329,3 +329,39 @@ def test_a_15_the_harkonnen_choice_is_checked():
     with pytest.raises(ValueError):
         CaptureLeader(faction=H, choice="eat")
     assert refused(state, CaptureLeader(faction=G, choice="keep")).rule == "A-15"
+
+
+# --- Karama against the optional advantages (A-14: `karama_can_block` "(optional)") -------------
+
+
+def ready_karama(state, holder, against, advantage):
+    give(state, holder, "karama_1")
+    return apply(state, UseKarama(faction=holder, card="karama_1", against=against, advantage=advantage))[0]
+
+
+def test_a_14_karama_makes_the_sardaukar_count_single_in_one_battle():
+    state = switch_on(arena(), character_advantages=True)
+    put_elites(state, E, FLAT, 5, 2)
+    put(state, H, FLAT, 5)
+    state = ready_karama(state, H, E, "sardaukar")
+    state, events = enter_phase(state, Phase.BATTLE)
+    assert prompt_of(state, E, PromptKind.BATTLE_PLAN).detail["max_dial"] == 5
+    assert event(events, "karama_played").data["advantage"] == "sardaukar"
+    assert "karama_1" in state.treachery_discard
+
+
+def test_a_14_karama_stops_a_leader_capture():
+    state = switch_on(arena(), character_advantages=True)
+    state.faction(E).leaders_in_tanks = ["hasimir_fenring", "captain_aramsham", "caid"]
+    put(state, E, FLAT, 3)
+    put(state, H, FLAT, 5)
+    state = ready_karama(state, E, H, "leader_capture")
+    state, events = duel(state, plan(E, "bashar", 0), plan(H, "feyd_rautha", 1))
+    assert event(events, "karama_played").data["advantage"] == "leader_capture"
+    assert state.captured == {} and not [p for p in state.prompts if p.kind == PromptKind.LEADER_CAPTURE]
+
+
+def test_a_15_karama_against_an_optional_advantage_needs_the_option():
+    state = arena()
+    give(state, H, "karama_1")
+    assert refused(state, UseKarama(faction=H, card="karama_1", against=E, advantage="sardaukar")).rule == "A-15"

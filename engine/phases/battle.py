@@ -255,6 +255,8 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         return True
     if battle.step == VOICE:
         battle.step = PLANS
+        if not battle.attack:
+            _karama_against_sardaukar(state, battle, log)
         for side in (battle.aggressor, battle.defender):
             if side in battle.plans:
                 continue  # a trap's card is its whole plan (BT-32)
@@ -386,6 +388,21 @@ def kwisatz_haderach_available(state: GameState, faction: Faction, territory: st
             and went in (None, territory))
 
 
+def _elite_worth_in(battle: Battle, side: Faction) -> int:
+    """A-15: what each of the side's elites is worth in this battle (A-14: a Karama may cancel the Sardaukar's)."""
+    opponent = battle.defender if side == battle.aggressor else battle.aggressor
+    return 1 if side == Faction.EMPEROR and battle.sardaukar_cancelled else elite_worth(side, opponent)
+
+
+def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -> None:
+    """A-14: a readied Karama fires as the Sardaukar would count double in this battle's plans."""
+    if Faction.EMPEROR not in (battle.aggressor, battle.defender) or elite_worth(
+            Faction.EMPEROR, battle.defender if battle.aggressor == Faction.EMPEROR else battle.aggressor) < 2:
+        return
+    if any(elites_at(state, loc, Faction.EMPEROR) for loc in battle.locations):
+        battle.sardaukar_cancelled = karama_cancels(state, Advantage.SARDAUKAR, log)
+
+
 def max_dial_spice(state: GameState, faction: Faction, dial_limit: int) -> int:
     """A-15 `advanced_combat`: spice may back the dial, 1 per token, up to what the faction holds."""
     if not state.setup.options.advanced_combat:
@@ -402,8 +419,7 @@ def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     hand = state.faction(faction).hand
     leaders = available_leaders(state, faction, battle.territory)
     heroes = [c for c in hand if category(c) == CardCategory.CHEAP_HERO]
-    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    tokens = battle_tokens(state, battle.locations, faction, opponent)  # elites count double (A-15)
+    tokens = battle_tokens(state, battle.locations, faction, _elite_worth_in(battle, faction))  # A-15
     return {
         "territory": battle.territory,
         "leaders": leaders,
@@ -552,6 +568,8 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
                 state.faction(side).hand.remove(card)  # played: on the table until the battle resolves
         if plan.leader:
             state.battle.leader_territory[plan.leader] = battle.territory
+        if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
+            plan.kwisatz_haderach = False  # A-14: he does not fight beside the leader this time
         if plan.kwisatz_haderach:
             state.battle.kwisatz_haderach_territory = battle.territory
     what = {"leader": "BT attack", "trap": "Trap"}.get(battle.attack or "", "Battle")
@@ -569,13 +587,14 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
 
 def _announce_elites(state: GameState, battle: Battle, log: EventLog) -> None:
     """A-15: the Sardaukar and Fedaykin in the battle, and what each is worth in it (public: starred tokens)."""
-    for side, other in ((battle.aggressor, battle.defender), (battle.defender, battle.aggressor)):
+    for side in (battle.aggressor, battle.defender):
         elites = sum(elites_at(state, loc, side) for loc in battle.locations)
         if elites:
-            worth = elite_worth(side, other)
+            worth = _elite_worth_in(battle, side)
             log.public("elite_tokens_fight", f"{elites} {elite_name(side)} fight for the {faction_name(side)} in "
                        f"{battle.territory}, each worth {worth} in the dial and in losses"
-                       + (" (single against the Fremen)" if worth == 1 else "") + " (A-15).",
+                       + (" (single: against the Fremen, or cancelled by Karama)" if worth == 1 else "")
+                       + " (A-15).",
                        faction=side.value, elites=elites, worth=worth, territory=battle.territory)
 
 
@@ -796,7 +815,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
             paid += _leader_strength(plans[side])  # A-18: every leader killed, his own included
     lost = _lose_everything(state, battle, loser)
     _discard_played(state, battle, loser)
-    elites_lost = _pay_dial(state, battle, winner, loser, plans[winner].dial)
+    elites_lost = _pay_dial(state, battle, winner, plans[winner].dial)
     record_victory(state, battle, winner)
     kept = _winner_cards(state, winner, plans[winner])
     if paid:
@@ -817,11 +836,11 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
     return winner
 
 
-def _pay_dial(state: GameState, battle: Battle, winner: Faction, loser: Faction, dial: int) -> int:
+def _pay_dial(state: GameState, battle: Battle, winner: Faction, dial: int) -> int:
     """The winner loses exactly the number dialed, taken from its tokens there: regular tokens first, then
     elites, each covering 2 of the dial (A-15; a Sardaukar covers 1 against the Fremen). Returns the elites
     lost."""
-    worth = elite_worth(winner, loser)
+    worth = _elite_worth_in(battle, winner)
     elites_lost = 0
     for loc in battle.locations:
         regular, elites = loss_plan(state, loc, winner, worth, dial)
