@@ -80,3 +80,45 @@ async def test_the_console_options_flag_sets_the_options_of_new():
 def test_the_console_refuses_bad_options_at_the_command_line(capsys):
     assert console_main(["--options", "wether"]) == 2
     assert "wether" in capsys.readouterr().err
+
+
+# --- through the Discord cogs (fake interactions, no network) -----------------------------------------------------
+
+
+@pytest.fixture
+async def bot():
+    from bot.discord.client import MentatBot
+
+    bot = MentatBot(GameService(MemoryGameStore()))
+    await bot.add_cogs()
+    return bot
+
+
+async def test_game_new_lists_the_options_and_status_shows_them(bot):
+    from tests.discord_fakes import FakeInteraction
+
+    game = bot.get_cog("GameCog")
+    opening = FakeInteraction(bot, 101)
+    await game.new.callback(game, opening, factions="atreides, fremen", options="weather, double_spice_blow", seed=7)
+    assert "Options: weather, double_spice_blow." in opening.answers[0][0]
+    assert (await bot.service.state_of("g55")).setup.options.weather
+    asked = FakeInteraction(bot, 999)
+    await game.status.callback(game, asked)
+    assert "Options: weather, double_spice_blow" in asked.answers[0][0]
+    choices = await game._options_autocomplete(FakeInteraction(bot, 101), "weather,dou")
+    assert [c.value for c in choices] == ["weather,double_spice_blow"]
+
+
+async def test_a_special_karama_command_without_the_option_is_refused_with_its_rule(bot):
+    from tests.discord_fakes import FakeInteraction
+
+    game = bot.get_cog("GameCog")
+    await game.new.callback(game, FakeInteraction(bot, 101), factions="atreides, fremen", options=None, seed=7)
+    for faction, user in (("atreides", 101), ("fremen", 103)):
+        await game.join.callback(game, FakeInteraction(bot, user), faction=faction)
+    await game.start.callback(game, FakeInteraction(bot, 101))
+    card = bot.get_cog("CardCog")
+    asked = FakeInteraction(bot, 103)
+    await card.special_karama.callback(card, asked, card="karama_1", territory="Funeral Plain")
+    text, ephemeral = asked.answers[0]
+    assert ephemeral and text.startswith("Refused: [A-14]") and await bot.service.store.actions("g55") == []
