@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from engine.actions import ReturnCards, UseSpecialKarama
-from engine.board import is_stronghold
 from engine.cards import _refresh_revival_prompt as refresh_revival_prompt  # the Ghola's: the same need
-from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens
-from engine.ids import Faction, TerritoryKind
+from engine.ids import Faction
 from engine.karama import counts_as_karama, karama_cards
 from engine.model import GameState, Prompt, PromptKind, SpecialKaramaOrder
 from engine.names import card_name, faction_name, leader_name
 from engine.phases.battle import describe_plan
 from engine.phases.revival import revive_leader
+from engine.phases.spice_blow import sand_territories
 from engine.rng import Rng
 from engine.special_karama import FREMEN_WORM, RULE, STOP_SHIPMENT, spend_special_karama
 
@@ -112,8 +111,7 @@ def _emperor(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
 
 
 def _fremen(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
-    board = load_game_data().board
-    sand = [name for name, t in board.territories.items() if t.kind == TerritoryKind.SAND]
+    sand = sand_territories()
     if action.territory not in sand:
         _refuse("The Fremen Karama worm goes to a sand territory (A-14).", sand, ViolationCode.ILLEGAL_CHOICE)
     state.special_karama_orders.append(SpecialKaramaOrder(faction=F, card=action.card, power=FREMEN_WORM,
@@ -196,9 +194,7 @@ def sample_special_karama(state: GameState, faction: Faction, card: str, rng: Rn
             return UseSpecialKarama(faction=faction, card=card, leader=rng.choice(dead))
         return UseSpecialKarama(faction=faction, card=card, tokens=min(EMPEROR_TOKENS, max(tanks, 1)))
     if faction == F:
-        board = load_game_data().board
-        sand = [n for n, t in board.territories.items() if t.kind == TerritoryKind.SAND and not is_stronghold(n)]
-        return UseSpecialKarama(faction=faction, card=card, territory=rng.choice(sand))
+        return UseSpecialKarama(faction=faction, card=card, territory=rng.choice(sand_territories()))
     if faction in (G, H) and others:
         targets = [f for f in others if f != F] if faction == G else others
         return UseSpecialKarama(faction=faction, card=card, target=rng.choice(targets)) if targets else None
