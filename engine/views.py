@@ -30,6 +30,7 @@ class FactionPublic(BaseModel):
     leaders_in_tanks: list[str]
     hand_size: int
     bribes: int  # set openly before the shield until the end of the turn
+    elites_in_tanks: int = 0  # Sardaukar or Fedaykin among the tokens in the tanks (starred, public)
 
 
 class FactionSecrets(BaseModel):
@@ -137,6 +138,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             FactionPublic(
                 faction=f, dot=fs.dot, reserves=fs.reserves, tanks=fs.tanks,
                 leaders_in_tanks=list(fs.leaders_in_tanks), hand_size=len(fs.hand), bribes=fs.bribes,
+                elites_in_tanks=fs.elite_tanks,
             )
             for f, fs in state.factions.items()
         ],

@@ -122,6 +122,7 @@ def test_a_15_elites_ship_first_move_with_their_group_and_die_with_it():
     wipe_out(state, FLAT, E)
     assert state.faction(E).elite_tanks == 2 and FLAT not in state.elites
     assert violations(state) == [] and view(state, None).elites == {ARRAKEEN: {E: 1}}
+    assert next(f for f in view(state, None).factions if f.faction == E).elites_in_tanks == 2
     off = arena((E, H, G))
     from_reserves(off, E, ARRAKEEN, 3, log)
     assert off.elites == {} and off.tokens_at(ARRAKEEN, E) == 3
