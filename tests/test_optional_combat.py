@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import AnswerRevealWindow, CallTraitor, CaptureLeader, Revive, SubmitBattlePlan, UseKarama
+from engine.actions import (
+    AnswerRevealWindow,
+    CallTraitor,
+    CaptureLeader,
+    ChooseBtAttack,
+    Revive,
+    SubmitBattlePlan,
+    UseKarama,
+)
 from engine.elites import add_elites, elites_at, elites_in_reserves
 from engine.events import EventLog
 from engine.forces import from_reserves, move_tokens, wipe_out
@@ -19,6 +27,7 @@ from engine.phases.battle import available_leaders
 from engine.views import view
 from tests.conftest import apply_all, enter_phase, prompt_of, refused
 from tests.test_battle import FLAT, arena, duel, give, plan, put
+from tests.test_bt_attacks import bt_arena, fought
 
 A, E, F, G, H, BT = (Faction.ATREIDES, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD, Faction.HARKONNEN,
                      Faction.BENE_TLEILAXU)
@@ -366,3 +375,17 @@ def test_a_15_karama_against_an_optional_advantage_needs_the_option():
     state = arena()
     give(state, H, "karama_1")
     assert refused(state, UseKarama(faction=H, card="karama_1", against=E, advantage="sardaukar")).rule == "A-15"
+
+
+def test_a_15_advanced_combat_changes_nothing_in_a_bt_attack_which_has_no_dial():
+    """Issue 8 item 7: BT attacks and traps use no dial, so no spice backs anything there."""
+    state = switch_on(bt_arena(), advanced_combat=True)
+    give(state, BT, "crysknife")
+    state, _ = fought(state)
+    state, _ = apply(state, ChooseBtAttack(faction=BT, leader="feyd_rautha"))
+    assert prompt_of(state, H, PromptKind.BATTLE_PLAN).detail["max_dial"] == 0
+    refused(state, SubmitBattlePlan(faction=H, leader="feyd_rautha", spice=1))
+    state, events = apply_all(state, SubmitBattlePlan(faction=BT, weapon="crysknife"),
+                              SubmitBattlePlan(faction=H, leader="feyd_rautha"))
+    assert "feyd_rautha" in state.faction(H).leaders_in_tanks
+    assert not [e for e in events if e.type == "combat_spice_paid"]
