@@ -26,7 +26,7 @@ from engine.board import is_stronghold
 from engine.captives import captives_go_home, kill_leader, leaders_held, offer_capture
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import bank_pays, pay, remove_spice
-from engine.elites import battle_tokens, elite_name, elite_worth, elites_at, loss_plan
+from engine.elites import ELITE_WORTH, battle_tokens, elite_name, elite_worth, elites_at, loss_plan
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
@@ -396,10 +396,10 @@ def _elite_worth_in(battle: Battle, side: Faction) -> int:
 
 def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -> None:
     """A-14: a readied Karama fires as the Sardaukar would count double in this battle's plans."""
-    if Faction.EMPEROR not in (battle.aggressor, battle.defender) or elite_worth(
-            Faction.EMPEROR, battle.defender if battle.aggressor == Faction.EMPEROR else battle.aggressor) < 2:
-        return
-    if any(elites_at(state, loc, Faction.EMPEROR) for loc in battle.locations):
+    emperor = Faction.EMPEROR
+    if emperor not in (battle.aggressor, battle.defender) or _elite_worth_in(battle, emperor) < ELITE_WORTH:
+        return  # no Sardaukar bonus here: no Emperor, or against the Fremen
+    if any(elites_at(state, loc, emperor) for loc in battle.locations):
         battle.sardaukar_cancelled = karama_cancels(state, Advantage.SARDAUKAR, log)
 
 
