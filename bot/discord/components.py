@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.common import answer, refusals
-from engine.actions import Action, CallTraitor, ChooseTraitor, DialStorm, GuildTiming
+from engine.actions import Action, CallTraitor, CaptureLeader, ChooseTraitor, DialStorm, GuildTiming
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import leader_name
@@ -29,6 +29,7 @@ PROMPT_ACTIONS: dict[PromptKind, Callable[[Faction, str], Action]] = {
     PromptKind.STORM_DIAL: lambda faction, option: DialStorm(faction=faction, value=int(option)),
     PromptKind.TRAITOR_CALL: lambda faction, option: CallTraitor(faction=faction, call=option == "call"),
     PromptKind.GUILD_TIMING: lambda faction, option: GuildTiming(faction=faction, now=option == "now"),
+    PromptKind.LEADER_CAPTURE: lambda faction, option: CaptureLeader(faction=faction, choice=option),
 }
 
 
