@@ -31,7 +31,7 @@ from engine.game import Transition, apply, new_game
 from engine.ids import Faction
 from engine.karama import OWNER, advantage_in_play, counts_as_karama
 from engine.leaks import LeakChecker
-from engine.model import GameState, Phase, Prompt
+from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.options import GameSetup
 from engine.rng import Rng
 from engine.special_karama import power_available
@@ -55,6 +55,9 @@ def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
         return reveal
     if may_declare(state) and rng.below(4) == 0:  # A-15: the Bene Gesserit co-exist, or stop
         return _sample_coexistence(state, rng)
+    seeing = _atreides_see_plan(state, rng)  # A-14: their power has a narrow window, so it is tried there
+    if seeing is not None:
+        return seeing
     if rng.below(SPONTANEOUS_CHANCE):
         return None
     names = {card.id: card.name for card in load_game_data().treachery_cards}
@@ -76,6 +79,21 @@ def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
         if names[card] == "Truthtrance":
             return PlayTruthtrance(faction=faction, target=rng.choice(others), question="Do you hold a traitor?")
     return None
+
+
+def _atreides_see_plan(state: GameState, rng: Rng) -> Action | None:
+    """While the Atreides make a battle plan, their special Karama power (see the opponent's plan), one time in
+    three when they may use it."""
+    atreides = Faction.ATREIDES
+    if not state.in_game(atreides) or not power_available(state, atreides):
+        return None
+    if not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts_for(atreides)):
+        return None
+    cards = [c for c in state.faction(atreides).hand if counts_as_karama(state, atreides, c)
+             and c not in {o.card for o in state.karama_orders}]
+    if not cards or rng.below(3):
+        return None
+    return sample_special_karama(state, atreides, cards[0], rng)
 
 
 def _sample_coexistence(state: GameState, rng: Rng) -> SetCoexistence | None:

@@ -114,7 +114,8 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
     if action.leader is None:
         log.public("bt_attack_declined", "The Bene Tleilaxu attack no leader this round.")
         return
-    if action.leader not in prompt.options or action.leader == DECLINE:
+    # A target offered when the prompt opened may have died since (a traitor reveal, a Karama): refused too.
+    if action.leader not in prompt.options or action.leader == DECLINE or action.leader not in attack_targets(state):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-11", "The BT may attack only a leader who led tokens "
                             "in a battle this round and survived.", prompt.options)
     territory = attack_targets(state)[action.leader]
