@@ -93,6 +93,14 @@ class RideWorm(PlayerAction):
     to_location: str | None = None
 
 
+class PlaceWorm(PlayerAction):
+    """A-21, A-28 (`character_advantages`): the Fremen place a further Shai-Hulud of the blow in a sand territory,
+    or in none (territory None: it devours nothing)."""
+
+    type: Literal["place_worm"] = "place_worm"
+    territory: str | None = None
+
+
 # --- bidding ---------------------------------------------------------------------------------
 
 
@@ -128,6 +136,7 @@ class Revive(PlayerAction):
     type: Literal["revive"] = "revive"
     tokens: int = Field(default=0, ge=0)
     leader: str | None = None
+    kwisatz_haderach: bool = False  # A-15: the Atreides revive their Kwisatz Haderach (as their one leader)
 
 
 class Ship(PlayerAction):
@@ -170,6 +179,23 @@ class SendAdvisor(PlayerAction):
 
     type: Literal["send_advisor"] = "send_advisor"
     accept: bool
+
+
+class GuildTiming(PlayerAction):
+    """A-15 (`character_advantages`): the Guild take their shipment-and-movement turn now, before the faction
+    named in the decision, or later."""
+
+    type: Literal["guild_timing"] = "guild_timing"
+    now: bool
+
+
+class SetCoexistence(PlayerAction):
+    """A-15 (`character_advantages`): in their own turn of the movement round the Bene Gesserit turn every token
+    of theirs in a territory into co-existing advisors (`advisors` True) or back into fighters."""
+
+    type: Literal["set_coexistence"] = "set_coexistence"
+    territory: str
+    advisors: bool
 
 
 # --- battles ---------------------------------------------------------------------------------
@@ -216,6 +242,16 @@ class SubmitBattlePlan(PlayerAction):
     weapon: str | None = None
     defense: str | None = None
     impair: Literal["no_shipping", "no_moving"] | None = None
+    kwisatz_haderach: bool = False  # A-15: the Atreides' Kwisatz Haderach accompanies the leader
+    spice: int = Field(default=0, ge=0)  # A-15 `advanced_combat`: spice backing the dial
+
+
+class CaptureLeader(PlayerAction):
+    """A-15 `character_advantages`: the Harkonnen keep the leader they captured, kill him for 2 spice, or let
+    him go."""
+
+    type: Literal["capture_leader"] = "capture_leader"
+    choice: Literal["keep", "kill", "release"]
 
 
 class ChooseBtAttack(PlayerAction):
@@ -265,6 +301,28 @@ class UseKarama(PlayerAction):
     card: str
     against: Faction
     advantage: str
+
+
+class UseSpecialKarama(PlayerAction):
+    """A-14 `special_karama_powers`: the faction's once-per-game power, spending a Karama card
+    (engine/special_karama.py). Atreides: see the opponent's whole plan in their battle. Emperor: revive
+    `tokens` (up to 3) or `leader`, free. Fremen: a worm in `territory` at the next spice blow. Guild: stop
+    `target`'s next shipment from off-planet. Harkonnen: take `target`'s hand and give back as many cards.
+    Bene Gesserit: use a worthless card as a Karama card whenever the game lasts."""
+
+    type: Literal["use_special_karama"] = "use_special_karama"
+    card: str
+    target: Faction | None = None
+    territory: str | None = None
+    tokens: int = Field(default=0, ge=0)
+    leader: str | None = None
+
+
+class ReturnCards(PlayerAction):
+    """A-14 special Karama (Harkonnen): the cards given back for the hand taken."""
+
+    type: Literal["return_cards"] = "return_cards"
+    cards: list[str]
 
 
 # --- Treachery cards (engine/cards.py) -----------------------------------------------------------
@@ -433,6 +491,7 @@ Action = Annotated[
     | BreakAlliance
     | EndNexus
     | RideWorm
+    | PlaceWorm
     | Bid
     | PassBid
     | SetBidOrder
@@ -443,17 +502,22 @@ Action = Annotated[
     | Move
     | SkipMove
     | SendAdvisor
+    | GuildTiming
+    | SetCoexistence
     | ChooseBattle
     | AskPrescience
     | AnswerPrescience
     | UseVoice
     | SubmitBattlePlan
     | ChooseBtAttack
+    | CaptureLeader
     | CallTraitor
     | SetTraitorOrder
     | GiveBribe
     | GiveAllySpice
     | UseKarama
+    | UseSpecialKarama
+    | ReturnCards
     | PlayStormCards
     | PlayHajr
     | PlayGhola

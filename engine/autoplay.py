@@ -11,7 +11,16 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engine.actions import Action, KaramaDestroyTrap, KaramaTaxBt, PlayTruthtrance, SetSpiceWinOrder, UseKarama
+from engine.actions import (
+    Action,
+    KaramaDestroyTrap,
+    KaramaTaxBt,
+    PlayTruthtrance,
+    SetCoexistence,
+    SetSpiceWinOrder,
+    UseKarama,
+)
+from engine.coexistence import declarable_territories, may_declare
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
@@ -20,11 +29,13 @@ from engine.factions.bt_traitors import sample_reveal
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
 from engine.ids import Faction
-from engine.karama import OWNER
+from engine.karama import OWNER, advantage_in_play, counts_as_karama
 from engine.leaks import LeakChecker
-from engine.model import GameState, Phase, Prompt
+from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.options import GameSetup
 from engine.rng import Rng
+from engine.special_karama import power_available
+from engine.special_karama_powers import sample_special_karama
 
 RETRIES = 8
 
@@ -42,6 +53,11 @@ def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
     reveal = sample_reveal(state, rng)  # BT-23: the BT reveal a marked leader now and then
     if reveal is not None:
         return reveal
+    if may_declare(state) and rng.below(4) == 0:  # A-15: the Bene Gesserit co-exist, or stop
+        return _sample_coexistence(state, rng)
+    seeing = _atreides_see_plan(state, rng)  # A-14: their power has a narrow window, so it is tried there
+    if seeing is not None:
+        return seeing
     if rng.below(SPONTANEOUS_CHANCE):
         return None
     names = {card.id: card.name for card in load_game_data().treachery_cards}
@@ -52,14 +68,41 @@ def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
     if bt_action is not None:
         return bt_action
     for card in state.faction(faction).hand:
+        if power_available(state, faction) and counts_as_karama(state, faction, card) and card not in readied \
+                and rng.below(2):
+            return sample_special_karama(state, faction, card, rng)  # A-14: once per game
         if names[card] == "Karama" and card not in readied:
-            advantages = [a for a, owner in OWNER.items() if owner in others]
+            advantages = [a for a, owner in OWNER.items() if owner in others and advantage_in_play(state, a)]
             if advantages:
                 advantage = rng.choice(advantages)
                 return UseKarama(faction=faction, card=card, against=OWNER[advantage], advantage=advantage.value)
         if names[card] == "Truthtrance":
             return PlayTruthtrance(faction=faction, target=rng.choice(others), question="Do you hold a traitor?")
     return None
+
+
+def _atreides_see_plan(state: GameState, rng: Rng) -> Action | None:
+    """While the Atreides make a battle plan, their special Karama power (see the opponent's plan), one time in
+    three when they may use it."""
+    atreides = Faction.ATREIDES
+    if not state.in_game(atreides) or not power_available(state, atreides):
+        return None
+    if not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts_for(atreides)):
+        return None
+    cards = [c for c in state.faction(atreides).hand if counts_as_karama(state, atreides, c)
+             and c not in {o.card for o in state.karama_orders}]
+    if not cards or rng.below(3):
+        return None
+    return sample_special_karama(state, atreides, cards[0], rng)
+
+
+def _sample_coexistence(state: GameState, rng: Rng) -> SetCoexistence | None:
+    advisors = bool(rng.below(2))
+    territories = declarable_territories(state, advisors) or declarable_territories(state, not advisors)
+    if not territories:
+        return None
+    advisors = advisors if declarable_territories(state, advisors) else not advisors
+    return SetCoexistence(faction=Faction.BENE_GESSERIT, territory=rng.choice(territories), advisors=advisors)
 
 
 def _against_or_by_bt(state: GameState, faction: Faction, rng: Rng, names: dict[str, str],

@@ -223,7 +223,7 @@ def play_hajr(state: GameState, action: PlayHajr, log: EventLog) -> None:
     _require(state, faction, HAJR, RULE_HAJR, "Hajr")
     deciding = any(p.kind == PromptKind.MOVEMENT for p in state.prompts_for(faction))
     m = state.movement
-    if state.phase != Phase.MOVEMENT or m is None or not deciding or m.order[m.index] != faction:
+    if state.phase != Phase.MOVEMENT or m is None or not deciding or _movement.turn_faction(state) != faction:
         raise RuleViolation(ViolationCode.WRONG_PHASE, RULE_HAJR,
                             "Hajr is played in your own movement turn, while your move is being decided.")
     play_card(state, faction, HAJR)

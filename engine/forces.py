@@ -1,21 +1,32 @@
-"""Token movements between reserves, the board and the tanks; each faction's 20 tokens are always somewhere."""
+"""Token movements between reserves, the board and the tanks; each faction's 20 tokens are always somewhere,
+and its elite tokens (engine/elites.py, A-15) go with them."""
 
 from __future__ import annotations
 
 from engine.board import exposed_to_storm, is_stronghold, territory_of
 from engine.data import load_game_data
 from engine.economy import remove_spice
+from engine.elites import add_elites, elites_at, elites_in_reserves, revivable_elites, revivable_tokens
+from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import spring_trap_if_laid
 from engine.factions.bt_traitors import tokens_arrive
 from engine.ids import Faction
+from engine.karama import Advantage, karama_cancels
 from engine.model import GameState
 from engine.names import faction_name, location_label
 
 
-def send_to_tanks(state: GameState, location: str, faction: Faction, count: int) -> None:
+def send_to_tanks(state: GameState, location: str, faction: Faction, count: int, elites: int | None = None) -> None:
+    """`count` tokens to the tanks, `elites` of them elite; by default regular tokens go first."""
+    here = elites_at(state, location, faction)
+    if elites is None:
+        elites = max(0, count - (state.tokens_at(location, faction) - here))
     state.add_tokens(location, faction, -count)
     state.faction(faction).tanks += count
+    if elites:
+        add_elites(state, location, faction, -elites)
+        state.faction(faction).elite_tanks += elites
 
 
 def wipe_out(state: GameState, location: str, faction: Faction) -> int:
@@ -37,35 +48,107 @@ def land(state: GameState, faction: Faction, location: str, count: int, log: Eve
 
 
 def from_reserves(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:
+    """Tokens ship from the reserves; elites go first (engine/elites.py)."""
+    elites = min(count, elites_in_reserves(state, faction))
     state.faction(faction).reserves -= count
     land(state, faction, location, count, log)
+    if elites:
+        add_elites(state, location, faction, elites)
+
+
+def _take_along(state: GameState, faction: Faction, location: str, count: int) -> int:
+    """`count` tokens leave a location, elites first; returns how many of them are elite."""
+    elites = min(count, elites_at(state, location, faction))
+    state.add_tokens(location, faction, -count)
+    if elites:
+        add_elites(state, location, faction, -elites)
+    return elites
+
+
+def move_tokens(state: GameState, faction: Faction, sources: dict[str, int], destination: str,
+                log: EventLog) -> None:
+    """Tokens go from board locations to one location (a move, a cross-shipment, a worm ride), taking their
+    elites along first, and land there once."""
+    elites = sum(_take_along(state, faction, source, count) for source, count in sources.items())
+    land(state, faction, destination, sum(sources.values()), log)
+    if elites:
+        add_elites(state, destination, faction, elites)
 
 
 def to_reserves(state: GameState, faction: Faction, location: str, count: int) -> None:
-    state.add_tokens(location, faction, -count)
+    _take_along(state, faction, location, count)
     state.faction(faction).reserves += count
 
 
 def revive_tokens(state: GameState, faction: Faction, count: int) -> None:
+    """Tokens from the tanks to the reserves: an elite first, at most one a turn (A-15); refused when more are
+    asked than may come back."""
+    if count > revivable_tokens(state, faction):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-15", f"Only {revivable_tokens(state, faction)} of "
+                            "your tokens in the tanks may be revived this turn: one elite token a turn at most.")
     fs = state.faction(faction)
+    elites = min(count, revivable_elites(state, faction))
     fs.tanks -= count
     fs.reserves += count
+    if elites:
+        fs.elite_tanks -= elites
+        fs.elite_revived_turn = state.turn
 
 
 def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") -> None:
-    """A-2: tokens in exposed territories of these sectors go to the tanks and their spice to the bank."""
+    """A-2: tokens in exposed territories of these sectors go to the tanks (the Fremen's halved with
+    `character_advantages`, A-24) and their spice to the bank; so do Bene Gesserit advisors (A-15)."""
     board = load_game_data().board
-    for location in sorted(set(state.forces) | set(state.spice_on_board)):
-        sector = board.location_sector(location)
-        if sector not in sectors or not exposed_to_storm(state, board.location_territory(location)):
-            continue
+    caught = [loc for loc in sorted(set(state.forces) | set(state.spice_on_board) | set(state.bg_advisors))
+              if board.location_sector(loc) in sectors and exposed_to_storm(state, board.location_territory(loc))]
+    spared = _fremen_spared(state, caught, log)
+    for location in caught:
         for faction in list(state.forces.get(location, {})):
-            lost = wipe_out(state, location, faction)
+            lost = state.tokens_at(location, faction) - spared.get(location, 0) * (faction == Faction.FREMEN)
             if lost:
+                send_to_tanks(state, location, faction, lost)
                 log.public("storm_losses", f"The storm kills {lost} {faction_name(faction)} tokens in "
                            f"{location_label(location)}{note}.", faction=faction.value, location=location,
                            tokens=lost)
+        advisors = kill_advisors(state, location)
+        if advisors:
+            log.public("storm_losses", f"The storm kills {advisors} Bene Gesserit advisors in "
+                       f"{location_label(location)}{note}.", faction=Faction.BENE_GESSERIT.value,
+                       location=location, tokens=advisors, advisors=True)
         removed = remove_spice(state, location)
         if removed:
             log.public("storm_spice", f"The storm scatters {removed} spice in {location_label(location)}.",
                        location=location, spice=removed)
+
+
+def _fremen_spared(state: GameState, caught: list[str], log: EventLog) -> dict[str, int]:
+    """A-2, A-24 (`character_advantages`): the Fremen lose only half their tokens caught in each territory,
+    rounded up; the survivors are counted from the territory's first caught location on. Location -> spared."""
+    fremen = Faction.FREMEN
+    if not state.setup.options.character_advantages or not any(state.tokens_at(loc, fremen) for loc in caught):
+        return {}
+    if karama_cancels(state, Advantage.HALF_STORM_LOSSES, log):
+        return {}
+    by_territory: dict[str, list[str]] = {}
+    for location in caught:
+        if state.tokens_at(location, fremen):
+            by_territory.setdefault(territory_of(location), []).append(location)
+    spared: dict[str, int] = {}
+    for territory, locations in by_territory.items():
+        caught_here = sum(state.tokens_at(loc, fremen) for loc in locations)
+        keep = caught_here // 2  # they lose half, rounded up
+        log.public("fremen_half_storm_losses", f"The Fremen lose only half of their {caught_here} tokens caught by "
+                   f"the storm in {territory} (A-24): {keep} survive.", territory=territory, caught=caught_here,
+                   spared=keep)
+        for location in locations:
+            spared[location] = min(keep, state.tokens_at(location, fremen))
+            keep -= spared[location]
+    return spared
+
+
+def kill_advisors(state: GameState, location: str) -> int:
+    """Bene Gesserit advisors (A-15, engine/coexistence.py) at a location go to the tanks; returns how many."""
+    count = state.bg_advisors.pop(location, 0)
+    if count:
+        state.faction(Faction.BENE_GESSERIT).tanks += count
+    return count

@@ -7,6 +7,8 @@ from collections import Counter
 from engine.board import exposed_to_storm, in_storm, is_stronghold, territory_of
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
+from engine.elites import elites_in_reserves
+from engine.ids import Faction
 from engine.model import GameState
 from engine.phases.battle import cards_on_the_table
 
@@ -17,6 +19,8 @@ def violations(state: GameState) -> list[str]:
     found: list[str] = []
     for faction, fs in state.factions.items():
         on_board = sum(here.get(faction, 0) for here in state.forces.values())
+        if faction == Faction.BENE_GESSERIT:
+            on_board += sum(state.bg_advisors.values())  # A-15: co-existing advisors (engine/coexistence.py)
         total = fs.reserves + on_board + fs.tanks
         if total != data.factions[faction].tokens_total or min(fs.reserves, fs.tanks) < 0:
             found.append(f"{faction.value} tokens: reserves {fs.reserves} + board {on_board} + tanks {fs.tanks}")
@@ -33,7 +37,29 @@ def violations(state: GameState) -> list[str]:
     found += _card_violations(state, data)
     found += _board_violations(state)
     found += _battle_violations(state)
+    found += _elite_and_captive_violations(state)
     return found
+
+
+def _elite_and_captive_violations(state: GameState) -> list[str]:
+    """A-15: elite tokens are among their faction's tokens wherever they are; a captive is alive and held by the
+    Harkonnen."""
+    problems = []
+    for location, here in state.elites.items():
+        for faction, count in here.items():
+            if not 0 < count <= state.tokens_at(location, faction):
+                problems.append(f"{count} {faction.value} elites among {state.tokens_at(location, faction)} tokens "
+                                f"in {location}")
+    for faction, fs in state.factions.items():
+        in_reserves = elites_in_reserves(state, faction)
+        if not 0 <= fs.elite_tanks <= fs.tanks or not 0 <= in_reserves <= fs.reserves:
+            problems.append(f"{faction.value} elites: {fs.elite_tanks} in the tanks ({fs.tanks} tokens), "
+                            f"{in_reserves} in reserves ({fs.reserves} tokens)")
+    for leader, captor in state.captured.items():
+        owner = load_game_data().leader(leader).faction
+        if captor != Faction.HARKONNEN or owner == captor or leader in state.faction(owner).leaders_in_tanks:
+            problems.append(f"captive {leader} held by {captor.value}")
+    return problems
 
 
 def _battle_violations(state: GameState) -> list[str]:
@@ -67,7 +93,7 @@ def _card_violations(state: GameState, data) -> list[str]:
     if set(counts) != every or any(n != 1 for n in counts.values()):
         doubled = sorted(c for c, n in counts.items() if n > 1)
         problems.append(f"treachery cards: missing {sorted(every - set(counts))}, doubled {doubled}")
-    spice = Counter([*state.spice_deck, *state.spice_discard])
+    spice = Counter([*state.spice_deck, *state.spice_discard, *state.spice_discard_b])
     if set(spice) != {c.id for c in data.spice_cards} or any(n != 1 for n in spice.values()):
         problems.append("spice cards are not each in exactly one place")
     return problems

@@ -14,7 +14,7 @@ from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import handles
-from engine.ids import Faction
+from engine.ids import CardCategory, Faction
 from engine.model import GameState, KaramaOrder
 from engine.names import faction_name
 
@@ -37,6 +37,13 @@ class Advantage(StrEnum):
     CROSS_SHIPPING = "cross_shipping"
     EXTRA_CARD = "extra_card"
     BT_TRAITOR_REVEAL = "bt_traitor_reveal"  # BT-26, BT-51: cancel one BT traitor reveal
+    # A-15 `character_advantages` only (data/factions.json: "(optional)"):
+    HALF_STORM_LOSSES = "half_storm_losses"
+    WORM_PLACEMENT = "worm_placement"
+    OUT_OF_ORDER_SHIPPING = "out_of_order_shipping"
+    KWISATZ_HADERACH = "kwisatz_haderach"
+    SARDAUKAR = "sardaukar"
+    LEADER_CAPTURE = "leader_capture"
 
 
 OWNER: dict[Advantage, Faction] = {
@@ -53,6 +60,22 @@ OWNER: dict[Advantage, Faction] = {
     Advantage.CROSS_SHIPPING: Faction.GUILD,
     Advantage.EXTRA_CARD: Faction.HARKONNEN,
     Advantage.BT_TRAITOR_REVEAL: Faction.BENE_TLEILAXU,
+    Advantage.HALF_STORM_LOSSES: Faction.FREMEN,
+    Advantage.WORM_PLACEMENT: Faction.FREMEN,
+    Advantage.OUT_OF_ORDER_SHIPPING: Faction.GUILD,
+    Advantage.KWISATZ_HADERACH: Faction.ATREIDES,
+    Advantage.SARDAUKAR: Faction.EMPEROR,
+    Advantage.LEADER_CAPTURE: Faction.HARKONNEN,
+}
+
+# Advantages that exist only with an option on (A-15): readying a Karama against them otherwise is refused.
+NEEDS_OPTION: dict[Advantage, str] = {
+    Advantage.HALF_STORM_LOSSES: "character_advantages",
+    Advantage.WORM_PLACEMENT: "character_advantages",
+    Advantage.OUT_OF_ORDER_SHIPPING: "character_advantages",
+    Advantage.KWISATZ_HADERACH: "character_advantages",
+    Advantage.SARDAUKAR: "character_advantages",
+    Advantage.LEADER_CAPTURE: "character_advantages",
 }
 
 DESCRIPTIONS: dict[Advantage, str] = {
@@ -69,6 +92,12 @@ DESCRIPTIONS: dict[Advantage, str] = {
     Advantage.CROSS_SHIPPING: "ship territory to territory or back to reserves",
     Advantage.EXTRA_CARD: "draw a free extra card",
     Advantage.BT_TRAITOR_REVEAL: "betray a territory by revealing a traitor (BT-51)",
+    Advantage.HALF_STORM_LOSSES: "lose only half their tokens to the storm",
+    Advantage.WORM_PLACEMENT: "place a Shai-Hulud",
+    Advantage.OUT_OF_ORDER_SHIPPING: "ship and move out of storm order",
+    Advantage.KWISATZ_HADERACH: "have the Kwisatz Haderach fight beside a leader",
+    Advantage.SARDAUKAR: "count their Sardaukar double in a battle",
+    Advantage.LEADER_CAPTURE: "capture a leader",
 }
 
 
@@ -76,17 +105,39 @@ def is_karama(card_id: str) -> bool:
     return load_game_data().card(card_id).name == "Karama"
 
 
+def counts_as_karama(state: GameState, faction: Faction, card_id: str) -> bool:
+    """A Karama card; for the Bene Gesserit with `character_advantages` (A-15), a worthless card too."""
+    if is_karama(card_id):
+        return True
+    bg_worthless = faction == Faction.BENE_GESSERIT and state.setup.options.character_advantages
+    return bg_worthless and load_game_data().card(card_id).category == CardCategory.WORTHLESS
+
+
+def karama_cards(state: GameState, faction: Faction) -> list[str]:
+    """The cards in the faction's hand it may play as a Karama card."""
+    return [c for c in state.faction(faction).hand if counts_as_karama(state, faction, c)]
+
+
+def advantage_in_play(state: GameState, advantage: Advantage) -> bool:
+    """An optional advantage exists only with its option on (A-15)."""
+    option = NEEDS_OPTION.get(advantage)
+    return option is None or bool(getattr(state.setup.options, option))
+
+
 @handles(UseKarama)
 def ready_karama(state: GameState, action: UseKarama, log: EventLog) -> None:
     hand = state.faction(action.faction).hand
-    if action.card not in hand or not is_karama(action.card):
+    if action.card not in hand or not counts_as_karama(state, action.faction, action.card):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, "You must hold the Karama card you name.",
-                            [c for c in hand if is_karama(c)])
+                            karama_cards(state, action.faction))
     try:
         advantage = Advantage(action.advantage)
     except ValueError:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"{action.advantage!r} is no advantage Karama can "
                             "cancel.", [a.value for a in Advantage]) from None
+    if not advantage_in_play(state, advantage):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", f"{advantage.value} is an advantage of the option "
+                            f"{NEEDS_OPTION[advantage]}, which is off in this game.")
     owner = OWNER[advantage]
     if owner != action.against or owner == action.faction:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
@@ -124,5 +175,7 @@ def karama_cancels(state: GameState, advantage: Advantage, log: EventLog) -> boo
 
 
 def drop_lapsed_karama_orders(state: GameState) -> None:
-    """A readied Karama whose card has left the hand (played, given, taken) is no order any more."""
+    """A readied Karama whose card has left the hand (played, given, taken) is no order any more; so is a special
+    Karama power readied with it (engine/special_karama.py), which then stays unused."""
     state.karama_orders = [o for o in state.karama_orders if o.card in state.faction(o.faction).hand]
+    state.special_karama_orders = [o for o in state.special_karama_orders if o.card in state.faction(o.faction).hand]

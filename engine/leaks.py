@@ -46,7 +46,7 @@ class LeakChecker:
         return held | {t.card for t in state.traps.values()}
 
     def _public_events(self, state: GameState, events: list[Event]) -> list[str]:
-        found = []
+        found = self._forecast_events(state, events)
         hidden = self._hidden_cards(state)
         for event in events:
             if not event.public:
@@ -63,6 +63,17 @@ class LeakChecker:
                 message = message.replace(territory, "")
             found += [f"public message names the hidden {name}: {event.message}"
                       for name, card in self.unique_names.items() if card in hidden and name in message]
+        return found
+
+    @staticmethod
+    def _forecast_events(state: GameState, events: list[Event]) -> list[str]:
+        """A-15 `weather`: next turn's storm distance goes to the Fremen only; the dials to their dialers."""
+        found = []
+        for event in events:
+            if event.type == "storm_forecast" and event.audience != (Faction.FREMEN,):
+                found.append(f"the weather forecast reached {event.audience or 'the table'}")
+            if event.type == "storm_dialed" and (event.audience is None or len(event.audience) != 1):
+                found.append("a storm dial reached more than its dialer")
         return found
 
     def _views(self, state: GameState) -> list[str]:
@@ -84,6 +95,10 @@ class LeakChecker:
                     found.append(f"{viewer.value} sees the prediction")
                 if viewer != Faction.BENE_TLEILAXU and (own["trap_cards"] or own.get("bt_marked")):
                     found.append(f"{viewer.value} sees BT trap cards or marks")
+                if viewer != Faction.FREMEN and own.get("storm_forecast") is not None:
+                    found.append(f"{viewer.value} sees the weather forecast meant for the Fremen")
+                if any(o["faction"] != viewer.value for o in own.get("special_karama_orders", [])):
+                    found.append(f"{viewer.value} sees another faction's special Karama order")
                 own["traitors"] = []  # one's own traitor cards name other factions' leaders
             others = set().union(*(h for f, h in hands.items() if f != viewer))
             if viewer != Faction.BENE_TLEILAXU:
@@ -113,6 +128,7 @@ class LeakChecker:
                 dumped = view(state, viewer).model_dump(mode="json")
                 if dumped["own"]:  # one's own traitors and BT marks name others' leaders, whatever they plan
                     dumped["own"]["traitors"] = dumped["own"]["bt_marked"] = []
+                dumped["captured"] = {}  # A-15: who holds a captive is public, whatever he plans with him
                 seen = _strings(dumped)
                 if viewer == battle.prescience_asker and owner == battle.prescience_target:
                     seen.discard(battle.prescience_answer)

@@ -48,6 +48,10 @@ class PromptKind(StrEnum):
     BT_MARK = "bt_mark"  # engine/factions/bt_traitors.py: mark a revived leader (BT-20), secret, non-blocking
     BT_TRAPS_AND_GIFTS = "bt_traps_and_gifts"  # engine/factions/bt_bidding.py: R-11 traps, BT-40 gifts (secret)
     BT_REVEAL_WINDOW = "bt_reveal_window"  # R-7: after an open-field battle, before the next one starts
+    WORM_PLACEMENT = "worm_placement"  # A-21, A-28: the Fremen place a further Shai-Hulud (public)
+    GUILD_TIMING = "guild_timing"  # A-15: the Guild ship and move now or later in the round (public)
+    HAND_SWAP = "hand_swap"  # A-14 special Karama: the Harkonnen give back as many cards as they took (secret)
+    LEADER_CAPTURE = "leader_capture"  # engine/captives.py: the Harkonnen keep or kill a captured leader (public)
 
 
 class Prompt(BaseModel):
@@ -118,6 +122,31 @@ class MovementState(BaseModel):
     stage: str = ""  # "" (turn not begun), "ship" (shipment asked), "move" (movement asked)
     cancelled: list[str] = Field(default_factory=list)  # A-14: advantages Karama cancelled in this turn
     extra_moves: int = 0  # Hajr (engine/cards.py): more moves owed to the faction whose turn it is
+    # A-15 `character_advantages`: the Guild take their turn whenever they like; True once they have had it.
+    guild_done: bool = False
+    guild_turn: bool = False  # the turn in progress is the Guild's, taken out of storm order
+    guild_in_order: bool = False  # a Karama cancelled it this round (A-14): the Guild keep their storm-order place
+
+
+class SpiceBlowState(BaseModel):
+    """The spice blow in progress (engine/phases/spice_blow.py): which discard pile is blowing (A-15
+    `double_spice_blow`: pile 0 = A, 1 = B), whether a worm appeared in this blow and in the phase."""
+
+    pile: int = 0
+    worm_in_blow: bool = False
+    worm_in_phase: bool = False
+    set_aside: list[str] = Field(default_factory=list)  # A-20: turn-1 worms, shuffled back after the phase
+
+
+class SpecialKaramaOrder(BaseModel):
+    """A-14 `special_karama_powers`: a once-per-game power readied as a secret standing order (engine/
+    special_karama.py): the Fremen worm at the next spice blow, the Guild stopping a faction's next shipment."""
+
+    faction: Faction
+    card: str
+    power: str
+    territory: str | None = None
+    target: Faction | None = None
 
 
 class NexusState(BaseModel):
@@ -134,6 +163,8 @@ class BattlePlan(BaseModel):
     dial: int = 0
     weapon: str | None = None
     defense: str | None = None
+    kwisatz_haderach: bool = False  # A-13, A-15: the Atreides' Kwisatz Haderach accompanies the leader (+2)
+    spice: int = 0  # A-15 `advanced_combat`: spice backing the dial, paid to the bank after the battle
 
 
 class Battle(BaseModel):
@@ -157,6 +188,7 @@ class Battle(BaseModel):
     target_leader: str | None = None  # the leader a BT attack strikes
     trap_card: str | None = None  # the trap's card, secret until the attack resolves (BT-30)
     impair: str | None = None  # BT-16: "no_shipping" or "no_moving", chosen with a worthless attack card
+    sardaukar_cancelled: bool = False  # A-14, A-15: a Karama made the Sardaukar count single in this battle
 
 
 class BattleState(BaseModel):
@@ -165,6 +197,7 @@ class BattleState(BaseModel):
     current: Battle | None = None
     leader_territory: dict[str, str] = Field(default_factory=dict)
     traps_to_spring: list[str] = Field(default_factory=list)  # BT-32: triggered traps that attack first
+    kwisatz_haderach_territory: str | None = None  # the one territory the Kwisatz Haderach fought in this turn
 
 
 class KaramaOrder(BaseModel):
@@ -195,6 +228,8 @@ class FactionState(BaseModel):
     bribes: int = 0  # A-16: spice received as a bribe, usable from the end of the turn
     bid_order: BidOrder = Field(default_factory=BidOrder)
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
+    elite_tanks: int = 0  # A-15: Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
+    elite_revived_turn: int | None = None  # A-15: the turn an elite token was last revived (one a turn)
 
 
 class BattleVictory(BaseModel):
@@ -205,6 +240,7 @@ class BattleVictory(BaseModel):
     faction: Faction
     leader: str
     stronghold: bool
+    with_kwisatz_haderach: bool = False  # R-19: the Kwisatz Haderach fought beside him: no BT betrayal here
 
 
 class Impairment(BaseModel):
@@ -226,6 +262,14 @@ class BtState(BaseModel):
     declare_order: bool = True  # BT-27: secret standing order: declare whenever holding 35 at a turn's end
     impairments: list[Impairment] = Field(default_factory=list)  # BT-16
     attack_done: bool = False  # BT-11: one leader attack per battle round
+
+
+class KwisatzHaderach(BaseModel):
+    """A-15 `character_advantages`: the Atreides' Kwisatz Haderach (public: battle losses are seen by all)."""
+
+    battle_losses: int = 0  # Atreides tokens lost in battles so far
+    active: bool = False  # from the battle in which those losses reach 7
+    dead: bool = False  # killed in a lasgun-shield explosion, until revived
 
 
 class GameState(BaseModel):
@@ -259,6 +303,20 @@ class GameState(BaseModel):
     battle: BattleState | None = None
     victories: list[BattleVictory] = Field(default_factory=list)  # see BattleVictory
     bt: BtState | None = None
+    # A-15 `character_advantages` (engine/elites.py, engine/captives.py): elite tokens among the tokens at each
+    # location (location -> faction -> count), the Kwisatz Haderach, and captured leader -> captor.
+    elites: dict[str, dict[Faction, int]] = Field(default_factory=dict)
+    kwisatz_haderach: KwisatzHaderach = Field(default_factory=KwisatzHaderach)
+    captured: dict[str, Faction] = Field(default_factory=dict)
+    # A-15 `character_advantages` (engine/coexistence.py): Bene Gesserit advisors, co-existing and so "not on
+    # the board" (no battle, control, collection): location -> count. Public.
+    bg_advisors: dict[str, int] = Field(default_factory=dict)
+    spice_discard_b: list[str] = Field(default_factory=list)  # A-15 `double_spice_blow`: discard pile B
+    spice_blow: SpiceBlowState | None = None
+    # A-15 `weather`: the dials for the next turn's storm, made a turn early (secret; the Fremen know the sum).
+    storm_forecast: dict[Faction, int] = Field(default_factory=dict)
+    special_karama_used: list[Faction] = Field(default_factory=list)  # A-14: once per game each (public)
+    special_karama_orders: list[SpecialKaramaOrder] = Field(default_factory=list)  # secret until they fire
     prompts: list[Prompt] = Field(default_factory=list)
     next_prompt_number: int = 1
     winners: list[Faction] = Field(default_factory=list)

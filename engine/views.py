@@ -6,7 +6,19 @@ from pydantic import BaseModel
 
 from engine.factions.bt_traitors import live_marks
 from engine.ids import Faction
-from engine.model import BattlePlan, BidOrder, GameState, KaramaOrder, Phase, Prediction, Prompt, PromptKind
+from engine.model import (
+    BattlePlan,
+    BidOrder,
+    GameState,
+    KaramaOrder,
+    KwisatzHaderach,
+    Phase,
+    Prediction,
+    Prompt,
+    PromptKind,
+    SpecialKaramaOrder,
+)
+from engine.options import GameOptions
 from engine.order import storm_order
 
 
@@ -18,6 +30,7 @@ class FactionPublic(BaseModel):
     leaders_in_tanks: list[str]
     hand_size: int
     bribes: int  # A-16: set openly before the shield until the end of the turn
+    elites_in_tanks: int = 0  # A-15: Sardaukar or Fedaykin among the tokens in the tanks (starred, public)
 
 
 class FactionSecrets(BaseModel):
@@ -32,6 +45,8 @@ class FactionSecrets(BaseModel):
     bid_order: BidOrder | None = None  # A-6: the standing bidding order
     bt_marked: list[str] = []  # the BT only: leaders marked as BT traitors, alive (BT-20, BT-22)
     spice_win_order: bool | None = None  # the BT only: the standing order to declare a spice win (BT-27)
+    storm_forecast: int | None = None  # the Fremen only, with `weather`: next turn's storm distance (A-15)
+    special_karama_orders: list[SpecialKaramaOrder] = []  # A-14: a special power readied, not yet fired
 
 
 class TrapPublic(BaseModel):
@@ -75,10 +90,19 @@ class PlayerView(BaseModel):
     spice_discard: list[str]
     awaiting: list[AwaitedDecision]
     winners: list[Faction]
+    options: GameOptions = GameOptions()  # the game's options: public
+    bg_advisors: dict[str, int] = {}  # A-15: co-existing Bene Gesserit advisors (public)
+    spice_discard_b: list[str] = []  # A-15 `double_spice_blow`: discard pile B
+    special_karama_used: list[Faction] = []  # A-14: factions whose special Karama power is spent
     bt_controlled: list[str] = []  # BT-24: territories the BT control without tokens (public)
     bt_open_spice: int = 0  # BT-27: the BT's declared spice, set in open view
     bt_declared_turn: int | None = None  # BT-27: the turn of the running declaration
     battle: BattlePublic | None = None
+    # A-15 `character_advantages`, all public: starred tokens among the forces, the Kwisatz Haderach's state
+    # (battle losses are seen by all), and leaders the Harkonnen hold captive (leader -> captor).
+    elites: dict[str, dict[Faction, int]] = {}
+    kwisatz_haderach: KwisatzHaderach | None = None
+    captured: dict[str, Faction] = {}
     own: FactionSecrets | None = None
     own_prompts: list[Prompt] = []
 
@@ -98,6 +122,8 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             bid_order=fs.bid_order,
             bt_marked=live_marks(state) if viewer == Faction.BENE_TLEILAXU else [],
             spice_win_order=state.bt.declare_order if viewer == Faction.BENE_TLEILAXU and state.bt else None,
+            storm_forecast=forecast(state) if viewer == Faction.FREMEN else None,
+            special_karama_orders=[o for o in state.special_karama_orders if o.faction == viewer],
         )
         own_prompts = [p.model_copy(deep=True) for p in state.prompts_for(viewer)]
     return PlayerView(
@@ -112,6 +138,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             FactionPublic(
                 faction=f, dot=fs.dot, reserves=fs.reserves, tanks=fs.tanks,
                 leaders_in_tanks=list(fs.leaders_in_tanks), hand_size=len(fs.hand), bribes=fs.bribes,
+                elites_in_tanks=fs.elite_tanks,
             )
             for f, fs in state.factions.items()
         ],
@@ -123,13 +150,26 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             for p in state.prompts
         ],
         winners=list(state.winners),
+        options=state.setup.options,
+        bg_advisors=dict(state.bg_advisors),
+        spice_discard_b=list(state.spice_discard_b),
+        special_karama_used=list(state.special_karama_used),
         bt_controlled=list(state.bt.controlled) if state.bt else [],
         bt_open_spice=state.bt.open_spice if state.bt else 0,
         bt_declared_turn=state.bt.declared_turn if state.bt else None,
         battle=_battle_view(state),
+        elites={loc: dict(here) for loc, here in state.elites.items()},
+        kwisatz_haderach=state.kwisatz_haderach.model_copy() if state.setup.options.character_advantages else None,
+        captured=dict(state.captured),
         own=own,
         own_prompts=own_prompts or [],
     )
+
+
+def forecast(state: GameState) -> int | None:
+    """A-15 `weather`: the distance of next turn's storm once both of its dials are in (the Fremen's secret)."""
+    dialing = any(p.kind == PromptKind.STORM_DIAL and p.detail.get("forecast") for p in state.prompts)
+    return sum(state.storm_forecast.values()) if state.storm_forecast and not dialing else None
 
 
 def _battle_view(state: GameState) -> BattlePublic | None:

@@ -92,7 +92,7 @@ def test_bt_17_a_karama_attacks_as_a_lasgun():
 
 
 def test_r_5_the_attack_ignores_strength():
-    """R-5: the attack ignores strength (the Kwisatz Haderach option, which would test the rest, is not built)."""
+    """R-5: the attack ignores strength (with the Kwisatz Haderach: tests/test_kwisatz_haderach.py)."""
     state = bt_arena()
     give(state, BT, "maula_pistol")
     state, _ = fought(state)

@@ -464,6 +464,32 @@ def _mark_window():
     return apply(_revival(), Revive(faction=A, leader="duncan_idaho")).state
 
 
+def _second_worm():
+    from tests.test_optional_rules import two_worms
+
+    return two_worms(character_advantages=True)[0]  # A-21: the Fremen place the second Shai-Hulud
+
+
+def _guild_timing():
+    from tests.test_optional_rules import guild_round
+
+    return guild_round(character_advantages=True)  # A-15: the Guild asked before the Atreides' turn
+
+
+def _bg_movement_turn():
+    from tests.test_optional_rules import bg_turn
+
+    return bg_turn(character_advantages=True)  # A-15: 2 BG tokens with 3 Atreides in Arrakeen
+
+
+def _hand_taken():
+    from engine.actions import UseSpecialKarama
+    from tests.test_special_karama import harkonnen_and_atreides
+
+    state = harkonnen_and_atreides(special_karama_powers=True)  # A-14: the Harkonnen take the Atreides' 2 cards
+    return apply(state, UseSpecialKarama(faction=Faction.HARKONNEN, card="karama_1", target=A)).state
+
+
 def _ally_revival():
     from tests.test_bt_traitors import DUNCAN, revival_position
 
@@ -693,6 +719,14 @@ CASES = [
     Case("card ship-back", G, _guild_shipment, {"from_location": "The Great Flat#14", "tokens": 2},
          "Done: 2 tokens from The Great Flat#14 back to reserves", "ship_to_reserves",
          {"from_location": "The Great Flat#14", "tokens": 2}),
+    Case("card worm-place", Faction.FREMEN, _second_worm, {"territory": "Funeral Plain"},
+         "Done: worm to Funeral Plain", "place_worm", {"territory": "Funeral Plain"}),
+    Case("card guild-timing", G, _guild_timing, {"when": "now"}, "Done: Guild turn: now", "guild_timing",
+         {"now": True}),
+    Case("card coexist", BG, _bg_movement_turn, {"territory": "Arrakeen", "advisors": "yes"},
+         "Done: Arrakeen: advisors", "set_coexistence", {"territory": "Arrakeen", "advisors": True}),
+    Case("card return-cards", Faction.HARKONNEN, _hand_taken, {"cards": "Kulon, Snooper"},
+         "Done: 2 cards given back", "return_cards", {"cards": ["kulon", "snooper_1"]}),
     Case("bt traps-and-gifts", BT, _bidding_opened, {}, "Done: no traps or gifts this time", "traps_and_gifts",
          {"traps": {}, "gifts": {}}),
     Case("bt mark", BT, _mark_window, {"leader": "Duncan Idaho"}, "Done: marked Duncan Idaho", "mark_bt_traitor",
@@ -778,6 +812,11 @@ REFUSALS = {
     "card worm": (A, None, "atreides has no open worm ride decision."),
     "card advisor": (A, None, "has no open spiritual advisor decision."),
     "card ship-back": (A, None, "[1979 rules: Shipment] atreides has no open shipment decision."),
+    "card worm-place": (A, None, "[A-21] atreides has no open worm placement decision."),
+    "card guild-timing": (A, None, "[A-15] atreides has no open guild timing decision."),
+    "card coexist": (A, None, "[A-15] Co-existence is a character advantage (option character_advantages), which "
+                              "is off in this game."),
+    "card return-cards": (H, {"cards": "Kulon"}, "[A-14] harkonnen has no open hand swap decision."),
     "bt traps-and-gifts": (BT, None, "[R-21] bene_tleilaxu has no open bt traps and gifts decision."),
     "bt mark": (BT, None, "[BT-21] bene_tleilaxu has no open bt mark decision."),
     "bt reveal": (BT, None, "[R-25] Duncan Idaho is not one of your traitors."),

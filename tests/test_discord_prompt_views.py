@@ -120,9 +120,20 @@ def real_secret_prompts(seeds=(0, 1, 2), max_actions: int = 1100, per_kind: int 
     return found
 
 
+def optional_rule_prompts():
+    """Secret prompts only the optional rules open, which random base games never reach: the Harkonnen give back
+    cards after their special Karama (A-14)."""
+    from engine.actions import UseSpecialKarama
+    from tests.test_special_karama import harkonnen_and_atreides
+
+    state = harkonnen_and_atreides(special_karama_powers=True)
+    state = apply(state, UseSpecialKarama(faction=Faction.HARKONNEN, card="karama_1", target=Faction.ATREIDES)).state
+    return [(state, p) for p in state.prompts if p.secret]
+
+
 @pytest.fixture(scope="module")
 def real_prompts():
-    return real_secret_prompts()
+    return real_secret_prompts() + optional_rule_prompts()
 
 
 def custom_ids(view: discord.ui.View) -> list[str]:

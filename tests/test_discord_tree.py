@@ -43,7 +43,9 @@ async def test_the_four_groups_exist(bot):
                                                            "ask", "answer", "voice", "call", "traitor-order",
                                                            "bid-order"}
     assert {c.name for c in groups["card"].commands} == {"karama", "storm-cards", "hajr", "ghola", "truthtrance",
-                                                         "answer-truthtrance", "worm", "advisor", "ship-back"}
+                                                         "answer-truthtrance", "worm", "advisor", "ship-back",
+                                                         "worm-place", "guild-timing", "coexist", "special-karama",
+                                                         "return-cards"}
     assert {c.name for c in groups["bt"].commands} == {"traps-and-gifts", "mark", "reveal", "reveal-window",
                                                        "attack", "ally-revive", "spice-order", "karama-tax",
                                                        "karama-trap"}

@@ -1,4 +1,4 @@
-"""`python -m bot.console [--db PATH] [--script FILE] [--seed N] [--deliveries FILE]`: Mentat hot seat, offline.
+"""`python -m bot.console [--db PATH] [--script FILE] [--seed N] [--options O] [--deliveries FILE]`: hot seat.
 
 The same GameService and stores as the bot (memory by default, SQLite with --db), with a ConsoleGateway in
 place of Discord. With --script the commands come from a file and the exit status says whether every line did
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.app.service import GameService
 from bot.console.gateway import ConsoleGateway
-from bot.console.repl import Console
+from bot.console.repl import CommandError, Console, parse_options
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
 
@@ -44,9 +44,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", help="a SQLite database file (created if missing); the game there is resumed")
     parser.add_argument("--script", help="run the commands of this file, then exit")
     parser.add_argument("--seed", type=int, help="the seed of `new` when it names none")
+    parser.add_argument("--options", help="the options of `new` when it names none: 'all', or a,b or name=value")
     parser.add_argument("--deliveries", help="append every delivered message (with its outbox id) to this file, "
                                              "fsynced, and never deliver an outbox id twice (the crash test)")
     args = parser.parse_args(argv)
+    try:
+        options = parse_options(args.options) if args.options else None
+    except CommandError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     if args.script and not Path(args.script).is_file():
         print(f"error: no script file {args.script}", file=sys.stderr)
         return 2
@@ -55,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         store = runner.run(SqliteGameStore.open(args.db)) if args.db else MemoryGameStore()
         try:
             gateway = ConsoleGateway(deliveries=Path(args.deliveries) if args.deliveries else None)
-            console = Console(GameService(store), gateway, default_seed=args.seed)
+            console = Console(GameService(store), gateway, default_seed=args.seed, default_options=options)
             runner.run(console.resume())
             if args.script:
                 return runner.run(console.run_script(Path(args.script)))

@@ -18,6 +18,7 @@ from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import GameService, Refused, ServiceError
 from bot.console.gateway import ConsoleGateway
 from bot.console.text import format_prompt, format_view
+from bot.discord.text import options_text
 from engine.actions import (
     Action,
     AdminAction,
@@ -152,11 +153,12 @@ def _action(data: dict) -> Action:
 
 class Console:
     def __init__(self, service: GameService, gateway: ConsoleGateway, out: Callable[[str], None] = print,
-                 default_seed: int | None = None) -> None:
+                 default_seed: int | None = None, default_options: GameOptions | None = None) -> None:
         self.service = service
         self.gateway = gateway
         self.out = out
         self.default_seed = default_seed
+        self.default_options = default_options or GameOptions()
         self.game_id: str | None = None
         self.seat: Faction | None = None
         self.finished = False
@@ -285,7 +287,7 @@ class Console:
     async def cmd_new(self, rest: str) -> None:
         tokens = shlex.split(rest)
         factions: list[Faction] = []
-        seed, options = self.default_seed, GameOptions()
+        seed, options = self.default_seed, self.default_options
         while tokens:
             token = tokens.pop(0)
             if token in ("--seed", "--options"):
@@ -436,7 +438,8 @@ class Console:
         state = self._state(row)
         seats = ", ".join(f"{faction} (user {user})" for faction, user in row.seats.items())
         self.out(f"Game {row.game_id}: {row.status.value}, version {row.seq}, turn {state.turn}, phase "
-                 f"{state.phase.value}. Seats: {seats}. Acting as {self.seat.value if self.seat else 'nobody'}.")
+                 f"{state.phase.value}. Seats: {seats}. Acting as {self.seat.value if self.seat else 'nobody'}. "
+                 f"Options: {options_text(state.setup.options)}.")
 
     async def cmd_export(self, rest: str) -> None:
         if not rest:

@@ -30,6 +30,7 @@ from engine.actions import (
     MarkBtTraitor,
     PlayStormCards,
     PredictWinner,
+    ReturnCards,
     SubmitBattlePlan,
     TrapsAndGifts,
 )
@@ -223,6 +224,21 @@ def _bt_traps_and_gifts(prompt: Prompt) -> Form:
     return Form(prompt, _card_fields(hand, where), build)
 
 
+def _hand_swap(prompt: Prompt) -> Form:
+    """The Harkonnen special Karama (A-14): after taking a hand, give back as many cards as were taken."""
+    hand, count = list(prompt.options), int(prompt.detail.get("count", 0))
+    fields = tuple(Field(_card(card), (Choice(f"Keep {_card(card)}", False), Choice(f"Give back {_card(card)}", True)),
+                         default=0) for card in hand)
+
+    def build(faction: Faction, values: list[Any]) -> Action:
+        back = [card for card, give in zip(hand, values, strict=True) if give]
+        if len(back) != count:
+            raise FormIncomplete(f"Give back exactly {count} cards (you chose {len(back)}).")
+        return ReturnCards(faction=faction, cards=back)
+
+    return Form(prompt, fields, build)
+
+
 def _storm_cards(prompt: Prompt) -> Form:  # engine/cards.py: "pass", "weather_control", "family_atomics"
     fields: list[Field] = []
     if "weather_control" in prompt.options:
@@ -267,6 +283,11 @@ def _battle_plan(prompt: Prompt) -> Form:
                             default=0))
     if d.get("max_dial", 0) > 0:
         fields.append(Field("Dial", tuple(Choice(str(n), n) for n in range(d["max_dial"] + 1))))
+    if d.get("kwisatz_haderach"):  # A-13, A-15: he may go with the leader
+        fields.append(Field("Kwisatz Haderach", (Choice("Without the Kwisatz Haderach", False),
+                                                 Choice("With the Kwisatz Haderach (+2)", True)), default=0))
+    if d.get("max_spice", 0) > 0:  # A-15 advanced combat: spice backing the dial
+        fields.append(Field("Spice", tuple(Choice(f"{n} spice", n) for n in range(d["max_spice"] + 1)), default=0))
     if d.get("impairments"):
         labels = {"no_shipping": "Impair: no shipping next turn", "no_moving": "Impair: no moving next turn"}
         fields.append(Field("Impairment", (Choice("No impairment", None),
@@ -279,7 +300,8 @@ def _battle_plan(prompt: Prompt) -> Form:
         return SubmitBattlePlan(faction=faction, leader=leader if who == "leader" else None,
                                 cheap_hero=leader if who == "hero" else None, weapon=chosen.get("Weapon"),
                                 defense=chosen.get("Defense"), dial=chosen.get("Dial") or 0,
-                                impair=chosen.get("Impairment"))
+                                impair=chosen.get("Impairment"),
+                                kwisatz_haderach=bool(chosen.get("Kwisatz Haderach")), spice=chosen.get("Spice") or 0)
 
     if not fields:  # no leader, no card, no token to dial: the plan is empty, one click sends it
         return _single(prompt, "Battle plan", [Choice("Submit an empty plan (no leader, no card, dial 0)", None)],
@@ -300,6 +322,7 @@ FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
     PromptKind.BT_TRAPS_AND_GIFTS: _bt_traps_and_gifts,
     PromptKind.STORM_CARDS: _storm_cards,
     PromptKind.BATTLE_PLAN: _battle_plan,
+    PromptKind.HAND_SWAP: _hand_swap,
 }
 
 

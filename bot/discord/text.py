@@ -45,7 +45,8 @@ _TRUE, _FALSE = {"on", "true", "yes", "1"}, {"off", "false", "no", "0"}
 
 
 def parse_options(text: str | None) -> GameOptions:
-    """Game options as `name=value` pairs separated by commas or spaces (`turns=10, choam_charity=on`)."""
+    """Game options separated by commas or spaces: `all` (every on/off option on), a bare name (that option on)
+    or `name=value` (`weather, double_spice_blow`, `all, bt_traps=off`, `turns=10, choam_charity=on`)."""
     values: dict[str, bool | int] = {}
     fields = GameOptions.model_fields
     for pair in re.split(r"[,\s]+", (text or "").strip()):
@@ -53,9 +54,13 @@ def parse_options(text: str | None) -> GameOptions:
             continue
         name, equals, raw = pair.partition("=")
         name = name.strip().lower().replace("-", "_")
-        if not equals or name not in fields:
-            raise NotAllowed(f"Unknown option {pair!r}; options are name=value among: {', '.join(fields)}.")
-        raw = raw.strip().lower()
+        if name == "all" and not equals:
+            values.update({n: True for n in switch_names()})
+            continue
+        if name not in fields or (not equals and name not in switch_names()):
+            raise NotAllowed(f"Unknown option {pair!r}; options are all, a name to switch on "
+                             f"({', '.join(switch_names())}) or name=value among: {', '.join(fields)}.")
+        raw = raw.strip().lower() if equals else "on"
         if fields[name].annotation in (bool, "bool"):
             if raw not in _TRUE | _FALSE:
                 raise NotAllowed(f"Option {name} is on or off, not {raw!r}.")
@@ -68,6 +73,33 @@ def parse_options(text: str | None) -> GameOptions:
         return GameOptions(**values)
     except ValueError as error:
         raise NotAllowed(f"Invalid options: {error}") from None
+
+
+def switch_names() -> list[str]:
+    """The on/off options (A-3, A-6, A-14, A-15 and the BT options)."""
+    return [name for name, f in GameOptions.model_fields.items() if f.annotation in (bool, "bool")]
+
+
+def option_suggestions(current: str, limit: int = 25) -> list[str]:
+    """Autocomplete for /game new options: the text typed so far, completed with each option name that fits."""
+    done, _, partial = current.rpartition(",")
+    prefix = f"{done}," if done else ""
+    chosen = {part.strip().partition("=")[0] for part in done.split(",") if part.strip()}
+    names = ["all", *switch_names()] if not done else switch_names()
+    fitting = [n for n in names if n.startswith(partial.strip().lower()) and n not in chosen]
+    return [f"{prefix}{name}"[:100] for name in fitting][:limit]
+
+
+def options_text(options: GameOptions) -> str:
+    """The options that differ from the defaults, as `name` (switched on), `name=off` or `name=value`."""
+    default = GameOptions()
+    parts = []
+    for name in GameOptions.model_fields:
+        value = getattr(options, name)
+        if value == getattr(default, name):
+            continue
+        parts.append(name if value is True else f"{name}=off" if value is False else f"{name}={value}")
+    return ", ".join(parts) or "the defaults"
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -105,7 +137,8 @@ def status_text(game: GameRecordRow, table: PlayerView) -> str:
     lines = [f"**Game {game.game_id}** ({game.status.value}), version {game.seq}",
              f"Turn {table.turn}, {table.phase.value.replace('_', ' ')}; storm in sector {table.storm_sector}",
              f"Order: {', '.join(faction_name(f) for f in table.turn_order)}",
-             f"Seats: {seats}"]
+             f"Seats: {seats}",
+             f"Options: {options_text(table.options)}"]
     if table.winners:
         lines.append(f"Winners: {', '.join(faction_name(f) for f in table.winners)}")
     if table.awaiting:

@@ -27,7 +27,7 @@ from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.hands import hand_limit
 from engine.ids import Faction
-from engine.karama import is_karama
+from engine.karama import counts_as_karama, karama_cards
 from engine.model import GameState, Prompt, PromptKind, Trap
 from engine.names import card_name, faction_name
 from engine.rng import Rng
@@ -199,9 +199,9 @@ def _sample_traps_and_gifts(state: GameState, prompt: Prompt, rng: Rng) -> Traps
 def check_karama_against_bt(state: GameState, faction: Faction, card: str) -> None:
     """BT-51: the player holds the Karama card he names, the BT are in the game, and he is not the BT."""
     hand = state.faction(faction).hand
-    if card not in hand or not is_karama(card):
+    if card not in hand or not counts_as_karama(state, faction, card):  # A-15: BG worthless cards too
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-51", "You must hold the Karama card you name.",
-                            [c for c in hand if is_karama(c)])
+                            karama_cards(state, faction))
     if not state.in_game(BT):
         raise RuleViolation(ViolationCode.NOT_IN_GAME, "BT-51", "The Bene Tleilaxu are not in this game.")
     if faction == BT:

@@ -154,9 +154,11 @@ def _sample_mark(state: GameState, prompt: Prompt, rng: Rng) -> MarkBtTraitor:
 
 
 def open_betrayals(state: GameState, leader: str) -> list[BattleVictory]:
-    """BT-23: the open victory records of this leader whose tokens are still in the territory."""
+    """BT-23: the open victory records of this leader whose tokens are still in the territory; R-19: not where
+    the Kwisatz Haderach fought beside him."""
     return [v for v in state.victories
-            if v.leader == leader and tokens_in_territory(state, v.territory, v.faction)]
+            if v.leader == leader and tokens_in_territory(state, v.territory, v.faction)
+            and not v.with_kwisatz_haderach]
 
 
 def _fighting_now(state: GameState, faction: Faction) -> bool:
@@ -174,7 +176,7 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
     if leader not in state.bt.marked:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "R-25", f"{_name(leader)} is not one of your traitors.",
                             list(state.bt.marked))
-    faction = leader_faction(leader)
+    faction = state.captured.get(leader, leader_faction(leader))  # a captive fights for his captors (A-15)
     if _fighting_now(state, faction):
         # Our reading: his plan may be on the wheel; the reveal waits until the battle is resolved (public facts).
         raise RuleViolation(ViolationCode.WRONG_PHASE, "BT-23",
@@ -183,9 +185,11 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
     state.bt.marked.remove(leader)  # R-8, R-31, BT-22: whatever happens, the mark is used up
     betrayals = open_betrayals(state, leader)
     if not betrayals:
+        beside_kh = any(v.leader == leader and v.with_kwisatz_haderach for v in state.victories)
+        why = ("the Kwisatz Haderach fought beside him there (R-19)" if beside_kh else
+               "he has not just won a territory whose tokens they can still betray")
         log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
-                   f"{faction_name(faction)} as their traitor, to no effect: he has not just won a territory whose "
-                   "tokens they can still betray. He stays with his faction (R-8).",
+                   f"{faction_name(faction)} as their traitor, to no effect: {why}. He stays with his faction (R-8).",
                    leader=leader, faction=faction.value, effect=False)
         return
     if karama_cancels(state, Advantage.BT_TRAITOR_REVEAL, log):
@@ -195,10 +199,11 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
         return
     from engine.forces import wipe_out  # engine/forces.py calls into this module
 
-    state.faction(faction).leaders_in_tanks.append(leader)
+    state.captured.pop(leader, None)  # BT-22: he dies; a captive into his own faction's tanks (A-15)
+    state.faction(leader_faction(leader)).leaders_in_tanks.append(leader)
     taken = []
     for record in betrayals:
-        lost = sum(wipe_out(state, loc, faction) for loc in locations_of(record.territory))
+        lost = sum(wipe_out(state, loc, record.faction) for loc in locations_of(record.territory))
         state.victories.remove(record)
         if record.territory not in state.bt.controlled:
             state.bt.controlled.append(record.territory)

@@ -23,8 +23,10 @@ from engine.actions import (
     UseVoice,
 )
 from engine.board import is_stronghold
+from engine.captives import captives_go_home, kill_leader, leaders_held, offer_capture
 from engine.data import POLAR_SINK, load_game_data
-from engine.economy import bank_pays, remove_spice
+from engine.economy import bank_pays, pay, remove_spice
+from engine.elites import ELITE_WORTH, battle_tokens, elite_name, elite_worth, elites_at, loss_plan
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
@@ -49,6 +51,7 @@ ELEMENTS = ("leader", "weapon", "defense", "dial")
 NONE = "none"
 PRESCIENCE, ANSWER, VOICE, PLANS, TRAITORS = "prescience", "answer", "voice", "plans", "traitors"
 TRAPS_STEP, FIGHTING_STEP, BT_ATTACK_STEP = "traps", "fighting", "bt_attack"
+KH_AWAKENING, KH_BONUS = 7, 2  # A-13, A-15: the Kwisatz Haderach
 
 
 def category(card_id: str) -> CardCategory:
@@ -140,6 +143,7 @@ def run_battles(state: GameState, log: EventLog) -> bool:
         if bt_attack.offer_leader_attack(state, log):
             return True
     if state.step == BT_ATTACK_STEP:
+        captives_go_home(state, log)  # A-15: with the other surviving leaders
         state.battle = None
         close_open_field_betrayals(state)  # R-7: the battle round is over
         log.public("battles_over", "All battles are over; surviving leaders return to their factions.")
@@ -183,7 +187,8 @@ def record_victory(state: GameState, battle: Battle, winner: Faction) -> None:
     state.victories = [v for v in state.victories if v.territory != battle.territory]
     if leader and any(state.tokens_at(loc, winner) for loc in battle.locations):
         state.victories.append(BattleVictory(territory=battle.territory, faction=winner, leader=leader,
-                                             stronghold=is_stronghold(battle.territory)))
+                                             stronghold=is_stronghold(battle.territory),
+                                             with_kwisatz_haderach=battle.plans[winner].kwisatz_haderach))
 
 
 def close_open_field_betrayals(state: GameState) -> None:
@@ -257,6 +262,8 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
             state.battle.current = None
             return True
         battle.step = PLANS
+        if not battle.attack:
+            _karama_against_sardaukar(state, battle, log)
         for side in (battle.aggressor, battle.defender):
             if side in battle.plans:
                 continue  # a trap's card is its whole plan (BT-32)
@@ -374,14 +381,40 @@ def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
 
 
 def available_leaders(state: GameState, faction: Faction, territory: str) -> list[str]:
-    """Leaders alive and not already used in another territory this turn (a leader fights in one
-    territory per turn)."""
-    fs = state.faction(faction)
+    """Leaders alive, fighting for the faction (its captives included, A-15) and not already used in another
+    territory this turn (a leader fights in one territory per turn)."""
     used = state.battle.leader_territory if state.battle else {}
-    return [
-        leader.id for leader in load_game_data().factions[faction].leaders
-        if leader.id not in fs.leaders_in_tanks and used.get(leader.id, territory) == territory
-    ]
+    return [leader for leader in leaders_held(state, faction) if used.get(leader, territory) == territory]
+
+
+def kwisatz_haderach_available(state: GameState, faction: Faction, territory: str) -> bool:
+    """A-15: active once the Atreides lost 7 tokens in battles, alive, and in one territory a turn."""
+    kh = state.kwisatz_haderach
+    went = state.battle.kwisatz_haderach_territory if state.battle else None
+    return (faction == Faction.ATREIDES and state.setup.options.character_advantages and kh.active and not kh.dead
+            and went in (None, territory))
+
+
+def _elite_worth_in(battle: Battle, side: Faction) -> int:
+    """A-15: what each of the side's elites is worth in this battle (A-14: a Karama may cancel the Sardaukar's)."""
+    opponent = battle.defender if side == battle.aggressor else battle.aggressor
+    return 1 if side == Faction.EMPEROR and battle.sardaukar_cancelled else elite_worth(side, opponent)
+
+
+def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -> None:
+    """A-14: a readied Karama fires as the Sardaukar would count double in this battle's plans."""
+    emperor = Faction.EMPEROR
+    if emperor not in (battle.aggressor, battle.defender) or _elite_worth_in(battle, emperor) < ELITE_WORTH:
+        return  # no Sardaukar bonus here: no Emperor, or against the Fremen
+    if any(elites_at(state, loc, emperor) for loc in battle.locations):
+        battle.sardaukar_cancelled = karama_cancels(state, Advantage.SARDAUKAR, log)
+
+
+def max_dial_spice(state: GameState, faction: Faction, dial_limit: int) -> int:
+    """A-15 `advanced_combat`: spice may back the dial, 1 per token, up to what the faction holds."""
+    if not state.setup.options.advanced_combat:
+        return 0
+    return min(dial_limit, state.faction(faction).spice)
 
 
 def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
@@ -393,12 +426,14 @@ def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     hand = state.faction(faction).hand
     leaders = available_leaders(state, faction, battle.territory)
     heroes = [c for c in hand if category(c) == CardCategory.CHEAP_HERO]
-    tokens = sum(state.tokens_at(loc, faction) for loc in battle.locations)
+    tokens = battle_tokens(state, battle.locations, faction, _elite_worth_in(battle, faction))  # A-15
     return {
         "territory": battle.territory,
         "leaders": leaders,
         "cheap_heroes": heroes,
         "max_dial": tokens,
+        "kwisatz_haderach": bool(leaders) and kwisatz_haderach_available(state, faction, battle.territory),
+        "max_spice": max_dial_spice(state, faction, tokens),
         "may_play_cards": bool(leaders or heroes),  # A-13: no leader, no cheap hero: no cards
         "weapons": [c for c in hand if category(c) in WEAPONS],
         "defenses": [c for c in hand if category(c) in DEFENSES],
@@ -416,6 +451,17 @@ def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattleP
 
     if plan.dial > shape["max_dial"]:
         refuse(f"You have {shape['max_dial']} tokens in {battle.territory}; you dialed {plan.dial}.")
+    if plan.kwisatz_haderach and not shape.get("kwisatz_haderach"):
+        refuse("Only the Atreides' active, living Kwisatz Haderach may go with a leader, in one territory a turn "
+               "(A-15).")
+    if plan.kwisatz_haderach and not plan.leader:
+        refuse("The Kwisatz Haderach accompanies a leader, never a cheap hero, and cannot fight alone (A-15).")
+    if plan.spice and not state.setup.options.advanced_combat:
+        refuse("Spice backs a dial only in advanced combat (A-15 `advanced_combat`).")
+    backing = min(plan.dial, shape.get("max_spice", 0))
+    if plan.spice > backing:
+        refuse(f"Spice backs dialed tokens one each, up to your spice: at most {backing} here (A-15 "
+               "`advanced_combat`).")
     if plan.leader and plan.cheap_hero:
         refuse("A plan has a leader or a cheap hero in his place, not both.")
     if plan.leader and plan.leader not in shape["leaders"]:
@@ -494,7 +540,8 @@ def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog
     prompt = take_prompt(state, action.faction, PromptKind.BATTLE_PLAN, RULE)
     battle = state.battle.current
     plan = BattlePlan(leader=action.leader, cheap_hero=action.cheap_hero, dial=action.dial,
-                      weapon=action.weapon, defense=action.defense)
+                      weapon=action.weapon, defense=action.defense, kwisatz_haderach=action.kwisatz_haderach,
+                      spice=action.spice)
     check_plan(state, battle, action.faction, plan)
     if action.impair or battle.attack:
         from engine.phases.bt_attack import check_impairment
@@ -511,9 +558,12 @@ def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog
 def describe_plan(plan: BattlePlan) -> str:
     leader = leader_name(plan.leader) if plan.leader else card_name(plan.cheap_hero) if plan.cheap_hero \
         else "no leader"
+    if plan.kwisatz_haderach:
+        leader += " with the Kwisatz Haderach"
     weapon = card_name(plan.weapon) if plan.weapon else "no weapon"
     defense = card_name(plan.defense) if plan.defense else "no defense"
-    return f"{leader}, dial {plan.dial}, {weapon}, {defense}"
+    spice = f" backed by {plan.spice} spice" if plan.spice else ""
+    return f"{leader}, dial {plan.dial}{spice}, {weapon}, {defense}"
 
 
 def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
@@ -525,6 +575,10 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
                 state.faction(side).hand.remove(card)  # played: on the table until the battle resolves
         if plan.leader:
             state.battle.leader_territory[plan.leader] = battle.territory
+        if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
+            plan.kwisatz_haderach = False  # A-14: he does not fight beside the leader this time
+        if plan.kwisatz_haderach:
+            state.battle.kwisatz_haderach_territory = battle.territory
     what = {"leader": "BT attack", "trap": "Trap"}.get(battle.attack or "", "Battle")
     log.public(
         "plans_revealed",
@@ -534,6 +588,21 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
         territory=battle.territory,
         plans={s.value: battle.plans[s].model_dump(mode="json") for s in (battle.aggressor, battle.defender)},
     )
+    if not battle.attack:
+        _announce_elites(state, battle, log)
+
+
+def _announce_elites(state: GameState, battle: Battle, log: EventLog) -> None:
+    """A-15: the Sardaukar and Fedaykin in the battle, and what each is worth in it (public: starred tokens)."""
+    for side in (battle.aggressor, battle.defender):
+        elites = sum(elites_at(state, loc, side) for loc in battle.locations)
+        if elites:
+            worth = _elite_worth_in(battle, side)
+            log.public("elite_tokens_fight", f"{elites} {elite_name(side)} fight for the {faction_name(side)} in "
+                       f"{battle.territory}, each worth {worth} in the dial and in losses"
+                       + (" (single: against the Fremen, or cancelled by Karama)" if worth == 1 else "")
+                       + " (A-15).",
+                       faction=side.value, elites=elites, worth=worth, territory=battle.territory)
 
 
 # --- traitors --------------------------------------------------------------------------------
@@ -556,8 +625,11 @@ def _opposing_leader(state: GameState, battle: Battle, faction: Faction) -> str 
 
 
 def _can_call(state: GameState, battle: Battle, faction: Faction) -> bool:
+    """A traitor card names the opposing leader; none works against one the Kwisatz Haderach accompanies."""
     leader = _opposing_leader(state, battle, faction)
-    return leader is not None and leader in state.faction(faction).traitors
+    side = _helper_in(state, battle, faction)
+    with_kh = side is not None and battle.plans[side[1]].kwisatz_haderach
+    return leader is not None and leader in state.faction(faction).traitors and not with_kh
 
 
 @handles(CallTraitor)
@@ -565,6 +637,10 @@ def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.TRAITOR_CALL, "A-13")
     battle = state.battle.current
     if action.call and not _can_call(state, battle, action.faction):
+        side = _helper_in(state, battle, action.faction)
+        if side is not None and battle.plans[side[1]].kwisatz_haderach:
+            raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "The Kwisatz Haderach accompanies the leader "
+                                "opposing you: no traitor can be called against him.", ["no"])
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-13",
                             "You hold no traitor card for the leader opposing you.", ["no"])
     _record_traitor_answer(state, battle, action.faction, action.call, log)
@@ -600,17 +676,68 @@ def _betrayed(state: GameState, battle: Battle, side: Faction) -> Faction | None
 def _resolve(state: GameState, battle: Battle, log: EventLog) -> None:
     a, d = battle.aggressor, battle.defender
     betrayed = {side: _betrayed(state, battle, side) for side in (a, d)}
+    atreides_tanks = state.faction(Faction.ATREIDES).tanks if state.in_game(Faction.ATREIDES) else 0
+    winner = None
     if betrayed[a] and betrayed[d]:
         _double_traitor(state, battle, log)
     elif betrayed[a] or betrayed[d]:
         victim = a if betrayed[a] else d
-        _traitor_win(state, battle, winner=d if victim == a else a, victim=victim, caller=betrayed[victim], log=log)
+        winner = d if victim == a else a
+        _traitor_win(state, battle, winner=winner, victim=victim, caller=betrayed[victim], log=log)
     else:
-        _fight(state, battle, log)
+        winner = _fight(state, battle, log)
+    _pay_dialed_spice(state, battle, keepers=[side for side in (a, d) if betrayed[a if side == d else d]], log=log)
+    if state.in_game(Faction.ATREIDES):
+        _count_atreides_losses(state, state.faction(Faction.ATREIDES).tanks - atreides_tanks, log)
+    if winner == Faction.HARKONNEN:
+        offer_capture(state, d if winner == a else a, log)
+
+
+def _pay_dialed_spice(state: GameState, battle: Battle, keepers: list[Faction], log: EventLog) -> None:
+    """A-15 `advanced_combat`: the spice backing each dial goes to the bank after the battle; a side that won
+    by revealing a traitor keeps its spice (GF9, the digest's only wording)."""
+    for side in (battle.aggressor, battle.defender):
+        amount = min(battle.plans[side].spice, state.faction(side).spice)
+        if not amount or side in keepers:
+            continue
+        pay(state, side, amount, None, "A-15", "The spice dialed")
+        log.public("combat_spice_paid", f"{faction_name(side)} pay the {amount} spice that backed their dial to "
+                   "the bank (A-15 advanced combat).", faction=side.value, spice=amount, territory=battle.territory)
+
+
+def _count_atreides_losses(state: GameState, lost: int, log: EventLog) -> None:
+    """A-15: the Kwisatz Haderach awakens once the Atreides have lost 7 tokens in battles (a public count)."""
+    kh = state.kwisatz_haderach
+    if not lost or not state.setup.options.character_advantages:
+        return
+    kh.battle_losses += lost
+    if not kh.active and kh.battle_losses >= KH_AWAKENING:
+        kh.active = True
+        log.public("kwisatz_haderach_activated", f"The Atreides have lost {kh.battle_losses} tokens in battles: the "
+                   "Kwisatz Haderach awakens. From now on he may go with an Atreides leader, adding 2 to his "
+                   "strength, and no traitor can be called against that leader (A-13, A-15).",
+                   losses=kh.battle_losses)
 
 
 def _kill_leader(state: GameState, faction: Faction, leader: str) -> None:
-    state.faction(faction).leaders_in_tanks.append(leader)
+    kill_leader(state, leader)  # into his own faction's tanks, even when he led for his captors (A-15)
+
+
+def _leader_total(plan: BattlePlan) -> int:
+    """A-13: the leader's strength, +2 with the Kwisatz Haderach beside him."""
+    return _leader_strength(plan) + (KH_BONUS if plan.kwisatz_haderach and plan.leader else 0)
+
+
+def _doubled_dial(state: GameState, plan: BattlePlan) -> int:
+    """Twice what the dial adds to the total: in advanced combat (A-15) each dialed token counts fully only
+    when backed by 1 spice, else half."""
+    if not state.setup.options.advanced_combat:
+        return 2 * plan.dial
+    return 2 * plan.spice + (plan.dial - plan.spice)
+
+
+def _shown(doubled: int) -> int | float:
+    return doubled // 2 if doubled % 2 == 0 else doubled / 2
 
 
 def _lose_everything(state: GameState, battle: Battle, side: Faction) -> int:
@@ -672,18 +799,21 @@ def weapon_kills(weapon: str | None, defense: str | None) -> bool:
     return False
 
 
-def _fight(state: GameState, battle: Battle, log: EventLog) -> None:
+def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
+    """The battle fought out; returns the winner (None after an explosion)."""
     a, d = battle.aggressor, battle.defender
     plans = {a: battle.plans[a], d: battle.plans[d]}
     weapons = [category(p.weapon) for p in plans.values() if p.weapon]
     shields = [category(p.defense) for p in plans.values() if p.defense]
     if CardCategory.LASGUN in weapons and CardCategory.SHIELD in shields:
         _explosion(state, battle, log)
-        return
+        return None
     opponent = {a: d, d: a}
     killed = {side: weapon_kills(plans[opponent[side]].weapon, plans[side].defense) for side in (a, d)}
-    totals = {side: plans[side].dial + (0 if killed[side] else _leader_strength(plans[side])) for side in (a, d)}
-    winner = a if totals[a] >= totals[d] else d  # ties go to the aggressor (A-13)
+    doubled = {side: _doubled_dial(state, plans[side]) + (0 if killed[side] else 2 * _leader_total(plans[side]))
+               for side in (a, d)}
+    totals = {side: _shown(doubled[side]) for side in (a, d)}
+    winner = a if doubled[a] >= doubled[d] else d  # ties go to the aggressor (A-13)
     loser = opponent[winner]
     paid = 0
     for side in (a, d):
@@ -692,7 +822,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> None:
             paid += _leader_strength(plans[side])  # A-18: every leader killed, his own included
     lost = _lose_everything(state, battle, loser)
     _discard_played(state, battle, loser)
-    _pay_dial(state, battle, winner, plans[winner].dial)
+    elites_lost = _pay_dial(state, battle, winner, plans[winner].dial)
     record_victory(state, battle, winner)
     kept = _winner_cards(state, winner, plans[winner])
     if paid:
@@ -708,16 +838,26 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> None:
         + ".",
         territory=battle.territory, winner=winner.value, loser=loser.value, totals={s.value: totals[s] for s in (a, d)},
         killed=[plans[s].leader for s in (a, d) if killed[s] and plans[s].leader], paid=paid,
+        elites_lost=elites_lost,
     )
+    return winner
 
 
-def _pay_dial(state: GameState, battle: Battle, winner: Faction, dial: int) -> None:
-    """The winner loses exactly the number dialed, taken from its tokens there."""
+def _pay_dial(state: GameState, battle: Battle, winner: Faction, dial: int) -> int:
+    """The winner loses exactly the number dialed, taken from its tokens there: regular tokens first, then
+    elites, each covering 2 of the dial (A-15; a Sardaukar covers 1 against the Fremen). Returns the elites
+    lost."""
+    worth = _elite_worth_in(battle, winner)
+    elites_lost = 0
     for loc in battle.locations:
-        take = min(dial, state.tokens_at(loc, winner))
-        if take:
-            send_to_tanks(state, loc, winner, take)
-            dial -= take
+        regular, elites = loss_plan(state, loc, winner, worth, dial)
+        if regular or elites:
+            send_to_tanks(state, loc, winner, regular + elites, elites=elites)
+            dial -= regular + elites * worth
+            elites_lost += elites
+        if dial <= 0:
+            break
+    return elites_lost
 
 
 def _winner_cards(state: GameState, winner: Faction, plan: BattlePlan) -> list[str]:
@@ -741,6 +881,10 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
         if battle.plans[side].leader:
             _kill_leader(state, side, battle.plans[side].leader)
         _discard_played(state, battle, side)
+        if battle.plans[side].kwisatz_haderach:  # A-15: the only way he dies
+            state.kwisatz_haderach.dead = True
+            log.public("kwisatz_haderach_killed", "The Kwisatz Haderach dies in the explosion; he may be revived "
+                       "like a leader (A-15).", territory=battle.territory)
     lost = 0
     for loc in load_game_data().board.territory(battle.territory).locations:
         for faction in list(state.forces.get(loc, {})):
@@ -816,6 +960,9 @@ def _sample_plan(state: GameState, prompt: Prompt, rng: Rng) -> SubmitBattlePlan
         plan.weapon = rng.choice(weapons) if weapons and rng.below(2) else None
         defenses = [c for c in defenses if c != plan.weapon]
         plan.defense = rng.choice(defenses) if defenses and rng.below(2) else None
+        plan.kwisatz_haderach = bool(plan.leader and shape.get("kwisatz_haderach") and rng.below(4))  # A-15
+    backing = min(plan.dial, shape.get("max_spice", 0))
+    plan.spice = rng.below(backing + 1) if backing else 0  # A-15 `advanced_combat`
     if shape.get("attack") and not heads and shape["weapons"]:  # the BT's attack plan (R-34)
         plan.weapon = rng.choice(shape["weapons"])
         plan.defense = rng.choice(shape["defenses"]) if shape["defenses"] and rng.below(2) else None

@@ -8,6 +8,7 @@ winner: only the leader's life is at stake.
 from __future__ import annotations
 
 from engine.actions import ChooseBtAttack
+from engine.captives import holder, kill_leader, leaders_held
 from engine.data import load_game_data
 from engine.economy import bank_pays, remove_spice
 from engine.errors import RuleViolation, ViolationCode
@@ -57,8 +58,7 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
         stronghold = state.battle.traps_to_spring.pop(0)
         trap = state.traps.pop(stronghold)
         victim = trap.triggered_by
-        dead = state.faction(victim).leaders_in_tanks
-        alive = [leader.id for leader in load_game_data().factions[victim].leaders if leader.id not in dead]
+        alive = leaders_held(state, victim)  # his captives too, not those held captive
         if not alive:
             state.treachery_discard.append(trap.card)
             log.public("trap_discarded", f"The trap on {stronghold} finds no {faction_name(victim)} leader to "
@@ -114,11 +114,12 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
     if action.leader is None:
         log.public("bt_attack_declined", "The Bene Tleilaxu attack no leader this round.")
         return
-    if action.leader not in prompt.options or action.leader == DECLINE:
+    # A target offered when the prompt opened may have died since (a traitor reveal, a Karama): refused too.
+    if action.leader not in prompt.options or action.leader == DECLINE or action.leader not in attack_targets(state):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-11", "The BT may attack only a leader who led tokens "
                             "in a battle this round and survived.", prompt.options)
     territory = attack_targets(state)[action.leader]
-    victim = load_game_data().leader(action.leader).faction
+    victim = holder(state, action.leader)  # a captive leading for the Harkonnen is theirs
     state.battle.current = _new_attack(territory, victim, action.leader, "leader")
     log.public("bt_attack", f"The Bene Tleilaxu attack {leader_name(action.leader)} in {territory} (BT-11).",
                leader=action.leader, territory=territory, faction=victim.value)
@@ -226,7 +227,7 @@ def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
         keep = not killed and category(card) != CardCategory.WORTHLESS
         (state.faction(battle.defender).hand if keep else state.treachery_discard).append(card)
     if killed:
-        state.faction(battle.defender).leaders_in_tanks.append(leader)
+        kill_leader(state, leader)  # into his own faction's tanks, a captive's too
         strength = load_game_data().leader(leader).strength
         bank_pays(state, BT, strength)  # BT-15, BT-33, R-15
         lines.append(f"{leader_name(leader)} dies; the Bene Tleilaxu gain {strength} spice.")

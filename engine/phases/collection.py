@@ -1,10 +1,17 @@
 """Spice collection (A-12): tokens collect 2 spice each (3 for a faction in Arrakeen or Carthag) from the
-spice in their territory, unless their sector is under the storm, up to what is there."""
+spice in their territory, unless their sector is under the storm, up to what is there.
+
+Increased spice flow (A-15 `increased_spice_flow`): in the collection round the occupant of Arrakeen and of
+Carthag takes 2 spice from the bank, of Tuek's Sietch 1. The occupant is the one faction with tokens there
+(A-11: co-existing Bene Gesserit advisors are not on the board); a stronghold the BT control without tokens
+(BT-24) has no occupant (R-26's reading of "somebody in"). Paid whatever the storm: the income is not spice
+on the board, and strongholds shelter from the storm.
+"""
 
 from __future__ import annotations
 
-from engine.board import has_ornithopters, in_storm, locations_of, territory_of
-from engine.economy import collect_spice
+from engine.board import factions_in_territory, has_ornithopters, in_storm, locations_of, territory_of
+from engine.economy import bank_pays, collect_spice
 from engine.events import EventLog
 from engine.factions.bt_traitors import bt_collect
 from engine.flow import runs_phase
@@ -15,6 +22,7 @@ from engine.phases.turn import end_phase
 
 BASE_RATE = 2
 CITY_RATE = 3
+STRONGHOLD_INCOME = {"Arrakeen": 2, "Carthag": 2, "Tuek's Sietch": 1}  # A-15
 
 
 def collection_rate(state: GameState, faction) -> int:
@@ -34,5 +42,18 @@ def run_collection(state: GameState, log: EventLog) -> bool:
             log.public("spice_collected", f"{faction_name(faction)} collect {taken} spice in "
                        f"{location_label(spice_location)}.", faction=faction.value, location=spice_location,
                        spice=taken)
+    if state.setup.options.increased_spice_flow:
+        _stronghold_income(state, log)
     end_phase(state, log)
     return True
+
+
+def _stronghold_income(state: GameState, log: EventLog) -> None:
+    for stronghold, income in STRONGHOLD_INCOME.items():
+        occupants = factions_in_territory(state, stronghold)
+        if len(occupants) != 1:
+            continue
+        bank_pays(state, occupants[0], income)
+        log.public("stronghold_income", f"{faction_name(occupants[0])} occupy {stronghold} and receive {income} "
+                   "spice from the bank (A-15, increased spice flow).", faction=occupants[0].value,
+                   stronghold=stronghold, spice=income)

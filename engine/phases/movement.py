@@ -4,13 +4,19 @@ Steps: "" (the Atreides look at the top spice card; revival prompts open, engine
 "revival" (every revival answered) -> "turns": in storm order (A-4) each faction with tokens ships once
 (SHIPMENT prompt; a BG spiritual advisor may follow) and then moves once (MOVEMENT prompt); at the end of
 its turn its tokens that share a territory with an ally's go to the tanks (A-8). All of it is public.
+
+With `character_advantages` (A-15, 1979 optional rule XV) the Guild take their turn whenever they like: their
+place in storm order is skipped and, before each other faction's turn, the Guild are asked (a public GUILD_TIMING
+decision, asked whatever they hold, so it leaks nothing) whether they go now; having waited past everyone, they
+go last. A Karama readied against it (A-14) keeps them in their storm-order place for the round. The Bene
+Gesserit's movement decision also opens for declaring co-existence (engine/coexistence.py).
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-from engine.actions import Move, SkipMove
+from engine.actions import GuildTiming, Move, SkipMove
 from engine.board import (
     has_ornithopters,
     in_storm,
@@ -20,13 +26,14 @@ from engine.board import (
     territory_of,
     tokens_in_territory,
 )
+from engine.coexistence import coexistence_in_play
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import check_not_impaired
 from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import land, wipe_out
+from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
@@ -51,7 +58,8 @@ TURNS_STEP = "turns"
 SHIP, MOVE = "ship", "move"
 NORMAL_RANGE, FREMEN_RANGE, ORNITHOPTER_RANGE = 1, 2, 3  # territories per move (A-22)
 
-FREMEN = Faction.FREMEN
+FREMEN, GUILD, BG = Faction.FREMEN, Faction.GUILD, Faction.BENE_GESSERIT
+GUILD_ASKED, BEGIN = "guild_asked", "begin"  # stages: the Guild are deciding; the slot's faction may begin
 
 
 # --- the step runner -------------------------------------------------------------------------
@@ -71,20 +79,59 @@ def run_movement(state: GameState, log: EventLog) -> bool:
         log.public("shipment_order", "Shipment and movement, in storm order: "
                    + ", ".join(faction_name(f) for f in state.movement.order) + ".",
                    order=[f.value for f in state.movement.order])
+        _guild_out_of_order_or_karama(state, log)
         return True
     if state.step == TURNS_STEP:
         return _turn_step(state, log)
     return False
 
 
+def turn_faction(state: GameState) -> Faction | None:
+    """Whose shipment-and-movement turn is in progress (the Guild's out of order, A-15), or None."""
+    m = state.movement
+    if m is None:
+        return None
+    if m.guild_turn:
+        return GUILD
+    return m.order[m.index] if m.index < len(m.order) else None
+
+
+def _guild_floats(state: GameState) -> bool:
+    """A-15: the Guild's turn is theirs to place this round (and they have not had it yet)."""
+    m = state.movement
+    return (state.setup.options.character_advantages and GUILD in m.order and not m.guild_in_order
+            and not m.guild_done)
+
+
+def _guild_out_of_order_or_karama(state: GameState, log: EventLog) -> None:
+    """A-14: a Karama readied against the Guild's out-of-order shipping fires as the round begins."""
+    if _guild_floats(state) and karama_cancels(state, Advantage.OUT_OF_ORDER_SHIPPING, log):
+        state.movement.guild_in_order = True
+
+
 def _turn_step(state: GameState, log: EventLog) -> bool:
     m = state.movement
-    if m.index >= len(m.order):
-        state.movement = None
-        log.public("movement_over", "Shipment and movement are over.")
-        end_phase(state, log)
-        return True
-    faction = m.order[m.index]
+    if m.stage in ("", BEGIN) and not m.guild_turn:
+        if m.index < len(m.order) and m.order[m.index] == GUILD and _guild_floats(state):
+            m.index += 1  # A-15: the Guild's storm-order place is not theirs this round
+            return True
+        if m.index >= len(m.order):
+            if _guild_floats(state):  # they waited past everyone: they go last
+                m.guild_turn = True
+                log.public("guild_turn", "The Spacing Guild take their turn last (A-15).", faction=GUILD.value)
+                return True
+            state.movement = None
+            log.public("movement_over", "Shipment and movement are over.")
+            end_phase(state, log)
+            return True
+        if m.stage == "" and _guild_floats(state):
+            m.stage = GUILD_ASKED
+            before = m.order[m.index]
+            open_prompt(state, PromptKind.GUILD_TIMING, GUILD, secret=False, options=["now", "later"],
+                        before=before.value)
+            return True
+        m.stage = ""
+    faction = turn_faction(state)
     if m.stage == "":
         m.cancelled = []
         m.stage = SHIP
@@ -98,9 +145,41 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
             _open_movement_prompt(state, faction)
             return True
         _allies_apart(state, faction, log)
-        m.index += 1
-        m.stage = ""
+        if m.guild_turn:
+            m.guild_turn, m.guild_done = False, True
+            m.stage = BEGIN  # the faction the Guild went before now takes its turn, without asking again
+        else:
+            m.index += 1
+            m.stage = ""
     return True
+
+
+@handles(GuildTiming)
+def guild_timing(state: GameState, action: GuildTiming, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.GUILD_TIMING, "A-15")
+    m = state.movement
+    before = Faction(prompt.detail["before"])
+    if action.now:
+        m.guild_turn, m.stage = True, ""
+        log.public("guild_turn", f"The Spacing Guild take their turn now, before {faction_name(before)} (A-15).",
+                   faction=GUILD.value, before=before.value)
+    else:
+        m.stage = BEGIN
+        log.public("guild_waits", f"The Spacing Guild wait; {faction_name(before)} go on (A-15).",
+                   faction=GUILD.value, before=before.value)
+
+
+@default_for(PromptKind.GUILD_TIMING)
+def _default_guild_timing(state: GameState, prompt: Prompt) -> GuildTiming:
+    """Storm order: now once the Guild's storm-order place is reached, else later."""
+    m = state.movement
+    reached = m.order.index(GUILD) <= m.index
+    return GuildTiming(faction=prompt.faction, now=reached)
+
+
+@sampler_for(PromptKind.GUILD_TIMING)
+def _sample_guild_timing(state: GameState, prompt: Prompt, rng: Rng) -> GuildTiming:
+    return GuildTiming(faction=prompt.faction, now=rng.below(3) == 0)
 
 
 def _atreides_see_spice_deck(state: GameState, log: EventLog) -> None:
@@ -190,7 +269,8 @@ def _open_movement_prompt(state: GameState, faction: Faction) -> None:
         reach = reachable_locations(state, faction, loc, distance)
         if reach:
             sources[loc] = board_order(reach)
-    if not sources:
+    coexisting = faction == BG and coexistence_in_play(state) and (state.bg_advisors or occupied_territories(state, BG))
+    if not sources and not coexisting:  # the Bene Gesserit may still declare co-existence (A-15)
         return
     open_prompt(state, PromptKind.MOVEMENT, faction, secret=False, options=list(sources), range=distance,
                 destinations=sources, tokens={loc: state.tokens_at(loc, faction) for loc in sources})
@@ -233,8 +313,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
         _open_movement_prompt(state, faction)
         return
     tokens_leave(state, territory_of(source), faction)  # R-23: betrayed tokens moving out end the BT's wait
-    state.add_tokens(source, faction, -action.tokens)
-    land(state, faction, location, action.tokens, log)
+    move_tokens(state, faction, {source: action.tokens}, location, log)  # elites go along (A-15)
     log.public("moved", f"{faction_name(faction)} move {action.tokens} token{'s' if action.tokens != 1 else ''} "
                f"from {location_label(source)} to {location_label(location)}.", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens)
@@ -256,7 +335,7 @@ def _default_move(state: GameState, prompt: Prompt) -> SkipMove:
 
 @sampler_for(PromptKind.MOVEMENT)
 def _sample_move(state: GameState, prompt: Prompt, rng: Rng) -> Move | SkipMove:
-    if rng.below(5) == 0:
+    if rng.below(5) == 0 or not prompt.options:
         return SkipMove(faction=prompt.faction)
     source = rng.choice(prompt.options)
     return Move(faction=prompt.faction, from_location=source,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.actions import BtAllyRevive, Revive
 from engine.data import load_game_data
 from engine.economy import pay
+from engine.elites import elite_name, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import revival_payee
@@ -25,6 +26,7 @@ from engine.rng import Rng
 RULE = "A-7"
 MAX_TOKENS = 3  # A-7: up to 3 tokens a turn
 TOKEN_COST = 2  # A-7: 2 spice for each token beyond the free ones
+KH_COST = 2  # A-15: the Kwisatz Haderach's strength
 
 
 def token_limit(state: GameState, faction: Faction) -> int:
@@ -36,7 +38,7 @@ def token_limit(state: GameState, faction: Faction) -> int:
 def free_revivals(state: GameState, faction: Faction) -> int:
     """The faction's free token revivals this turn (A-7): its sheet's number, capped by the tanks and by 3;
     BT-60, R-14: every token an ally of the BT may revive is free."""
-    tanks = state.faction(faction).tanks
+    tanks = revivable_tokens(state, faction)  # A-15: one elite token a turn
     if bt_alliance_revival(state, faction):
         return min(token_limit(state, faction), tanks)
     return min(load_game_data().factions[faction].free_revival, tanks, MAX_TOKENS)
@@ -54,12 +56,23 @@ def revivable_leaders(state: GameState, faction: Faction) -> list[str]:
     return leaders
 
 
-def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | None) -> int:
-    """A-7: 2 spice per token beyond the free ones (R-3: free ones cost nothing) plus the leader's strength."""
+def kwisatz_haderach_revivable(state: GameState, faction: Faction) -> bool:
+    """A-15 (factions.json): the dead Kwisatz Haderach is revived like a leader: when all five Atreides leaders
+    are in the tanks (A-7), as the turn's one leader revival."""
+    leaders = [leader.id for leader in load_game_data().factions[faction].leaders]
+    in_tanks = state.faction(faction).leaders_in_tanks
+    return (faction == Faction.ATREIDES and state.kwisatz_haderach.dead
+            and all(leader in in_tanks for leader in leaders))
+
+
+def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | None,
+                 kwisatz_haderach: bool = False) -> int:
+    """A-7: 2 spice per token beyond the free ones (R-3: free ones cost nothing) plus the leader's strength;
+    the Kwisatz Haderach costs his strength, 2 (our reading: A-7's "cost = strength"; GF9 also says 2)."""
     paid_tokens = max(0, tokens - free_revivals(state, faction))
     free_leader = bt_alliance_revival(state, faction) is not None  # R-14
     leader_cost = load_game_data().leader(leader).strength if leader and not free_leader else 0
-    return paid_tokens * TOKEN_COST + leader_cost
+    return paid_tokens * TOKEN_COST + leader_cost + (KH_COST if kwisatz_haderach else 0)
 
 
 def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
@@ -68,11 +81,12 @@ def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
     data = load_game_data()
     grant = bt_alliance_revival(state, faction)
     return dict(
-        max_tokens=min(token_limit(state, faction), state.faction(faction).tanks),
+        max_tokens=min(token_limit(state, faction), revivable_tokens(state, faction)),
         free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
         leader_costs={leader: 0 if grant else data.leader(leader).strength
                       for leader in revivable_leaders(state, faction)},
         max_leaders=grant[1] if grant else 1, bt_alliance=grant is not None,
+        kwisatz_haderach_cost=KH_COST if kwisatz_haderach_revivable(state, faction) else None,
     )
 
 
@@ -81,7 +95,7 @@ def open_revival_prompts(state: GameState) -> None:
     for faction in storm_order(state):
         fs = state.faction(faction)
         leaders = revivable_leaders(state, faction)
-        if not fs.tanks and not leaders:
+        if not fs.tanks and not leaders and not kwisatz_haderach_revivable(state, faction):
             continue
         open_prompt(state, PromptKind.REVIVAL, faction, secret=False, options=leaders,
                     **revival_prompt_detail(state, faction))
@@ -99,20 +113,40 @@ def revive(state: GameState, action: Revive, log: EventLog) -> None:
     if action.tokens > fs.tanks:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
                             f"You have {fs.tanks} tokens in the tanks; you cannot revive {action.tokens}.")
+    if action.tokens > revivable_tokens(state, faction):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-15", f"Only one elite token may be revived a turn: "
+                            f"at most {revivable_tokens(state, faction)} of your tokens this turn.")
     if action.leader is not None:
         _check_leader(state, faction, action.leader)
+    if action.kwisatz_haderach:
+        _check_kwisatz_haderach(state, faction, action.leader)
     free = min(action.tokens, free_revivals(state, faction))
-    cost = revival_cost(state, faction, action.tokens, action.leader)
+    cost = revival_cost(state, faction, action.tokens, action.leader, action.kwisatz_haderach)
     payee = revival_payee(state)
     if cost:
         pay(state, faction, cost, payee, RULE, "This revival")
+    elites_before = fs.elite_tanks
     if action.tokens:
         revive_tokens(state, faction, action.tokens)
     if action.leader is not None:
         revive_leader(state, faction, action.leader, log, "revival")
-    log.public("revived", _describe(state, faction, action, free, cost, payee), faction=faction.value,
+    if action.kwisatz_haderach:
+        state.kwisatz_haderach.dead = False
+    elites = elites_before - fs.elite_tanks
+    log.public("revived", _describe(state, faction, action, free, cost, payee, elites), faction=faction.value,
                tokens=action.tokens, free=free, leader=action.leader, cost=cost,
-               paid_to=(payee.value if payee else "bank") if cost else None)
+               paid_to=(payee.value if payee else "bank") if cost else None,
+               kwisatz_haderach=action.kwisatz_haderach, elites=elites)
+
+
+def _check_kwisatz_haderach(state: GameState, faction: Faction, leader: str | None) -> None:
+    if not kwisatz_haderach_revivable(state, faction):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "Only the Atreides revive the Kwisatz Haderach, once "
+                            "he died in an explosion, and like a leader: when all five of their leaders are in the "
+                            "tanks.")
+    if leader is not None:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-7", "One leader revival a turn: the Kwisatz Haderach or "
+                            "a leader, not both.")
 
 
 def _check_leader(state: GameState, faction: Faction, leader: str) -> None:
@@ -129,17 +163,22 @@ def _check_leader(state: GameState, faction: Faction, leader: str) -> None:
                             f"{len(in_tanks)} are.")
 
 
-def _describe(state: GameState, faction: Faction, action: Revive, free: int, cost: int, payee: Faction | None) -> str:
+def _describe(state: GameState, faction: Faction, action: Revive, free: int, cost: int, payee: Faction | None,
+              elites: int = 0) -> str:
     parts = []
     if action.tokens:
         paid = action.tokens - free
         detail = [f"{free} free"] if free else []
         if paid:
             detail.append(f"{paid} for {paid * TOKEN_COST} spice")
+        if elites:
+            detail.append(f"{elites} of them {elite_name(faction)}")
         parts.append(f"{action.tokens} token{'s' if action.tokens != 1 else ''} ({', '.join(detail)})")
     if action.leader is not None:
         price = revival_cost(state, faction, 0, action.leader)  # R-14: free for an ally of the BT
         parts.append(f"{leader_name(action.leader)} " + (f"for {price} spice" if price else "free"))
+    if action.kwisatz_haderach:
+        parts.append(f"the Kwisatz Haderach for {KH_COST} spice")
     if not parts:
         return f"{faction_name(faction)} revive nothing this turn."
     text = f"{faction_name(faction)} revive " + " and ".join(parts)
@@ -167,7 +206,8 @@ def _sample_revival(state: GameState, prompt: Prompt, rng: Rng) -> Revive | BtAl
         rng.shuffle(leaders)
         return BtAllyRevive(faction=prompt.faction, tokens=tokens, leaders=leaders[:prompt.detail["max_leaders"]])
     leader = rng.choice(prompt.options) if prompt.options and rng.below(2) else None
-    return Revive(faction=prompt.faction, tokens=tokens, leader=leader)
+    kwisatz_haderach = bool(leader is None and prompt.detail.get("kwisatz_haderach_cost") and rng.below(2))
+    return Revive(faction=prompt.faction, tokens=tokens, leader=leader, kwisatz_haderach=kwisatz_haderach)
 
 
 def revive_leader(state: GameState, faction: Faction, leader: str, log: EventLog, how: str,

@@ -19,12 +19,13 @@ from engine.factions.bene_tleilaxu import frozen_strongholds
 from engine.factions.bt_impairments import check_not_impaired
 from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import from_reserves, land, to_reserves
+from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import faction_name, location_label
 from engine.rng import Rng
+from engine.special_karama import shipment_stopped
 
 RULE_SHIP = "1979 rules: Shipment"
 RULE_STORM = "1979 rules: Storm"  # no shipping into, no moving into, out of or through a storm sector
@@ -231,6 +232,8 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     faction, m = action.faction, state.movement
     _check_reserves(state, faction, action.tokens)
     location = _check_destination(state, faction, action.to_location, RULE_SHIP)
+    if shipment_stopped(state, faction, log):  # A-14: the Guild's special Karama; the shipment is spent
+        return
     ally = _paying_ally(state, action)
     base = action.tokens * _rate(location)
     guild_half = faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in m.cancelled
@@ -245,7 +248,7 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     log.public("shipped", f"{faction_name(faction)} ship {action.tokens} token{'s' if action.tokens != 1 else ''} "
                f"to {location_label(location)} {words}.", faction=faction.value, to_location=location,
                tokens=action.tokens, cost=cost)
-    _offer_advisor(state, faction)
+    _offer_advisor(state, faction, location)
 
 
 def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
@@ -304,8 +307,7 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
             return
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     tokens_leave(state, territory_of(source), faction)  # R-23: betrayed tokens shipping out end the BT's wait
-    state.add_tokens(source, faction, -action.tokens)
-    land(state, faction, location, action.tokens, log)
+    move_tokens(state, faction, {source: action.tokens}, location, log)
     log.public("shipped", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} from "
                f"{location_label(source)} to {location_label(location)} {words} (A-23).", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens, cost=cost)
@@ -346,24 +348,34 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
 # --- the Bene Gesserit spiritual advisor -----------------------------------------------------
 
 
-def _offer_advisor(state: GameState, shipper: Faction) -> None:
+def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str) -> None:
     """1979 rules (Bene Gesserit): whenever another faction ships from off-planet, the BG may put one token
-    from their reserves in the Polar Sink for free. (The Fremen do not ship from off-planet.)"""
+    from their reserves in the Polar Sink for free. (The Fremen do not ship from off-planet.) With
+    `character_advantages` (A-15, engine/coexistence.py) it goes with the shipment instead, as an advisor."""
     if shipper in (BG, FREMEN) or not state.in_game(BG) or not state.faction(BG).reserves:
         return
+    with_host = state.setup.options.character_advantages
     open_prompt(state, PromptKind.SPIRITUAL_ADVISOR, BG, secret=False, options=["accept", "decline"],
-                shipper=shipper.value, to_location=POLAR_SINK)
+                shipper=shipper.value, to_location=shipped_to if with_host else POLAR_SINK, advisor=with_host)
 
 
 @handles(SendAdvisor)
 def send_advisor(state: GameState, action: SendAdvisor, log: EventLog) -> None:
-    take_prompt(state, action.faction, PromptKind.SPIRITUAL_ADVISOR, RULE_ADVISOR)
+    prompt = take_prompt(state, action.faction, PromptKind.SPIRITUAL_ADVISOR, RULE_ADVISOR)
     if not action.accept:
         log.public("advisor_declined", "The Bene Gesserit send no spiritual advisor.", faction=BG.value)
         return
     if not state.faction(BG).reserves:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_ADVISOR, "You have no tokens in reserve.")
     if karama_cancels(state, Advantage.SPIRITUAL_ADVISOR, log):
+        return
+    if prompt.detail.get("advisor"):  # A-15: with the shipment, co-existing (not on the board: nothing springs)
+        location = prompt.detail["to_location"]
+        state.faction(BG).reserves -= 1
+        state.bg_advisors[location] = state.bg_advisors.get(location, 0) + 1
+        log.public("advisor_sent", f"The Bene Gesserit send a spiritual advisor with the shipment to "
+                   f"{location_label(location)}; it co-exists there (A-15).", faction=BG.value, to_location=location,
+                   advisor=True)
         return
     from_reserves(state, BG, POLAR_SINK, 1, log)
     log.public("advisor_sent", "The Bene Gesserit send a spiritual advisor to the Polar Sink.", faction=BG.value,

@@ -1,4 +1,12 @@
-"""The storm round (A-1, A-2, A-4): two secret dials, the storm moves, sand under it is swept."""
+"""The storm round (A-1, A-2, A-4): two secret dials, the storm moves, sand under it is swept.
+
+Weather (A-15 `weather`, 1979 optional rule XVI: the Fremen learn the storm's next move in advance). The
+digest leaves the mechanism UNSURE; we take the AH-era reading ([BJ]: the distance of next turn's storm is
+fixed in advance and told to the Fremen): right after the storm moves, next turn's two dialers (A-1, from the
+storm order the storm now gives) dial 1-3 for next turn, secretly; once both are in, the Fremen alone learn
+the sum (a private event and their view). Next turn those dials move the storm, with no new dialing; the
+storm-card window (Weather Control, Family Atomics) still opens as usual. No forecast after the last turn.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +17,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import sweep
+from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import faction_name
 from engine.order import storm_order
@@ -18,10 +27,19 @@ from engine.rng import Rng
 FIRST_TURN_DIAL = (0, 20)
 LATER_DIAL = (1, 3)
 DIALING = "dialing"
+FORECAST = "forecast"  # A-15 `weather`: next turn's dials are being made
 
 
-def dial_range(state: GameState) -> tuple[int, int]:
+def dial_range(state: GameState, prompt: Prompt | None = None) -> tuple[int, int]:
+    """A-1: 0-20 on turn 1, 1-3 after; a weather forecast dial is always for a later turn."""
+    if prompt is not None and prompt.detail.get("forecast"):
+        return LATER_DIAL
     return FIRST_TURN_DIAL if state.turn == 1 else LATER_DIAL
+
+
+def weather_forecasts(state: GameState) -> bool:
+    """A-15 `weather`: a forecast is made after this turn's storm when the Fremen play and a turn follows."""
+    return state.setup.options.weather and state.in_game(Faction.FREMEN) and state.turn < state.setup.options.turns
 
 
 def storm_dialers(state: GameState) -> list:
@@ -36,7 +54,12 @@ def run_storm(state: GameState, log: EventLog) -> bool:
         if state.turn == 1 and state.setup.fixed.storm_sector is not None:
             log.public("storm_fixed", f"The storm starts at sector {state.storm_sector} (fixed at setup).",
                        sector=state.storm_sector)
-            end_phase(state, log)
+            _after_the_storm(state, log)
+            return True
+        if state.storm_forecast:  # A-15 `weather`: dialed last turn
+            state.storm_dials, state.storm_forecast = dict(state.storm_forecast), {}
+            state.step = DIALING
+            log.public("storm_forecast_used", "The storm moves as dialed last turn (weather).")
             return True
         low, high = dial_range(state)
         dialers = storm_dialers(state)
@@ -61,20 +84,45 @@ def run_storm(state: GameState, log: EventLog) -> bool:
             distance, reason = close_storm_window(state, distance, reason, log)
         move_storm(state, distance, log, reason)
         state.storm_dials = {}
+        _after_the_storm(state, log)
+        return True
+    if state.step == FORECAST:
+        forecast = sum(state.storm_forecast.values())
+        log.private("storm_forecast", Faction.FREMEN, f"Weather: next turn the storm will move {forecast} sectors "
+                    "(A-15; secret to you).", distance=forecast, turn=state.turn + 1)
         end_phase(state, log)
         return True
     return False
 
 
+def _after_the_storm(state: GameState, log: EventLog) -> None:
+    """End the storm round, or first have next turn's storm dialed (A-15 `weather`)."""
+    if not weather_forecasts(state):
+        end_phase(state, log)
+        return
+    dialers = storm_dialers(state)
+    low, high = LATER_DIAL
+    for faction in dialers:
+        open_prompt(state, PromptKind.STORM_DIAL, faction, secret=True,
+                    options=[str(v) for v in range(low, high + 1)], forecast=True, turn=state.turn + 1)
+    state.storm_forecast = {}
+    state.step = FORECAST
+    log.public("storm_forecast_dialing", f"Weather: {' and '.join(faction_name(f) for f in dialers)} dial next "
+               f"turn's storm now ({low}-{high}); the Fremen will learn the distance (A-15).",
+               dialers=[f.value for f in dialers], turn=state.turn + 1)
+
+
 @handles(DialStorm)
 def dial_storm(state: GameState, action: DialStorm, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.STORM_DIAL, "A-1")
-    low, high = dial_range(state)
+    low, high = dial_range(state, prompt)
     if not low <= action.value <= high:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-1",
-                            f"On turn {state.turn} the storm dial is {low} to {high}, not {action.value}.",
-                            prompt.options)
-    state.storm_dials[action.faction] = action.value
+                            f"This storm dial is {low} to {high}, not {action.value}.", prompt.options)
+    if prompt.detail.get("forecast"):
+        state.storm_forecast[action.faction] = action.value
+    else:
+        state.storm_dials[action.faction] = action.value
     log.private("storm_dialed", action.faction, f"You dialed {action.value} for the storm.", value=action.value)
     log.public("decision_made", f"{faction_name(action.faction)} dialed the storm.",
                faction=action.faction.value, kind=PromptKind.STORM_DIAL.value)
@@ -92,7 +140,7 @@ def move_storm(state: GameState, distance: int, log: EventLog, reason: str) -> N
 @default_for(PromptKind.STORM_DIAL)
 def _default_dial(state: GameState, prompt: Prompt) -> DialStorm:
     """A dial drawn from the game's own generator, so a forced default favours nobody."""
-    low, high = dial_range(state)
+    low, high = dial_range(state, prompt)
     return DialStorm(faction=prompt.faction, value=low + state.rng.below(high - low + 1))
 
 

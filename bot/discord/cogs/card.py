@@ -1,5 +1,6 @@
 """/card: Treachery cards played outside a battle plan, and the faction powers played like them (the worm ride,
-the spiritual advisor, the Guild's shipment back to reserves), for the caller's seated faction.
+the spiritual advisor, the Guild's shipment back to reserves; with the optional rules, the worm placement, the
+Guild's timing, co-existence and the special Karama powers), for the caller's seated faction.
 
 Every answer is ephemeral; a refusal quotes the rule that forbids it.
 """
@@ -20,18 +21,24 @@ from bot.discord.cogs.play import (
     leader_id,
     location_choices,
     own_hand,
+    territory_choices,
 )
 from bot.discord.common import submit_for_seat
 from engine.actions import (
     AnswerTruthtrance,
+    GuildTiming,
+    PlaceWorm,
     PlayGhola,
     PlayHajr,
     PlayStormCards,
     PlayTruthtrance,
+    ReturnCards,
     RideWorm,
     SendAdvisor,
+    SetCoexistence,
     ShipToReserves,
     UseKarama,
+    UseSpecialKarama,
 )
 from engine.ids import Faction
 from engine.karama import Advantage
@@ -134,6 +141,60 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
         await submit_for_seat(self.bot, interaction,
                               lambda f: ShipToReserves(faction=f, from_location=from_location, tokens=tokens),
                               f"{tokens} tokens from {from_location} back to reserves")
+
+    # --- the optional rules (A-14, A-15): the decisions they add -----------------------------------------------
+
+    @app_commands.command(name="worm-place")
+    @app_commands.describe(territory="The sand territory the Fremen send the worm to; leave out for nowhere")
+    @app_commands.autocomplete(territory=territory_choices)
+    async def worm_place(self, interaction: discord.Interaction, territory: str | None = None) -> None:
+        """The Fremen place a further Shai-Hulud (A-21, character advantages)."""
+        await submit_for_seat(self.bot, interaction, lambda f: PlaceWorm(faction=f, territory=territory),
+                              f"worm to {territory}" if territory else "worm nowhere")
+
+    @app_commands.command(name="guild-timing")
+    @app_commands.describe(when="Take the Guild's shipment and movement now, or wait")
+    async def guild_timing(self, interaction: discord.Interaction, when: Literal["now", "later"]) -> None:
+        """The Guild take their turn now or later in the round (A-15, character advantages)."""
+        await submit_for_seat(self.bot, interaction, lambda f: GuildTiming(faction=f, now=when == "now"),
+                              f"Guild turn: {when}")
+
+    @app_commands.command(name="coexist")
+    @app_commands.describe(territory="Where your tokens are", advisors="yes: they become co-existing advisors; "
+                                                                         "no: advisors become fighters")
+    @app_commands.autocomplete(territory=territory_choices)
+    async def coexist(self, interaction: discord.Interaction, territory: str, advisors: Literal["yes", "no"]) -> None:
+        """The Bene Gesserit co-exist in a territory, or stop (A-15, character advantages)."""
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: SetCoexistence(faction=f, territory=territory, advisors=advisors == "yes"),
+                              f"{territory}: {'advisors' if advisors == 'yes' else 'fighters'}")
+
+    @app_commands.command(name="special-karama")
+    @app_commands.describe(card="The Karama card from your hand", target="Guild, Harkonnen: the faction aimed at",
+                           territory="Fremen: the sand territory of the worm", tokens="Emperor: tokens to revive",
+                           leader="Emperor: the leader to revive")
+    @app_commands.autocomplete(card=card_choices, territory=territory_choices, leader=leader_choices)
+    @app_commands.choices(target=FACTION_CHOICES)
+    async def special_karama(self, interaction: discord.Interaction, card: str, target: str | None = None,
+                             territory: str | None = None, tokens: app_commands.Range[int, 0, 3] = 0,
+                             leader: str | None = None) -> None:
+        """Your faction's once-per-game special Karama power (A-14, special Karama powers)."""
+        hand = await own_hand(interaction)
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: UseSpecialKarama(faction=f, card=card_in(hand, card),
+                                                         target=Faction(target) if target else None,
+                                                         territory=territory, tokens=tokens,
+                                                         leader=leader_id(leader)),
+                              "special Karama power")
+
+    @app_commands.command(name="return-cards")
+    @app_commands.describe(cards="The cards you give back, separated by commas")
+    async def return_cards(self, interaction: discord.Interaction, cards: str) -> None:
+        """The Harkonnen give back as many cards as they took (special Karama power)."""
+        hand = await own_hand(interaction)
+        chosen = [card_in(hand, part) for part in cards.split(",") if part.strip()]
+        await submit_for_seat(self.bot, interaction, lambda f: ReturnCards(faction=f, cards=chosen),
+                              f"{len(chosen)} cards given back")
 
 
 async def setup(bot: MentatBot) -> None:

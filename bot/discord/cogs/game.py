@@ -14,7 +14,15 @@ from bot.app.map_picture import render_map
 from bot.app.ports import GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator, seat_of
-from bot.discord.text import parse_faction, parse_factions, parse_options, split_message, status_text
+from bot.discord.text import (
+    option_suggestions,
+    options_text,
+    parse_faction,
+    parse_factions,
+    parse_options,
+    split_message,
+    status_text,
+)
 from engine.ids import Faction
 from engine.names import faction_name
 from engine.views import view
@@ -35,19 +43,26 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
 
     @app_commands.command(name="new")
     @app_commands.describe(factions="Factions in play, separated by commas (e.g. atreides, harkonnen, fremen, bt)",
-                           options="Optional rules as name=value, e.g. turns=10, choam_charity=on, bt_traps=off",
+                           options="Optional rules: all, names to switch on, or name=value (e.g. weather, "
+                                   "double_spice_blow, turns=10)",
                            seed="A fixed random seed (for a replayable game); random when left out")
     async def new(self, interaction: discord.Interaction, factions: str, options: str | None = None,
                   seed: app_commands.Range[int, 0, 2**31 - 1] | None = None) -> None:
         """Open a new game in this channel."""
         async with refusals(interaction):
             chosen = parse_factions(factions)
+            rules = parse_options(options)
             game = await self.bot.service.create_game(interaction.guild_id or 0, interaction.channel_id or 0, chosen,
-                                                      parse_options(options), seed)
+                                                      rules, seed)
             self.bot.wake_outbox()
             await answer(interaction, f"Game {game.game_id} is open for "
-                                      f"{', '.join(faction_name(f) for f in chosen)}. Take a seat with /game join, "
-                                      "then /game start.", ephemeral=False)
+                                      f"{', '.join(faction_name(f) for f in chosen)}. Options: {options_text(rules)}. "
+                                      "Take a seat with /game join, then /game start.", ephemeral=False)
+
+    @new.autocomplete("options")
+    async def _options_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=text, value=text) for text in option_suggestions(current)]
 
     @app_commands.command(name="join")
     @app_commands.describe(faction="The faction you will play")

@@ -22,6 +22,7 @@ from engine.actions import (
     Bid,
     BreakAlliance,
     CallTraitor,
+    CaptureLeader,
     ChooseBattle,
     ChooseTraitor,
     DialStorm,
@@ -209,13 +210,16 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
         await self._submit(interaction, build, f"no {step}")
 
     @app_commands.command(name="revive")
-    @app_commands.describe(tokens="Tokens to revive from the tanks", leader="A leader to revive")
+    @app_commands.describe(tokens="Tokens to revive from the tanks", leader="A leader to revive",
+                           kwisatz_haderach="Revive the dead Kwisatz Haderach (Atreides, character advantages)")
     @app_commands.autocomplete(leader=leader_choices)
     async def revive(self, interaction: discord.Interaction, tokens: app_commands.Range[int, 0, 20] = 0,
-                     leader: str | None = None) -> None:
+                     leader: str | None = None, kwisatz_haderach: bool = False) -> None:
         """Revive tokens and perhaps a leader from the tanks."""
-        await self._submit(interaction, lambda f: Revive(faction=f, tokens=tokens, leader=leader_id(leader)),
-                           f"revive {tokens} tokens{' and ' + leader if leader else ''}")
+        await self._submit(interaction, lambda f: Revive(faction=f, tokens=tokens, leader=leader_id(leader),
+                                                         kwisatz_haderach=kwisatz_haderach),
+                           f"revive {tokens} tokens{' and ' + leader if leader else ''}"
+                           + (" and the Kwisatz Haderach" if kwisatz_haderach else ""))
 
     @app_commands.command(name="traitor")
     @app_commands.describe(leader="The leader you keep as your traitor")
@@ -235,18 +239,29 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                            f"you predict {faction} on turn {turn}")
 
     @app_commands.command(name="plan")
-    @app_commands.describe(leader="Your leader", dial="Tokens dialled", weapon="A weapon card from your hand",
-                           defense="A defense card from your hand", cheap_hero="A Cheap Hero card instead of a leader")
+    @app_commands.describe(leader="Your leader", dial="Tokens dialled (Sardaukar and Fedaykin count 2)",
+                           weapon="A weapon card from your hand", defense="A defense card from your hand",
+                           cheap_hero="A Cheap Hero card instead of a leader",
+                           kwisatz_haderach="The Kwisatz Haderach goes with your leader (Atreides, once awake)",
+                           spice="Spice backing the dial, 1 per token (advanced combat)")
     @app_commands.autocomplete(leader=leader_choices, weapon=card_choices, defense=card_choices,
                                cheap_hero=card_choices)
-    async def plan(self, interaction: discord.Interaction, dial: app_commands.Range[int, 0, 20],
+    async def plan(self, interaction: discord.Interaction, dial: app_commands.Range[int, 0, 25],
                    leader: str | None = None, weapon: str | None = None, defense: str | None = None,
-                   cheap_hero: str | None = None) -> None:
+                   cheap_hero: str | None = None, kwisatz_haderach: bool = False,
+                   spice: app_commands.Range[int, 0, 25] = 0) -> None:
         """Submit your battle plan (secret until both plans are in)."""
         await self._submit(interaction, lambda f: SubmitBattlePlan(faction=f, leader=leader_id(leader), dial=dial,
                                                                    weapon=weapon, defense=defense,
-                                                                   cheap_hero=cheap_hero),
+                                                                   cheap_hero=cheap_hero,
+                                                                   kwisatz_haderach=kwisatz_haderach, spice=spice),
                            "battle plan submitted")
+
+    @app_commands.command(name="capture")
+    @app_commands.describe(choice="Keep the captured leader, kill him for 2 spice, or let him go")
+    async def capture(self, interaction: discord.Interaction, choice: Literal["keep", "kill", "release"]) -> None:
+        """The Harkonnen decide about the leader they captured (A-15, character advantages)."""
+        await self._submit(interaction, lambda f: CaptureLeader(faction=f, choice=choice), f"captured leader: {choice}")
 
     # --- alliances and money (A-8, A-16, A-26) ---
 

@@ -1,0 +1,107 @@
+"""Bene Gesserit advisors and co-existence (A-15 `character_advantages`, 1979 optional rule XV; digest sections 3,
+10, 11, 12).
+
+The AH-era reading [E2]: the Bene Gesserit may declare their tokens in a territory neutral; co-existing, they are
+"for all intents and purposes not on the board": they do not fight, collect, control (A-11) or count toward a
+stronghold's occupants, and nothing targets them. So advisors live outside `state.forces`, in
+`state.bg_advisors` (location -> count, public), and every rule reading the board ignores them by construction.
+The storm and Shai-Hulud still kill them (engine/forces.py `kill_advisors`): those strike the sand, not a
+faction (our reading; GF9 agrees). A lasgun-shield explosion, which targets the battle's territory, spares them.
+
+- Spiritual advisor (engine/phases/shipment.py): with the option, the free token goes with the shipper's tokens,
+  into the same location, already co-existing [E2], instead of to the Polar Sink.
+- Declaring (SetCoexistence): the digest gives no timing; we allow it in the Bene Gesserit's own turn of the
+  movement round (while their shipment or movement decision is open), per territory, all their tokens there at
+  once: fighters become advisors, or advisors become fighters (these arrive on the board like a shipment:
+  refused into a stronghold already holding two other factions; a trap springs, BT control ends).
+"""
+
+from __future__ import annotations
+
+from engine.actions import SetCoexistence
+from engine.board import locations_of, territory_of
+from engine.data import load_game_data
+from engine.errors import RuleViolation, ViolationCode
+from engine.events import EventLog
+from engine.factions.bt_traitors import tokens_leave
+from engine.flow import handles
+from engine.forces import land
+from engine.ids import Faction
+from engine.model import GameState, PromptKind
+from engine.phases.shipment import stronghold_full
+
+RULE = "A-15"
+BG = Faction.BENE_GESSERIT
+
+
+def coexistence_in_play(state: GameState) -> bool:
+    return state.setup.options.character_advantages and state.in_game(BG)
+
+
+def advisors_in(state: GameState, territory: str) -> int:
+    return sum(state.bg_advisors.get(loc, 0) for loc in locations_of(territory))
+
+
+def add_advisors(state: GameState, location: str, count: int) -> None:
+    total = state.bg_advisors.get(location, 0) + count
+    if total:
+        state.bg_advisors[location] = total
+    else:
+        state.bg_advisors.pop(location, None)
+
+
+def may_declare(state: GameState) -> bool:
+    """In the Bene Gesserit's own turn of the movement round: their shipment or movement decision is open."""
+    return coexistence_in_play(state) and any(
+        p.kind in (PromptKind.SHIPMENT, PromptKind.MOVEMENT) for p in state.prompts_for(BG))
+
+
+def declarable_territories(state: GameState, advisors: bool) -> list[str]:
+    """Where the Bene Gesserit could turn their tokens into advisors (advisors True) or back into fighters."""
+    board = load_game_data().board
+    if advisors:
+        held = {board.location_territory(loc) for loc, here in state.forces.items() if BG in here}
+        return sorted(held)
+    return sorted({board.location_territory(loc) for loc in state.bg_advisors
+                   if not stronghold_full(state, BG, board.location_territory(loc))})
+
+
+@handles(SetCoexistence)
+def set_coexistence(state: GameState, action: SetCoexistence, log: EventLog) -> None:
+    if not state.setup.options.character_advantages:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "Co-existence is a character advantage (option "
+                            "character_advantages), which is off in this game.")
+    if action.faction != BG:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "Only the Bene Gesserit co-exist.")
+    if not may_declare(state):
+        raise RuleViolation(ViolationCode.WRONG_PHASE, RULE, "The Bene Gesserit declare co-existence in their own "
+                            "turn of the movement round.")
+    try:
+        locations = locations_of(action.territory)
+    except KeyError:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"There is no territory {action.territory!r}.",
+                            declarable_territories(state, action.advisors)) from None
+    if action.advisors:
+        moved = {loc: n for loc in locations if (n := state.tokens_at(loc, BG))}
+        if not moved:
+            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"You have no fighters in {action.territory}.",
+                                declarable_territories(state, True))
+        tokens_leave(state, action.territory, BG)  # R-23: like tokens moving out, they end a BT wait
+        for loc, n in moved.items():
+            state.add_tokens(loc, BG, -n)
+            add_advisors(state, loc, n)
+        log.public("bg_coexist", f"The Bene Gesserit in {action.territory} become advisors and co-exist "
+                   f"({sum(moved.values())} tokens, A-15).", territory=action.territory, tokens=sum(moved.values()))
+        return
+    moved = {loc: n for loc in locations if (n := state.bg_advisors.get(loc, 0))}
+    if not moved:
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"You have no advisors in {action.territory}.",
+                            declarable_territories(state, False))
+    if stronghold_full(state, BG, territory_of(next(iter(moved)))):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, f"{action.territory} already holds tokens of two other "
+                            "factions; your advisors cannot become fighters there.")
+    for loc, n in moved.items():
+        add_advisors(state, loc, -n)
+        land(state, BG, loc, n, log)
+    log.public("bg_fighters", f"The Bene Gesserit advisors in {action.territory} become fighters "
+               f"({sum(moved.values())} tokens, A-15).", territory=action.territory, tokens=sum(moved.values()))
