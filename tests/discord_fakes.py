@@ -8,6 +8,7 @@ from types import SimpleNamespace
 class FakeResponse:
     def __init__(self, log: list):
         self.log = log
+        self.views: list = []  # the components sent with follow-ups, in order
         self._done = False
 
     def is_done(self) -> bool:
@@ -25,9 +26,12 @@ class FakeResponse:
 class FakeFollowup:
     def __init__(self, log: list):
         self.log = log
+        self.views: list = []  # the components sent with follow-ups, in order
 
-    async def send(self, content=None, *, ephemeral=False, **_):
+    async def send(self, content=None, *, ephemeral=False, view=None, **_):
         self.log.append(("followup", content, ephemeral))
+        if view is not None:
+            self.views.append(view)
 
 
 class FakeUser(SimpleNamespace):

@@ -162,6 +162,10 @@ async def test_me_prompts_and_hand_are_ephemeral_and_only_the_callers(running):
     mine = next(p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK)
     theirs = next(p for p in state.prompts_for(F) if p.kind == PromptKind.TRAITOR_PICK)
     assert ephemeral and "traitor pick" in text and mine.options[0] in text and theirs.options[0] not in text
+    # the DM's buttons come along, for the caller alone (closed DMs lose nothing)
+    assert asked.answers[1] == (f"{mine.id}: traitor pick: choose below.", True)
+    [buttons] = asked.followup.views
+    assert [item.item.custom_id.split(":")[2] for item in buttons.children] == [mine.id] * len(mine.options)
     hand = itx(running, USERS[A])
     await me.hand.callback(me, hand)
     assert hand.answers[0][1] is True and "spice" in hand.answers[0][0]

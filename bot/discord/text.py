@@ -8,6 +8,7 @@ import re
 from bot.app.ports import GameRecordRow
 from bot.app.service import NotAllowed
 from engine.ids import Faction
+from engine.model import Prompt
 from engine.names import card_name, faction_name, leader_name
 from engine.options import GameOptions
 from engine.views import PlayerView
@@ -173,14 +174,17 @@ def secrets_text(mine: PlayerView) -> str:
     return "\n".join(lines)
 
 
+def prompt_title(prompt: Prompt) -> str:
+    return f"{prompt.id}: {prompt.kind.value.replace('_', ' ')}"
+
+
 def prompts_text(mine: PlayerView) -> str:
     """The viewer's open decisions with their choices: the pull path when DMs cannot be delivered."""
     if not mine.own_prompts:
         return "You have no open decision."
     lines = ["Your open decisions:"]
     for prompt in mine.own_prompts:
-        kind = prompt.kind.value.replace("_", " ")
-        lines.append(f"- {prompt.id}: {kind}{' (secret)' if prompt.secret else ''}")
+        lines.append(f"- {prompt_title(prompt)}{' (secret)' if prompt.secret else ''}")
         if prompt.options:
             shown = ", ".join(prompt.options[:25])
             more = f" (and {len(prompt.options) - 25} more)" if len(prompt.options) > 25 else ""

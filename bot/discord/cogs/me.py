@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.common import answer, game_here, refusals, seat_of
-from bot.discord.text import prompts_text, secrets_text
+from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of
+from bot.discord.components import prompt_view
+from bot.discord.text import prompt_title, prompts_text, secrets_text
 from engine.views import view
 
 if TYPE_CHECKING:
@@ -38,7 +39,18 @@ class MeCog(commands.GroupCog, group_name="me", group_description="What only you
     @app_commands.command(name="prompts")
     async def prompts(self, interaction: discord.Interaction) -> None:
         """Your open decisions and their choices (use this when the bot cannot DM you)."""
-        await self._mine(interaction, prompts_text)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            faction = seat_of(game, interaction.user.id)
+            own = view(await self.bot.service.state_of(game.game_id), faction)
+            await answer(interaction, prompts_text(own))
+            # The same buttons and menus as the DM, here for the caller alone: closed DMs lose nothing.
+            for prompt in own.own_prompts:
+                buttons = prompt_view(game.game_id, prompt, faction.value)
+                if buttons is not None:
+                    await interaction.followup.send(f"{prompt_title(prompt)}: choose below.", view=buttons,
+                                                    ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: MentatBot) -> None:
