@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.board import territory_of
 from engine.data import load_game_data
+from engine.elites import add_elites, elites_at, elites_in_reserves
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import DEFAULTS, HANDLERS, handles
@@ -50,9 +51,14 @@ def set_spice(state: GameState, action: SetSpice, log: EventLog) -> None:
 OFF_BOARD = ("reserves", "tanks")
 
 
+def _tokens_there(state: GameState, faction: Faction, where: str) -> int:
+    fs = state.faction(faction)
+    return fs.reserves if where == "reserves" else fs.tanks if where == "tanks" else state.tokens_at(where, faction)
+
+
 def _take_tokens(state: GameState, faction: Faction, where: str, count: int) -> None:
     fs = state.faction(faction)
-    have = fs.reserves if where == "reserves" else fs.tanks if where == "tanks" else state.tokens_at(where, faction)
+    have = _tokens_there(state, faction, where)
     if count > have:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "Admin",
                             f"{faction.value} has {have} tokens in {where}, not {count}.")
@@ -83,13 +89,34 @@ def _check_place(where: str) -> None:
                                 "'Territory#sector', 'Polar Sink', 'reserves' or 'tanks').") from None
 
 
+def _elites_there(state: GameState, faction: Faction, where: str) -> int:
+    if where == "reserves":
+        return elites_in_reserves(state, faction)
+    if where == "tanks":
+        return state.faction(faction).elite_tanks
+    return elites_at(state, where, faction)
+
+
+def _shift_elites(state: GameState, faction: Faction, where: str, count: int) -> None:
+    """Elites in the reserves are what is left of them (engine/elites.py): only the tanks and the board count."""
+    if where == "tanks":
+        state.faction(faction).elite_tanks += count
+    elif where != "reserves":
+        add_elites(state, where, faction, count)
+
+
 @handles(PlaceTokens)
 def place_tokens(state: GameState, action: PlaceTokens, log: EventLog) -> None:
     _check_in_game(state, action.faction)
     for where in (action.source, action.destination):
         _check_place(where)
+    # A-15: a correction moves regular tokens first; elites (Sardaukar, Fedaykin) only when it must, and with them
+    elites_there = _elites_there(state, action.faction, action.source)
     _take_tokens(state, action.faction, action.source, action.tokens)
+    elites = max(0, elites_there - _tokens_there(state, action.faction, action.source))
+    _shift_elites(state, action.faction, action.source, -elites)
     _put_tokens(state, action.faction, action.destination, action.tokens)
+    _shift_elites(state, action.faction, action.destination, elites)
     log.public("admin_tokens", f"Admin {action.admin} moved {action.tokens} {faction_name(action.faction)} tokens "
                f"from {action.source} to {action.destination} ({action.reason}).", admin=action.admin,
                reason=action.reason, faction=action.faction.value)

@@ -66,3 +66,22 @@ def test_the_storm_is_set_without_sweeping(game):
     state, events = apply(game, SetStorm(**WHO, sector=9))
     assert state.storm_sector == 9 and state.forces == game.forces
     assert _public(events) == ["Admin mod set the storm to sector 9 (table error)."]
+
+
+def test_a_15_a_token_correction_moves_regular_tokens_first_and_elites_only_when_it_must():
+    """Admin corrections keep the Sardaukar among the Emperor's tokens wherever they go (elite invariant)."""
+    from engine.elites import elites_at, elites_in_reserves
+    from tests.test_optional_combat import put_elites, switch_on
+
+    state = switch_on(ready_game((A, Faction.EMPEROR, H)), character_advantages=True)
+    put_elites(state, Faction.EMPEROR, "Carthag#10", 5, 2)  # 3 regular, 2 Sardaukar
+    state, _ = apply(state, PlaceTokens(**WHO, faction=Faction.EMPEROR, tokens=3, source="Carthag#10",
+                                        destination="tanks"))
+    assert elites_at(state, "Carthag#10", Faction.EMPEROR) == 2 and state.faction(Faction.EMPEROR).elite_tanks == 0
+    state, _ = apply(state, PlaceTokens(**WHO, faction=Faction.EMPEROR, tokens=1, source="Carthag#10",
+                                        destination="tanks"))
+    assert elites_at(state, "Carthag#10", Faction.EMPEROR) == 1 and state.faction(Faction.EMPEROR).elite_tanks == 1
+    state, _ = apply(state, PlaceTokens(**WHO, faction=Faction.EMPEROR, tokens=4, source="tanks",
+                                        destination="reserves"))
+    assert state.faction(Faction.EMPEROR).elite_tanks == 0 and elites_in_reserves(state, Faction.EMPEROR) == 4
+    assert violations(state) == []
