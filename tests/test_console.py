@@ -17,9 +17,10 @@ from bot.console.repl import Console
 from bot.store.memory import MemoryGameStore
 from engine.__main__ import main as engine_main
 from engine.actions import parse_action
+from engine.game import apply
 from engine.ids import Faction
 from engine.model import PromptKind
-from engine.names import leader_name
+from engine.names import faction_name, leader_name
 from engine.options import GameSetup
 from engine.record import replay
 
@@ -335,3 +336,39 @@ def test_a_game_in_a_database_survives_a_restart(tmp_path, capsys):
     assert "Resumed game g1 (running, version 11); acting as Atreides." in out
     assert "Game g1: running, version 11" in out and "Game g1: running, version 16" in out
     assert "This channel already has a game" in out
+
+
+def test_the_example_script_plays_a_bt_game_to_its_end_and_no_inbox_holds_anothers_secrets(tmp_path, capsys):
+    """`examples/bt-game.txt`: a whole game with the BT through the console; every DM line of each faction's inbox
+    is one of that faction's private events or one of its own decisions, checked against a replay of the game."""
+    from bot.app.render import messages_for
+
+    lines = (ROOT / "examples" / "bt-game.txt").read_text().splitlines()
+    record_path = tmp_path / "game.json"
+    lines.insert(lines.index("status") + 1, f"export {record_path}")
+    assert console_main(["--script", _script(tmp_path, "\n".join(lines) + "\n")]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert "[#game] The game is over. What was secret:" in printed
+
+    inboxes: dict[str, list[str]] = {}
+    for number, line in enumerate(printed):
+        if line.startswith("Inbox of "):
+            name = line.removeprefix("Inbox of ").split(":")[0]
+            inboxes[name] = [text.strip() for text in printed[number + 1:] if text.startswith("  ")]
+            inboxes[name] = inboxes[name][:int(line.split(": ")[1].split()[0])]
+    assert set(inboxes) == {"Atreides", "Harkonnen", "Fremen", "Bene Tleilaxu"}
+
+    record = json.loads(record_path.read_text())
+    setup = GameSetup.model_validate(record["setup"])
+    state, events = replay(setup, [])
+    allowed: dict[Faction, set[str]] = {f: set() for f in setup.factions}
+    before = None
+    for action in [None, *(parse_action(a) for a in record["actions"])]:
+        if action is not None:
+            before, (state, events) = state, apply(state, action)
+        for message in messages_for(events, before, state):
+            if message.recipient.faction:
+                allowed[Faction(message.recipient.faction)].update(message.text.splitlines())
+    for faction in setup.factions:
+        inbox = inboxes[faction_name(faction)]
+        assert inbox and set(inbox) <= allowed[faction], f"{faction.value} received what was not theirs"
