@@ -11,7 +11,7 @@ from engine.model import GameState
 SECTORS = 18
 
 
-class _Index:
+class BoardIndex:
     """Plain dictionaries over the board, for the rules' hot paths (pydantic attribute access is slow)."""
 
     def __init__(self) -> None:
@@ -25,36 +25,37 @@ class _Index:
 
 
 @cache
-def _index() -> _Index:
-    return _Index()
+def board_index() -> BoardIndex:
+    """The one index (read-only), for searches that visit many locations."""
+    return BoardIndex()
 
 
 def territory_of(location: str) -> str:
     try:
-        return _index().territory[location]
+        return board_index().territory[location]
     except KeyError:
         raise KeyError(f"unknown location {location!r} (write 'Territory#sector' or 'Polar Sink')") from None
 
 
 def sector_of(location: str) -> int | None:
     territory_of(location)
-    return _index().sector[location]
+    return board_index().sector[location]
 
 
 def neighbours_of(location: str) -> tuple[str, ...]:
     territory_of(location)
-    return _index().neighbours[location]
+    return board_index().neighbours[location]
 
 
 def locations_of(territory: str) -> tuple[str, ...]:
     try:
-        return _index().locations[territory]
+        return board_index().locations[territory]
     except KeyError:
         raise KeyError(f"unknown territory {territory!r}") from None
 
 
 def is_stronghold(territory: str) -> bool:
-    return territory in _index().strongholds
+    return territory in board_index().strongholds
 
 
 def in_storm(state: GameState, location: str) -> bool:

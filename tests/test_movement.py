@@ -508,6 +508,21 @@ def test_ornithopters_give_a_move_of_three_territories():
                                  tokens=5)).rule == "A-22"
 
 
+def test_a_22_a_refused_move_says_how_far_away_its_target_is():
+    """A-22: the search for a move stops at its range; a refusal still counts the whole way round the storm
+    (The Great Flat -> Wind Pass -> Polar Sink -> Imperial Basin is 3) and lists what is in range."""
+    state, _ = arrange(forces={GREAT_FLAT: {H: 5}})
+    state = answer_defaults_until(state, H, PromptKind.MOVEMENT)
+    refusal = refused(state, Move(faction=H, from_location=GREAT_FLAT, to_location="Imperial Basin#8", tokens=5))
+    assert refusal.message.startswith("Imperial Basin (sector 8) is 3 territories away: you may move 1 territory")
+    assert refusal.allowed == sorted(reachable_locations(state, H, GREAT_FLAT, 1), key=DATA.board.all_locations().index)
+    assert "Wind Pass#13" in refusal.allowed and "Polar Sink" not in refusal.allowed
+    cut, _ = arrange(forces={"Cielago Depression#2": {H: 4}, CARTHAG: {H: 1}})  # storm in sector 1, range 3
+    cut = answer_defaults_until(cut, H, PromptKind.MOVEMENT)
+    assert "Cielago West (sector 18) is 4 territories away" in refused(
+        cut, Move(faction=H, from_location="Cielago Depression#2", to_location="Cielago West#18", tokens=4)).message
+
+
 def test_the_fremen_move_two_territories():
     """A-22: The Great Flat -> Plastic Basin -> Sietch Tabr is two; Imperial Basin is three."""
     state, _ = arrange(forces={GREAT_FLAT: {F: 5}})

@@ -18,6 +18,7 @@ from collections import deque
 
 from engine.actions import GuildTiming, Move, SkipMove
 from engine.board import (
+    board_index,
     has_ornithopters,
     in_storm,
     locations_of,
@@ -213,23 +214,30 @@ def _allies_apart(state: GameState, faction: Faction, log: EventLog) -> None:
 # --- paths (A-22) --------------------------------------------------------------------------
 
 
-def _distances(state: GameState, faction: Faction, start: str) -> dict[str, int]:
+def _distances(state: GameState, faction: Faction, start: str, limit: int | None = None) -> dict[str, int]:
     """Territories entered to reach each location from `start` (0 inside its own territory): a 0-1 search
-    over the sector-level graph that never enters a location under the storm or a full stronghold."""
+    over the sector-level graph that never enters a location under the storm or a full stronghold. With a
+    `limit` (a move's range) it stops there: locations further away are left out, which keeps a move fast."""
     if in_storm(state, start):
         return {}
-    board = load_game_data().board
+    index = board_index()
+    territory, sector, neighbours = index.territory, index.sector, index.neighbours
+    storm = state.storm_sector
+    full = {t for t in index.strongholds if stronghold_full(state, faction, t)}  # fixed while searching
     best = {start: 0}
     queue = deque([start])
     while queue:
         here = queue.popleft()
-        for near in board.location_neighbours(here):
-            if in_storm(state, near):
+        here_territory, here_cost = territory[here], best[here]
+        for near in neighbours[here]:
+            if sector[near] == storm:
                 continue
-            step = 0 if territory_of(near) == territory_of(here) else 1
-            if step and stronghold_full(state, faction, territory_of(near)):
+            step = 0 if territory[near] == here_territory else 1
+            if step and territory[near] in full:
                 continue
-            cost = best[here] + step
+            cost = here_cost + step
+            if limit is not None and cost > limit:
+                continue
             if cost < best.get(near, cost + 1):
                 best[near] = cost
                 if step:
@@ -243,8 +251,7 @@ def reachable_locations(state: GameState, faction: Faction, from_location: str, 
     """Locations a group starting at `from_location` can reach entering at most `distance` territories
     (moving between sectors of one territory is free), never entering, leaving or crossing a sector under
     the storm (the Polar Sink never is) nor entering or crossing a stronghold holding two other factions."""
-    return {loc for loc, cost in _distances(state, faction, from_location).items()
-            if cost <= distance and loc != from_location}
+    return {loc for loc in _distances(state, faction, from_location, distance) if loc != from_location}
 
 
 def move_range(state: GameState, faction: Faction) -> int:
@@ -296,14 +303,15 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
                             f"{territory_of(location)} already holds tokens of two other factions.")
     ornithopters = has_ornithopters(state, faction)
     distance = move_range(state, faction)
-    cost = _distances(state, faction, source).get(location)
-    if cost is None or cost > distance:
-        reach = board_order(reachable_locations(state, faction, source, distance))
-        why = "cannot be reached" if cost is None else f"is {cost} territories away"
+    in_range = _distances(state, faction, source, distance)
+    cost = in_range.get(location)
+    if cost is None:
+        away = _distances(state, faction, source).get(location)  # the whole board, for the message alone
+        why = "cannot be reached" if away is None else f"is {away} territories away"
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-22",
                             f"{location_label(location)} {why}: you may move {distance} "
                             f"territor{'y' if distance == 1 else 'ies'}, around the storm and full strongholds.",
-                            reach)
+                            board_order(loc for loc in in_range if loc != source))
     fremen_power = faction == FREMEN and not ornithopters and cost > NORMAL_RANGE
     if fremen_power and karama_cancels(state, Advantage.TWO_TERRITORY_MOVE, log):
         state.movement.cancelled.append(Advantage.TWO_TERRITORY_MOVE)
