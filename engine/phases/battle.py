@@ -22,7 +22,7 @@ from engine.actions import (
     SubmitBattlePlan,
     UseVoice,
 )
-from engine.board import is_stronghold
+from engine.board import board_index, factions_in_territory, is_stronghold
 from engine.captives import captives_go_home, kill_leader, leaders_held, offer_capture
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import bank_pays, pay, remove_spice
@@ -73,9 +73,9 @@ def _arc(sectors: tuple[int, ...]) -> list[int]:
 def meeting_groups(state: GameState, territory: str) -> list[list[str]]:
     """The territory's locations whose tokens meet: the storm's sector splits the territory, and tokens
     inside the storm's sector meet only each other."""
-    board = load_game_data().board
-    t = board.territory(territory)
-    by_sector = {board.location_sector(loc): loc for loc in t.locations}
+    t = load_game_data().board.territory(territory)
+    sector_of = board_index().sector
+    by_sector = {sector_of[loc]: loc for loc in t.locations}
     groups: list[list[str]] = []
     current: list[str] = []
     for sector in _arc(t.sectors):
@@ -94,8 +94,8 @@ def pending_battles(state: GameState) -> list[tuple[str, list[str], list[Faction
     order = storm_order(state)
     found = []
     for territory in load_game_data().board.territories:
-        if territory == POLAR_SINK:
-            continue
+        if territory == POLAR_SINK or len(factions_in_territory(state, territory)) < 2:
+            continue  # no battle without two factions (tested before the storm's split, which is slower)
         for group in meeting_groups(state, territory):
             present = [f for f in order if any(f in state.forces.get(loc, {}) for loc in group)]
             if any(b not in state.ally_of(a) for a in present for b in present if a != b):
