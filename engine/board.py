@@ -17,6 +17,7 @@ class BoardIndex:
     def __init__(self) -> None:
         board = load_game_data().board
         locations = board.all_locations()
+        self.position = {loc: i for i, loc in enumerate(locations)}  # board order
         self.territory = {loc: board.location_territory(loc) for loc in locations}
         self.sector = {loc: board.location_sector(loc) for loc in locations}
         self.neighbours = {loc: board.location_neighbours(loc) for loc in locations}

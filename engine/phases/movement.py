@@ -47,6 +47,7 @@ from engine.phases.shipment import (
     can_leave,
     check_can_leave,
     check_tokens,
+    full_strongholds,
     open_shipment_prompt,
     stronghold_full,
 )
@@ -223,7 +224,7 @@ def _distances(state: GameState, faction: Faction, start: str, limit: int | None
     index = board_index()
     territory, sector, neighbours = index.territory, index.sector, index.neighbours
     storm = state.storm_sector
-    full = {t for t in index.strongholds if stronghold_full(state, faction, t)}  # fixed while searching
+    full = full_strongholds(state, faction)
     best = {start: 0}
     queue = deque([start])
     while queue:

@@ -10,7 +10,7 @@ stronghold already holding two other factions. Everything here is public.
 from __future__ import annotations
 
 from engine.actions import SendAdvisor, Ship, ShipToReserves, SkipShipment
-from engine.board import factions_in_territory, in_storm, is_stronghold, resolve_location, territory_of
+from engine.board import board_index, factions_in_territory, in_storm, is_stronghold, resolve_location, territory_of
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
@@ -46,9 +46,13 @@ def stronghold_full(state: GameState, faction: Faction, territory: str) -> bool:
     return len([f for f in factions_in_territory(state, territory) if f != faction]) >= 2
 
 
+def full_strongholds(state: GameState, faction: Faction) -> set[str]:
+    """The strongholds `stronghold_full` closes to the faction, decided once for a look over many locations."""
+    return {territory for territory in board_index().strongholds if stronghold_full(state, faction, territory)}
+
+
 def board_order(locations) -> list[str]:
-    order = {loc: i for i, loc in enumerate(load_game_data().board.all_locations())}
-    return sorted(locations, key=order.__getitem__)
+    return sorted(locations, key=board_index().position.__getitem__)
 
 
 def can_leave(state: GameState, faction: Faction, location: str) -> bool:
@@ -87,11 +91,12 @@ def _half(cost: int) -> int:
 
 
 def _shipment_destinations(state: GameState, faction: Faction) -> list[str]:
-    board = load_game_data().board
-    allowed = set(board.fremen_shipping_territories) if faction == FREMEN else None
-    return [loc for loc in board.all_locations()
-            if (allowed is None or board.location_territory(loc) in allowed)
-            and not in_storm(state, loc) and not stronghold_full(state, faction, board.location_territory(loc))]
+    index = board_index()
+    allowed = set(load_game_data().board.fremen_shipping_territories) if faction == FREMEN else None
+    full = full_strongholds(state, faction)
+    return [loc for loc, territory in index.territory.items()  # in board order
+            if (allowed is None or territory in allowed)
+            and index.sector[loc] != state.storm_sector and territory not in full]  # not under the storm
 
 
 def _cross_sources(state: GameState, faction: Faction) -> list[str]:
