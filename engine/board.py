@@ -87,6 +87,16 @@ def factions_in_territory(state: GameState, territory: str) -> list[Faction]:
     return [f for f in state.factions if f in present]
 
 
+def factions_by_territory(state: GameState) -> dict[str, set[Faction]]:
+    """The factions with tokens in each occupied territory: one pass over the board's tokens, for questions
+    asked of every territory."""
+    territory = board_index().territory
+    present: dict[str, set[Faction]] = {}
+    for location, here in state.forces.items():
+        present.setdefault(territory[location], set()).update(here)
+    return present
+
+
 def controller(state: GameState, stronghold: str) -> Faction | None:
     """A-11: a stronghold is controlled by the only faction with tokens in it; BT-24: an empty one the Bene
     Tleilaxu took by a traitor's reveal is theirs."""

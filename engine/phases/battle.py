@@ -22,7 +22,7 @@ from engine.actions import (
     SubmitBattlePlan,
     UseVoice,
 )
-from engine.board import board_index, factions_in_territory, is_stronghold
+from engine.board import board_index, factions_by_territory, is_stronghold
 from engine.captives import captives_go_home, kill_leader, leaders_held, offer_capture
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import bank_pays, pay, remove_spice
@@ -92,9 +92,10 @@ def pending_battles(state: GameState) -> list[tuple[str, list[str], list[Faction
     """Every place a battle must be fought: (territory, its meeting locations, the factions there in storm
     order). Allies never fight each other."""
     order = storm_order(state)
+    occupied = factions_by_territory(state)
     found = []
     for territory in load_game_data().board.territories:
-        if territory == POLAR_SINK or len(factions_in_territory(state, territory)) < 2:
+        if territory == POLAR_SINK or len(occupied.get(territory, ())) < 2:
             continue  # no battle without two factions (tested before the storm's split, which is slower)
         for group in meeting_groups(state, territory):
             present = [f for f in order if any(f in state.forces.get(loc, {}) for loc in group)]
