@@ -21,6 +21,9 @@ class BoardIndex:
         self.territory = {loc: board.location_territory(loc) for loc in locations}
         self.sector = {loc: board.location_sector(loc) for loc in locations}
         self.neighbours = {loc: board.location_neighbours(loc) for loc in locations}
+        # Each neighbour with its territory and sector, for the movement search (engine/phases/movement.py).
+        self.links = {loc: tuple((near, self.territory[near], self.sector[near]) for near in near_by)
+                      for loc, near_by in self.neighbours.items()}
         self.locations = {name: t.locations for name, t in board.territories.items()}
         self.strongholds = {name for name, t in board.territories.items() if t.kind == TerritoryKind.STRONGHOLD}
 

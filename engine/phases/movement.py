@@ -222,29 +222,27 @@ def _distances(state: GameState, faction: Faction, start: str, limit: int | None
     if in_storm(state, start):
         return {}
     index = board_index()
-    territory, sector, neighbours = index.territory, index.sector, index.neighbours
+    territory, links = index.territory, index.links
     storm = state.storm_sector
     full = full_strongholds(state, faction)
+    last = len(territory) if limit is None else limit  # no path enters more territories than there are places
     best = {start: 0}
-    queue = deque([start])
+    queue = deque([(0, start)])
     while queue:
-        here = queue.popleft()
-        here_territory, here_cost = territory[here], best[here]
-        for near in neighbours[here]:
-            if sector[near] == storm:
+        here_cost, here = queue.popleft()
+        if here_cost > best[here]:
+            continue  # reached more cheaply since it was queued
+        here_territory = territory[here]
+        for near, near_territory, near_sector in links[here]:
+            if near_sector == storm:
                 continue
-            step = 0 if territory[near] == here_territory else 1
-            if step and territory[near] in full:
-                continue
-            cost = here_cost + step
-            if limit is not None and cost > limit:
-                continue
-            if cost < best.get(near, cost + 1):
-                best[near] = cost
-                if step:
-                    queue.append(near)
-                else:
-                    queue.appendleft(near)
+            if near_territory == here_territory:  # free: another sector of the same territory
+                if here_cost < best.get(near, here_cost + 1):
+                    best[near] = here_cost
+                    queue.appendleft((here_cost, near))
+            elif here_cost < last and near_territory not in full and here_cost + 1 < best.get(near, here_cost + 2):
+                best[near] = here_cost + 1
+                queue.append((here_cost + 1, near))
     return best
 
 
