@@ -146,6 +146,7 @@ class Board(_Frozen):
     # Indexes built once at validation; movement code asks for neighbours constantly.
     _location_territory: dict[str, str] = PrivateAttr()
     _neighbours: dict[str, tuple[str, ...]] = PrivateAttr()
+    _strongholds: tuple[str, ...] = PrivateAttr()
 
     @field_validator("territories", mode="before")
     @classmethod
@@ -171,6 +172,7 @@ class Board(_Frozen):
         return self
 
     def _check_kinds(self) -> None:
+        self._strongholds = tuple(name for name, territory in self.territories.items() if territory.is_stronghold)
         sinks = [t.name for t in self.territories.values() if t.kind is TerritoryKind.POLAR_SINK]
         if sinks != [POLAR_SINK]:
             raise ValueError(f"expected exactly one polar sink named {POLAR_SINK!r}, found {sinks}")
@@ -245,7 +247,7 @@ class Board(_Frozen):
 
     @property
     def strongholds(self) -> tuple[str, ...]:
-        return tuple(name for name, territory in self.territories.items() if territory.is_stronghold)
+        return self._strongholds
 
     def location_territory(self, location: str) -> str:
         return _lookup(self._location_territory, location, "location ('Territory#sector' or 'Polar Sink')")

@@ -23,16 +23,22 @@ def teams(state: GameState) -> list[list[Faction]]:
     return [list(a) for a in state.alliances] + [[f] for f in state.factions if f not in allied]
 
 
-def strongholds_held(state: GameState, team: list[Faction]) -> int:
-    return sum(1 for s in load_game_data().board.strongholds if controller(state, s) in team)
+def stronghold_controllers(state: GameState) -> list[Faction | None]:
+    """Each stronghold's controller (A-11), None where nobody controls it; asked once for every team."""
+    return [controller(state, s) for s in load_game_data().board.strongholds]
+
+
+def strongholds_held(controllers: list[Faction | None], team: list[Faction]) -> int:
+    return sum(1 for holder in controllers if holder in team)
 
 
 def stronghold_winners(state: GameState) -> list[Faction]:
     """A-9: 3 strongholds alone or the alliance threshold together; several at once: earliest in storm order."""
+    controllers = stronghold_controllers(state)
     winning = []
     for team in teams(state):
         needed = state.setup.options.alliance_strongholds_to_win if len(team) > 1 else SOLO_STRONGHOLDS
-        if strongholds_held(state, team) >= needed:
+        if strongholds_held(controllers, team) >= needed:
             winning.append(team)
     return earliest_team(state, winning)
 
@@ -64,7 +70,8 @@ def last_turn_winners(state: GameState) -> tuple[list[Faction], str]:
         return _team_of(state, Faction.FREMEN), "the Fremen hold the sietches (A-10)"
     if state.in_game(Faction.GUILD):
         return _team_of(state, Faction.GUILD), "the Guild win when nobody else has (A-10)"
-    held = {tuple(team): strongholds_held(state, team) for team in teams(state)}
+    controllers = stronghold_controllers(state)
+    held = {tuple(team): strongholds_held(controllers, team) for team in teams(state)}
     best = max(held.values(), default=0)
     leaders = [list(team) for team, count in held.items() if count == best]
     if best == 0 or len(leaders) > 1:
