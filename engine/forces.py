@@ -3,8 +3,7 @@ and its elite tokens (engine/elites.py, A-15) go with them."""
 
 from __future__ import annotations
 
-from engine.board import exposed_to_storm, is_stronghold, territory_of
-from engine.data import load_game_data
+from engine.board import exposed_to_storm, is_stronghold, sector_of, territory_of
 from engine.economy import remove_spice
 from engine.elites import add_elites, elites_at, elites_in_reserves, revivable_elites, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
@@ -98,9 +97,8 @@ def revive_tokens(state: GameState, faction: Faction, count: int) -> None:
 def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") -> None:
     """A-2: tokens in exposed territories of these sectors go to the tanks (the Fremen's halved with
     `character_advantages`, A-24) and their spice to the bank; so do Bene Gesserit advisors (A-15)."""
-    board = load_game_data().board
     caught = [loc for loc in sorted(set(state.forces) | set(state.spice_on_board) | set(state.bg_advisors))
-              if board.location_sector(loc) in sectors and exposed_to_storm(state, board.location_territory(loc))]
+              if sector_of(loc) in sectors and exposed_to_storm(state, territory_of(loc))]
     spared = _fremen_spared(state, caught, log)
     for location in caught:
         for faction in list(state.forces.get(location, {})):
