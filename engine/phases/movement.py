@@ -215,16 +215,19 @@ def _allies_apart(state: GameState, faction: Faction, log: EventLog) -> None:
 # --- paths (A-22) --------------------------------------------------------------------------
 
 
-def _distances(state: GameState, faction: Faction, start: str, limit: int | None = None) -> dict[str, int]:
+def _distances(state: GameState, faction: Faction, start: str, limit: int | None = None,
+               closed: set[str] | None = None) -> dict[str, int]:
     """Territories entered to reach each location from `start` (0 inside its own territory): a 0-1 search
-    over the sector-level graph that never enters a location under the storm or a full stronghold. With a
-    `limit` (a move's range) it stops there: locations further away are left out, which keeps a move fast."""
+    over the sector-level graph that never enters a location under the storm or a full stronghold (`closed`:
+    full_strongholds, when the caller has them already). With a `limit` (a move's range) it stops there:
+    locations further away are left out, which keeps a move fast."""
     if in_storm(state, start):
         return {}
     index = board_index()
     territory, links = index.territory, index.links
     storm = state.storm_sector
-    full = full_strongholds(state, faction)
+    if closed is None:
+        closed = full_strongholds(state, faction)
     last = len(territory) if limit is None else limit  # no path enters more territories than there are places
     best = {start: 0}
     queue = deque([(0, start)])
@@ -240,17 +243,18 @@ def _distances(state: GameState, faction: Faction, start: str, limit: int | None
                 if here_cost < best.get(near, here_cost + 1):
                     best[near] = here_cost
                     queue.appendleft((here_cost, near))
-            elif here_cost < last and near_territory not in full and here_cost + 1 < best.get(near, here_cost + 2):
+            elif here_cost < last and near_territory not in closed and here_cost + 1 < best.get(near, here_cost + 2):
                 best[near] = here_cost + 1
                 queue.append((here_cost + 1, near))
     return best
 
 
-def reachable_locations(state: GameState, faction: Faction, from_location: str, distance: int) -> set[str]:
+def reachable_locations(state: GameState, faction: Faction, from_location: str, distance: int,
+                        closed: set[str] | None = None) -> set[str]:
     """Locations a group starting at `from_location` can reach entering at most `distance` territories
     (moving between sectors of one territory is free), never entering, leaving or crossing a sector under
     the storm (the Polar Sink never is) nor entering or crossing a stronghold holding two other factions."""
-    return {loc for loc in _distances(state, faction, from_location, distance) if loc != from_location}
+    return {loc for loc in _distances(state, faction, from_location, distance, closed) if loc != from_location}
 
 
 def move_range(state: GameState, faction: Faction) -> int:
@@ -268,11 +272,12 @@ def move_range(state: GameState, faction: Faction) -> int:
 
 def _open_movement_prompt(state: GameState, faction: Faction) -> None:
     distance = move_range(state, faction)
+    closed = full_strongholds(state, faction)  # the same for every group
     sources: dict[str, list[str]] = {}
     for loc in board_order(loc for loc, here in state.forces.items() if faction in here):
         if not can_leave(state, faction, loc):
             continue
-        reach = reachable_locations(state, faction, loc, distance)
+        reach = reachable_locations(state, faction, loc, distance, closed)
         if reach:
             sources[loc] = board_order(reach)
     coexisting = faction == BG and coexistence_in_play(state) and (state.bg_advisors or occupied_territories(state, BG))
