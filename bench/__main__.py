@@ -1,5 +1,6 @@
-"""`python -m bench [--json PATH] [--quick]`: measure the engine, the service on SQLite, 1,000 open games and
-the map picture; print a table with the targets (README.md, Performance) and write every figure as JSON."""
+"""`python -m bench [--json PATH] [--quick] [--only service]`: measure the engine, the service on SQLite,
+1,000 open games and the map picture; print a table with the targets (README.md, Performance) and write every
+figure as JSON."""
 
 from __future__ import annotations
 
@@ -94,10 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default="out/bench.json", help="where to write the figures (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="small numbers, to check the benchmark runs")
+    parser.add_argument("--only", choices=["service"],
+                        help="measure one part alone and print its figures as JSON (the table needs every part)")
     args = parser.parse_args(argv)
     games, load_games, rounds, paced, max_actions = (2, 20, 1, 20, 100) if args.quick else (10, 1000, 3, 1000, 5000)
     started = now()
     figures: dict = {"machine": machine()}
+    if args.only == "service":
+        with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:
+            figures["service"] = asyncio.run(submit_figures(Path(scratch) / "service.sqlite", args.seed,
+                                                            max_actions))
+        figures["machine"]["load_average_1min_after"] = load_average()
+        print(json.dumps(figures, indent=1))
+        return 0
     figures["engine"], record = engine_figures(games, args.seed)
     print(f"engine done ({now() - started:.0f} s)", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:

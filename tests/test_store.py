@@ -423,7 +423,7 @@ async def test_sqlite_a_commit_failing_midway_leaves_nothing_behind(tmp_path, mo
     try:
         await store.create_game(record(), [])
 
-        async def fail_after_the_action_and_snapshot(*args):
+        def fail_after_the_action_and_snapshot(*args):  # the outbox insert runs on the connection's thread
             raise RuntimeError("disk full")
 
         monkeypatch.setattr(store, "_queue", fail_after_the_action_and_snapshot)

@@ -45,6 +45,7 @@ MAX_DELIVERY_ATTEMPTS = 5
 LOG_LENGTH = 20  # entries /game log shows unless asked for another number
 MAX_LOG_LENGTH = 500
 IMPORTED_ACTOR = 0  # the actor of an imported game's actions: the file does not say who took them
+STATE_CACHE_SIZE = 1024  # games whose parsed snapshot submit keeps: some 30 KiB each as objects
 ANY_KIND = "*"  # the deadline key for every prompt kind without a deadline of its own
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets).
@@ -146,6 +147,8 @@ class GameService:
         self.store = store
         self.clock = clock
         self._locks: dict[str, asyncio.Lock] = {}
+        # game_id -> (snapshot JSON, that snapshot parsed), oldest first: what submit last read or made.
+        self._states: dict[str, tuple[str, GameState]] = {}
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -255,7 +258,7 @@ class GameService:
             if row.status != GameStatus.RUNNING:
                 raise NotAllowed(f"The game is {row.status.value}; actions are not taken now.")
             self._check_actor(row, user_id, action, admin)
-            before = _state(row)
+            before = self._parsed(row)
             if prompt_id is not None and before.prompt(prompt_id) is None:
                 raise NotAllowed("That decision is already closed (a second click, or an old message).")
             try:
@@ -266,12 +269,32 @@ class GameService:
             if after.phase == Phase.ENDED:
                 outbox.append(end_of_game_reveal(after))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
+            after_json = after.model_dump_json()
             try:
                 seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
-                                                     after.model_dump_json(), outbox, status=ended)
+                                                     after_json, outbox, status=ended)
             except VersionConflict:
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
+            self._keep_parsed(game_id, after_json, after)
             return Accepted(seq=seq, events=events)
+
+    def _parsed(self, row: GameRecordRow) -> GameState:
+        """The row's snapshot as a GameState, parsed only if it is not the one submit last read or made. The
+        JSON itself is the key, so any other write (an undo, an import) simply misses. Sharing the object is
+        safe because only submit uses it and only reads it (engine.apply never changes the state it is
+        given)."""
+        cached = self._states.get(row.game_id)
+        if cached is not None and cached[0] == row.state_json:  # the same string object, mostly: no compare
+            return cached[1]
+        state = _state(row)
+        self._keep_parsed(row.game_id, row.state_json, state)
+        return state
+
+    def _keep_parsed(self, game_id: str, state_json: str, state: GameState) -> None:
+        self._states.pop(game_id, None)
+        self._states[game_id] = (state_json, state)
+        while len(self._states) > STATE_CACHE_SIZE:
+            del self._states[next(iter(self._states))]
 
     async def export(self, game_id: str) -> str:
         """The game file (setup + actions + state hash) that `python -m engine replay` verifies, with the seats

@@ -1,22 +1,29 @@
 """The SQLite GameStore: one database file, WAL journal, numbered migrations, one transaction per operation.
 
-Concurrency: one bot process owns the database through one aiosqlite connection. aiosqlite runs its
-statements in order on one thread, but coroutines sharing the connection could still interleave the
-statements of different operations (a read landing inside another operation's open transaction, or a
-second BEGIN), so every operation holds `self._lock` from its BEGIN to its COMMIT. Ordering the actions of
-one game is the service's per-game lock's job; the seq check here is what makes a lost race harmless.
+Concurrency: one bot process owns the database through one aiosqlite connection, whose thread runs the
+calls queued to it one at a time. Each operation is a single such call: a plain function that runs its
+whole transaction, BEGIN to COMMIT (or ROLLBACK), on that thread. So the statements of two operations never
+interleave (no lock is needed for that), and an operation costs one hand-over to the thread and back
+instead of one per statement. Ordering the actions of one game is the service's per-game lock's job; the
+seq check here is what makes a lost race harmless.
+
+The store keeps the rows of the games it last loaded or committed (ROW_CACHE_SIZE at most), so a submit
+reads its game without a trip to the thread. That is sound because this store is the database's only
+writer (other connections may read: a backup, a sqlite3 shell), and the cache is changed only on the
+thread, in the order of the transactions: right after a write's COMMIT (or failure), before the writer or
+anyone queued behind it goes on, the game's row is replaced by the new one (an action, an undo) or
+dropped (any other change, or a failure).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -34,6 +41,8 @@ from bot.app.ports import (
 from bot.store.common import Clock, as_utc, check_imported_actions, check_keep, check_outbox_status, utc_now
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+T = TypeVar("T")
+Work = Callable[[sqlite3.Connection], T]  # an operation's statements, run on the connection's thread
 
 CONNECTION_PRAGMAS = (
     # Readers never block the writer nor the writer readers, so a backup or a sqlite3 shell can read while
@@ -46,6 +55,8 @@ CONNECTION_PRAGMAS = (
     "PRAGMA foreign_keys = ON",  # off by default in SQLite, and per connection
     "PRAGMA busy_timeout = 5000",  # wait for another connection (a backup, a shell) instead of failing at once
 )
+
+ROW_CACHE_SIZE = 1024  # games whose row is kept in memory: a few KiB each (the snapshot's JSON, mostly)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id, created_at,"
                  " settings_json, started_at")
@@ -109,7 +120,8 @@ class SqliteGameStore:
     def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
         self._db = db
         self._clock = clock
-        self._lock = asyncio.Lock()
+        # game_id -> (its row, its settings as JSON), oldest first; changed only on the connection's thread.
+        self._rows: dict[str, tuple[GameRecordRow, str]] = {}
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str], clock: Clock = utc_now) -> SqliteGameStore:
@@ -126,37 +138,43 @@ class SqliteGameStore:
         return cls(db, clock)
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._db.close()
+        await self._db.close()  # queued behind the operations already handed to the thread
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
                           actions: list[StoredAction] = ()) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = _timestamp(game.created_at or self._clock())
         settings_json = json.dumps(game.settings)
-        async with self._transaction(write=True) as db:
-            async with db.execute("SELECT game_id, channel_id FROM games WHERE game_id = ? OR channel_id = ?",
-                                  (game.game_id, game.channel_id)) as cursor:
-                clash = await cursor.fetchone()
+        messages = _outbox_json(outbox)
+        action_rows = [(game.game_id, action.seq, action.actor, action.action_json,
+                        _timestamp(action.created_at) if action.created_at else created_at) for action in actions]
+
+        def work(db: sqlite3.Connection) -> None:
+            clash = db.execute("SELECT game_id, channel_id FROM games WHERE game_id = ? OR channel_id = ?",
+                               (game.game_id, game.channel_id)).fetchone()
             if clash is not None:
                 what = f"game {game.game_id}" if clash["game_id"] == game.game_id else f"channel {game.channel_id}"
                 raise GameExists(f"{what} already has a stored game")
-            await db.execute(
+            db.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
                  game.seq, game.moderator_role_id, created_at, settings_json,
                  _timestamp(game.started_at) if game.started_at else None))
-            await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
-                                 [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
-            await db.executemany(
+            db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
+                           [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
+            db.executemany(
                 "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
-                [(game.game_id, action.seq, action.actor, action.action_json,
-                  _timestamp(action.created_at) if action.created_at else created_at) for action in actions])
-            await self._queue(db, game.game_id, game.seq, outbox)
+                action_rows)
+            self._queue(db, game.game_id, game.seq, messages, created_at)
+
+        await self._write(work)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
-        games = await self._select_games("game_id = :game_id", {"game_id": game_id})
-        return games[0] if games else None
+        cached = self._rows.get(game_id)
+        if cached is None:
+            games = await self._select_games("game_id = :game_id", {"game_id": game_id}, remember=True)
+            return games[0] if games else None
+        return _copy(*cached)
 
     async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
         games = await self._select_games("channel_id = :channel_id", {"channel_id": channel_id})
@@ -167,145 +185,230 @@ class SqliteGameStore:
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
-        async with self._transaction(write=True) as db:
-            seq = await self._current_seq(db, game_id)
+        new_seq = expected_seq + 1
+        now = _timestamp(self._clock())
+        messages = _outbox_json(outbox)
+        new_status = GameStatus(status).value if status is not None else None
+
+        def work(db: sqlite3.Connection) -> int:
+            seq = _current_seq(db, game_id)
             if seq != expected_seq:
                 raise VersionConflict(f"game {game_id} is at seq {seq}, not {expected_seq}")
-            new_seq = expected_seq + 1
-            await db.execute(
-                "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, new_seq, actor, action_json, _timestamp(self._clock())))
-            await self._store_snapshot(db, game_id, new_seq, state_json)
-            await self._queue(db, game_id, new_seq, outbox)
-            if status is not None:
-                await db.execute("UPDATE games SET status = ? WHERE game_id = ?", (GameStatus(status).value, game_id))
-        return new_seq
+            db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
+                       (game_id, new_seq, actor, action_json, now))
+            db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
+                       (state_json, new_seq, new_status, game_id))
+            self._queue(db, game_id, new_seq, messages, now)
+            return new_seq
+
+        update = {"seq": new_seq, "state_json": state_json}
+        if status is not None:
+            update["status"] = GameStatus(status)
+        return await self._write(work, game_id, lambda row: row.model_copy(update=update))
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
-        async with self._transaction(write=True) as db:
-            check_keep(game_id, keep, await self._current_seq(db, game_id))
-            await db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
-            await self._store_snapshot(db, game_id, keep, state_json)
-            await self._queue(db, game_id, keep, outbox)
+        now = _timestamp(self._clock())
+        messages = _outbox_json(outbox)
+
+        def work(db: sqlite3.Connection) -> None:
+            check_keep(game_id, keep, _current_seq(db, game_id))
+            db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
+            db.execute("UPDATE games SET state_json = ?, seq = ? WHERE game_id = ?", (state_json, keep, game_id))
+            self._queue(db, game_id, keep, messages, now)
+
+        await self._write(work, game_id, lambda row: row.model_copy(update={"seq": keep, "state_json": state_json}))
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                "SELECT seq, actor, action_json, created_at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        rows = await self._read("SELECT seq, actor, action_json, created_at FROM actions WHERE game_id = ?"
+                                " ORDER BY seq", (game_id,))
         return [StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
                              created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
                        outbox: list[OutgoingMessage] = ()) -> None:
-        async with self._transaction(write=True) as db:
-            seq = await self._current_seq(db, game_id)  # refuses an unknown game, which a DELETE would not notice
+        now = _timestamp(self._clock())
+        messages = _outbox_json(outbox)
+
+        def work(db: sqlite3.Connection) -> None:
+            seq = _current_seq(db, game_id)  # refuses an unknown game, which a DELETE would not notice
             if user_id is None:
-                await db.execute("DELETE FROM seats WHERE game_id = ? AND faction = ?", (game_id, faction))
+                db.execute("DELETE FROM seats WHERE game_id = ? AND faction = ?", (game_id, faction))
             else:
-                await db.execute(
-                    "INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)"
-                    " ON CONFLICT (game_id, faction) DO UPDATE SET user_id = excluded.user_id",
-                    (game_id, faction, user_id))
-            await self._queue(db, game_id, seq, list(outbox))
+                db.execute("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)"
+                           " ON CONFLICT (game_id, faction) DO UPDATE SET user_id = excluded.user_id",
+                           (game_id, faction, user_id))
+            self._queue(db, game_id, seq, messages, now)
+
+        await self._write(work, game_id)
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
-        async with self._transaction(write=True) as db:
-            status = GameStatus(status)
-            cursor = await db.execute(
+        status = GameStatus(status)
+        now = _timestamp(self._clock())
+        messages = _outbox_json(outbox)
+
+        def work(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
                 "UPDATE games SET status = :status, started_at = CASE WHEN :status = 'running'"
                 " THEN coalesce(started_at, :now) ELSE started_at END WHERE game_id = :game_id",
-                {"status": status.value, "now": _timestamp(self._clock()), "game_id": game_id})
+                {"status": status.value, "now": now, "game_id": game_id})
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
-            if outbox:
-                await self._queue(db, game_id, await self._current_seq(db, game_id), list(outbox))
+            if messages:
+                self._queue(db, game_id, _current_seq(db, game_id), messages, now)
+
+        await self._write(work, game_id)
 
     async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
         settings_json = json.dumps(settings)
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute("UPDATE games SET settings_json = ? WHERE game_id = ?", (settings_json, game_id))
+
+        def work(db: sqlite3.Connection) -> None:
+            cursor = db.execute("UPDATE games SET settings_json = ? WHERE game_id = ?", (settings_json, game_id))
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
 
+        await self._write(work, game_id)
+
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
-        async with self._transaction(write=True) as db:
-            await self._queue(db, game_id, await self._current_seq(db, game_id), outbox)
+        now = _timestamp(self._clock())
+        messages = _outbox_json(outbox)
+        await self._write(lambda db: self._queue(db, game_id, _current_seq(db, game_id), messages, now))
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
-        async with self._transaction(write=False) as db:
-            rows = await db.execute_fetchall(
-                "SELECT id, game_id, seq, message_json, attempts, status, created_at FROM outbox"
-                " WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,))
+        rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at FROM outbox"
+                                " WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,))
         return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
                           status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
                           created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
 
     async def log_notes(self, game_id: str) -> list[LogNote]:
-        async with self._transaction(write=False) as db:
-            await self._current_seq(db, game_id)
-            rows = await db.execute_fetchall(
-                "SELECT seq, message_json, created_at FROM outbox WHERE game_id = ?"
-                " AND json_extract(message_json, '$.logged') ORDER BY id", (game_id,))
+        def work(db: sqlite3.Connection) -> list[sqlite3.Row]:
+            _current_seq(db, game_id)
+            return db.execute("SELECT seq, message_json, created_at FROM outbox WHERE game_id = ?"
+                              " AND json_extract(message_json, '$.logged') ORDER BY id", (game_id,)).fetchall()
+
+        rows = await self._run(work)
         return [LogNote(seq=row["seq"], text=OutgoingMessage.model_validate_json(row["message_json"]).text,
                         created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
 
     async def mark_outbox(self, outbox_id: int, status: str) -> None:
         check_outbox_status(status)
-        async with self._transaction(write=True) as db:
-            cursor = await db.execute(
+
+        def work(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
                 "UPDATE outbox SET status = :status,"
                 " attempts = attempts + CASE WHEN :status = 'pending' THEN 1 ELSE 0 END WHERE id = :id",
                 {"status": status, "id": outbox_id})
             if cursor.rowcount == 0:
                 raise KeyError(f"no outbox row {outbox_id}")
 
-    @asynccontextmanager
-    async def _transaction(self, write: bool) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction under the store's lock, rolled back if anything inside raises. A write takes
-        SQLite's write lock at BEGIN (IMMEDIATE), so a seq it checks cannot change before it writes; a read
-        sees one consistent snapshot across its queries."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
+        await self._write(work)
 
-    async def _select_games(self, condition: str, params: dict[str, Any]) -> list[GameRecordRow]:
-        """The games matching `condition` (a fixed SQL fragment with named parameters), with their seats."""
-        async with self._transaction(write=False) as db:
-            games = await db.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE {condition} ORDER BY created_at, rowid", params)
-            seats = await db.execute_fetchall(
-                "SELECT game_id, faction, user_id FROM seats"
-                f" WHERE game_id IN (SELECT game_id FROM games WHERE {condition}) ORDER BY faction", params)
-        seats_by_game: dict[str, dict[str, int]] = {}
-        for seat in seats:
-            seats_by_game.setdefault(seat["game_id"], {})[seat["faction"]] = seat["user_id"]
-        return [GameRecordRow(game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-                              status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
-                              seq=row["seq"], seats=seats_by_game.get(row["game_id"], {}),
-                              moderator_role_id=row["moderator_role_id"],
-                              created_at=datetime.fromisoformat(row["created_at"]),
-                              settings=json.loads(row["settings_json"]),
-                              started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None)
-                for row in games]
+    async def _run(self, work: Work[T], *, write: bool = False, settle: Callable[[bool], None] | None = None) -> T:
+        """Run `work` as one transaction on the connection's thread, in one hand-over (aiosqlite's `_execute`
+        queues a call there; it has no public name), then `settle(committed)` there. A write takes SQLite's
+        write lock at BEGIN (IMMEDIATE), so a seq it checks cannot change before it writes; a read sees one
+        consistent snapshot across its queries. Anything `work` raises rolls the transaction back and reaches
+        the caller."""
+        return await self._db._execute(_in_transaction, self._db._conn, work, write, settle)
 
-    async def _current_seq(self, db: aiosqlite.Connection, game_id: str) -> int:
-        async with db.execute("SELECT seq FROM games WHERE game_id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            raise UnknownGame(game_id)
-        return row["seq"]
+    async def _write(self, work: Work[T], game_id: str | None = None,
+                     new_row: Callable[[GameRecordRow], GameRecordRow] | None = None) -> T:
+        """A write transaction that may change the row of game `game_id`: once it committed, the cached row
+        becomes `new_row(row)`, or is dropped without `new_row`. A failed write drops it too (the database
+        is unchanged, but the cache assumes nothing it need not)."""
+        if game_id is None:
+            return await self._run(work, write=True)
 
-    async def _store_snapshot(self, db: aiosqlite.Connection, game_id: str, seq: int, state_json: str) -> None:
-        await db.execute("UPDATE games SET state_json = ?, seq = ? WHERE game_id = ?", (state_json, seq, game_id))
+        def settle(committed: bool) -> None:
+            cached = self._rows.pop(game_id, None)
+            if committed and cached is not None and new_row is not None:
+                self._remember(game_id, new_row(cached[0]), cached[1])
 
-    async def _queue(self, db: aiosqlite.Connection, game_id: str, seq: int, outbox: list[OutgoingMessage]) -> None:
-        created_at = _timestamp(self._clock())
-        await db.executemany(
-            "INSERT INTO outbox (game_id, seq, message_json, created_at) VALUES (?, ?, ?, ?)",
-            [(game_id, seq, message.model_dump_json(), created_at) for message in outbox])
+        return await self._run(work, write=True, settle=settle)
+
+    async def _read(self, sql: str, params: Iterable[Any]) -> list[sqlite3.Row]:
+        """The rows of one query: a single statement reads one consistent snapshot without a BEGIN."""
+        return await self._db._execute(lambda db: db.execute(sql, params).fetchall(), self._db._conn)
+
+    async def _select_games(self, condition: str, params: dict[str, Any], *,
+                            remember: bool = False) -> list[GameRecordRow]:
+        """The games matching `condition` (a fixed SQL fragment with named parameters), with their seats;
+        with `remember`, kept in the row cache as well (on the thread, so in order with the writes)."""
+
+        def work(db: sqlite3.Connection) -> list[GameRecordRow]:
+            games = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {condition} ORDER BY created_at, rowid",
+                               params).fetchall()
+            seats = db.execute("SELECT game_id, faction, user_id FROM seats"
+                               f" WHERE game_id IN (SELECT game_id FROM games WHERE {condition}) ORDER BY faction",
+                               params).fetchall()
+            seats_by_game: dict[str, dict[str, int]] = {}
+            for seat in seats:
+                seats_by_game.setdefault(seat["game_id"], {})[seat["faction"]] = seat["user_id"]
+            rows = [_game_row(row, seats_by_game.get(row["game_id"], {})) for row in games]
+            if remember:
+                for row, game in zip(rows, games, strict=True):
+                    self._remember(row.game_id, _copy(row, game["settings_json"]), game["settings_json"])
+            return rows
+
+        return await self._run(work)
+
+    def _remember(self, game_id: str, row: GameRecordRow, settings_json: str) -> None:
+        """On the connection's thread: keep a game's row as the newest, dropping the oldest beyond
+        ROW_CACHE_SIZE."""
+        self._rows.pop(game_id, None)
+        self._rows[game_id] = (row, settings_json)
+        while len(self._rows) > ROW_CACHE_SIZE:
+            del self._rows[next(iter(self._rows))]
+
+    def _queue(self, db: sqlite3.Connection, game_id: str, seq: int, messages: list[str], created_at: str) -> None:
+        """Insert outbox rows (messages as JSON), inside the caller's transaction."""
+        db.executemany("INSERT INTO outbox (game_id, seq, message_json, created_at) VALUES (?, ?, ?, ?)",
+                       [(game_id, seq, message, created_at) for message in messages])
+
+
+def _in_transaction(db: sqlite3.Connection, work: Work[T], write: bool,
+                    settle: Callable[[bool], None] | None) -> T:
+    """On the connection's thread: BEGIN, `work`, COMMIT; ROLLBACK if anything raises (the COMMIT too).
+    Then `settle(committed)`, before the caller hears of the outcome."""
+    committed = False
+    db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    try:
+        result = work(db)
+        db.execute("COMMIT")
+        committed = True
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    finally:
+        if settle is not None:
+            settle(committed)
+    return result
+
+
+def _game_row(row: sqlite3.Row, seats: dict[str, int]) -> GameRecordRow:
+    return GameRecordRow(game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+                         status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
+                         seq=row["seq"], seats=seats, moderator_role_id=row["moderator_role_id"],
+                         created_at=datetime.fromisoformat(row["created_at"]),
+                         settings=json.loads(row["settings_json"]),
+                         started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None)
+
+
+def _copy(row: GameRecordRow, settings_json: str) -> GameRecordRow:
+    """A copy of a cached row that its holder may change: new containers; the other fields (strings,
+    numbers, datetimes) are immutable. Cheaper than a deep copy."""
+    return row.model_copy(update={"seats": dict(row.seats), "settings": json.loads(settings_json)})
+
+
+def _current_seq(db: sqlite3.Connection, game_id: str) -> int:
+    row = db.execute("SELECT seq FROM games WHERE game_id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise UnknownGame(game_id)
+    return row["seq"]
+
+
+def _outbox_json(outbox: Iterable[OutgoingMessage]) -> list[str]:
+    """The messages as stored, serialised before the transaction so that it holds the write lock no longer
+    than its statements need."""
+    return [message.model_dump_json() for message in outbox]
