@@ -63,7 +63,8 @@ def rows(figures: dict) -> list[tuple[str, str, str, str]]:
          f"{s['submit_cpu']['p50_ms']} / {s['submit_cpu']['p99_ms']} ms; {s['actions']} actions, SQLite)", "", ""),
         ("service: of which the store's commit", f"{s['of_which_commit']['p50_ms']} / "
          f"{s['of_which_commit']['p99_ms']} ms (its read: {s['of_which_load']['p50_ms']} / "
-         f"{s['of_which_load']['p99_ms']} ms)", "", ""),
+         f"{s['of_which_load']['p99_ms']} ms; trips to the database thread per submit: "
+         + ", ".join(f"{trips} ({count}x)" for trips, count in s["trips_per_submit"].items()) + ")", "", ""),
         ("service: bare commit, same size p50 / p99", f"{bare['p50_ms']} / {bare['p99_ms']} ms "
          f"({s['row_bytes_p50']} bytes)", "", ""),
         ("service: ratio submit / bare p50 / p99", f"{s['ratio_p50']} / {s['ratio_p99']}", "p99 ratio <= 2",

@@ -49,12 +49,22 @@ def user_of(action: Action) -> int:
 
 
 class TimedStore:
-    """The store, with the time of each snapshot read and each action's commit kept: the parts of a submit."""
+    """The store, with the time of each snapshot read and each action's commit kept: the parts of a submit;
+    and how many calls were handed to the connection's thread (each a trip there and back)."""
 
     def __init__(self, store: SqliteGameStore) -> None:
         self.store = store
         self.loads: list[float] = []
         self.commits: list[float] = []
+        self.trips = 0
+        connection = store._db
+        handover = connection._execute  # aiosqlite queues every call on its thread through this
+
+        async def counted(fn, *args, **kwargs):
+            self.trips += 1
+            return await handover(fn, *args, **kwargs)
+
+        connection._execute = counted
 
     def __getattr__(self, name: str):
         return getattr(self.store, name)
@@ -111,7 +121,7 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
         service = GameService(store)
         game_id = await open_game(service, 1, seed)
         rng = Rng.from_seed(seed)
-        submits, submits_cpu, commits, sizes, loads, store_commits = [], [], [], [], [], []
+        submits, submits_cpu, commits, sizes, loads, store_commits, trips = [], [], [], [], [], [], []
         for _ in range(max_actions):
             chosen = await next_action(service, game_id, rng)
             if chosen is None:
@@ -119,10 +129,12 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
             action, prompt_id = chosen
             store.loads.clear()
             store.commits.clear()
+            store.trips = 0
             started, started_cpu = now(), cpu_now()
             accepted = await service.submit(game_id, user_of(action), action, prompt_id=prompt_id)
             submits.append(now() - started)
             submits_cpu.append(cpu_now() - started_cpu)
+            trips.append(store.trips)
             loads += store.loads
             store_commits += store.commits
             row = await store.load_game(game_id)
@@ -138,6 +150,7 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
     return {"actions": len(submits), "game_ended": ended, "row_bytes_p50": percentile(sizes, 0.5),
             "submit": submit, "submit_cpu": spread(submits_cpu),
             "of_which_load": spread(loads), "of_which_commit": spread(store_commits),
+            "trips_per_submit": dict(sorted(Counter(trips).items())),
             "bare_commit": commit,
             "ratio_p50": round(submit["p50_ms"] / commit["p50_ms"], 2),
             "ratio_p99": round(submit["p99_ms"] / commit["p99_ms"], 2)}
