@@ -110,10 +110,10 @@ def controller(state: GameState, stronghold: str) -> Faction | None:
 
 
 def occupied_territories(state: GameState, faction: Faction) -> list[str]:
-    board = load_game_data().board
+    territory_at = board_index().territory
     seen: list[str] = []
     for location, here in state.forces.items():
-        territory = board.location_territory(location)
+        territory = territory_at[location]
         if faction in here and territory not in seen:
             seen.append(territory)
     return seen
