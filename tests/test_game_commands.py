@@ -10,26 +10,18 @@ import discord
 import pytest
 
 from bot.app.ports import GameRecordRow, GameStatus, OutgoingMessage, Recipient
-from bot.app.service import GameService
-from bot.discord.client import MentatBot
 from bot.discord.gateway import DiscordGateway
-from bot.store.memory import MemoryGameStore
 from engine.actions import ChooseTraitor, SetStorm
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import leader_name
+from tests import test_discord_handlers as handlers
 from tests.discord_fakes import FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
-USERS = {A: 101, H: 102, F: 103}
+USERS = handlers.USERS
 SPECTATOR, MODERATOR = 999, 900
-
-
-@pytest.fixture
-async def bot():
-    bot = MentatBot(GameService(MemoryGameStore()))
-    await bot.add_cogs()
-    return bot
+bot = handlers.bot  # the handler tests' fixture: the bot with its cogs, no network
 
 
 @pytest.fixture
