@@ -855,17 +855,20 @@ async def test_a_standing_order_is_refused_to_a_stranger(bot):
 # --- /admin corrections not covered above ---------------------------------------------------------------------
 
 
-async def test_admin_seat_reseats_a_faction_publicly_and_only_for_moderators(running):
+async def test_admin_seat_reseats_a_faction_only_for_moderators_and_the_table_is_told_once(running):
     newcomer = FakeUser(id=555, mention="<@555>")
     player = await invoke(running, "admin seat", USERS[A], faction="harkonnen", member=newcomer)
     assert player.answers == [("Refused: Only a moderator (Manage Server, or the game's moderator role) may do "
                                "this.", True)]
     moderator = await invoke(running, "admin seat", MODERATOR, manage_guild=True, faction="harkonnen",
                              member=newcomer)
-    assert moderator.answers == [("Harkonnen is now played by <@555>.", False)]
+    assert moderator.answers == [("Done: Harkonnen is now played by <@555>.", True)]
     assert (await running.service.store.load_game("g55")).seats["harkonnen"] == 555
+    told = [row.message.text for row in await running.service.store.pending_outbox(1000)
+            if row.message.recipient.channel and "<@555>" in row.message.text]
+    assert len(told) == 1 and "seated <@555> as Harkonnen" in told[0]
     emptied = await invoke(running, "admin seat", MODERATOR, manage_guild=True, faction="harkonnen", member=None)
-    assert emptied.answers == [("Harkonnen is now played by nobody.", False)]
+    assert emptied.answers == [("Done: Harkonnen is now played by nobody.", True)]
     assert "harkonnen" not in (await running.service.store.load_game("g55")).seats
 
 

@@ -46,7 +46,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
                                         **self._who(interaction, reason))
             self.bot.wake_outbox()
             who = member.mention if member else "nobody"
-            await answer(interaction, f"{faction_name(Faction(faction))} is now played by {who}.", ephemeral=False)
+            # the table is told by the service's announcement (author and reason); this answer is for the admin
+            await answer(interaction, f"Done: {faction_name(Faction(faction))} is now played by {who}.")
 
     @app_commands.command(name="force")
     @app_commands.describe(prompt="The decision's id (see /game status)", reason="Why, for the table")
