@@ -372,3 +372,21 @@ def test_the_example_script_plays_a_bt_game_to_its_end_and_no_inbox_holds_anothe
     for faction in setup.factions:
         inbox = inboxes[faction_name(faction)]
         assert inbox and set(inbox) <= allowed[faction], f"{faction.value} received what was not theirs"
+
+
+def test_a_15_a_14_both_fronts_show_the_fremen_forecast_and_a_readied_special_karama():
+    """Every secret of a faction's own view reaches its owner on both fronts (one list: bot.app.render)."""
+    from bot.console.text import format_view
+    from bot.discord.text import secrets_text
+    from engine.model import SpecialKaramaOrder
+    from engine.views import view
+    from tests.conftest import ready_game
+
+    fremen = view(ready_game((A, F), seed=3), F)
+    worm = SpecialKaramaOrder(faction=F, card="karama_1", power="worm", territory="Funeral Plain")
+    mine = fremen.model_copy(update={"own": fremen.own.model_copy(update={"storm_forecast": 4,
+                                                                         "special_karama_orders": [worm]})})
+    assert "The storm next turn: moves 4 sectors (weather)" in secrets_text(mine)
+    assert "Special Karama readied: worm" in secrets_text(mine)
+    assert "  the storm next turn: moves 4 sectors (weather)" in format_view(mine)
+    assert "  special Karama readied: worm" in format_view(mine)

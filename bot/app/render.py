@@ -11,6 +11,7 @@ from engine.events import Event
 from engine.ids import Faction
 from engine.model import GameState, Prompt
 from engine.names import faction_name, option_name
+from engine.views import FactionSecrets
 
 
 def _prompt_text(prompt: Prompt) -> str:
@@ -18,6 +19,37 @@ def _prompt_text(prompt: Prompt) -> str:
     choices = f" Choices: {', '.join(option_name(o) for o in prompt.options[:25])}." if prompt.options else ""
     more = f" (and {len(prompt.options) - 25} more)" if len(prompt.options) > 25 else ""
     return f"Your decision is needed: {kind} (decision {prompt.id}).{choices}{more}"
+
+
+def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[str, str]]:
+    """What only a faction knows about itself beyond its spice (each front heads with that), as (label, value)
+    lines for every front (`/me hand`, the console's view); `with_ids` adds each card's id, which the console's
+    `do` commands need."""
+    def cards(ids: list[str]) -> str:
+        return ", ".join(f"{option_name(c)} ({c})" if with_ids else option_name(c) for c in ids) or "none"
+
+    def leaders(ids: list[str]) -> str:
+        return ", ".join(option_name(leader) for leader in ids) or "none"
+
+    facts = [("hand", cards(own.hand)), ("traitors", leaders(own.traitors))]
+    if own.prediction:
+        facts.append(("prediction", f"{faction_name(own.prediction.faction)} on turn {own.prediction.turn}"))
+    if own.trap_cards:
+        facts.append(("traps", ", ".join(f"{s}: {option_name(c)}" for s, c in own.trap_cards.items())))
+    if own.bt_marked:
+        facts.append(("marked traitors", leaders(own.bt_marked)))
+    if own.bid_order:
+        facts.append(("bidding order", str(own.bid_order.model_dump(exclude_defaults=True) or "none")))
+    if own.spice_win_order is not None:
+        facts.append(("declare a spice win at 35", "yes" if own.spice_win_order else "no"))
+    if own.karama_orders:
+        facts.append(("Karama readied against", ", ".join(o.advantage.replace("_", " ") for o in own.karama_orders)))
+    if own.special_karama_orders:
+        powers = ", ".join(o.power.replace("_", " ") for o in own.special_karama_orders)
+        facts.append(("special Karama readied", powers))
+    if own.storm_forecast is not None:
+        facts.append(("the storm next turn", f"moves {own.storm_forecast} sectors (weather)"))
+    return facts
 
 
 def messages_for(events: list[Event], before: GameState | None, after: GameState) -> list[OutgoingMessage]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from bot.app.render import secret_facts
 from engine.model import Prompt
 from engine.names import card_name, faction_name, leader_name, location_label
 from engine.views import PlayerView
@@ -71,21 +72,8 @@ def format_view(pv: PlayerView) -> str:
     if pv.winners:
         lines.append("Winners: " + ", ".join(faction_name(f) for f in pv.winners) + ".")
     if pv.own is not None and pv.viewer is not None:
-        own = pv.own
-        lines += [f"Your secrets ({faction_name(pv.viewer)}):", f"  spice {own.spice}",
-                  f"  hand: {_cards(own.hand)}", f"  traitors: {_leaders(own.traitors)}"]
-        if own.prediction:
-            lines.append(f"  prediction: {faction_name(own.prediction.faction)} on turn {own.prediction.turn}")
-        if own.trap_cards:
-            lines.append("  traps: " + ", ".join(f"{s}: {_named(card_name, c)}" for s, c in own.trap_cards.items()))
-        if own.karama_orders:
-            lines.append("  Karama readied against: " + ", ".join(o.advantage for o in own.karama_orders))
-        if own.bid_order:
-            lines.append(f"  bidding order: {own.bid_order.model_dump_json()}")
-        if own.bt_marked:
-            lines.append(f"  marked traitors: {_leaders(own.bt_marked)}")
-        if own.spice_win_order is not None:
-            lines.append(f"  declare a spice win at 35: {'yes' if own.spice_win_order else 'no'}")
+        lines += [f"Your secrets ({faction_name(pv.viewer)}):", f"  spice {pv.own.spice}"]
+        lines += [f"  {label}: {value}" for label, value in secret_facts(pv.own, with_ids=True)]
         lines.append("Your open decisions: " + (", ".join(f"{p.id} ({_kind(p.kind.value)})" for p in pv.own_prompts)
                                                  or "none") + ".")
     return "\n".join(lines)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 
 from bot.app.ports import GameRecordRow
+from bot.app.render import secret_facts
 from bot.app.service import NotAllowed
 from engine.ids import Faction
 from engine.model import Prompt
-from engine.names import card_name, faction_name, leader_name
+from engine.names import faction_name
 from engine.options import GameOptions
 from engine.views import PlayerView
 
@@ -125,13 +126,6 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return chunks
 
 
-def _name(lookup, key: str) -> str:
-    try:
-        return lookup(key)
-    except (KeyError, LookupError, ValueError):
-        return key
-
-
 def status_text(game: GameRecordRow, table: PlayerView) -> str:
     """The table's view: game, phase, storm, seats, and whose decisions the game awaits."""
     seats = ", ".join(f"{faction_name(Faction(f))} <@{user}>" for f, user in game.seats.items()) or "none yet"
@@ -156,22 +150,8 @@ def secrets_text(mine: PlayerView) -> str:
     own = mine.own
     if own is None or mine.viewer is None:
         return "Your faction is not in this game."
-    lines = [f"**{faction_name(mine.viewer)}**: {own.spice} spice",
-             f"Hand: {', '.join(_name(card_name, c) for c in own.hand) or 'empty'}",
-             f"Traitors: {', '.join(_name(leader_name, t) for t in own.traitors) or 'none'}"]
-    if own.prediction:
-        lines.append(f"Prediction: {faction_name(own.prediction.faction)} on turn {own.prediction.turn}")
-    if own.trap_cards:
-        lines.append("Traps: " + ", ".join(f"{s}: {_name(card_name, c)}" for s, c in own.trap_cards.items()))
-    if own.bt_marked:
-        lines.append(f"Marked traitors: {', '.join(_name(leader_name, m) for m in own.bt_marked)}")
-    if own.bid_order:
-        lines.append(f"Bidding order: {own.bid_order.model_dump(exclude_defaults=True) or 'none'}")
-    if own.spice_win_order is not None:
-        lines.append(f"Declare a spice win: {'yes' if own.spice_win_order else 'no'}")
-    if own.karama_orders:
-        lines.append(f"Karama orders: {len(own.karama_orders)}")
-    return "\n".join(lines)
+    facts = [f"{label[0].upper()}{label[1:]}: {value}" for label, value in secret_facts(own)]
+    return "\n".join([f"**{faction_name(mine.viewer)}**: {own.spice} spice", *facts])
 
 
 def prompt_title(prompt: Prompt) -> str:
