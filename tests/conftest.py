@@ -14,6 +14,10 @@ from engine.options import FixedSetup, GameOptions, GameSetup
 from engine.rng import Rng
 
 ALL_SEVEN = tuple(Faction)
+A, BG, E, F, G, H, BT = (
+    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
+    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
+)  # the short names the tests use
 
 
 def make_setup(factions=ALL_SEVEN, seed: int = 1, fixed: FixedSetup | None = None, **options) -> GameSetup:

@@ -20,16 +20,10 @@ from engine.errors import ViolationCode
 from engine.events import EventLog
 from engine.flow import STEP_RUNNERS
 from engine.game import apply
-from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.rng import Rng
-from tests.conftest import ALL_SEVEN, apply_all, refused
+from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, apply_all, refused
 from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow, base_game
-
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,6 @@ from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
-from engine.ids import Faction
 from engine.invariants import violations
 from engine.karama import Advantage
 from engine.model import Phase, PromptKind
@@ -22,13 +21,9 @@ from engine.options import FixedSetup
 from engine.phases.bidding import RULE
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, refused
+from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 FOUR = (A, E, F, H)
 DOTS = {A: 3, E: 6, F: 9, H: 12, G: 15, BG: 18}  # storm at the start sector 18: BG, A, E, F, H, G
 # Starting cards in faction order (A, E, F, H, H), then the four auction cards, then the rest of the deck.

@@ -9,20 +9,15 @@ from engine.actions import ChooseBtAttack, LayTraps, Ship, SubmitBattlePlan
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.game import apply, new_game
-from engine.ids import Faction
 from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.order import storm_order
 from engine.phases.storm import storm_dialers
-from tests.conftest import make_setup, prompt_of, ready_game, start
+from tests.conftest import BT, A, E, G, H, make_setup, prompt_of, ready_game, start
 from tests.test_battle import give
 from tests.test_bt_attacks import bt_arena, bt_plan, defend, fought
 from tests.test_movement import CARTHAG, TUEKS, answer_defaults_until, arrange, refused
 
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DATA = load_game_data()
 
 

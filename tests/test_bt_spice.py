@@ -12,17 +12,12 @@ from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.game import apply
-from engine.ids import Faction
 from engine.invariants import violations
 from engine.model import Phase, Prediction
 from engine.options import FixedSetup
 from engine.views import view
-from tests.conftest import enter_phase, ready_game, refused, tokens_back_to_reserves
+from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, ready_game, refused, tokens_back_to_reserves
 
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 ALL = (A, BG, E, F, G, H, BT)
 DOTS = {A: 18, BG: 3, E: 6, F: 9, G: 12, H: 15}
 BOARD = load_game_data().board

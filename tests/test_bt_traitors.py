@@ -27,7 +27,6 @@ from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
-from engine.ids import Faction
 from engine.invariants import violations
 from engine.karama import Advantage
 from engine.model import BattleVictory, Phase, PromptKind
@@ -36,13 +35,9 @@ from engine.phases.end_of_turn import fremen_condition
 from engine.report import table_report
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import enter_phase, prompt_of, ready_game, refused
+from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DOTS = {A: 3, E: 6, H: 9, F: 12, G: 15, BG: 17}  # storm at sector 1: A, E, H, F, G, BG, then the BT
 ATREIDES = [leader.id for leader in DATA.factions[A].leaders]
 ARRAKEEN, CARTHAG, TUEKS, TABR = "Arrakeen#9", "Carthag#10", "Tuek's Sietch#4", "Sietch Tabr#13"

@@ -36,19 +36,14 @@ from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS, SAMPLERS, STEP_RUNNERS
 from engine.game import apply
-from engine.ids import Faction
 from engine.invariants import violations
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import ALL_SEVEN, enter_phase, prompt_of, ready_game, refused
+from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DOTS = {A: 3, BG: 6, E: 9, F: 12, G: 15, H: 18}  # storm at 1: A, BG, E, F, G, H, then the BT
 TRUTHTRANCE = "truthtrance_1"
 

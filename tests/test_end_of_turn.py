@@ -6,16 +6,11 @@ import pytest
 
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
-from engine.ids import Faction
 from engine.model import Phase, Prediction
 from engine.options import FixedSetup
 from engine.phases.end_of_turn import earliest_team
-from tests.conftest import enter_phase, ready_game, tokens_back_to_reserves
+from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, ready_game, tokens_back_to_reserves
 
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DOTS = {A: 18, BG: 3, E: 6, F: 9, G: 12, H: 15}
 BOARD = load_game_data().board
 

@@ -8,16 +8,10 @@ from engine.actions import UseKarama
 from engine.errors import RuleViolation
 from engine.events import EventLog
 from engine.game import apply
-from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.options import FixedSetup
 from engine.views import view
-from tests.conftest import snapshot, start
-
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
+from tests.conftest import A, E, G, H, snapshot, start
 
 
 @pytest.fixture

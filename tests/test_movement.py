@@ -24,20 +24,16 @@ from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
-from engine.ids import BASE_FACTIONS, Faction
+from engine.ids import BASE_FACTIONS
 from engine.invariants import violations
 from engine.karama import OWNER, Advantage
 from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.phases.movement import move_range, reachable_locations
 from engine.rng import Rng
-from tests.conftest import ALL_SEVEN, enter_phase, prompt_of, ready_game, refused
+from tests.conftest import ALL_SEVEN, BG, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DOTS = {A: 3, BG: 6, E: 9, F: 12, G: 15, H: 18}  # storm at sector 1: A, BG, E, F, G, H, then the BT
 ARRAKEEN, CARTHAG, TUEKS, TABR = "Arrakeen#9", "Carthag#10", "Tuek's Sietch#4", "Sietch Tabr#13"
 GREAT_FLAT, SINK = "The Great Flat#14", "Polar Sink"

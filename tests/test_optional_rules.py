@@ -26,7 +26,6 @@ from engine.errors import ViolationCode
 from engine.events import EventLog
 from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
-from engine.ids import Faction
 from engine.karama import Advantage
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
@@ -34,14 +33,10 @@ from engine.phases.battle import pending_battles
 from engine.phases.spice_blow import devour_territory
 from engine.phases.storm import move_storm
 from engine.views import view
-from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, refused
+from tests.conftest import BG, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
 from tests.test_movement import answer_defaults_until, arrange
 from tests.test_spice_blow import FUNERAL_PLAIN, GREAT_FLAT, HABBANYA_ERG, OLD_GAP, SH1, SH2, at_blow, base_game
 
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DATA = load_game_data()
 ARRAKEEN, CARTHAG, TUEKS = "Arrakeen#9", "Carthag#10", "Tuek's Sietch#4"
 CIELAGO_1, CIELAGO_2 = "Cielago North#1", "Cielago North#2"  # one sand territory, two sectors

@@ -12,16 +12,9 @@ from engine.flow import DEFAULTS
 from engine.game import apply
 from engine.model import PromptKind
 from engine.phases.revival import revival_cost
-from tests.conftest import prompt_of
+from tests.conftest import BG, BT, A, E, F, G, H, prompt_of
 from tests.test_movement import (  # noqa: F401  (the fixture stops the game when battles begin)
-    BG,
-    BT,
     DATA,
-    A,
-    E,
-    F,
-    G,
-    H,
     _stop_when_battles_begin,
     arrange,
     public,

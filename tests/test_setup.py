@@ -8,17 +8,13 @@ from engine.actions import ChooseTraitor, LayTraps, PlaceStartingTokens, Predict
 from engine.data import load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
 from engine.game import apply, new_game, state_hash
-from engine.ids import BASE_FACTIONS, Faction
+from engine.ids import BASE_FACTIONS
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.order import storm_order
-from tests.conftest import finish_setup, make_setup, prompt_of, snapshot, start
+from tests.conftest import BG, BT, A, E, F, G, H, finish_setup, make_setup, prompt_of, snapshot, start
 
 DATA = load_game_data()
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 
 
 @pytest.mark.parametrize(("faction", "spice"), [(A, 10), (BG, 5), (E, 10), (F, 3), (G, 5), (H, 10), (BT, 5)])

@@ -8,18 +8,13 @@ import pytest
 from engine.actions import ReturnCards, Ship, SkipShipment, SubmitBattlePlan, UseSpecialKarama
 from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
-from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.views import view
-from tests.conftest import enter_phase, prompt_of, ready_game, refused, tokens_back_to_reserves
+from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused, tokens_back_to_reserves
 from tests.test_movement import answer_defaults_until, arrange
 from tests.test_spice_blow import OLD_GAP, at_blow, base_game
 
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 FLAT, FUNERAL, ARRAKEEN = "The Great Flat#14", "Funeral Plain#14", "Arrakeen#9"
 
 

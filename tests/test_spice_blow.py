@@ -15,17 +15,12 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import STEP_RUNNERS
 from engine.game import apply
-from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases import spice_blow
 from engine.rng import Rng
-from tests.conftest import ALL_SEVEN, apply_all, enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import ALL_SEVEN, BT, A, E, F, H, apply_all, enter_phase, prompt_of, ready_game, snapshot
 
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DATA = load_game_data()
 ALL_SPICE_CARDS = [c.id for c in DATA.spice_cards]
 WORMS = [c.id for c in DATA.spice_cards if c.is_worm]

@@ -8,16 +8,11 @@ from engine.actions import DialStorm, ForceDefault
 from engine.economy import total_spice_outside_bank
 from engine.errors import RuleViolation, ViolationCode
 from engine.game import apply
-from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.views import view
-from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, snapshot
+from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, snapshot
 
-A, BG, E, F, G, H, BT = (
-    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
-    Faction.HARKONNEN, Faction.BENE_TLEILAXU,
-)
 DOTS = {A: 18, BG: 3, E: 6, F: 9, G: 12, H: 15}
 
 
