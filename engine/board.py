@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from engine.data import load_game_data
+from engine.errors import RuleViolation, ViolationCode
 from engine.ids import Faction, TerritoryKind
 from engine.model import GameState
 
@@ -128,8 +129,6 @@ def has_ornithopters(state: GameState, faction: Faction) -> bool:
 def resolve_location(where: str, rule: str) -> str:
     """A location key as given, or a territory name standing for its only location; a territory of
     several sectors must name one (1979 rules: Shipment, "must name the sector")."""
-    from engine.errors import RuleViolation, ViolationCode
-
     board = load_game_data().board
     if where in board.all_locations():
         return where

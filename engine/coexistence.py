@@ -23,7 +23,7 @@ from engine.board import locations_of, territory_of
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.factions.bt_traitors import tokens_leave
+from engine.factions.bt_control import tokens_leave
 from engine.flow import handles
 from engine.forces import land
 from engine.ids import Faction

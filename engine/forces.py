@@ -9,7 +9,7 @@ from engine.elites import add_elites, elites_at, elites_in_reserves, revivable_e
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import spring_trap_if_laid
-from engine.factions.bt_traitors import tokens_arrive
+from engine.factions.bt_control import tokens_arrive
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState

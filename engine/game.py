@@ -7,7 +7,6 @@ import json
 from typing import NamedTuple
 
 # Importing the rule modules registers their handlers and phase runners.
-import engine.phases.bt_attack  # noqa: F401 - battle.py imports it only lazily; its handlers must be known
 from engine import admin, alliances, cards, coexistence, karama, special_karama_powers  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode

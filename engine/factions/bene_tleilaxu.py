@@ -7,6 +7,8 @@ from engine.ids import Faction
 from engine.model import GameState
 from engine.names import faction_name
 
+ALLY_TOKENS, ALLY_LEADERS = 6, 2  # BT-60
+
 
 def spring_trap_if_laid(state: GameState, territory: str, faction: Faction, log: EventLog) -> None:
     """BT-31, R-12: the first tokens shipped, moved or placed into a trapped stronghold trigger the trap.
@@ -33,3 +35,12 @@ def revival_payee(state: GameState) -> Faction | None:
     """BT-10: every spice paid for revival (tokens or leaders, whoever pays) goes to the BT when they are in
     the game; otherwise to the bank (None). R-3: free revivals pay nothing to anyone."""
     return Faction.BENE_TLEILAXU if state.in_game(Faction.BENE_TLEILAXU) else None
+
+
+def bt_alliance_revival(state: GameState, faction: Faction) -> tuple[int, int] | None:
+    """BT-60, R-14: (tokens, leaders) an ally of the BT may revive free this turn, replacing A-7's limits and
+    the all-five-dead rule; None for a faction that is not allied to the BT."""
+    bt = Faction.BENE_TLEILAXU
+    if faction == bt or not state.in_game(bt) or bt not in state.ally_of(faction):
+        return None
+    return ALLY_TOKENS, ALLY_LEADERS

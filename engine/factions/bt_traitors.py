@@ -1,6 +1,5 @@
-"""The Bene Tleilaxu's traitors made from revived leaders, the territories they take with them, and the BT
-alliance revival (bene-tleilaxu.md: BT-20..BT-26, BT-51, BT-60; R-6, R-7, R-8, R-14, R-23, R-25, R-26, R-30,
-R-31, R-32).
+"""The Bene Tleilaxu's traitors made from revived leaders and the territories they take with them
+(bene-tleilaxu.md: BT-20..BT-26, BT-51; R-6, R-7, R-8, R-23, R-25, R-31, R-32).
 
 - Marking (BT-20, BT-21, R-32): every leader revival (engine/phases/revival.py `revive_leader`: paid or free
   revival, the Tleilaxu Ghola, the BT alliance revival) opens a SECRET, NON-BLOCKING BT_MARK prompt to the
@@ -17,17 +16,10 @@ R-31, R-32).
   the reveal is public, the mark is removed, and nothing else happens. A readied Karama cancels a reveal
   that would have an effect (the leader stays, the tokens stay, the mark is removed).
 - Waiting (BT-25, R-6, R-7, R-23): a stronghold record stays open until any tokens ship or move into that
-  stronghold (`tokens_arrive`, called by engine/forces.py `land`) or the betrayed faction's tokens move or
-  ship out of it (`tokens_leave`, called by movement and shipment). Records outside strongholds close when
-  the next battle starts or the BT decide on their leader attack (engine/phases/battle.py
-  `close_open_field_betrayals`), and at the latest at the end of the turn.
-- Control (BT-24, R-26, R-30): the BT collect all the spice in a territory they control at every collection
-  round (`bt_collect`); a controlled stronghold with no tokens in it counts as the BT's for victory
-  (engine/board.py `controller`); control ends the moment any tokens ship or move in. It puts nobody "in" a
-  sietch for the Fremen condition (A-10 counts tokens only).
-- Alliance revival (BT-60, R-14): `bt_alliance_revival` gives an ally of the BT a free revival of up to 6
-  tokens and 2 leaders in the revival step (engine/phases/revival.py); `BtAllyRevive` revives two leaders at
-  once, and one window offers both to the BT.
+  stronghold or the betrayed faction's tokens move or ship out of it (engine/factions/bt_control.py). Records
+  outside strongholds close when the next battle starts or the BT decide on their leader attack
+  (`close_open_field_betrayals`), and at the latest at the end of the turn.
+- Control (BT-24, R-26, R-30): engine/factions/bt_control.py.
 
 Reading (not settled by the rules): a leader who is the recorded winner in several territories (stronghold
 records can last several turns) betrays the tokens in all of them at once; he dies only once. Karama is a
@@ -36,22 +28,21 @@ standing order (A-14) and fires only on a reveal that would have an effect.
 
 from __future__ import annotations
 
-from engine.actions import AnswerRevealWindow, BtAllyRevive, MarkBtTraitor, RevealBtTraitor
+from engine.actions import AnswerRevealWindow, MarkBtTraitor, RevealBtTraitor
 from engine.board import locations_of, tokens_in_territory
 from engine.data import load_game_data
-from engine.economy import collect_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.forces import wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import BattleVictory, GameState, Prompt, PromptKind
-from engine.names import faction_name, leader_name, location_label
+from engine.names import faction_name, leader_name
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
 NO = "no"
-ALLY_TOKENS, ALLY_LEADERS = 6, 2  # BT-60
 
 
 # --- marks ---------------------------------------------------------------------------------
@@ -197,8 +188,6 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
                    f"{faction_name(faction)} as their traitor, but Karama cancels it: he stays with his faction and "
                    "the tokens stay (BT-26, R-31).", leader=leader, faction=faction.value, effect=False)
         return
-    from engine.forces import wipe_out  # engine/forces.py calls into this module
-
     state.captured.pop(leader, None)  # BT-22: he dies; a captive into his own faction's tanks (A-15)
     state.faction(leader_faction(leader)).leaders_in_tanks.append(leader)
     taken = []
@@ -226,38 +215,13 @@ def _name(leader: str) -> str:
         return repr(leader)
 
 
-# --- waiting and control -------------------------------------------------------------------
+def close_open_field_betrayals(state: GameState) -> None:
+    """R-7: a betrayal outside a stronghold must be revealed before the next battle starts (or, after the
+    last battle, before the BT's leader-attack decision); after that it has no effect."""
+    state.victories = [v for v in state.victories if v.stronghold]
 
 
-def tokens_arrive(state: GameState, territory: str, faction: Faction, log: EventLog) -> None:
-    """Tokens ship, move, ride or are placed into a territory (engine/forces.py `land`): BT control of it ends
-    (BT-24) and an open stronghold betrayal there can no longer be revealed (BT-25, R-6, R-23)."""
-    if state.victories:
-        state.victories = [v for v in state.victories if not (v.stronghold and v.territory == territory)]
-    if state.bt is not None and territory in state.bt.controlled:
-        state.bt.controlled.remove(territory)
-        log.public("bt_control_ended", f"{faction_name(faction)} enter {territory}: the Bene Tleilaxu control of it "
-                   "ends (BT-24).", territory=territory, faction=faction.value)
-
-
-def tokens_leave(state: GameState, territory: str, faction: Faction) -> None:
-    """Tokens of `faction` move or ship out of a territory: if they were waiting to be betrayed in a
-    stronghold, the wait is over (R-23)."""
-    if state.victories:
-        state.victories = [v for v in state.victories
-                           if not (v.stronghold and v.territory == territory and v.faction == faction)]
-
-
-def bt_collect(state: GameState, log: EventLog) -> None:
-    """BT-24, R-30: in the collection round the BT collect all the spice in each territory they control."""
-    if state.bt is None:
-        return
-    for territory in state.bt.controlled:
-        for location in locations_of(territory):
-            taken = collect_spice(state, BT, location, state.spice_on_board.get(location, 0))
-            if taken:
-                log.public("spice_collected", f"The Bene Tleilaxu collect {taken} spice in {location_label(location)}, "
-                           "which they control (BT-24).", faction=BT.value, location=location, spice=taken)
+# --- the end of the turn ------------------------------------------------------------------
 
 
 def bt_turn_ends(state: GameState, log: EventLog) -> None:
@@ -265,58 +229,7 @@ def bt_turn_ends(state: GameState, log: EventLog) -> None:
     betrayals outside strongholds can no longer be revealed (R-7)."""
     close_mark_window(state, log)
     forget_dead_marks(state)
-    state.victories = [v for v in state.victories if v.stronghold]
-
-
-# --- the alliance revival ------------------------------------------------------------------
-
-
-def bt_alliance_revival(state: GameState, faction: Faction) -> tuple[int, int] | None:
-    """BT-60, R-14: (tokens, leaders) an ally of the BT may revive free this turn, replacing A-7's limits and
-    the all-five-dead rule; None for a faction that is not allied to the BT."""
-    if faction == BT or not state.in_game(BT) or BT not in state.ally_of(faction):
-        return None
-    return ALLY_TOKENS, ALLY_LEADERS
-
-
-@handles(BtAllyRevive)
-def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> None:
-    """BT-60: the ally's revival, free: up to 6 tokens and up to 2 leaders; one mark window for both."""
-    from engine.forces import revive_tokens  # engine/forces.py calls into this module
-    from engine.phases.revival import revive_leader  # revival calls into this module
-
-    faction = action.faction
-    take_prompt(state, faction, PromptKind.REVIVAL, "BT-60")
-    grant = bt_alliance_revival(state, faction)
-    if grant is None:
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-60",
-                            "Only an ally of the Bene Tleilaxu revives this way; revive normally (A-7).")
-    max_tokens, max_leaders = grant
-    fs = state.faction(faction)
-    if action.tokens > min(max_tokens, fs.tanks):
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60",
-                            f"You may revive up to {max_tokens} tokens and you have {fs.tanks} in the tanks; "
-                            f"not {action.tokens}.")
-    own = [lead.id for lead in load_game_data().factions[faction].leaders]
-    if len(action.leaders) > max_leaders or len(set(action.leaders)) != len(action.leaders):
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60", f"Name up to {max_leaders} different leaders.")
-    for leader in action.leaders:
-        if leader not in own or leader not in fs.leaders_in_tanks:
-            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60",
-                                f"{_name(leader)} is not one of your leaders in the tanks.", list(fs.leaders_in_tanks))
-    if action.tokens:
-        revive_tokens(state, faction, action.tokens)
-    for leader in action.leaders:
-        revive_leader(state, faction, leader, log, "bt_alliance", mark_window=False)
-    if action.leaders:
-        offer_mark(state, faction, list(action.leaders), log)
-    parts = [f"{action.tokens} token{'s' if action.tokens != 1 else ''}"] if action.tokens else []
-    parts += [leader_name(leader) for leader in action.leaders]
-    what = " and ".join(parts) if parts else "nothing"
-    log.public("revived", f"{faction_name(faction)} revive {what}, free, by their alliance with the Bene Tleilaxu "
-               "(BT-60).", faction=faction.value, tokens=action.tokens, free=action.tokens,
-               leaders=list(action.leaders), leader=action.leaders[0] if action.leaders else None, cost=0,
-               paid_to=None)
+    close_open_field_betrayals(state)
 
 
 # --- automatic players ---------------------------------------------------------------------

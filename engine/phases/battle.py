@@ -24,11 +24,13 @@ from engine.actions import (
 )
 from engine.board import board_index, factions_by_territory, is_stronghold
 from engine.captives import captives_go_home, kill_leader, leaders_held, offer_capture
+from engine.combat import category, weapon_kills
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import bank_pays, pay, remove_spice
 from engine.elites import ELITE_WORTH, battle_tokens, elite_name, elite_worth, elites_at, loss_plan
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
@@ -36,6 +38,7 @@ from engine.karama import Advantage, karama_cancels
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name
 from engine.order import storm_order
+from engine.phases import bt_attack
 from engine.phases.turn import end_phase
 from engine.rng import Rng
 
@@ -52,10 +55,6 @@ NONE = "none"
 PRESCIENCE, ANSWER, VOICE, PLANS, TRAITORS = "prescience", "answer", "voice", "plans", "traitors"
 TRAPS_STEP, FIGHTING_STEP, BT_ATTACK_STEP = "traps", "fighting", "bt_attack"
 KH_AWAKENING, KH_BONUS = 7, 2  # A-13, A-15: the Kwisatz Haderach
-
-
-def category(card_id: str) -> CardCategory:
-    return load_game_data().card(card_id).category
 
 
 # --- where battles are -----------------------------------------------------------------------
@@ -125,8 +124,6 @@ def _choice_key(territory: str, opponent: Faction) -> str:
 @runs_phase(Phase.BATTLE)
 def run_battles(state: GameState, log: EventLog) -> bool:
     """Traps strike first (BT-32), then the battles, then the BT may attack a leader (BT-11)."""
-    from engine.phases import bt_attack  # the BT attacks reuse this module's plans and resolution
-
     if state.step == "":
         state.battle = BattleState(traps_to_spring=bt_attack.triggered_traps(state))
         state.step = TRAPS_STEP
@@ -192,12 +189,6 @@ def record_victory(state: GameState, battle: Battle, winner: Faction) -> None:
                                              with_kwisatz_haderach=battle.plans[winner].kwisatz_haderach))
 
 
-def close_open_field_betrayals(state: GameState) -> None:
-    """R-7: a betrayal outside a stronghold must be revealed before the next battle starts (or, after the
-    last battle, before the BT's leader-attack decision); after that it has no effect."""
-    state.victories = [v for v in state.victories if v.stronghold]
-
-
 def _start_battle(state: GameState, territory: str, group: list[str], aggressor: Faction, defender: Faction,
                   log: EventLog) -> None:
     close_open_field_betrayals(state)
@@ -257,9 +248,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
                         target=sides[1].value)
         return True
     if battle.step == VOICE:
-        from engine.phases.bt_attack import attack_lost_its_weapon
-
-        if attack_lost_its_weapon(state, battle, log):
+        if bt_attack.attack_lost_its_weapon(state, battle, log):
             state.battle.current = None
             return True
         battle.step = PLANS
@@ -274,9 +263,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         battle.step = TRAITORS
         _reveal(state, battle, log)
         if battle.attack:
-            from engine.phases.bt_attack import resolve_attack
-
-            resolve_attack(state, battle, log)
+            bt_attack.resolve_attack(state, battle, log)
             state.battle.current = None
             return True
         for faction in _traitor_askers(state, battle):
@@ -288,8 +275,6 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == TRAITORS:
         _resolve(state, battle, log)
         state.battle.current = None
-        from engine.factions.bt_traitors import open_reveal_window  # the BT's traitors read this round's wins
-
         open_reveal_window(state, battle.territory)
         return True
     return False
@@ -421,9 +406,7 @@ def max_dial_spice(state: GameState, faction: Faction, dial_limit: int) -> int:
 def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     """What this side may put in its plan: the legal leaders, cards and dial."""
     if battle.attack:
-        from engine.phases.bt_attack import attack_shape
-
-        return attack_shape(state, battle, faction)
+        return bt_attack.attack_shape(state, battle, faction)
     hand = state.faction(faction).hand
     leaders = available_leaders(state, faction, battle.territory)
     heroes = [c for c in hand if category(c) == CardCategory.CHEAP_HERO]
@@ -484,9 +467,7 @@ def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattleP
     _check_prescience(battle, faction, plan, refuse)
     _check_voice(state, battle, faction, plan, shape, refuse)
     if battle.attack:
-        from engine.phases.bt_attack import check_attack_plan
-
-        check_attack_plan(state, battle, faction, plan, shape, refuse)
+        bt_attack.check_attack_plan(state, battle, faction, plan, shape, refuse)
 
 
 def _plan_element(plan: BattlePlan, element: str) -> str:
@@ -545,9 +526,7 @@ def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog
                       spice=action.spice)
     check_plan(state, battle, action.faction, plan)
     if action.impair or battle.attack:
-        from engine.phases.bt_attack import check_impairment
-
-        check_impairment(state, battle, action.faction, plan, action.impair)
+        bt_attack.check_impairment(state, battle, action.faction, plan, action.impair)
         battle.impair = battle.impair or action.impair
     battle.plans[action.faction] = plan
     log.private("plan_submitted", action.faction, "Your battle plan: " + describe_plan(plan) + ".",
@@ -783,21 +762,6 @@ def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Fact
 
 def _leader_strength(plan: BattlePlan) -> int:
     return load_game_data().leader(plan.leader).strength if plan.leader else 0
-
-
-def weapon_kills(weapon: str | None, defense: str | None) -> bool:
-    """Projectile against shield, poison against snooper; the lasgun kills through anything."""
-    if weapon is None:
-        return False
-    kind = category(weapon)
-    guard = category(defense) if defense else None
-    if kind == CardCategory.LASGUN:
-        return True
-    if kind == CardCategory.PROJECTILE:
-        return guard != CardCategory.SHIELD
-    if kind == CardCategory.POISON:
-        return guard != CardCategory.SNOOPER
-    return False
 
 
 def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from engine.actions import ChooseBtAttack
 from engine.captives import holder, kill_leader, leaders_held
+from engine.combat import category, weapon_kills
 from engine.data import load_game_data
 from engine.economy import bank_pays, remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
+from engine.factions.bt_traitors import close_open_field_betrayals
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import wipe_out
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name
-from engine.phases.battle import category, close_open_field_betrayals, weapon_kills
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU

@@ -13,12 +13,12 @@ from __future__ import annotations
 from engine.board import factions_in_territory, has_ornithopters, in_storm, locations_of, territory_of
 from engine.economy import bank_pays, collect_spice
 from engine.events import EventLog
-from engine.factions.bt_traitors import bt_collect
+from engine.factions.bt_control import bt_collect
 from engine.flow import runs_phase
 from engine.model import GameState, Phase
 from engine.names import faction_name, location_label
 from engine.order import storm_order
-from engine.phases.turn import end_phase
+from engine.phases.end_of_turn import end_turn
 
 BASE_RATE = 2
 CITY_RATE = 3
@@ -44,7 +44,7 @@ def run_collection(state: GameState, log: EventLog) -> bool:
                        spice=taken)
     if state.setup.options.increased_spice_flow:
         _stronghold_income(state, log)
-    end_phase(state, log)
+    end_turn(state, log)  # the turn ends with its victory checks
     return True
 
 

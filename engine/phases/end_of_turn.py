@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from engine.alliances import release_bribes
 from engine.board import controller, factions_in_territory
 from engine.data import load_game_data
 from engine.events import EventLog
@@ -88,8 +89,6 @@ def apply_prediction(state: GameState, winners: list[Faction]) -> tuple[list[Fac
 
 
 def end_turn(state: GameState, log: EventLog) -> None:
-    from engine.alliances import release_bribes  # written alongside the alliance rules
-
     release_bribes(state, log)
     bt_turn_ends(state, log)  # BT-21, BT-22, R-7 (engine/factions/bt_traitors.py)
     winners = stronghold_winners(state)

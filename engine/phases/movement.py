@@ -31,8 +31,8 @@ from engine.coexistence import coexistence_in_play
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import check_not_impaired
-from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction

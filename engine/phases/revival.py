@@ -13,13 +13,13 @@ from engine.economy import pay
 from engine.elites import elite_name, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.factions.bene_tleilaxu import revival_payee
-from engine.factions.bt_traitors import bt_alliance_revival, offer_mark
+from engine.factions.bene_tleilaxu import bt_alliance_revival, revival_payee
+from engine.factions.bt_traitors import offer_mark
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import faction_name, leader_name
+from engine.names import faction_name, leader_name, option_name
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -188,6 +188,43 @@ def _describe(state: GameState, faction: Faction, action: Revive, free: int, cos
         # BT-10: revival payments go to the BT and are shown on the table.
         text += f"; {cost} spice paid to " + (f"the {faction_name(payee)} (BT-10)" if payee else "the bank")
     return text + "."
+
+
+@handles(BtAllyRevive)
+def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> None:
+    """BT-60: the ally's revival, free: up to 6 tokens and up to 2 leaders; one mark window for both."""
+    faction = action.faction
+    take_prompt(state, faction, PromptKind.REVIVAL, "BT-60")
+    grant = bt_alliance_revival(state, faction)
+    if grant is None:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-60",
+                            "Only an ally of the Bene Tleilaxu revives this way; revive normally (A-7).")
+    max_tokens, max_leaders = grant
+    fs = state.faction(faction)
+    if action.tokens > min(max_tokens, fs.tanks):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60",
+                            f"You may revive up to {max_tokens} tokens and you have {fs.tanks} in the tanks; "
+                            f"not {action.tokens}.")
+    own = [lead.id for lead in load_game_data().factions[faction].leaders]
+    if len(action.leaders) > max_leaders or len(set(action.leaders)) != len(action.leaders):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60", f"Name up to {max_leaders} different leaders.")
+    for leader in action.leaders:
+        if leader not in own or leader not in fs.leaders_in_tanks:
+            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60", f"{option_name(leader)} is not one of your "
+                                "leaders in the tanks.", list(fs.leaders_in_tanks))
+    if action.tokens:
+        revive_tokens(state, faction, action.tokens)
+    for leader in action.leaders:
+        revive_leader(state, faction, leader, log, "bt_alliance", mark_window=False)
+    if action.leaders:
+        offer_mark(state, faction, list(action.leaders), log)
+    parts = [f"{action.tokens} token{'s' if action.tokens != 1 else ''}"] if action.tokens else []
+    parts += [leader_name(leader) for leader in action.leaders]
+    what = " and ".join(parts) if parts else "nothing"
+    log.public("revived", f"{faction_name(faction)} revive {what}, free, by their alliance with the Bene Tleilaxu "
+               "(BT-60).", faction=faction.value, tokens=action.tokens, free=action.tokens,
+               leaders=list(action.leaders), leader=action.leaders[0] if action.leaders else None, cost=0,
+               paid_to=None)
 
 
 @default_for(PromptKind.REVIVAL)

@@ -16,8 +16,8 @@ from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import frozen_strongholds
+from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import check_not_impaired
-from engine.factions.bt_traitors import tokens_leave
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction

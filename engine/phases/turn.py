@@ -23,11 +23,6 @@ def start_phase(state: GameState, phase: Phase, log: EventLog) -> None:
 
 
 def end_phase(state: GameState, log: EventLog) -> None:
-    """Move on to the next phase; after collection the turn ends (victory checks, A-9)."""
-    index = TURN_PHASES.index(state.phase)
-    if index + 1 < len(TURN_PHASES):
-        start_phase(state, TURN_PHASES[index + 1], log)
-    else:
-        from engine.phases.end_of_turn import end_turn  # the end of a turn needs every phase's rules
-
-        end_turn(state, log)
+    """Move on to the next phase of the turn. Collection, the last, hands over to the end of the turn instead
+    (engine/phases/end_of_turn.py: victory checks, A-9)."""
+    start_phase(state, TURN_PHASES[TURN_PHASES.index(state.phase) + 1], log)
