@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 from pydantic import ValidationError
@@ -15,10 +15,16 @@ from bot.app.service import GameService, NotAllowed, NotFound, ServiceError
 from engine.actions import Action
 from engine.ids import Faction
 
-if TYPE_CHECKING:
-    from bot.discord.client import MentatBot
-
 NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class GameBot(Protocol):
+    """What handlers and components need of the bot (bot/discord/client.py MentatBot): the game service, and a
+    way to have the outbox delivered now."""
+
+    service: GameService
+
+    def wake_outbox(self) -> None: ...
 
 
 async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
@@ -41,10 +47,6 @@ async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         await answer(interaction, f"Refused: {problems}")
-
-
-def service_of(bot: MentatBot) -> GameService:
-    return bot.service
 
 
 async def game_here(service: GameService, interaction: discord.Interaction) -> GameRecordRow:
@@ -77,7 +79,7 @@ def require_moderator(user: discord.abc.User, game: GameRecordRow | None = None)
         raise NotAllowed("Only a moderator (Manage Server, or the game's moderator role) may do this.")
 
 
-async def submit_for_seat(bot: MentatBot, interaction: discord.Interaction, build: Callable[[Faction], Action],
+async def submit_for_seat(bot: GameBot, interaction: discord.Interaction, build: Callable[[Faction], Action],
                           done: str) -> None:
     """Defer (ephemerally), build the caller's action for their seat, submit it, and answer: what every
     /play, /card and /bt command does."""

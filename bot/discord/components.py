@@ -15,20 +15,17 @@ differs) answers "That decision is already closed." and changes nothing. The act
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.app.ports import GameRecordRow
-from bot.discord.common import answer, refusals
+from bot.discord.common import GameBot, answer, refusals
 from bot.discord.prompt_forms import MAX_CHOICES, Draft, Form, FormIncomplete, form_for, page_count, page_of
 from engine.errors import RuleViolation
 from engine.flow import legal_choices
 from engine.model import GameState, Prompt
 from engine.names import faction_name
-
-if TYPE_CHECKING:
-    from bot.discord.client import MentatBot
 
 CLOSED = "That decision is already closed."
 EARLIER, LATER = "earlier", "later"  # the page-turning entries of a long menu
@@ -41,7 +38,7 @@ async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt
                      fingerprint: str | None) -> tuple[GameRecordRow, Form] | None:
     """The game and the form of the decision this component was made for, or None (the clicker has been
     answered) when it is closed, is another decision now, or the clicker does not hold its seat."""
-    bot: MentatBot = interaction.client
+    bot: GameBot = interaction.client
     row = await bot.service.store.load_game(game_id)
     form = None
     if row is not None:
@@ -63,7 +60,7 @@ async def _submit(interaction: discord.Interaction[Any], row: GameRecordRow, for
                   chosen: list[int | None], done: str | None = None) -> None:
     """Submit the form's action for the decision; the clicker gets the receipt (only they see it): `done`, or
     the form's summary of the choices."""
-    bot: MentatBot = interaction.client
+    bot: GameBot = interaction.client
     async with refusals(interaction):
         try:
             action = form.action(chosen)
