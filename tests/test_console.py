@@ -10,9 +10,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot.app.decision_cards import CARD_HEADING
 from bot.app.service import GameService
 from bot.console.__main__ import main as console_main
-from bot.console.gateway import CHANNEL_PREFIX, ConsoleGateway
+from bot.console.gateway import CHANNEL_PREFIX, CLOSED_PREFIX, ConsoleGateway
 from bot.console.repl import Console
 from bot.store.memory import MemoryGameStore
 from engine.__main__ import main as engine_main
@@ -84,7 +85,7 @@ async def test_the_channel_shows_the_setup_and_the_phases(played):
                          "Atreides chose a traitor.", "Fremen chose a traitor.", "Setup is complete",
                          "Turn 1: Storm.", "Turn 1: Spice blow.", "Turn 1: Bidding.", "Turn 2: Storm."):
         assert announcement in channel
-    assert "Your decision is needed" not in channel
+    assert CARD_HEADING not in channel
     assert any(line.startswith("auto: 200 decision(s) taken") for line in played.lines)
 
 
@@ -109,9 +110,10 @@ async def test_every_inbox_matches_the_engines_private_events_exactly(played):
     public = {e.message for e in events if e.public}
     for faction in (A, F, BT):
         mine = {e.message for e in events if not e.public and faction in e.audience}
-        received = {line for text in played.console.gateway.inboxes[faction.value] for line in text.splitlines()}
-        decisions = {line for line in received if line.startswith("Your decision is needed")}
-        assert received - decisions == mine, faction
+        texts = played.console.gateway.inboxes[faction.value]
+        received = {line for text in texts if not text.startswith((CARD_HEADING, CLOSED_PREFIX))
+                    for line in text.splitlines()}
+        assert received == mine, faction
         others = {e.message for e in events if not e.public and faction not in e.audience} - mine - public
         assert not received & others
     secrets_only = {e.message for e in events if not e.public} - public
@@ -341,7 +343,7 @@ def test_a_game_in_a_database_survives_a_restart(tmp_path, capsys):
 def test_the_example_script_plays_a_bt_game_to_its_end_and_no_inbox_holds_anothers_secrets(tmp_path, capsys):
     """`examples/bt-game.txt`: a whole game with the BT through the console; every DM line of each faction's inbox
     is one of that faction's private events or one of its own decisions, checked against a replay of the game."""
-    from bot.app.render import messages_for
+    from bot.app.render import closing_messages, messages_for
 
     lines = (ROOT / "examples" / "bt-game.txt").read_text().splitlines()
     record_path = tmp_path / "game.json"
@@ -364,11 +366,14 @@ def test_the_example_script_plays_a_bt_game_to_its_end_and_no_inbox_holds_anothe
     allowed: dict[Faction, set[str]] = {f: set() for f in setup.factions}
     before = None
     for action in [None, *(parse_action(a) for a in record["actions"])]:
+        messages = []
         if action is not None:
             before, (state, events) = state, apply(state, action)
-        for message in messages_for(events, before, state):
+            messages = closing_messages(before, state, action)
+        for message in messages_for(events, before, state) + messages:
             if message.recipient.faction:
-                allowed[Faction(message.recipient.faction)].update(message.text.splitlines())
+                prefix = CLOSED_PREFIX if message.edit_of else ""
+                allowed[Faction(message.recipient.faction)].update(prefix + line for line in message.text.splitlines())
     for faction in setup.factions:
         inbox = inboxes[faction_name(faction)]
         assert inbox and set(inbox) <= allowed[faction], f"{faction.value} received what was not theirs"

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.decision_cards import CARD_HEADING
 from bot.console.demo import BT_OPTIONS, options_text
 from bot.console.demo import main as demo_main
+from bot.console.gateway import CLOSED_PREFIX
 from engine.__main__ import main as engine_main
 from engine.autoplay import BT_COUNTS, bt_counts
 from engine.game import apply, new_game
@@ -34,6 +36,14 @@ def demo(tmp_path_factory):
 
 def _lines(path: Path) -> set[str]:
     return {line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
+def _cards_and_lines(path: Path) -> tuple[list[str], set[str]]:
+    """A DM file's decision cards (and their closing lines), and the lines of every other message."""
+    messages = [m for m in path.read_text(encoding="utf-8").split("\n\n") if m.strip()]
+    cards = [m for m in messages if m.startswith(CARD_HEADING)]
+    rest = [m for m in messages if not m.startswith(CARD_HEADING) and not m.startswith(CLOSED_PREFIX)]
+    return cards, {line for m in rest for line in m.splitlines() if line.strip()}
 
 
 def _prompt_owners(record) -> dict[str, Faction]:
@@ -89,14 +99,12 @@ def test_each_inbox_holds_its_own_secrets_and_no_other_factions(demo):
     public = {e.message for e in events if e.public}
     owners = _prompt_owners(record)
     for faction in Faction:
-        received = _lines(out / f"dm-{faction.value}.txt")
-        decisions = {line for line in received if line.startswith("Your decision is needed")}
+        cards, received = _cards_and_lines(out / f"dm-{faction.value}.txt")
         mine = {e.message for e in events if not e.public and faction in e.audience}
-        assert received - decisions == mine, faction
+        assert received == mine, faction
         others = {e.message for e in events if not e.public and faction not in e.audience} - mine - public
         assert not received & others, faction
-        called = re.findall(r"\(decision (p\d+)\)", "\n".join(decisions))
-        assert called and all(owners[prompt] == faction for prompt in called), faction
+        assert len(cards) == sum(owner == faction for owner in owners.values()), faction  # a card per decision
     before_the_end = (out / "channel.txt").read_text(encoding="utf-8").split("The game is over.")[0]
     secrets_only = {e.message for e in events if not e.public} - public
     assert not set(before_the_end.splitlines()) & secrets_only

@@ -155,14 +155,14 @@ async def test_starting_sends_the_table_news_and_each_seat_its_own_deal(table):
         assert any("Your starting Treachery cards" in text for text in shown[faction.value])
     assert any("Choose one traitor to keep from" in text for text in shown["atreides"])
     assert any("you keep all 4" in text for text in shown["harkonnen"])  # the Harkonnen keeps every traitor
-    assert any("bt traps" in text for text in shown["bene_tleilaxu"])
+    assert any("**Your decision: the Bene Tleilaxu traps at setup**" in text for text in shown["bene_tleilaxu"])
     # nobody's deal reaches the channel, and no member's card reaches another member's DMs
     assert not any("Your starting Treachery cards" in text for text in shown["channel"])
 
 
 async def test_a_traitor_picked_by_the_dm_button_is_announced_without_its_name(table):
     alice = table.players[A]
-    prompt = next(m for m in alice.user.dm_channel.history() if "traitor pick" in m.content)
+    prompt = next(m for m in alice.user.dm_channel.history() if "Your decision: your traitor" in m.content)
     buttons = [item for row in prompt.components for item in row.children]
     assert len(buttons) == 4 and all(b.custom_id.startswith("mentat:") for b in buttons)
     leader = buttons[0].label
@@ -175,13 +175,17 @@ async def test_a_traitor_picked_by_the_dm_button_is_announced_without_its_name(t
     assert news["channel"] == "Atreides chose a traitor."
     assert leader not in news["channel"] + news["harkonnen"] + news["bene_tleilaxu"]
 
-    again = await alice.user.click(prompt, label=buttons[1].label)  # the decision is closed now
-    assert again.ephemeral and "already closed" in reply(again)
+    # closed is closed: the card now says how, and no control of it can be pressed
+    closed = next(m for m in alice.user.dm_channel.history() if m.id == prompt.id)
+    assert closed.content.endswith(f"**You answered: keep {leader} as your traitor.**")
+    assert all(item.disabled for row in closed.components for item in row.children)
+    with pytest.raises(SetupError, match="disabled"):
+        await alice.user.click(closed, label=buttons[1].label)
 
 
 async def test_a_double_click_is_applied_once(table):
     alice = table.players[A]
-    prompt = next(m for m in alice.user.dm_channel.history() if "traitor pick" in m.content)
+    prompt = next(m for m in alice.user.dm_channel.history() if "Your decision: your traitor" in m.content)
     leader = [item for row in prompt.components for item in row.children][2].label
     before = table.screens()
 

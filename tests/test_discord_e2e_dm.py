@@ -16,6 +16,7 @@ with fake interactions in tests/test_discord_prompt_views.py.
 from __future__ import annotations
 
 import pytest
+from simcord.backend.errors import SetupError
 
 from bot.app.render import messages_for
 from bot.discord.client import MentatBot
@@ -191,20 +192,27 @@ async def test_bt_20_a_mark_made_by_dm_click_after_a_revival_stays_the_bts_secre
     assert news["channel"] == news["atreides"] == news["harkonnen"] == ""
 
 
-async def test_a_click_on_a_closed_decision_is_refused_politely_and_changes_nothing(room):
+async def test_a_closed_decisions_card_says_how_it_closed_and_its_controls_are_disabled(room):
+    """Issue 13 item 4: the card is edited when its decision closes; a click on it is impossible (a stale click by
+    other means is refused: tests/test_discord_prompt_views.py)."""
     env, carol = room.env, room.players[BT]
     game_id = await plant(room, revival_position())
     await room.players[A].slash(room.channel, "play revive", leader="Duncan Idaho")
     await deliver(env)
     window = await open_prompt(env, game_id, BT, PromptKind.BT_MARK)
     message = dm_for(carol, window.id)
+    assert message.content.startswith("**Dune in <#") and "**Your decision: marking a revived leader**" in \
+        message.content
     declined = await carol.user.click(message, label="Mark no one")
     assert reply(declined).startswith("Done: Mark no one")
     await deliver(env)
     version, before = (await env.bot.service.store.load_game(game_id)).seq, room.screens()
 
-    stale = await carol.user.click(message, label="Mark Duncan Idaho")
-    assert stale.ephemeral and reply(stale) == "That decision is already closed."
+    closed = dm_for(carol, window.id)
+    assert closed.content.endswith("**You answered: mark no one.**")
+    assert [c.disabled for c in components(closed)] == [True, True]
+    with pytest.raises(SetupError, match="disabled"):
+        await carol.user.click(closed, label="Mark Duncan Idaho")
     await deliver(env)
     assert (await env.bot.service.store.load_game(game_id)).seq == version
     assert (await env.bot.service.state_of(game_id)).bt.marked == []

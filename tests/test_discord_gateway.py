@@ -89,6 +89,6 @@ async def test_the_service_falls_back_when_dms_are_closed_and_prompts_get_button
     await service.deliver(gateway)
     await service.deliver(gateway)  # the notice queued by the first drain
     assert any("cannot DM the harkonnen player" in text for text, _ in channel.sent)
-    prompts = [view for text, view in atreides.sent if "traitor pick" in text]
+    prompts = [view for text, view in atreides.sent if "your traitor" in text]
     assert prompts and prompts[0] is not None and prompts[0].is_persistent()
     assert all(len(item.custom_id) <= 100 and item.custom_id.startswith("mentat:g55:") for item in prompts[0].children)

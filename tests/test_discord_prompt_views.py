@@ -20,6 +20,7 @@ from bot.discord.components import (
     DYNAMIC_ITEMS,
     FormSelect,
     FormSubmit,
+    FormWindow,
     PromptButton,
     _menu,
     form_view,
@@ -209,8 +210,9 @@ def test_a_view_goes_only_to_the_deciding_factions_dm():
     assert prompt_view(SNOWFLAKE_GAME, dial, A.value) is not None
     assert prompt_view(SNOWFLAKE_GAME, dial, None) is None  # the channel
     assert prompt_view(SNOWFLAKE_GAME, dial, H.value) is None  # another player's DM
-    public = prompt(PromptKind.STORM_DIAL, A, ["1", "2", "3"], secret=False)
-    assert prompt_view(SNOWFLAKE_GAME, public, A.value) is None and form_for(public) is None
+    public = prompt(PromptKind.STORM_DIAL, A, ["1", "2", "3"], secret=False)  # a public decision: DM controls too
+    assert prompt_view(SNOWFLAKE_GAME, public, A.value) is not None
+    assert prompt_view(SNOWFLAKE_GAME, public, None) is None and prompt_view(SNOWFLAKE_GAME, public, H.value) is None
 
 
 # --- what each form builds ----------------------------------------------------------------------------
@@ -328,7 +330,7 @@ def test_a_menu_of_more_than_25_choices_pages_by_23_with_earlier_and_later_entri
     first = _menu(form, Draft.empty(form), 1, "x")
     assert [o.label for o in first.options][:23] == [f"Turn {n}" for n in range(1, 24)]
     assert first.options[-1].value == "later:1" and len(first.options) == 24
-    second_page = Draft.empty(form).turn_page(1, 1).choose(1, 26)  # Turn 27, shown on page 2
+    second_page = Draft.empty(form).turn_page(1, 1).choose(form, 1, 26)  # Turn 27, shown on page 2
     second = _menu(form, second_page, 1, "x")
     assert second.options[0].value == "earlier:0" and [o.label for o in second.options][1:] == \
         [f"Turn {n}" for n in range(24, 31)]
@@ -351,11 +353,11 @@ def test_a_dial_of_more_than_25_choices_is_a_paged_menu_not_buttons():
 
 def test_a_draft_survives_its_encoding_and_a_foreign_one_is_rejected():
     form = form_for(prompt(PromptKind.BG_PREDICTION, BG, ["atreides", "harkonnen"], turns=30))
-    draft = Draft.empty(form).choose(0, 1).turn_page(1, 1).choose(1, 29)
+    draft = Draft.empty(form).choose(form, 0, 1).turn_page(1, 1).choose(form, 1, 29)
     assert draft.encode() == "1.29p1"
     assert Draft.decode(draft.encode(), form) == draft
     assert Draft.decode("-.-", form) == Draft.empty(form)
-    for foreign in ("1", "1.2.3", "2.0", "0.30", "0.1p2", "x.1", "0.-p-1"):  # wrong size, out of range, garbage
+    for foreign in ("1", "1.2.3", "2.0", "0.30", "0.1p2", "x.1", "0.-p-1", "w1.0.0", "w.0.0"):  # size, range, garbage
         assert Draft.decode(foreign, form) is None, foreign
 
 
@@ -470,10 +472,20 @@ async def test_a_forged_draft_is_closed_and_changes_nothing(started):
     assert pressed.answers == [(CLOSED, True)] and await bot.service.store.actions(game_id) == []
 
 
-def test_a_form_too_big_for_one_message_falls_back_to_the_command():
-    """Five rows a message: four menus and Submit. A BT hand holds at most 4 cards (its hand limit), so this only
-    guards against a future change; the DM text and /bt traps still serve the decision."""
+def test_a_form_of_more_parts_than_a_message_holds_shows_them_four_at_a_time():
+    """Five rows a message: four menus and a row of buttons. A fifth part is on a second window, reached by "More
+    choices" and left by "Back"; the draft keeps every choice across windows and Submit is on both."""
     hand = ["kulon", "crysknife", "shield_1", "baliset", "stunner"]
-    assert form_for(prompt(PromptKind.BT_TRAPS, BT, ["Arrakeen"], hand=hand)) is None
-    assert prompt_view(SNOWFLAKE_GAME, prompt(PromptKind.BT_TRAPS, BT, ["Arrakeen"], hand=hand), BT.value) is None
-    assert form_for(prompt(PromptKind.BT_TRAPS, BT, ["Arrakeen"], hand=hand[:4])) is not None
+    form = form_for(prompt(PromptKind.BT_TRAPS, BT, ["Arrakeen", "Carthag"], hand=hand))
+    assert form.windows == 2
+    first = form_view(SNOWFLAKE_GAME, form, Draft.empty(form).choose(form, 0, 2))
+    assert [m.field for m in rendered(first, FormSelect)] == [0, 1, 2, 3]
+    [more] = rendered(first, FormWindow)
+    assert more.item.label == "More choices ▶" and more.window == 1 and len(rendered(first, FormSubmit)) == 1
+    second_draft = Draft.decode(more.draft_text, form).show_window(1).choose(form, 4, 1)
+    second = form_view(SNOWFLAKE_GAME, form, second_draft)
+    assert [m.field for m in rendered(second, FormSelect)] == [4]
+    [back] = rendered(second, FormWindow)
+    assert back.item.label == "◀ Back" and back.window == 0
+    assert Draft.decode(second_draft.encode(), form) == second_draft
+    assert form.action(second_draft.chosen).traps == {"Carthag": "kulon", "Arrakeen": "stunner"}

@@ -124,8 +124,8 @@ async def test_the_outbox_sends_channel_posts_and_secret_dms(running):
     gateway = RecordingGateway()
     await service.deliver(gateway)
     assert any("Starting Treachery cards dealt" in text for text in gateway.channel)
-    assert "Your decision is needed: traitor pick" in "\n".join(gateway.dms["atreides"])
-    assert not any("traitor pick (decision" in text for text in gateway.channel)
+    assert "**Your decision: your traitor**" in "\n".join(gateway.dms["atreides"])
+    assert not any("your traitor" in text for text in gateway.channel)
     assert await service.deliver(gateway) == 0  # everything went out once
 
 
@@ -296,7 +296,7 @@ async def test_an_exported_game_is_imported_with_its_seats_and_resumes_where_it_
     await drain(service, gateway)
     assert gateway.channel[0] == "The game resumes at version 1 (turn 0, setup)."
     # The decision still open is called again; the Atreides chose already and the Harkonnen keep all theirs.
-    assert list(gateway.dms) == ["fremen"] and "traitor pick" in gateway.dms["fremen"][0]
+    assert list(gateway.dms) == ["fremen"] and "your traitor" in gateway.dms["fremen"][0]
     fremen = await _traitor_prompt(service, "g77", F)
     assert (await service.submit("g77", USERS[F], ChooseTraitor(faction=F, leader=fremen.options[0]))).seq == 2
     log = await service.public_log("g77")
@@ -371,7 +371,7 @@ async def test_start_probes_every_seat_and_names_who_must_open_dms_and_still_sta
     told = [text for text in gateway.channel if "fremen player" in text]
     assert told == ["The bot cannot DM the fremen player (<@103>): they must open DMs from server members; until "
                     "then they use /me prompts."]
-    assert "fremen" not in gateway.dms and "traitor pick" in "\n".join(gateway.dms["atreides"])
+    assert "fremen" not in gateway.dms and "your traitor" in "\n".join(gateway.dms["atreides"])
     mine = view(await service.state_of(row.game_id), F)
     assert any(p.kind == PromptKind.TRAITOR_PICK for p in mine.own_prompts)  # waiting in /me prompts
 

@@ -450,7 +450,7 @@ async def test_sqlite_migrations_run_once(tmp_path):
         await (await SqliteGameStore.open(path)).close()
 
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2]
+        assert await schema_versions(db) == [1, 2, 3]
         assert await apply_migrations(db) == []
 
 
@@ -474,7 +474,7 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
     finally:
         await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2]
+        assert await schema_versions(db) == [1, 2, 3]
 
 
 def real_migrations_plus(tmp_path, name: str, sql: str) -> tuple[Path, int]:

@@ -43,6 +43,14 @@ class OutgoingMessage(BaseModel):
     # Set by the service when it hands a queued message to a Gateway: the outbox row's id, the delivery's
     # idempotency key (a redelivery after a crash carries the same id; see GameService.deliver).
     outbox_id: int | None = None
+    # A name for the message this creates, so that a later message can change it in place: "card:p12" for the
+    # decision card of prompt p12 (the gateway reports where it posted it, the store keeps that reference).
+    key: str | None = None
+    # Instead of a new message: the message created under this key gets `text` added, and its controls are
+    # disabled (a decision card when its decision closes). Skipped when that message was never delivered.
+    edit_of: str | None = None
+    # Set by the service for an edit: the platform's reference of the message to edit (from the store).
+    edit_ref: str | None = None
 
 
 class OutboxRow(BaseModel):
@@ -148,8 +156,13 @@ class GameStore(Protocol):
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
 
-    async def mark_outbox(self, outbox_id: int, status: str) -> None:
-        """Record a delivery attempt: "sent", "pending" (retry later; attempts += 1) or "undeliverable"."""
+    async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
+        """Record a delivery attempt: "sent", "pending" (retry later; attempts += 1) or "undeliverable"; with
+        "sent", `ref` is where the platform put the message (kept for a message that has a key)."""
+        ...
+
+    async def message_ref(self, game_id: str, key: str) -> str | None:
+        """The platform reference of the newest sent message created under `key` (OutgoingMessage.key)."""
         ...
 
     async def log_notes(self, game_id: str) -> list[LogNote]:
@@ -166,7 +179,10 @@ class Gateway(Protocol):
     returns, so a crash in between delivers that row again after the restart, and the gateway (or the
     platform, keyed by the id) must drop the second copy. That is how each message arrives exactly once."""
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> None: ...
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        """Send the message (or, with `edit_ref`, change the message it names) and return the platform's
+        reference of the message sent, to edit it later (None where the platform has none)."""
+        ...
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
         """Whether the player seated as `faction` receives DMs from the bot, found by sending a short welcome

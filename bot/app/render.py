@@ -6,19 +6,22 @@ message can only carry what its reader may know.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.app.action_words import answers, describe
+from bot.app.decision_cards import build_card, kind_name
 from bot.app.ports import OutgoingMessage, Recipient
+from engine.actions import Action, ForceDefault, PlayerAction
 from engine.events import Event
+from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Prompt
 from engine.names import faction_name, option_name
-from engine.views import FactionSecrets
+from engine.views import FactionSecrets, view
 
-
-def _prompt_text(prompt: Prompt) -> str:
-    kind = prompt.kind.value.replace("_", " ")
-    choices = f" Choices: {', '.join(option_name(o) for o in prompt.options[:25])}." if prompt.options else ""
-    more = f" (and {len(prompt.options) - 25} more)" if len(prompt.options) > 25 else ""
-    return f"Your decision is needed: {kind} (decision {prompt.id}).{choices}{more}"
+DeadlineOf = Callable[[Prompt], datetime | None]
+DEADLINE_ADMIN = "deadline"  # the admin name under which the service applies an expired decision's default
 
 
 def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[str, str]]:
@@ -52,8 +55,10 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
     return facts
 
 
-def messages_for(events: list[Event], before: GameState | None, after: GameState) -> list[OutgoingMessage]:
-    """The channel post, the DMs, and the calls for the decisions this action opened."""
+def messages_for(events: list[Event], before: GameState | None, after: GameState,
+                 deadline_of: DeadlineOf | None = None) -> list[OutgoingMessage]:
+    """The channel post, the DMs, and a decision card for each decision this action opened (a public one is
+    also announced in the channel)."""
     messages: list[OutgoingMessage] = []
     public = [e.message for e in events if e.public]
     if public:
@@ -66,14 +71,48 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
     for prompt in after.prompts:
         if prompt.id in already_open:
             continue
-        if prompt.secret:
-            messages.append(OutgoingMessage(recipient=Recipient(faction=prompt.faction.value),
-                                            text=_prompt_text(prompt), prompt_id=prompt.id))
-        else:
-            kind = prompt.kind.value.replace("_", " ")
+        messages.append(decision_card(after, prompt, deadline_of(prompt) if deadline_of else None))
+        if not prompt.secret:
             messages.append(OutgoingMessage(recipient=Recipient(channel=True), prompt_id=prompt.id,
-                                            text=f"Waiting for {faction_name(prompt.faction)}: {kind} "
-                                                 f"(decision {prompt.id})."))
+                                            text=f"Waiting for {faction_name(prompt.faction)}: "
+                                                 f"{kind_name(prompt.kind)}."))
+    return messages
+
+
+def decision_card(state: GameState, prompt: Prompt, deadline: datetime | None) -> OutgoingMessage:
+    """The decider's card for an open decision (bot/app/decision_cards.py), named so that it can be closed."""
+    card = build_card(view(state, prompt.faction), prompt, _default_words(state, prompt), deadline)
+    return OutgoingMessage(recipient=Recipient(faction=prompt.faction.value), text=card.text(), prompt_id=prompt.id,
+                           key=card_key(prompt.id))
+
+
+def card_key(prompt_id: str) -> str:
+    return f"card:{prompt_id}"
+
+
+def _default_words(state: GameState, prompt: Prompt) -> str | None:
+    maker = DEFAULTS.get(prompt.kind)
+    # TODO(issue 12 item 9): a copy until every default maker leaves the state it reads alone.
+    return describe(maker(state.model_copy(deep=True), prompt)) + "." if maker is not None else None
+
+
+def closing_messages(before: GameState, after: GameState, action: Action) -> list[OutgoingMessage]:
+    """For every decision the action closed, the line its card gets and its controls disabled: how it
+    closed."""
+    messages = []
+    for prompt in before.prompts:
+        if after.prompt(prompt.id) is not None:
+            continue
+        if isinstance(action, ForceDefault) and action.prompt_id == prompt.id:
+            how = "The deadline passed" if action.admin == DEADLINE_ADMIN else "Forced by the moderator"
+            words = _default_words(before, prompt) or "its default."
+            text = f"{how}: {words}"
+        elif isinstance(action, PlayerAction) and action.faction == prompt.faction and answers(action, prompt.kind):
+            text = f"You answered: {describe(action)}."
+        else:
+            text = "Closed: the game moved on."
+        messages.append(OutgoingMessage(recipient=Recipient(faction=prompt.faction.value), text=f"**{text}**",
+                                        edit_of=card_key(prompt.id)))
     return messages
 
 

@@ -29,14 +29,14 @@ from bot.app.ports import (
     StoredAction,
     VersionConflict,
 )
-from bot.app.render import end_of_game_reveal, messages_for
+from bot.app.render import DEADLINE_ADMIN, closing_messages, end_of_game_reveal, messages_for
 from engine import apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
-from engine.model import GameState, Phase, PromptKind
+from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, replay, verify
@@ -214,11 +214,12 @@ class GameService:
                            if probe is not None and not await probe.can_dm(row, f.value)]
             if row.seq == 0:
                 state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
-                outbox = messages_for(events, None, state)
+                outbox = messages_for(events, None, state, self._deadline_of(row))
             else:  # an imported game: its decisions still open are called again
                 state = _state(row)
                 outbox = [_to_table(f"The game resumes at version {row.seq} (turn {state.turn}, "
-                                    f"{state.phase.value.replace('_', ' ')}).")] + messages_for([], None, state)
+                                    f"{state.phase.value.replace('_', ' ')}).")] + messages_for(
+                    [], None, state, self._deadline_of(row))
             outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
                                  "members; until then they use /me prompts.") for f in unreachable]
             if unreachable:
@@ -265,7 +266,8 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            outbox = with_map(messages_for(events, before, after), events)
+            outbox = with_map(messages_for(events, before, after, self._deadline_of(row)), events)
+            outbox += closing_messages(before, after, action)
             if after.phase == Phase.ENDED:
                 outbox.append(end_of_game_reveal(after))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
@@ -277,6 +279,17 @@ class GameService:
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
             self._keep_parsed(game_id, after_json, after)
             return Accepted(seq=seq, events=events)
+
+    def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
+        """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind)."""
+        deadlines = row.settings.get("deadlines", {})
+        now = self.clock()
+
+        def deadline(prompt: Prompt) -> datetime | None:
+            seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+            return now + timedelta(seconds=seconds) if seconds is not None else None
+
+        return deadline
 
     def _parsed(self, row: GameRecordRow) -> GameState:
         """The row's snapshot as a GameState, parsed only if it is not the one submit last read or made. The
@@ -400,7 +413,7 @@ class GameService:
             for prompt_id, kind in await self._remind(listed.game_id, now):
                 try:
                     await self.submit(listed.game_id, 0, ForceDefault(
-                        admin="deadline", reason=f"the {kind} deadline passed", prompt_id=prompt_id),
+                        admin=DEADLINE_ADMIN, reason=f"the {kind} deadline passed", prompt_id=prompt_id),
                         admin=True, prompt_id=prompt_id)
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
@@ -491,8 +504,14 @@ class GameService:
             game = await self._load(row.game_id)
             faction = row.message.recipient.faction
             known_unreachable = faction in game.settings.get("unreachable", [])
+            update: dict = {"outbox_id": row.id}
+            if row.message.edit_of is not None:
+                update["edit_ref"] = await self.store.message_ref(row.game_id, row.message.edit_of)
+                if update["edit_ref"] is None:  # the message to change never arrived (closed DMs): nothing to do
+                    await self.store.mark_outbox(row.id, "sent")
+                    continue
             try:
-                await gateway.deliver(game, row.message.model_copy(update={"outbox_id": row.id}))
+                ref = await gateway.deliver(game, row.message.model_copy(update=update))
             except DeliveryFailed:
                 await self.store.mark_outbox(row.id, "undeliverable")
                 if faction is not None and not known_unreachable:
@@ -502,7 +521,7 @@ class GameService:
                 status = "undeliverable" if row.attempts + 1 >= MAX_DELIVERY_ATTEMPTS else "pending"
                 await self.store.mark_outbox(row.id, status)
                 continue
-            await self.store.mark_outbox(row.id, "sent")
+            await self.store.mark_outbox(row.id, "sent", ref)
             if known_unreachable:
                 await self._set_reachable(row.game_id, faction, True)
             sent += 1

@@ -13,13 +13,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
 
 CHANNEL_PREFIX = "[#game] "
+CLOSED_PREFIX = "(decision card closed) "
+DISCORD_TIME = re.compile(r"<t:(\d{1,12}):\w>")
+
+
+def readable_times(text: str) -> str:
+    """Discord timestamps (<t:1767261600:f>) as UTC times: the console has no client to show them."""
+    return DISCORD_TIME.sub(lambda m: datetime.fromtimestamp(int(m[1]), UTC).strftime("%Y-%m-%d %H:%M UTC"), text)
 
 
 class DeliveryFile:
@@ -60,18 +69,22 @@ class ConsoleGateway:
         self.closed: set[str] = set()
         self.deliveries = DeliveryFile(deliveries) if deliveries is not None else None
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> None:
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        """Print a channel post, or put a DM in its inbox; a card's closing line (an edit on Discord) arrives
+        as a DM of its own. Returns the message's place: its outbox id."""
         faction = message.recipient.faction
         if faction is not None and faction in self.closed:
             raise DeliveryFailed(f"{faction} does not accept DMs")
         if self.deliveries is not None and not self.deliveries.record(message):
-            return  # delivered before a crash, marked sent only now
+            return str(message.outbox_id)  # delivered before a crash, marked sent only now
+        text = readable_times(message.text)
         if faction is None:
-            for line in message.text.splitlines() or [""]:
+            for line in text.splitlines() or [""]:
                 self.out(CHANNEL_PREFIX + line)
-            return
-        self.inboxes.setdefault(faction, []).append(message.text)
+            return str(message.outbox_id)
+        self.inboxes.setdefault(faction, []).append(f"{CLOSED_PREFIX}{text}" if message.edit_ref else text)
         self.fresh[faction] += 1
+        return str(message.outbox_id)
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
         """The console cannot send a probe anywhere: a faction's DMs are open unless `dm close` shut them."""

@@ -15,19 +15,22 @@ differs) answers "That decision is already closed." and changes nothing. The act
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.app.ports import GameRecordRow
 from bot.discord.common import GameBot, answer, refusals
-from bot.discord.prompt_forms import MAX_CHOICES, Draft, Form, FormIncomplete, form_for, page_count, page_of
+from bot.discord.prompt_forms import MAX_CHOICES, MAX_FIELDS, Draft, Form, FormIncomplete, form_for, page_count, page_of
+from engine.actions import Action
 from engine.errors import RuleViolation
 from engine.flow import legal_choices
 from engine.model import GameState, Prompt
 from engine.names import faction_name
 
 CLOSED = "That decision is already closed."
+MODAL_TIMEOUT = 600.0  # seconds an amount's modal waits for its answer
 EARLIER, LATER = "earlier", "later"  # the page-turning entries of a long menu
 GAME_ID = r"(?P<game>[\w-]+)"
 PROMPT_ID = r"(?P<prompt>p\d+)"
@@ -57,19 +60,18 @@ async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt
 
 
 async def _submit(interaction: discord.Interaction[Any], row: GameRecordRow, form: Form,
-                  chosen: list[int | None], done: str | None = None) -> None:
-    """Submit the form's action for the decision; the clicker gets the receipt (only they see it): `done`, or
-    the form's summary of the choices."""
+                  make: Callable[[], Action], done: Callable[[], str]) -> None:
+    """Submit the action the form makes for the decision; the clicker gets the receipt (only they see it)."""
     bot: GameBot = interaction.client
     async with refusals(interaction):
         try:
-            action = form.action(chosen)
+            action = make()
         except FormIncomplete as missing:
             await answer(interaction, f"Not yet: {missing}")
             return
         accepted = await bot.service.submit(row.game_id, interaction.user.id, action, prompt_id=form.prompt.id)
         bot.wake_outbox()
-        await answer(interaction, f"Done: {done or form.summary(chosen)} (game version {accepted.seq}).")
+        await answer(interaction, f"Done: {done()} (game version {accepted.seq}).")
 
 
 # --- one click ---------------------------------------------------------------------------------------
@@ -101,19 +103,71 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
         if not form.one_click or self.index >= len(form.fields[0].choices):
             await answer(interaction, CLOSED)
             return
-        await _submit(interaction, row, form, [self.index], done=self.item.label)
+        await _submit(interaction, row, form, lambda: form.action([self.index]), lambda: self.item.label)
+
+
+class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=rf"mentat:n:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}"):
+    """Beside a one-click form's buttons: any other amount, typed into a modal that states the legal range."""
+
+    def __init__(self, game_id: str, prompt_id: str, fingerprint: str, label: str = "Other amount"):
+        self.game_id, self.prompt_id, self.fingerprint = game_id, prompt_id, fingerprint
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary,
+                                           custom_id=f"mentat:n:{game_id}:{prompt_id}:{fingerprint}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> AmountButton:
+        return cls(match["game"], match["prompt"], match["fp"], item.label or "Other amount")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
+        if opened is None:
+            return
+        _row, form = opened
+        if form.amount is None:
+            await answer(interaction, CLOSED)
+            return
+        await interaction.response.send_modal(AmountModal(self.game_id, form))
+
+
+class AmountModal(discord.ui.Modal):
+    """The amount's question with its legal range; what is typed is checked against the range, then by the
+    rules. Kept in memory while it is open (Discord's modals last minutes, not days)."""
+
+    def __init__(self, game_id: str, form: Form):
+        amount = form.amount
+        super().__init__(title=amount.label[:45], timeout=MODAL_TIMEOUT)
+        self.game_id, self.prompt_id, self.fingerprint = game_id, form.prompt.id, form.fingerprint
+        self.typed = discord.ui.TextInput(label=f"{amount.label} ({amount.low} to {amount.high})"[:45],
+                                          placeholder=f"a number from {amount.low} to {amount.high}",
+                                          min_length=1, max_length=6)
+        self.add_item(self.typed)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
+        if opened is None:
+            return
+        row, form = opened
+        if form.amount is None:
+            await answer(interaction, CLOSED)
+            return
+        typed = self.typed.value
+        await _submit(interaction, row, form, lambda: form.amount.action(form.prompt.faction, typed),
+                      lambda: f"{form.amount.label}: {typed.strip()}")
 
 
 # --- several parts: select menus, a draft in the custom ids, and Submit ---------------------------------
 
-FORM_PREFIX = rf"mentat:f:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}:(?P<draft>[0-9p.\-]*)"
+FORM_PREFIX = rf"mentat:f:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}:(?P<draft>[0-9pw.\-]*)"
 
 
 def _form_id(game_id: str, prompt_id: str, fingerprint: str, draft_text: str, part: str) -> str:
     return f"mentat:f:{game_id}:{prompt_id}:{fingerprint}:{draft_text}:{part}"
 
 
-class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PREFIX}:(?P<field>\d)"):
+class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PREFIX}:(?P<field>\d+)"):
     """The menu of one part of a form. Choosing (or turning its page) edits the message: the new draft."""
 
     def __init__(self, game_id: str, prompt_id: str, fingerprint: str, draft_text: str, field: int,
@@ -123,11 +177,11 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PR
         super().__init__(select, row=row)
 
     @classmethod
-    def of(cls, game_id: str, form: Form, draft: Draft, field: int) -> FormSelect:
-        """The menu of part `field`, as the draft shows it, in row `field` of the message."""
+    def of(cls, game_id: str, form: Form, draft: Draft, field: int, row: int) -> FormSelect:
+        """The menu of part `field`, as the draft shows it, in row `row` of the message."""
         custom_id = _form_id(game_id, form.prompt.id, form.fingerprint, draft.encode(), str(field))
         return cls(game_id, form.prompt.id, form.fingerprint, draft.encode(), field,
-                   _menu(form, draft, field, custom_id), row=field)
+                   _menu(form, draft, field, custom_id), row=row)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
@@ -144,12 +198,42 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PR
         if draft is None or self.field >= len(form.fields) or len(values) != 1:
             await answer(interaction, CLOSED)
             return
+        field = form.fields_for(draft.chosen)[self.field]
         kind, _, number = values[0].partition(":")
         if kind in (EARLIER, LATER) and number.isdigit():
-            draft = draft.turn_page(self.field, min(int(number), page_count(form.fields[self.field]) - 1))
-        elif kind.isdigit() and int(kind) < len(form.fields[self.field].choices):
-            draft = draft.choose(self.field, int(kind))
+            draft = draft.turn_page(self.field, min(int(number), page_count(field) - 1))
+        elif kind.isdigit() and int(kind) < len(field.choices):
+            draft = draft.choose(form, self.field, int(kind))
         await interaction.response.edit_message(view=form_view(self.game_id, form, draft))
+
+
+class FormWindow(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PREFIX}:w(?P<window>\d)"):
+    """"More choices" and "Back": a form of more parts than fit one message shows them MAX_FIELDS at a time."""
+
+    def __init__(self, game_id: str, prompt_id: str, fingerprint: str, draft_text: str, window: int, label: str,
+                 row: int | None = None):
+        self.game_id, self.prompt_id, self.fp, self.draft_text, self.window = (game_id, prompt_id, fingerprint,
+                                                                               draft_text, window)
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=_form_id(game_id, prompt_id, fingerprint, draft_text,
+                                                              f"w{window}")), row=row)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> FormWindow:
+        return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["window"]),
+                   item.label or "More")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
+        if opened is None:
+            return
+        _row, form = opened
+        draft = Draft.decode(self.draft_text, form)
+        if draft is None or self.window >= form.windows:
+            await answer(interaction, CLOSED)
+            return
+        await interaction.response.edit_message(view=form_view(self.game_id, form, draft.show_window(self.window)))
 
 
 class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PREFIX}:ok"):
@@ -174,13 +258,13 @@ class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
         if draft is None:
             await answer(interaction, CLOSED)
             return
-        await _submit(interaction, row, form, list(draft.chosen))
+        await _submit(interaction, row, form, lambda: form.action(draft.chosen), lambda: form.summary(draft.chosen))
 
 
 def _menu(form: Form, draft: Draft, field_index: int, custom_id: str) -> discord.ui.Select:
     """One part's menu: this page of its choices (the chosen one marked), with entries to turn the page."""
-    field = form.fields[field_index]
-    chosen = form.picks(list(draft.chosen))[field_index]
+    field = form.fields_for(draft.chosen)[field_index]
+    chosen = form.picks(draft.chosen)[field_index]
     shown, earlier, later = page_of(field, draft.pages[field_index])
     page = draft.pages[field_index]
     options = [discord.SelectOption(label=f"◀ earlier choices (page {page} of {page_count(field)})",
@@ -199,20 +283,33 @@ def form_view(game_id: str, form: Form, draft: Draft) -> discord.ui.View:
     if form.one_click:
         for index, choice in enumerate(form.fields[0].choices):
             view.add_item(PromptButton(game_id, form.prompt.id, index, choice.label, form.fingerprint))
+        if form.amount is not None:
+            view.add_item(AmountButton(game_id, form.prompt.id, form.fingerprint,
+                                       f"Other amount ({form.amount.low} to {form.amount.high})"))
         return view
-    for index in range(len(form.fields)):
-        view.add_item(FormSelect.of(game_id, form, draft, index))
-    view.add_item(FormSubmit(game_id, form.prompt.id, form.fingerprint, draft.encode(), row=len(form.fields)))
+    first = draft.window * MAX_FIELDS
+    shown = range(first, min(first + MAX_FIELDS, len(form.fields)))
+    for row, index in enumerate(shown):
+        view.add_item(FormSelect.of(game_id, form, draft, index, row))
+    text = draft.encode()
+    buttons_row = len(shown)
+    if draft.window > 0:
+        view.add_item(FormWindow(game_id, form.prompt.id, form.fingerprint, text, draft.window - 1, "◀ Back",
+                                 row=buttons_row))
+    if draft.window + 1 < form.windows:
+        view.add_item(FormWindow(game_id, form.prompt.id, form.fingerprint, text, draft.window + 1,
+                                 "More choices ▶", row=buttons_row))
+    view.add_item(FormSubmit(game_id, form.prompt.id, form.fingerprint, text, row=buttons_row))
     return view
 
 
 def prompt_view(game_id: str, prompt: Prompt, recipient: str | None) -> discord.ui.View | None:
-    """The buttons or menus of a secret decision, for a message to `recipient` (a faction value; None: the
-    channel). Only the deciding faction's DM ever gets them: the choices may name its secrets."""
-    if not prompt.secret or recipient != prompt.faction.value:
+    """The buttons or menus of a decision, for a message to `recipient` (a faction value; None: the channel).
+    Only the deciding faction's DM ever gets them: the choices may name its secrets."""
+    if recipient != prompt.faction.value:
         return None
     form = form_for(prompt)
     return form_view(game_id, form, Draft.empty(form)) if form is not None else None
 
 
-DYNAMIC_ITEMS = (PromptButton, FormSelect, FormSubmit)
+DYNAMIC_ITEMS = (PromptButton, AmountButton, FormSelect, FormWindow, FormSubmit)

@@ -13,7 +13,7 @@ import discord
 from bot.app.map_picture import render_map
 from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
 from bot.discord.components import prompt_view
-from bot.discord.text import split_message
+from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import faction_name
@@ -22,18 +22,27 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+def _ref(message: discord.Message | None) -> str | None:
+    """Where a message is, as the store keeps it: "<channel id>:<message id>"."""
+    return f"{message.channel.id}:{message.id}" if message is not None else None
+
+
 class DiscordGateway:
     def __init__(self, client: discord.Client):
         self.client = client
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> None:
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        if message.edit_ref is not None:
+            await self._close(message.edit_ref, message.text)
+            return None
         faction = message.recipient.faction
         if faction is None:
             channel = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
-            await self._send(channel, split_message(message.text), self._buttons(game, message), message.outbox_id)
+            sent = await self._send(channel, split_message(message.text), self._buttons(game, message),
+                                    message.outbox_id)
             if message.attach_map:
                 await self._send_map(channel, game, message.outbox_id)
-            return
+            return _ref(sent)
         user_id = game.seats.get(faction)
         if user_id is None:
             raise DeliveryFailed(f"nobody is seated as {faction}")
@@ -41,10 +50,27 @@ class DiscordGateway:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             # A player may sit in several games: each DM says which one it is about.
             chunks = split_message(f"**Dune in <#{game.channel_id}>**\n{message.text}")
-            await self._send(user, chunks, self._buttons(game, message), message.outbox_id)
+            return _ref(await self._send(user, chunks, self._buttons(game, message), message.outbox_id))
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
             raise DeliveryFailed(faction) from error
+
+    async def _close(self, ref: str, text: str) -> None:
+        """Add `text` to the message `ref` names and disable its controls (a decision card whose decision
+        closed). A message deleted meanwhile is left alone."""
+        channel_id, _, message_id = ref.partition(":")
+        try:
+            channel = self.client.get_channel(int(channel_id)) or await self.client.fetch_channel(int(channel_id))
+            posted = await channel.fetch_message(int(message_id))
+        except discord.NotFound:
+            return
+        view = discord.ui.View.from_message(posted, timeout=None)
+        for item in view.children:
+            item.disabled = True
+        content = f"{posted.content}\n{text}"
+        if len(content) > MESSAGE_LIMIT:
+            content = posted.content[:MESSAGE_LIMIT - len(text) - 3] + "…\n" + text
+        await posted.edit(content=content, view=view if view.children else None, allowed_mentions=NO_MENTIONS)
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
         """Send the seated player a short welcome DM: Discord tells whether DMs reach a user only by refusing
@@ -67,17 +93,19 @@ class DiscordGateway:
 
     @staticmethod
     async def _send(target: discord.abc.Messageable, chunks: list[str], view: discord.ui.View | None,
-                    outbox_id: int | None) -> None:
+                    outbox_id: int | None) -> discord.Message | None:
         """Send the chunks in order, the view with the last. Each chunk carries a nonce made of its outbox row
         and number, which discord.py sends with enforce_nonce: Discord drops a second message with the same
         nonce sent within minutes, so redelivering a row after a crash between the send and its `sent` mark
         (GameService.deliver) posts nothing twice."""
+        sent = None
         for number, chunk in enumerate(chunks, start=1):
             extra = {"nonce": f"mentat-{outbox_id}-{number}"} if outbox_id is not None else {}
             if view is not None and number == len(chunks):
-                await target.send(chunk, view=view, allowed_mentions=NO_MENTIONS, **extra)
+                sent = await target.send(chunk, view=view, allowed_mentions=NO_MENTIONS, **extra)
             else:
-                await target.send(chunk, allowed_mentions=NO_MENTIONS, **extra)
+                sent = await target.send(chunk, allowed_mentions=NO_MENTIONS, **extra)
+        return sent  # the last chunk: the one that carries the controls
 
     @staticmethod
     async def _send_map(channel: discord.abc.Messageable, game: GameRecordRow, outbox_id: int | None) -> None:

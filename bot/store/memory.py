@@ -32,6 +32,7 @@ class MemoryGameStore:
         self._actions: dict[str, list[StoredAction]] = {}
         self._outbox: dict[int, OutboxRow] = {}  # in id order
         self._last_outbox_id = 0
+        self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
                           actions: list[StoredAction] = ()) -> None:
@@ -117,7 +118,7 @@ class MemoryGameStore:
         pending = [row for row in self._outbox.values() if row.status == "pending"]
         return [row.model_copy(deep=True) for row in pending[:limit]]
 
-    async def mark_outbox(self, outbox_id: int, status: str) -> None:
+    async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
         check_outbox_status(status)
         row = self._outbox.get(outbox_id)
         if row is None:
@@ -125,6 +126,11 @@ class MemoryGameStore:
         row.status = status
         if status == "pending":
             row.attempts += 1
+        if status == "sent" and ref is not None and row.message.key is not None:
+            self._refs[(row.game_id, row.message.key)] = ref
+
+    async def message_ref(self, game_id: str, key: str) -> str | None:
+        return self._refs.get((game_id, key))
 
     async def log_notes(self, game_id: str) -> list[LogNote]:
         self._game(game_id)

@@ -290,7 +290,7 @@ class SqliteGameStore:
         return [LogNote(seq=row["seq"], text=OutgoingMessage.model_validate_json(row["message_json"]).text,
                         created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
 
-    async def mark_outbox(self, outbox_id: int, status: str) -> None:
+    async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
         check_outbox_status(status)
 
         def work(db: sqlite3.Connection) -> None:
@@ -300,8 +300,17 @@ class SqliteGameStore:
                 {"status": status, "id": outbox_id})
             if cursor.rowcount == 0:
                 raise KeyError(f"no outbox row {outbox_id}")
+            if status == "sent" and ref is not None:
+                db.execute("INSERT OR REPLACE INTO message_refs (game_id, key, ref)"
+                           " SELECT game_id, json_extract(message_json, '$.key'), :ref FROM outbox"
+                           " WHERE id = :id AND json_extract(message_json, '$.key') IS NOT NULL",
+                           {"ref": ref, "id": outbox_id})
 
         await self._write(work)
+
+    async def message_ref(self, game_id: str, key: str) -> str | None:
+        rows = await self._read("SELECT ref FROM message_refs WHERE game_id = ? AND key = ?", (game_id, key))
+        return rows[0]["ref"] if rows else None
 
     async def _run(self, work: Work[T], *, write: bool = False, settle: Callable[[bool], None] | None = None) -> T:
         """Run `work` as one transaction on the connection's thread, in one hand-over (aiosqlite's `_execute`

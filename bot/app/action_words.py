@@ -1,0 +1,193 @@
+"""A player's action in words, for the decision card's default and for the card's closing line ("You
+answered: ship 5 tokens from your reserves to Arrakeen."). Discord-free.
+
+The words can name the decider's secrets (a battle plan, a traitor): they are written only into the decider's
+own card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.actions import (
+    AcceptAlliance,
+    AnswerPrescience,
+    AnswerRevealWindow,
+    AnswerTruthtrance,
+    AskPrescience,
+    Bid,
+    BreakAlliance,
+    BtAllyRevive,
+    CallTraitor,
+    CaptureLeader,
+    ChooseBattle,
+    ChooseBtAttack,
+    ChooseTraitor,
+    DialStorm,
+    EndNexus,
+    GuildTiming,
+    LayTraps,
+    MarkBtTraitor,
+    Move,
+    PassBid,
+    PlaceStartingTokens,
+    PlaceWorm,
+    PlayStormCards,
+    PredictWinner,
+    ProposeAlliance,
+    ReturnCards,
+    Revive,
+    RideWorm,
+    SendAdvisor,
+    SetBidOrder,
+    SetTraitorOrder,
+    Ship,
+    ShipToReserves,
+    SkipMove,
+    SkipShipment,
+    SubmitBattlePlan,
+    TrapsAndGifts,
+    UseVoice,
+)
+from engine.ids import Faction
+from engine.model import PromptKind
+from engine.names import faction_name, location_label, option_name
+
+
+def _where(location: str | None) -> str:
+    if location is None:
+        return "nowhere"
+    try:
+        return location_label(location)
+    except (KeyError, LookupError):
+        return location
+
+
+def _tokens(count: int) -> str:
+    return f"{count} token{'s' if count != 1 else ''}"
+
+
+def _names(ids: list[str]) -> str:
+    return ", ".join(option_name(i) for i in ids) or "none"
+
+
+def _plan(plan: SubmitBattlePlan) -> str:
+    who = option_name(plan.leader) if plan.leader else (f"{option_name(plan.cheap_hero)} (cheap hero)"
+                                                        if plan.cheap_hero else "no leader")
+    parts = [who + (" with the Kwisatz Haderach" if plan.kwisatz_haderach else ""), f"dial {plan.dial}"]
+    if plan.spice:
+        parts.append(f"{plan.spice} spice backing the dial")
+    parts.append(f"weapon {option_name(plan.weapon)}" if plan.weapon else "no weapon")
+    parts.append(f"defense {option_name(plan.defense)}" if plan.defense else "no defense")
+    if plan.impair:
+        parts.append("impairing: " + ("no shipping" if plan.impair == "no_shipping" else "no moving") + " next turn")
+    return "the battle plan: " + ", ".join(parts)
+
+
+def _storm_cards(action: PlayStormCards) -> str:
+    played = []
+    if action.weather_control is not None:
+        played.append(f"Weather Control (the storm moves {action.weather_control})")
+    if action.family_atomics:
+        played.append("Family Atomics")
+    return "play " + " and ".join(played) if played else "play no storm card"
+
+
+def _traps_and_gifts(traps: dict[str, str], gifts: dict[str, Faction]) -> str:
+    parts = [f"a trap of {option_name(card)} on {stronghold}" for stronghold, card in traps.items()]
+    parts += [f"give {option_name(card)} to the {faction_name(to)}" for card, to in gifts.items()]
+    return "; ".join(parts) or "no trap and no gift"
+
+
+WORDS: dict[type, Callable[[Any], str]] = {
+    ChooseTraitor: lambda a: f"keep {option_name(a.leader)} as your traitor",
+    PredictWinner: lambda a: f"predict the {faction_name(a.predicted)} win on turn {a.turn}",
+    LayTraps: lambda a: _traps_and_gifts(a.traps, {}),
+    PlaceStartingTokens: lambda a: "place " + ", ".join(f"{_tokens(n)} in {_where(loc)}"
+                                                       for loc, n in a.placement.items()),
+    DialStorm: lambda a: f"dial {a.value}",
+    ProposeAlliance: lambda a: f"propose an alliance to the {faction_name(a.partner)}",
+    AcceptAlliance: lambda a: f"accept the alliance of the {faction_name(a.partner)}",
+    EndNexus: lambda a: "done talking: no alliance change",
+    BreakAlliance: lambda a: "break your alliance",
+    RideWorm: lambda a: f"ride Shai-Hulud to {_where(a.to_location)}" if a.to_location else "stay: no ride",
+    PlaceWorm: lambda a: f"place Shai-Hulud in {a.territory}" if a.territory else "place Shai-Hulud nowhere",
+    Bid: lambda a: f"bid {a.amount}" + (f" ({a.ally_pays} paid by your ally)" if a.ally_pays else ""),
+    PassBid: lambda a: "pass",
+    Revive: lambda a: "revive " + " and ".join(
+        [_tokens(a.tokens)] + ([option_name(a.leader)] if a.leader else [])
+        + (["the Kwisatz Haderach"] if a.kwisatz_haderach else [])),
+    BtAllyRevive: lambda a: f"revive {_tokens(a.tokens)}" + (f" and {_names(a.leaders)}" if a.leaders else ""),
+    Ship: lambda a: f"ship {_tokens(a.tokens)} from {_where(a.from_location) if a.from_location else 'your reserves'}"
+                    f" to {_where(a.to_location)}",
+    ShipToReserves: lambda a: f"ship {_tokens(a.tokens)} from {_where(a.from_location)} back to your reserves",
+    SkipShipment: lambda a: "ship nothing",
+    Move: lambda a: f"move {_tokens(a.tokens)} from {_where(a.from_location)} to {_where(a.to_location)}",
+    SkipMove: lambda a: "move nothing",
+    SendAdvisor: lambda a: "send the spiritual advisor" if a.accept else "send no advisor",
+    GuildTiming: lambda a: "take the Guild's turn now" if a.now else "wait: take the Guild's turn later",
+    ChooseBattle: lambda a: f"fight the {faction_name(a.opponent)} in {a.territory}",
+    AskPrescience: lambda a: f"ask for their {a.element}" if a.element else "ask nothing",
+    AnswerPrescience: lambda a: f"answer: {option_name(a.answer)}",
+    UseVoice: lambda a: (f"Voice: they must {'play' if a.command == 'play' else 'not play'} "
+                         f"{(a.category or '').replace('_', ' ')}") if a.command else "no Voice",
+    SubmitBattlePlan: _plan,
+    CallTraitor: lambda a: "call the traitor" if a.call else "no traitor call",
+    CaptureLeader: lambda a: {"keep": "keep the captured leader", "kill": "kill him for 2 spice",
+                              "release": "let him go"}[a.choice],
+    ChooseBtAttack: lambda a: f"attack {option_name(a.leader)}" if a.leader else "attack no leader",
+    AnswerTruthtrance: lambda a: f"answer {a.answer}",
+    AnswerRevealWindow: lambda a: f"reveal {option_name(a.leader)}" if a.leader else "let the moment pass",
+    MarkBtTraitor: lambda a: f"mark {option_name(a.leader)} as your traitor" if a.leader else "mark no one",
+    TrapsAndGifts: lambda a: _traps_and_gifts(a.traps, a.gifts),
+    PlayStormCards: _storm_cards,
+    ReturnCards: lambda a: f"give back {_names(a.cards)}",
+}
+
+
+# The actions that answer each kind of decision (a closed card says "You answered" only for one of these).
+ANSWERS: dict[PromptKind, tuple[type, ...]] = {
+    PromptKind.TRAITOR_PICK: (ChooseTraitor,),
+    PromptKind.BG_PREDICTION: (PredictWinner,),
+    PromptKind.BT_TRAPS: (LayTraps,),
+    PromptKind.STARTING_PLACEMENT: (PlaceStartingTokens,),
+    PromptKind.STORM_DIAL: (DialStorm,),
+    PromptKind.NEXUS: (ProposeAlliance, AcceptAlliance, BreakAlliance, EndNexus),
+    PromptKind.WORM_RIDE: (RideWorm,),
+    PromptKind.BID: (Bid, PassBid, SetBidOrder),
+    PromptKind.REVIVAL: (Revive, BtAllyRevive),
+    PromptKind.SHIPMENT: (Ship, ShipToReserves, SkipShipment),
+    PromptKind.MOVEMENT: (Move, SkipMove),
+    PromptKind.SPIRITUAL_ADVISOR: (SendAdvisor,),
+    PromptKind.BATTLE_CHOICE: (ChooseBattle,),
+    PromptKind.PRESCIENCE: (AskPrescience,),
+    PromptKind.PRESCIENCE_ANSWER: (AnswerPrescience,),
+    PromptKind.VOICE: (UseVoice,),
+    PromptKind.BATTLE_PLAN: (SubmitBattlePlan,),
+    PromptKind.TRAITOR_CALL: (CallTraitor, SetTraitorOrder),
+    PromptKind.STORM_CARDS: (PlayStormCards,),
+    PromptKind.TRUTHTRANCE: (AnswerTruthtrance,),
+    PromptKind.BT_ATTACK: (ChooseBtAttack,),
+    PromptKind.BT_MARK: (MarkBtTraitor,),
+    PromptKind.BT_REVEAL_WINDOW: (AnswerRevealWindow,),
+    PromptKind.BT_TRAPS_AND_GIFTS: (TrapsAndGifts,),
+    PromptKind.WORM_PLACEMENT: (PlaceWorm,),
+    PromptKind.GUILD_TIMING: (GuildTiming,),
+    PromptKind.HAND_SWAP: (ReturnCards,),
+    PromptKind.LEADER_CAPTURE: (CaptureLeader,),
+}
+
+
+def answers(action: Any, kind: PromptKind) -> bool:
+    return isinstance(action, ANSWERS.get(kind, ()))
+
+
+def describe(action: Any) -> str:
+    """The action as its decider would say it, lower case, no full stop."""
+    words = WORDS.get(type(action))
+    if words is not None:
+        return words(action)
+    fields = action.model_dump(exclude={"type", "faction"}, exclude_defaults=True)
+    return str(getattr(action, "type", "answer")).replace("_", " ") + "".join(
+        f", {name.replace('_', ' ')} {value}" for name, value in fields.items())

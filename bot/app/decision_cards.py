@@ -1,0 +1,166 @@
+"""The decision card: what a decider reads in the DM that asks for a decision (bot/discord/components.py adds its
+controls). It says what is decided and why now (the rule, as /rules finds it), the facts that matter for it,
+what happens if nobody answers and when; once the decision closes, how it closed.
+
+Built from the decider's own view of the game (engine.views.view) and the open prompt (engine.flow.legal_choices):
+never from the raw state, so a card can only say what its reader may know. Discord-free: the console prints
+the same cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from engine.ids import Faction
+from engine.model import Prompt, PromptKind
+from engine.names import faction_name, location_label, option_name
+from engine.views import PlayerView
+
+# What each kind of decision is called where a player reads it (never the engine's word).
+KIND_NAMES: dict[PromptKind, str] = {
+    PromptKind.TRAITOR_PICK: "your traitor",
+    PromptKind.BG_PREDICTION: "the Bene Gesserit prediction",
+    PromptKind.BT_TRAPS: "the Bene Tleilaxu traps at setup",
+    PromptKind.STARTING_PLACEMENT: "where your starting tokens go",
+    PromptKind.STORM_DIAL: "the storm dial",
+    PromptKind.NEXUS: "alliances at the Nexus",
+    PromptKind.WORM_RIDE: "a ride on Shai-Hulud",
+    PromptKind.BID: "a bid",
+    PromptKind.REVIVAL: "revival",
+    PromptKind.SHIPMENT: "your shipment",
+    PromptKind.MOVEMENT: "your move",
+    PromptKind.SPIRITUAL_ADVISOR: "a spiritual advisor",
+    PromptKind.BATTLE_CHOICE: "which battle to fight",
+    PromptKind.PRESCIENCE: "the prescience question",
+    PromptKind.PRESCIENCE_ANSWER: "the answer to prescience",
+    PromptKind.VOICE: "the Voice",
+    PromptKind.BATTLE_PLAN: "your battle plan",
+    PromptKind.TRAITOR_CALL: "a traitor call",
+    PromptKind.STORM_CARDS: "storm cards (Weather Control, Family Atomics)",
+    PromptKind.TRUTHTRANCE: "a Truthtrance answer",
+    PromptKind.BT_ATTACK: "the Bene Tleilaxu leader attack",
+    PromptKind.BT_MARK: "marking a revived leader",
+    PromptKind.BT_REVEAL_WINDOW: "revealing a traitor after this battle",
+    PromptKind.BT_TRAPS_AND_GIFTS: "Bene Tleilaxu traps and gifts",
+    PromptKind.WORM_PLACEMENT: "where Shai-Hulud appears",
+    PromptKind.GUILD_TIMING: "when the Guild take their turn",
+    PromptKind.HAND_SWAP: "the cards you give back",
+    PromptKind.LEADER_CAPTURE: "a captured leader",
+}
+
+# The rule a decision is asked under, as /rules finds it.
+KIND_RULES: dict[PromptKind, str] = {
+    PromptKind.TRAITOR_PICK: "Setup: traitors",
+    PromptKind.BG_PREDICTION: "A-25",
+    PromptKind.BT_TRAPS: "BT-5",
+    PromptKind.STARTING_PLACEMENT: "Setup: starting tokens",
+    PromptKind.STORM_DIAL: "A-1",
+    PromptKind.NEXUS: "A-8",
+    PromptKind.WORM_RIDE: "A-28",
+    PromptKind.BID: "A-6",
+    PromptKind.REVIVAL: "A-7",
+    PromptKind.SHIPMENT: "A-23",
+    PromptKind.MOVEMENT: "A-22",
+    PromptKind.SPIRITUAL_ADVISOR: "A-15",
+    PromptKind.BATTLE_CHOICE: "A-13",
+    PromptKind.PRESCIENCE: "A-26",
+    PromptKind.PRESCIENCE_ANSWER: "A-26",
+    PromptKind.VOICE: "A-26",
+    PromptKind.BATTLE_PLAN: "A-13",
+    PromptKind.TRAITOR_CALL: "A-13",
+    PromptKind.STORM_CARDS: "A-2",
+    PromptKind.TRUTHTRANCE: "Treachery: Truthtrance",
+    PromptKind.BT_ATTACK: "BT-11",
+    PromptKind.BT_MARK: "BT-20",
+    PromptKind.BT_REVEAL_WINDOW: "R-7",
+    PromptKind.BT_TRAPS_AND_GIFTS: "R-21",
+    PromptKind.WORM_PLACEMENT: "A-21",
+    PromptKind.GUILD_TIMING: "A-15",
+    PromptKind.HAND_SWAP: "A-14",
+    PromptKind.LEADER_CAPTURE: "A-15",
+}
+
+CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)
+Facts = Callable[[PlayerView, Prompt], list[str]]
+FACTS: dict[PromptKind, Facts] = {}
+
+
+def facts_for(kind: PromptKind) -> Callable[[Facts], Facts]:
+    """Register the lines a card of this kind shows (bot/app/decision_facts.py)."""
+
+    def register(fn: Facts) -> Facts:
+        FACTS[kind] = fn
+        return fn
+
+    return register
+
+
+class DecisionCard(BaseModel):
+    """A card's words, as the service queues them and a front renders them."""
+
+    title: str
+    rule: str
+    facts: list[str]
+    default: str | None = None  # the declared default, in words
+    deadline: datetime | None = None
+
+    def text(self) -> str:
+        lines = [f"{CARD_HEADING}{self.title}** (rule {self.rule}; `/rules {self.rule}`)"]
+        lines += [f"- {fact}" for fact in self.facts]
+        if self.deadline is not None:
+            lines.append(f"Answer by {timestamp(self.deadline)} ({timestamp(self.deadline, 'R')}).")
+        if self.default is not None:
+            lines.append(f"If nobody answers (the deadline passes, or a moderator forces it): {self.default}")
+        return "\n".join(lines)
+
+
+def timestamp(moment: datetime, style: str = "f") -> str:
+    """A Discord timestamp: every reader sees it in their own time zone (the console spells it out)."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def kind_name(kind: PromptKind) -> str:
+    return KIND_NAMES.get(kind, kind.value.replace("_", " "))
+
+
+def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: datetime | None) -> DecisionCard:
+    """The card of `prompt` for its decider, whose view of the game is `seen`."""
+    facts = FACTS.get(prompt.kind, _choices_only)(seen, prompt)
+    if seen.own is not None and not any("spice" in fact.lower() for fact in facts):
+        facts.append(f"Your spice: {seen.own.spice}.")
+    return DecisionCard(title=kind_name(prompt.kind), rule=KIND_RULES.get(prompt.kind, "A-9"), facts=facts,
+                        default=default, deadline=deadline)
+
+
+def _choices_only(seen: PlayerView, prompt: Prompt) -> list[str]:
+    if not prompt.options:
+        return []
+    shown = ", ".join(option_name(o) for o in prompt.options[:25])
+    more = f" and {len(prompt.options) - 25} more" if len(prompt.options) > 25 else ""
+    return [f"Your choices: {shown}{more}."]
+
+
+# --- words the cards share -------------------------------------------------------------------------------
+
+
+def tokens(count: int) -> str:
+    return f"{count} token{'s' if count != 1 else ''}"
+
+
+def where(location: str) -> str:
+    try:
+        return location_label(location)
+    except (KeyError, LookupError):
+        return location
+
+
+def faction_words(value: str | Faction | None) -> str:
+    if value is None:
+        return "nobody"
+    try:
+        return faction_name(Faction(value))
+    except ValueError:
+        return str(value)
