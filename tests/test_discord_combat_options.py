@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.app.service import Accepted
-from bot.discord.prompt_forms import FormIncomplete, form_for
+from bot.discord.form_core import FormIncomplete
+from bot.discord.prompt_forms import form_for
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from tests import test_discord_handlers as handlers

@@ -26,7 +26,8 @@ from bot.discord.components import (
     form_view,
     prompt_view,
 )
-from bot.discord.prompt_forms import FORMS, MAX_CHOICES, Draft, FormIncomplete, form_for, page_count, page_of
+from bot.discord.form_core import MAX_CHOICES, Draft, FormIncomplete, page_count, page_of
+from bot.discord.prompt_forms import FORMS, form_for
 from bot.store.memory import MemoryGameStore
 from engine.actions import (
     AnswerRevealWindow,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.app.words import tokens, where
 from engine.actions import (
     AcceptAlliance,
     AnswerPrescience,
@@ -52,20 +53,11 @@ from engine.actions import (
 )
 from engine.ids import Faction
 from engine.model import PromptKind
-from engine.names import faction_name, location_label, option_name
+from engine.names import faction_name, option_name
 
 
 def _where(location: str | None) -> str:
-    if location is None:
-        return "nowhere"
-    try:
-        return location_label(location)
-    except (KeyError, LookupError):
-        return location
-
-
-def _tokens(count: int) -> str:
-    return f"{count} token{'s' if count != 1 else ''}"
+    return where(location) if location is not None else "nowhere"
 
 
 def _names(ids: list[str]) -> str:
@@ -104,7 +96,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
     ChooseTraitor: lambda a: f"keep {option_name(a.leader)} as your traitor",
     PredictWinner: lambda a: f"predict the {faction_name(a.predicted)} win on turn {a.turn}",
     LayTraps: lambda a: _traps_and_gifts(a.traps, {}),
-    PlaceStartingTokens: lambda a: "place " + ", ".join(f"{_tokens(n)} in {_where(loc)}"
+    PlaceStartingTokens: lambda a: "place " + ", ".join(f"{tokens(n)} in {_where(loc)}"
                                                        for loc, n in a.placement.items()),
     DialStorm: lambda a: f"dial {a.value}",
     ProposeAlliance: lambda a: f"propose an alliance to the {faction_name(a.partner)}",
@@ -116,14 +108,14 @@ WORDS: dict[type, Callable[[Any], str]] = {
     Bid: lambda a: f"bid {a.amount}" + (f" ({a.ally_pays} paid by your ally)" if a.ally_pays else ""),
     PassBid: lambda a: "pass",
     Revive: lambda a: "revive " + " and ".join(
-        [_tokens(a.tokens)] + ([option_name(a.leader)] if a.leader else [])
+        [tokens(a.tokens)] + ([option_name(a.leader)] if a.leader else [])
         + (["the Kwisatz Haderach"] if a.kwisatz_haderach else [])),
-    BtAllyRevive: lambda a: f"revive {_tokens(a.tokens)}" + (f" and {_names(a.leaders)}" if a.leaders else ""),
-    Ship: lambda a: f"ship {_tokens(a.tokens)} from {_where(a.from_location) if a.from_location else 'your reserves'}"
+    BtAllyRevive: lambda a: f"revive {tokens(a.tokens)}" + (f" and {_names(a.leaders)}" if a.leaders else ""),
+    Ship: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location) if a.from_location else 'your reserves'}"
                     f" to {_where(a.to_location)}",
-    ShipToReserves: lambda a: f"ship {_tokens(a.tokens)} from {_where(a.from_location)} back to your reserves",
+    ShipToReserves: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location)} back to your reserves",
     SkipShipment: lambda a: "ship nothing",
-    Move: lambda a: f"move {_tokens(a.tokens)} from {_where(a.from_location)} to {_where(a.to_location)}",
+    Move: lambda a: f"move {tokens(a.tokens)} from {_where(a.from_location)} to {_where(a.to_location)}",
     SkipMove: lambda a: "move nothing",
     SendAdvisor: lambda a: "send the spiritual advisor" if a.accept else "send no advisor",
     GuildTiming: lambda a: "take the Guild's turn now" if a.now else "wait: take the Guild's turn later",

@@ -9,14 +9,13 @@ the same cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 
 from pydantic import BaseModel
 
-from engine.ids import Faction
+from bot.app.words import Facts
 from engine.model import Prompt, PromptKind
-from engine.names import faction_name, location_label, option_name
+from engine.names import option_name
 from engine.views import PlayerView
 
 # What each kind of decision is called where a player reads it (never the engine's word).
@@ -84,18 +83,9 @@ KIND_RULES: dict[PromptKind, str] = {
 }
 
 CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)
-Facts = Callable[[PlayerView, Prompt], list[str]]
+# The lines a card of each kind shows beyond the standard ones: (the decider's view, the prompt) -> lines. Each
+# area of the game keeps its own in a module of bot/app (turn_facts, battle_facts...), merged here.
 FACTS: dict[PromptKind, Facts] = {}
-
-
-def facts_for(kind: PromptKind) -> Callable[[Facts], Facts]:
-    """Register the lines a card of this kind shows (bot/app/decision_facts.py)."""
-
-    def register(fn: Facts) -> Facts:
-        FACTS[kind] = fn
-        return fn
-
-    return register
 
 
 class DecisionCard(BaseModel):
@@ -141,26 +131,3 @@ def _choices_only(seen: PlayerView, prompt: Prompt) -> list[str]:
     shown = ", ".join(option_name(o) for o in prompt.options[:25])
     more = f" and {len(prompt.options) - 25} more" if len(prompt.options) > 25 else ""
     return [f"Your choices: {shown}{more}."]
-
-
-# --- words the cards share -------------------------------------------------------------------------------
-
-
-def tokens(count: int) -> str:
-    return f"{count} token{'s' if count != 1 else ''}"
-
-
-def where(location: str) -> str:
-    try:
-        return location_label(location)
-    except (KeyError, LookupError):
-        return location
-
-
-def faction_words(value: str | Faction | None) -> str:
-    if value is None:
-        return "nobody"
-    try:
-        return faction_name(Faction(value))
-    except ValueError:
-        return str(value)

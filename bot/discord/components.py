@@ -1,6 +1,6 @@
 """Secret decisions in the decider's DMs: buttons and select menus that survive a restart.
 
-Every secret prompt gets a form (bot/discord/prompt_forms.py). A form of one field with at most 25 choices is a
+Every decision gets a form (bot/discord/prompt_forms.py). A form of one field with at most 25 choices is a
 row of buttons, `mentat:<game>:<prompt>:<index>:<fingerprint>`: a click answers. Any other form is one select
 menu per part and a Submit button, `mentat:f:<game>:<prompt>:<fingerprint>:<draft>:<part | ok>`, where the
 draft is the choices made so far: choosing in a menu edits the message so that every custom id carries the new
@@ -22,7 +22,8 @@ import discord
 
 from bot.app.ports import GameRecordRow
 from bot.discord.common import GameBot, answer, refusals
-from bot.discord.prompt_forms import MAX_CHOICES, MAX_FIELDS, Draft, Form, FormIncomplete, form_for, page_count, page_of
+from bot.discord.form_core import MAX_CHOICES, MAX_FIELDS, Draft, Form, FormIncomplete, page_count, page_of
+from bot.discord.prompt_forms import form_for
 from engine.actions import Action
 from engine.errors import RuleViolation
 from engine.flow import legal_choices
