@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from pydantic import ValidationError
+from pydantic import Field, StrictInt, ValidationError
 
 from bot.app.map_picture import with_map
 from bot.app.ports import (
@@ -44,6 +44,7 @@ from engine.record import GameRecord, record_game, replay, verify
 MAX_DELIVERY_ATTEMPTS = 5
 LOG_LENGTH = 20  # entries /game log shows unless asked for another number
 MAX_LOG_LENGTH = 500
+MAX_GAME_FILE = 5_000_000  # characters: a 15-turn game's file is some 200 kB
 IMPORTED_ACTOR = 0  # the actor of an imported game's actions: the file does not say who took them
 STATE_CACHE_SIZE = 1024  # games whose parsed snapshot submit keeps: some 30 KiB each as objects
 ANY_KIND = "*"  # the deadline key for every prompt kind without a deadline of its own
@@ -55,6 +56,12 @@ REVEALING_EVENTS = {
     "double_traitor", "spice_deck_seen", "trap_attack", "bt_attack_resolved", "bt_trap_resolved",
     "bt_traitor_revealed", "card_given", "karama_played", "card_played",
 }
+
+
+class GameFile(GameRecord):
+    """A game file as /game export writes it: the engine's record and who sat where (Discord user ids)."""
+
+    seats: dict[Faction, StrictInt] = Field(default_factory=dict)
 
 
 class ServiceError(Exception):
@@ -114,18 +121,13 @@ def _first_problem(error: Exception) -> str:
     return str(error)
 
 
-def _file_seats(raw: dict, setup: GameSetup) -> dict[str, int]:
+def _file_seats(record: GameFile) -> dict[str, int]:
     """The seats a game file carries (/game export writes them; the engine's own export has none): only
-    factions of the game, each to a user id."""
-    seats = raw.get("seats") or {}
-    if not isinstance(seats, dict):
-        raise NotAllowed("The game file's seats must map factions to user ids.")
-    in_game = {f.value for f in setup.factions}
-    wrong = [f for f, user in seats.items() if f not in in_game or isinstance(user, bool) or not isinstance(user, int)]
+    factions of the game."""
+    wrong = [f.value for f in record.seats if f not in record.setup.factions]
     if wrong:
-        raise NotAllowed(f"The game file seats {', '.join(map(str, wrong))}, which are not factions of this game "
-                         "with a user id.")
-    return dict(seats)
+        raise NotAllowed(f"The game file seats {', '.join(wrong)}, which are not factions of this game.")
+    return {faction.value: user for faction, user in record.seats.items()}
 
 
 def _public_entries(setup: GameSetup, stored: list[StoredAction], opened: datetime | None,
@@ -326,16 +328,18 @@ class GameService:
         for its empty seats and /game start, which resumes it where it stood (an ended game stays ended)."""
         if await self.store.game_in_channel(channel_id) is not None:
             raise NotAllowed("This channel already has a game; import into another channel or thread.")
+        if len(game_file) > MAX_GAME_FILE:
+            raise NotAllowed(f"This game file is {len(game_file):,} characters long; a game file is at most "
+                             f"{MAX_GAME_FILE:,}.")
         try:
-            raw = json.loads(game_file)
-            record = GameRecord.model_validate(raw)
-        except (json.JSONDecodeError, ValidationError, TypeError) as error:
+            record = GameFile.model_validate_json(game_file)
+        except ValidationError as error:
             raise NotAllowed(f"This is not a Mentat game file (mentat-game/1): {_first_problem(error)}") from None
         try:
             state = await asyncio.to_thread(verify, record)  # a replay: off the event loop
         except ReplayMismatch as mismatch:
             raise NotAllowed(f"The game file fails verification, so it was not imported: {mismatch}") from None
-        seats = _file_seats(raw, record.setup)
+        seats = _file_seats(record)
         ended = state.phase == Phase.ENDED
         now = self.clock()
         row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
