@@ -124,15 +124,29 @@ def place_tokens(state: GameState, action: PlaceTokens, log: EventLog) -> None:
 
 @handles(MoveCard)
 def move_card(state: GameState, action: MoveCard, log: EventLog) -> None:
-    """The card leaves wherever it is (deck, discard, a hand); whose hand and which card stay secret."""
+    """The card leaves wherever it is: the deck, a discard pile, a hand, the auction's cards not yet up, a trap
+    (which is then gone). Where it was stays secret, from the table and from the moderator alike: the
+    announcement and any refusal read the same wherever it lay (issue 15: moderating blind)."""
     if action.to is not None:
         _check_in_game(state, action.to)
-    piles = [state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values())]
+    try:
+        load_game_data().card(action.card)
+    except (KeyError, LookupError):
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "Admin", f"There is no card {action.card!r}.") from None
+    waiting = state.bidding.cards[1 if state.bidding.card_open else 0:] if state.bidding is not None else []
+    piles = [state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values()), waiting]
     holder = next((pile for pile in piles if action.card in pile), None)
-    if holder is None:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "Admin",
-                            f"The card {action.card!r} is in no deck, discard pile or hand.")
-    holder.remove(action.card)
+    trap = next((s for s, t in state.traps.items() if t.card == action.card), None)
+    if holder is None and trap is None:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "Admin",
+                            f"{card_name(action.card)} cannot be moved now: it is out of the game or on the table "
+                            "for everyone to see it resolve.")
+    if holder is waiting:
+        state.bidding.cards.remove(action.card)
+    elif holder is not None:
+        holder.remove(action.card)
+    else:
+        del state.traps[trap]
     (state.faction(action.to).hand if action.to else state.treachery_discard).append(action.card)
     if action.to:
         log.private("admin_card_given", action.to, f"Admin {action.admin} gave you {card_name(action.card)}.",

@@ -12,7 +12,7 @@ from engine.invariants import violations
 from engine.views import view
 from tests.conftest import ready_game, refused
 
-A, H = Faction.ATREIDES, Faction.HARKONNEN
+A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 WHO = {"admin": "mod", "reason": "table error"}
 
 
@@ -51,6 +51,35 @@ def test_a_card_given_is_named_to_its_receiver_only(game):
     assert view(state, None) != view(game, None)  # the hand size is public
     taken, _ = apply(state, MoveCard(**WHO, card=card))
     assert card in taken.treachery_discard and card not in taken.faction(H).hand
+
+
+def test_a_card_face_down_in_a_trap_or_a_hand_is_moved_alike_and_where_it_lay_is_not_told():
+    """Issue 15, moderating blind: the moderator's correction reads the same wherever the card lay (a hand, a trap,
+    the deck): the answer is "moved", the announcement names only the receiver."""
+    from engine.model import Trap
+
+    base = ready_game((A, H, BT))
+    in_hand = base.faction(A).hand[0]
+    trapped = base.model_copy(deep=True)
+    trapped.traps["Carthag"] = Trap(card=trapped.faction(BT).hand.pop())
+    in_trap = trapped.traps["Carthag"].card
+    announced = []
+    for state, card in ((base, in_hand), (trapped, in_trap), (base, base.treachery_deck[0])):
+        after, events = apply(state, MoveCard(**WHO, card=card, to=H))
+        assert card in after.faction(H).hand and violations(after) == []
+        announced.append(_public(events))
+    assert announced[0] == announced[1] == announced[2] == ["Admin mod gave Harkonnen a Treachery card (table error)."]
+
+
+def test_a_card_out_of_reach_is_refused_alike_whatever_keeps_it_there(game):
+    """A card out of the game (Family Atomics) and one unknown to the game are refused; the refusal does not say
+    which hidden place a card is in."""
+    gone = game.model_copy(deep=True)
+    card = gone.treachery_deck.pop()
+    gone.removed_cards.append(card)
+    refusal = refused(gone, MoveCard(**WHO, card=card, to=H), rule="Admin")
+    assert "cannot be moved now" in refusal.message
+    assert "no card" in refused(game, MoveCard(**WHO, card="atlantis", to=H), rule="Admin").message
 
 
 def test_leaders_killed_and_revived(game):

@@ -74,7 +74,7 @@ class FakeAttachment:
 
 async def test_game_import_is_for_moderators_and_creates_the_game_here(running):
     bot = running
-    exported = await bot.service.export("g55")
+    exported = await bot.service.record("g55")
     stranger = FakeInteraction(bot, SPECTATOR, channel_id=66)
     await game_cog(bot).import_.callback(game_cog(bot), stranger, game_file=FakeAttachment(exported))
     assert stranger.answers[0][0].startswith("Refused: Only a moderator") and \

@@ -214,7 +214,7 @@ async def test_the_export_replays(running, tmp_path):
     prompt = await _traitor_prompt(service, game, A)
     await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=prompt.options[0]))
     path = tmp_path / "game.json"
-    path.write_text(await service.export(game))
+    path.write_text(await service.record(game))
     assert engine_cli(["replay", str(path)]) == 0
 
 
@@ -274,7 +274,7 @@ async def test_the_log_keeps_an_undo_and_drops_what_it_took_back(running):
 async def _one_traitor_picked(service, game) -> str:
     prompt = await _traitor_prompt(service, game, A)
     await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=prompt.options[0]))
-    return await service.export(game)
+    return await service.record(game)
 
 
 async def test_an_exported_game_is_imported_with_its_seats_and_resumes_where_it_stood(running):

@@ -40,6 +40,7 @@ from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, replay, verify
+from engine.views import view
 
 MAX_DELIVERY_ATTEMPTS = 5
 LOG_LENGTH = 20  # entries /game log shows unless asked for another number
@@ -128,6 +129,19 @@ def _file_seats(record: GameFile) -> dict[str, int]:
     if wrong:
         raise NotAllowed(f"The game file seats {', '.join(wrong)}, which are not factions of this game.")
     return {faction.value: user for faction, user in record.seats.items()}
+
+
+def _readers_log(setup: GameSetup, stored: list[StoredAction], reader: Faction | None) -> list[dict]:
+    """Replay the game, keeping for each version what `reader` was told (public events, and its own)."""
+    state, events = new_game(setup)
+    entries = []
+    for seq, action in enumerate([None, *stored]):
+        if action is not None:
+            state, events = apply(state, parse_action(action.action_json))
+        told = [e.message for e in events if e.public or (reader is not None and reader in e.audience)]
+        if told:
+            entries.append({"version": seq, "events": told})
+    return entries
 
 
 def _public_entries(setup: GameSetup, stored: list[StoredAction], opened: datetime | None,
@@ -312,14 +326,43 @@ class GameService:
             del self._states[next(iter(self._states))]
 
     async def export(self, game_id: str) -> str:
+        """The game file for a player: only once the game is over, since it holds every secret (the seed gives
+        every deck and hand); while it runs, `export_for` gives each reader what they may know."""
+        row = await self._load(game_id)
+        if row.status != GameStatus.ENDED:
+            raise NotAllowed("The whole game file holds every secret; it is given once the game is over. While "
+                             "it runs, /game export gives you the public log and your own secrets.")
+        return await self.record(game_id)
+
+    async def record(self, game_id: str) -> str:
         """The game file (setup + actions + state hash) that `python -m engine replay` verifies, with the seats
-        (which the engine ignores) so that /game import can seat the same players. It holds every secret, so
-        it is offered only once the game is over (or to an admin)."""
+        (which the engine ignores) so that /game import can seat the same players. Every secret is in it: for
+        the host's own tools (the console, a backup), never for a Discord command while the game runs."""
         row = await self._load(game_id)
         actions = [parse_action(a.action_json) for a in await self.store.actions(game_id)]
         setup = GameSetup.model_validate_json(row.setup_json)
         record = record_game(setup, actions, _state(row)).model_dump(mode="json")
         return json.dumps({**record, "seats": row.seats}, indent=1)
+
+    async def export_for(self, game_id: str, reader: Faction | None) -> str:
+        """A running game as `reader` may know it (None: the table, e.g. a moderator without a seat): the
+        factions and options, the seats, every public event and `reader`'s own private ones by game version,
+        and `reader`'s view of the game now. No seed, no other faction's secret: a moderator who plays gets
+        exactly what any player gets."""
+        row = await self._load(game_id)
+        setup = GameSetup.model_validate_json(row.setup_json)
+        stored = await self.store.actions(game_id)
+        log = await asyncio.to_thread(_readers_log, setup, stored, reader)
+        seen = view(_state(row), reader)
+        return json.dumps({
+            "format": "mentat-view/1",
+            "reader": reader.value if reader else "the table",
+            "factions": [f.value for f in setup.factions],
+            "options": setup.options.model_dump(mode="json"),
+            "seats": row.seats,
+            "log": log,
+            "now": seen.model_dump(mode="json"),
+        }, indent=1)
 
     async def import_game(self, guild_id: int, channel_id: int, game_file: str, *, by: str = "moderator",
                           by_user: int = IMPORTED_ACTOR) -> GameRecordRow:

@@ -168,7 +168,7 @@ async def play_demo(store: GameStore, seed: int, out_dir: Path, options: str) ->
         path.write_text("\n\n".join(gateway.inboxes.get(faction.value, [])) + "\n", encoding="utf-8")
         files.append(path)
     files.append(out_dir / "game.json")
-    files[-1].write_text(await console.service.export(game_id) + "\n", encoding="utf-8")
+    files[-1].write_text(await console.service.record(game_id) + "\n", encoding="utf-8")
     return DemoResult(factions=factions, options=state.setup.options, ended=state.phase == Phase.ENDED,
                       turns=state.turn, winners=state.winners,
                       ending=players.ending or f"The game stopped in {state.phase.value} without an end.",

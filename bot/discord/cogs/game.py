@@ -112,16 +112,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
 
     @app_commands.command(name="export")
     async def export(self, interaction: discord.Interaction) -> None:
-        """Download the whole game log (every secret in it): once the game is over, or for a moderator."""
+        """Download the game: the whole file once it is over; while it runs, the public log and your secrets."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await game_here(self.bot.service, interaction)
-            if game.status != GameStatus.ENDED:
-                require_moderator(interaction.user, game)
-            record = await self.bot.service.export(game.game_id)
+            if game.status == GameStatus.ENDED:
+                record = await self.bot.service.export(game.game_id)
+                note = "The whole game, every secret included; `python -m engine replay` checks it."
+            else:  # moderating blind: a moderator without a seat gets the table's file, one with a seat their own
+                seated = {user: faction for faction, user in game.seats.items()}.get(interaction.user.id)
+                reader = Faction(seated) if seated else None
+                record = await self.bot.service.export_for(game.game_id, reader)
+                note = ("The game so far as you know it: the public log" + (" and your own secrets" if reader else "")
+                        + ". The whole file, every secret included, comes once the game is over.")
             file = discord.File(io.BytesIO(record.encode()), filename=f"{game.game_id}.json")
-            await interaction.followup.send("The game log; `python -m engine replay` checks it.", file=file,
-                                            ephemeral=True)
+            await interaction.followup.send(note, file=file, ephemeral=True)
 
     @app_commands.command(name="log")
     @app_commands.describe(entries=f"How many of the latest entries (default {LOG_LENGTH})")
