@@ -90,6 +90,16 @@ def test_bt_31_a_guild_cross_shipment_springs_the_trap_and_freezes_what_it_broug
     refused(state, Move(faction=G, from_location=CARTHAG, to_location="Arsunt#11", tokens=1), rule="BT-31")
 
 
+def test_bt_31_fremen_bringing_tokens_into_a_trapped_sietch_tabr_are_frozen():
+    """BT-31: the Fremen's free shipment (Sietch Tabr is near The Great Flat) springs a trap like any shipment."""
+    state, _ = arrange(forces={"False Wall West#15": {F: 2}}, traps={"Sietch Tabr": None})
+    state = answer_defaults_until(state, F)
+    state, events = apply(state, Ship(faction=F, to_location="Sietch Tabr#13", tokens=5))
+    assert state.traps["Sietch Tabr"].triggered_by == F and state.traps["Sietch Tabr"].frozen == 5
+    state = answer_defaults_until(state, F, PromptKind.MOVEMENT)
+    assert prompt_of(state, F, PromptKind.MOVEMENT).options == ["False Wall West#15"]
+
+
 def test_bt_31_another_faction_entering_a_sprung_trap_is_not_frozen():
     """BT-31: only the triggering faction's tokens are frozen; a second faction arriving later springs nothing and
     may leave again (here by Hajr's extra move)."""
@@ -232,7 +242,8 @@ def test_bt_12_the_bt_attack_with_a_worthless_card_alone_when_impairers_are_off(
     state, _ = fought(state)
     assert "feyd_rautha" in prompt_of(state, BT, PromptKind.BT_ATTACK).options
     state, _ = apply(state, ChooseBtAttack(faction=BT, leader="feyd_rautha"))
-    assert prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail["weapons"] == ["kulon"]
+    shape = prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail
+    assert shape["weapons"] == ["kulon"] and shape["impairments"] == []  # the DM form offers no impairment
     refusal = refused(state, bt_plan("kulon", impair="no_moving"), rule="BT-16")
     assert "off" in refusal.message
     state, events = apply_all(state, bt_plan("kulon"), defend("feyd_rautha"))

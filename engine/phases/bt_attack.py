@@ -162,7 +162,8 @@ def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
         "prescience": battle.prescience_element if battle.prescience_target == faction else None,
         "voice": battle.voice if battle.voice_target == faction else None,
         "attack": battle.attack,
-        "impairments": list(IMPAIRMENTS) if faction == BT else [],
+        # BT-16 (optional): named with the leader attack's plan; a trap's is chosen once it is revealed
+        "impairments": list(IMPAIRMENTS) if faction == BT and state.setup.options.bt_worthless_impairers else [],
     }
 
 
