@@ -8,6 +8,7 @@ from engine.actions import (
     ChooseBtAttack,
     ChooseBtImpairment,
     Move,
+    PlaceTokens,
     PlayHajr,
     RideWorm,
     SetCoexistence,
@@ -130,6 +131,13 @@ def test_bt_31_losses_in_a_trapped_stronghold_take_the_free_tokens_first():
                                                            tokens=2))
     assert prompt_of(state, H, PromptKind.MOVEMENT).detail["tokens"][CARTHAG] == 2
     refused(state, Move(faction=H, from_location=CARTHAG, to_location=ARSUNT, tokens=3), rule="BT-31")
+
+
+def test_an_admin_correction_that_takes_frozen_tokens_away_lowers_the_frozen_count():
+    state, _ = arrange(forces={CARTHAG: {H: 3}}, traps={"Carthag": H})
+    state, _ = apply(state, PlaceTokens(admin="mod", reason="table error", faction=H, tokens=2, source=CARTHAG,
+                                        destination="reserves"))
+    assert state.traps["Carthag"].frozen == 1 and violations(state) == []
 
 
 def test_bt_31_a_karama_trap_freezes_like_any_trap():

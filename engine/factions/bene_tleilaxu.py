@@ -41,13 +41,15 @@ def frozen_tokens(state: GameState, territory: str, faction: Faction) -> int:
 
 def free_to_leave(state: GameState, territory: str, faction: Faction) -> int:
     """How many of the faction's tokens in the territory a trap leaves free to move or ship out this turn."""
-    return tokens_in_territory(state, territory, faction) - frozen_tokens(state, territory, faction)
+    return max(0, tokens_in_territory(state, territory, faction) - frozen_tokens(state, territory, faction))
 
 
 def tokens_lost(state: GameState, location: str, faction: Faction) -> None:
-    """Tokens of the faction died at a location (battle, storm, explosion, betrayal, allies apart). Our ruling on
-    BT-31: tokens are alike, so the loss takes the free tokens first; a trap's frozen count falls only when fewer
-    of the faction's tokens remain there than it counts, and tokens arriving afterwards are free."""
+    """Tokens of the faction died at a location (battle, storm, explosion, betrayal, allies apart) or an admin took
+    them off. Our ruling on BT-31: tokens are alike, so the loss takes the free tokens first; a trap's frozen count
+    falls only when fewer of the faction's tokens remain there than it counts, and tokens arriving afterwards are
+    free. (A battle can thus take frozen tokens once the free ones are gone; nothing moves after the battle round,
+    so only a loss earlier in the turn can make a difference.)"""
     territory = territory_of(location)
     trap = state.traps.get(territory)
     if trap is not None and trap.triggered_by == faction:

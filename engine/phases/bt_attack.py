@@ -3,6 +3,11 @@ after every battle, the BT may attack one leader who fought and survived (BT-11.
 R-28, R-29, R-34). Both run through the battle machinery of engine/phases/battle.py (prescience, Voice,
 secret plans, reveal) between the BT and the attacked leader's faction, with no dial, no traitors and no
 winner: only the leader's life is at stake.
+
+A worthless card impairs when the optional impairers are on (BT-16, R-17): in the leader attack the BT name the
+impairment with their secret plan; a trap has no plan, so once its worthless card is revealed the BT choose in a
+public BT_IMPAIRMENT decision (BT-33; the article: "The BT can choose which power the card has when it is
+revealed"). With the impairers off a worthless card still fills the weapon slot and does nothing (BT-12).
 """
 
 from __future__ import annotations
