@@ -261,6 +261,13 @@ class ChooseBtAttack(PlayerAction):
     leader: str | None = None
 
 
+class ChooseBtImpairment(PlayerAction):
+    """BT-16, BT-33: a worthless trap card revealed, the BT choose what it bars the trapped faction next turn."""
+
+    type: Literal["choose_bt_impairment"] = "choose_bt_impairment"
+    impair: Literal["no_shipping", "no_moving"]
+
+
 class CallTraitor(PlayerAction):
     """Asked of both sides after every reveal, so the asking leaks nothing (A-13)."""
 
@@ -510,6 +517,7 @@ Action = Annotated[
     | UseVoice
     | SubmitBattlePlan
     | ChooseBtAttack
+    | ChooseBtImpairment
     | CaptureLeader
     | CallTraitor
     | SetTraitorOrder

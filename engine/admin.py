@@ -8,6 +8,7 @@ from engine.data import load_game_data
 from engine.elites import add_elites, elites_at, elites_in_reserves
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bene_tleilaxu import tokens_lost
 from engine.flow import DEFAULTS, HANDLERS, handles
 from engine.ids import Faction
 from engine.model import GameState
@@ -68,6 +69,7 @@ def _take_tokens(state: GameState, faction: Faction, where: str, count: int) -> 
         fs.tanks -= count
     else:
         state.add_tokens(where, faction, -count)
+        tokens_lost(state, where, faction)  # a trap never freezes more tokens than are there (BT-31)
 
 
 def _put_tokens(state: GameState, faction: Faction, where: str, count: int) -> None:

@@ -13,7 +13,8 @@ faction (our reading; GF9 agrees). A lasgun-shield explosion, which targets the 
 - Declaring (SetCoexistence): the digest gives no timing; we allow it in the Bene Gesserit's own turn of the
   movement round (while their shipment or movement decision is open), per territory, all their tokens there at
   once: fighters become advisors, or advisors become fighters (these arrive on the board like a shipment:
-  refused into a stronghold already holding two other factions; a trap springs, BT control ends).
+  refused into a stronghold already holding two other factions; a trap springs, BT control ends). Fighters a trap
+  froze cannot become advisors that turn (R-24, our reading: it takes them off the board).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.board import locations_of, territory_of
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bene_tleilaxu import frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.flow import handles
 from engine.forces import land
@@ -86,6 +88,11 @@ def set_coexistence(state: GameState, action: SetCoexistence, log: EventLog) -> 
         if not moved:
             raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"You have no fighters in {action.territory}.",
                                 declarable_territories(state, True))
+        frozen = frozen_tokens(state, action.territory, BG)
+        if frozen:  # R-24, our reading: off the board is a way of leaving, and would dodge a Karama trap (BT-50)
+            raise RuleViolation(ViolationCode.NOT_ALLOWED, "R-24", f"{frozen} of your tokens in {action.territory} "
+                                "sprang the Bene Tleilaxu trap and are frozen this turn: they cannot leave the board "
+                                "as advisors (BT-31, R-24).")
         tokens_leave(state, action.territory, BG)  # R-23: like tokens moving out, they end a BT wait
         for loc, n in moved.items():
             state.add_tokens(loc, BG, -n)

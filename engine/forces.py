@@ -8,7 +8,7 @@ from engine.economy import remove_spice
 from engine.elites import add_elites, elites_at, elites_in_reserves, revivable_elites, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.factions.bene_tleilaxu import spring_trap_if_laid
+from engine.factions.bene_tleilaxu import spring_trap_if_laid, tokens_lost
 from engine.factions.bt_control import tokens_arrive
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
@@ -26,6 +26,7 @@ def send_to_tanks(state: GameState, location: str, faction: Faction, count: int,
     if elites:
         add_elites(state, location, faction, -elites)
         state.faction(faction).elite_tanks += elites
+    tokens_lost(state, location, faction)  # BT-31: a trap's frozen count
 
 
 def wipe_out(state: GameState, location: str, faction: Faction) -> int:
@@ -43,7 +44,7 @@ def land(state: GameState, faction: Faction, location: str, count: int, log: Eve
     territory = territory_of(location)
     tokens_arrive(state, territory, faction, log)
     if is_stronghold(territory):
-        spring_trap_if_laid(state, territory, faction, log)
+        spring_trap_if_laid(state, territory, faction, count, log)
 
 
 def from_reserves(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:

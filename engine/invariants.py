@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.board import exposed_to_storm, in_storm, is_stronghold, territory_of
+from engine.board import exposed_to_storm, in_storm, is_stronghold, territory_of, tokens_in_territory
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
 from engine.elites import elites_in_reserves
@@ -113,4 +113,8 @@ def _board_violations(state: GameState) -> list[str]:
     for territory, factions in by_territory.items():
         if is_stronghold(territory) and len(factions) > 2:
             problems.append(f"{len(factions)} factions in the stronghold {territory}")
+    for stronghold, trap in state.traps.items():  # BT-31: the frozen are among the triggering faction's tokens there
+        there = tokens_in_territory(state, stronghold, trap.triggered_by) if trap.triggered_by else 0
+        if not 0 <= trap.frozen <= there:
+            problems.append(f"the trap on {stronghold} freezes {trap.frozen} tokens of {there} there")
     return problems

@@ -52,6 +52,7 @@ class PromptKind(StrEnum):
     GUILD_TIMING = "guild_timing"  # the Guild ship and move now or later in the round (public)
     HAND_SWAP = "hand_swap"  # A-14 special Karama: the Harkonnen give back as many cards as they took (secret)
     LEADER_CAPTURE = "leader_capture"  # engine/captives.py: the Harkonnen keep or kill a captured leader (public)
+    BT_IMPAIRMENT = "bt_impairment"  # engine/phases/bt_attack.py: a worthless trap's impairment (BT-16, public)
 
 
 class Prompt(BaseModel):
@@ -82,7 +83,8 @@ class Trap(BaseModel):
 
     card: str
     triggered_by: Faction | None = None
-    triggered_turn: int | None = None
+    triggered_turn: int | None = None  # the turn its triggering tokens are frozen: turn 1 if placed at setup
+    frozen: int = 0  # BT-31: how many of the triggering faction's tokens there are frozen in that turn
 
 
 class BidOrder(BaseModel):

@@ -124,7 +124,7 @@ def test_r_24_frozen_tokens_cannot_leave_by_any_means():
     state = answer_defaults_until(state, G)
     from engine.actions import ShipToReserves
 
-    assert refused(state, ShipToReserves(faction=G, from_location=TUEKS, tokens=1)).rule == "BT-31"
+    assert refused(state, ShipToReserves(faction=G, from_location=TUEKS, tokens=1)).rule == "R-24"
 
 
 def test_r_33_no_moving_does_not_bar_guild_cross_shipping():

@@ -24,7 +24,7 @@ OPTION_EVENTS = {
 
 def test_games_with_the_combat_options_finish_clean_and_show_each_option():
     events: Counter = Counter()
-    for seed in (1, 2):
+    for seed in (1, 7):  # seeds whose games, between them, show every combat option
         result = play_game(GameSetup(factions=FACTIONS, options=COMBAT, seed=seed), seed, check=violations)
         assert result.violations == [] and result.finished, result.violations
         events.update(result.event_counts)

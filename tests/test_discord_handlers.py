@@ -644,6 +644,15 @@ def _bt_attack():
     return apply(_reveal_window(), AnswerRevealWindow(faction=BT)).state
 
 
+def _worthless_trap_revealed():
+    """A Kulon trap struck a Harkonnen leader: the BT choose its impairment (BT-16, BT-33)."""
+    from tests.test_bt_attacks import defend, trapped
+
+    state, events = enter_phase(trapped("kulon"), Phase.BATTLE)
+    leader = next(e for e in events if e.type == "trap_attack").data["leader"]
+    return apply(state, defend(leader)).state
+
+
 def _betrayal():
     from tests.test_bt_traitors import ARRAKEEN, DUNCAN, at, position, stronghold_won
 
@@ -743,6 +752,8 @@ CASES = [
     Case("bt reveal-window", BT, _reveal_window, {}, "Done: no reveal", "answer_reveal_window", {"leader": None}),
     Case("bt attack", BT, _bt_attack, {"leader": "Feyd-Rautha"}, "Done: attack Feyd-Rautha", "choose_bt_attack",
          {"leader": "feyd_rautha"}),
+    Case("bt impair", BT, _worthless_trap_revealed, {"impairment": "no_shipping"}, "Done: impairment: no shipping",
+         "choose_bt_impairment", {"impair": "no_shipping"}),
     Case("bt ally-revive", A, _ally_revival, {"leader": "Thufir Hawat", "second_leader": "duncan_idaho"},
          "Done: free revival of 0 tokens and thufir_hawat, duncan_idaho", "bt_ally_revive",
          {"tokens": 0, "leaders": ["thufir_hawat", "duncan_idaho"]}),
@@ -829,6 +840,7 @@ REFUSALS = {
     "bt reveal": (BT, None, "[R-25] Duncan Idaho is not one of your traitors."),
     "bt reveal-window": (BT, None, "[R-7] bene_tleilaxu has no open bt reveal window decision."),
     "bt attack": (BT, None, "[BT-11] bene_tleilaxu has no open bt attack decision."),
+    "bt impair": (BT, None, "[BT-16] bene_tleilaxu has no open bt impairment decision."),
     "bt ally-revive": (A, None, "[BT-60] atreides has no open revival decision."),
     "bt spice-order": (A, None, "[BT-27] Only the Bene Tleilaxu may declare a spice win."),
     "bt karama-tax": (A, None, "[BT-51] You must hold the Karama card you name."),

@@ -47,8 +47,8 @@ async def test_the_four_groups_exist(bot):
                                                          "worm-place", "guild-timing", "coexist", "special-karama",
                                                          "return-cards"}
     assert {c.name for c in groups["bt"].commands} == {"traps-and-gifts", "mark", "reveal", "reveal-window",
-                                                       "attack", "ally-revive", "spice-order", "karama-tax",
-                                                       "karama-trap"}
+                                                       "attack", "impair", "ally-revive", "spice-order",
+                                                       "karama-tax", "karama-trap"}
     assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline", "tokens",
                                                            "card", "leader", "storm", "pause"}
     assert groups["admin"].default_permissions.manage_guild

@@ -19,6 +19,7 @@ from engine.actions import (
     UseKarama,
 )
 from engine.autoplay import play_prompt
+from engine.board import tokens_in_territory
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
@@ -89,8 +90,9 @@ def arrange(factions=ALL_SEVEN, *, forces=None, tanks=None, spice=None, dead_lea
     state.alliances = [list(a) for a in alliances]
     for stronghold, sprung_by in (traps or {}).items():
         card = take_card(state, state.treachery_deck[-1])
+        frozen = tokens_in_territory(state, stronghold, sprung_by) if sprung_by else 0  # all there sprang it
         state.traps[stronghold] = Trap(card=card, triggered_by=sprung_by,
-                                       triggered_turn=state.turn if sprung_by else None)
+                                       triggered_turn=state.turn if sprung_by else None, frozen=frozen)
     for holder, card, advantage in karama:
         state.faction(holder).hand.append(take_card(state, card))
         state = apply(state, UseKarama(faction=holder, card=card, against=OWNER[advantage],
@@ -607,8 +609,8 @@ def test_frozen_trap_tokens_cannot_be_shipped_away_by_the_guild():
     state, _ = arrange(forces={TUEKS: {G: 5}}, spice={G: 5}, traps={"Tuek's Sietch": G})
     state = answer_defaults_until(state, G)
     assert prompt_of(state, G, PromptKind.SHIPMENT).detail["ship_from"] == []
-    assert refused(state, ShipToReserves(faction=G, from_location=TUEKS, tokens=1)).rule == "BT-31"
-    assert refused(state, Ship(faction=G, from_location=TUEKS, to_location=CARTHAG, tokens=1)).rule == "BT-31"
+    assert refused(state, ShipToReserves(faction=G, from_location=TUEKS, tokens=1)).rule == "R-24"
+    assert refused(state, Ship(faction=G, from_location=TUEKS, to_location=CARTHAG, tokens=1)).rule == "R-24"
 
 
 def test_reachable_locations_from_the_polar_sink():

@@ -897,11 +897,12 @@ def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattleP
     return plan
 
 
-def _plan_action(faction: Faction, plan: BattlePlan, battle: Battle | None = None) -> SubmitBattlePlan:
-    """The action for a plan; a BT attack with a worthless card and no weapon names an impairment (BT-16)."""
+def _plan_action(state: GameState, faction: Faction, plan: BattlePlan, battle: Battle | None) -> SubmitBattlePlan:
+    """The action for a plan; a BT attack with a worthless card and no weapon names an impairment when the
+    impairers are on (BT-16)."""
     impair = None
-    if battle is not None and battle.attack == "leader" and faction == Faction.BENE_TLEILAXU and plan.weapon \
-            and category(plan.weapon) == CardCategory.WORTHLESS:
+    if battle is not None and battle.attack == "leader" and faction == Faction.BENE_TLEILAXU \
+            and bt_attack.impairs(state, plan.weapon):
         impair = "no_moving"
     return SubmitBattlePlan(faction=faction, impair=impair, **plan.model_dump())
 
@@ -909,7 +910,7 @@ def _plan_action(faction: Faction, plan: BattlePlan, battle: Battle | None = Non
 @default_for(PromptKind.BATTLE_PLAN)
 def _default_plan(state: GameState, prompt: Prompt) -> SubmitBattlePlan:
     battle = state.battle.current
-    return _plan_action(prompt.faction, _minimal_plan(state, battle, prompt.faction), battle)
+    return _plan_action(state, prompt.faction, _minimal_plan(state, battle, prompt.faction), battle)
 
 
 @sampler_for(PromptKind.BATTLE_PLAN)
@@ -931,7 +932,7 @@ def _sample_plan(state: GameState, prompt: Prompt, rng: Rng) -> SubmitBattlePlan
     if shape.get("attack") and not heads and shape["weapons"]:  # the BT's attack plan (R-34)
         plan.weapon = rng.choice(shape["weapons"])
         plan.defense = rng.choice(shape["defenses"]) if shape["defenses"] and rng.below(2) else None
-    return _plan_action(prompt.faction, plan, state.battle.current)
+    return _plan_action(state, prompt.faction, plan, state.battle.current)
 
 
 @default_for(PromptKind.BATTLE_CHOICE)

@@ -3,11 +3,16 @@ after every battle, the BT may attack one leader who fought and survived (BT-11.
 R-28, R-29, R-34). Both run through the battle machinery of engine/phases/battle.py (prescience, Voice,
 secret plans, reveal) between the BT and the attacked leader's faction, with no dial, no traitors and no
 winner: only the leader's life is at stake.
+
+A worthless card impairs when the optional impairers are on (BT-16, R-17): in the leader attack the BT name the
+impairment with their secret plan; a trap has no plan, so once its worthless card is revealed the BT choose in a
+public BT_IMPAIRMENT decision (BT-33; the article: "The BT can choose which power the card has when it is
+revealed"). With the impairers off a worthless card still fills the weapon slot and does nothing (BT-12).
 """
 
 from __future__ import annotations
 
-from engine.actions import ChooseBtAttack
+from engine.actions import ChooseBtAttack, ChooseBtImpairment
 from engine.captives import holder, kill_leader, leaders_held
 from engine.combat import category, weapon_kills
 from engine.data import load_game_data
@@ -91,10 +96,11 @@ def attack_targets(state: GameState) -> dict[str, str]:
 
 
 def _attack_cards(state: GameState) -> list[str]:
-    """What may fill the BT's weapon slot (R-34): a weapon, a worthless card (BT-16, optional), a Karama."""
-    worthless = state.setup.options.bt_worthless_impairers
+    """What may fill the BT's weapon slot (R-34): a weapon, a worthless card, a Karama. BT-12 ("a weapon card
+    and/or a worthless card") allows a worthless card alone whether or not BT-16's impairers are on; with them
+    off it simply does nothing."""
     return [c for c in state.faction(BT).hand if category(c) in ATTACK_WEAPONS or is_karama(c)
-            or (worthless and category(c) == CardCategory.WORTHLESS)]
+            or category(c) == CardCategory.WORTHLESS]
 
 
 def offer_leader_attack(state: GameState, log: EventLog) -> bool:
@@ -161,7 +167,8 @@ def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
         "prescience": battle.prescience_element if battle.prescience_target == faction else None,
         "voice": battle.voice if battle.voice_target == faction else None,
         "attack": battle.attack,
-        "impairments": list(IMPAIRMENTS) if faction == BT else [],
+        # BT-16 (optional): named with the leader attack's plan; a trap's is chosen once it is revealed
+        "impairments": list(IMPAIRMENTS) if faction == BT and state.setup.options.bt_worthless_impairers else [],
     }
 
 
@@ -178,24 +185,26 @@ def check_attack_plan(state: GameState, battle: Battle, faction: Faction, plan: 
         refuse("Beside its weapon the BT attack may add only a worthless card (BT-12).")
 
 
+def impairs(state: GameState, weapon: str | None) -> bool:
+    """BT-16, R-17: a worthless card played with no weapon, in a BT attack or as a trap (BT-33), impairs the
+    attacked faction when the optional impairers are on."""
+    return (state.setup.options.bt_worthless_impairers and weapon is not None
+            and category(weapon) == CardCategory.WORTHLESS)
+
+
 def check_impairment(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, impair: str | None) -> None:
-    """BT-16, R-17: a worthless card with no weapon imposes an impairment, which the BT name with the plan."""
-    worthless_only = plan.weapon is not None and category(plan.weapon) == CardCategory.WORTHLESS
-    wanted = faction == BT and battle.attack == "leader" and worthless_only \
-        and state.setup.options.bt_worthless_impairers
+    """BT-16, R-17: in the leader attack the BT name the impairment with the plan."""
+    wanted = faction == BT and battle.attack == "leader" and impairs(state, plan.weapon)
     if wanted and impair is None:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-16", "With a worthless card and no weapon, name the "
                             "impairment: no shipping or no moving next turn.", list(IMPAIRMENTS))
     if impair is not None and not wanted:
+        worthless = plan.weapon is not None and category(plan.weapon) == CardCategory.WORTHLESS
+        if faction == BT and worthless and not state.setup.options.bt_worthless_impairers:
+            raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-16", "The worthless impairers (BT-16) are off in "
+                                "this game: a worthless card in the weapon slot does nothing.")
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "R-17", "An impairment comes only with a worthless card "
                             "played instead of a weapon in a BT attack.")
-
-
-def _impairs(state: GameState, battle: Battle) -> bool:
-    """R-17: an impairment only when a worthless card is played with no weapon (BT-16, optional)."""
-    weapon = battle.plans[BT].weapon
-    return (battle.attack == "leader" and state.setup.options.bt_worthless_impairers
-            and weapon is not None and category(weapon) == CardCategory.WORTHLESS)
 
 
 # --- resolution ------------------------------------------------------------------------------
@@ -234,15 +243,35 @@ def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
         lines.append(f"{leader_name(leader)} dies; the Bene Tleilaxu gain {strength} spice.")
     else:
         lines.append(f"{leader_name(leader)} survives.")
-    if _impairs(state, battle) and battle.impair:
-        state.bt.impairments.append(Impairment(faction=battle.defender, kind=battle.impair, turn=state.turn + 1))
-        what = "ship" if battle.impair == "no_shipping" else "move on-board tokens"
-        lines.append(f"The worthless card impairs them: {faction_name(battle.defender)} may not {what} next turn "
-                     "(BT-16).")
+    worthless_trap = battle.attack == "trap" and impairs(state, weapon)
+    if battle.attack == "leader" and impairs(state, weapon) and battle.impair:
+        lines.append("The worthless card impairs them: " + _impose(state, battle.defender, battle.impair))
+    if worthless_trap:  # BT-33, BT-16: the BT choose the impairment now that the card is revealed
+        lines.append(f"The worthless card impairs them: the Bene Tleilaxu now choose whether "
+                     f"{faction_name(battle.defender)} may not ship or may not move next turn (BT-16, BT-33).")
     kind = "trap" if battle.attack == "trap" else "attack"
     log.public(f"bt_{kind}_resolved", f"The Bene Tleilaxu {kind} on {leader_name(leader)}: "
                + " ".join(lines), leader=leader, killed=killed, explosion=explosion, territory=battle.territory,
                card=weapon if battle.attack == "trap" else None)
+    if worthless_trap:
+        open_prompt(state, PromptKind.BT_IMPAIRMENT, BT, secret=False, options=list(IMPAIRMENTS),
+                    target=battle.defender.value, territory=battle.territory)
+
+
+def _impose(state: GameState, victim: Faction, impair: str) -> str:
+    """BT-16, R-17: bar the faction from shipping or moving during the next turn; the words for the event."""
+    state.bt.impairments.append(Impairment(faction=victim, kind=impair, turn=state.turn + 1))
+    what = "ship" if impair == NO_SHIPPING else "move on-board tokens"
+    return f"{faction_name(victim)} may not {what} next turn (BT-16)."
+
+
+@handles(ChooseBtImpairment)
+def choose_bt_impairment(state: GameState, action: ChooseBtImpairment, log: EventLog) -> None:
+    """BT-16, BT-33: the impairment a worthless trap card imposes, chosen by the BT once it is revealed."""
+    prompt = take_prompt(state, action.faction, PromptKind.BT_IMPAIRMENT, "BT-16")
+    victim = Faction(prompt.detail["target"])
+    log.public("bt_impairment", f"The worthless trap on {prompt.detail['territory']}: "
+               + _impose(state, victim, action.impair), faction=victim.value, impair=action.impair)
 
 
 # --- defaults and automatic players ----------------------------------------------------------
@@ -257,3 +286,13 @@ def _default_attack(state: GameState, prompt: Prompt) -> ChooseBtAttack:
 def _sample_attack(state: GameState, prompt: Prompt, rng: Rng) -> ChooseBtAttack:
     choice = rng.choice(prompt.options)
     return ChooseBtAttack(faction=BT, leader=None if choice == DECLINE else choice)
+
+
+@default_for(PromptKind.BT_IMPAIRMENT)
+def _default_impairment(state: GameState, prompt: Prompt) -> ChooseBtImpairment:
+    return ChooseBtImpairment(faction=BT, impair=NO_MOVING)
+
+
+@sampler_for(PromptKind.BT_IMPAIRMENT)
+def _sample_impairment(state: GameState, prompt: Prompt, rng: Rng) -> ChooseBtImpairment:
+    return ChooseBtImpairment(faction=BT, impair=rng.choice(prompt.options))

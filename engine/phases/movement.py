@@ -48,6 +48,7 @@ from engine.phases.shipment import (
     check_can_leave,
     check_tokens,
     full_strongholds,
+    movable_tokens,
     open_shipment_prompt,
     stronghold_full,
 )
@@ -284,7 +285,7 @@ def _open_movement_prompt(state: GameState, faction: Faction) -> None:
     if not sources and not coexisting:  # the Bene Gesserit may still declare co-existence
         return
     open_prompt(state, PromptKind.MOVEMENT, faction, secret=False, options=list(sources), range=distance,
-                destinations=sources, tokens={loc: state.tokens_at(loc, faction) for loc in sources})
+                destinations=sources, tokens={loc: movable_tokens(state, faction, loc) for loc in sources})
 
 
 @handles(Move)
@@ -295,7 +296,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     check_not_impaired(state, faction, "no_moving")
     source = resolve_location(action.from_location, RULE_MOVE)
     check_tokens(state, faction, source, action.tokens, RULE_MOVE)
-    check_can_leave(state, faction, source)
+    check_can_leave(state, faction, source, action.tokens, "BT-31")
     location = resolve_location(action.to_location, RULE_MOVE)
     if location == source:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE_MOVE, "The tokens must move somewhere else.")

@@ -15,7 +15,7 @@ from engine.data import POLAR_SINK, load_game_data
 from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.factions.bene_tleilaxu import frozen_strongholds
+from engine.factions.bene_tleilaxu import free_to_leave, frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
@@ -55,18 +55,29 @@ def board_order(locations) -> list[str]:
     return sorted(locations, key=board_index().position.__getitem__)
 
 
+def movable_tokens(state: GameState, faction: Faction, location: str) -> int:
+    """How many of the faction's tokens may leave a location by a move or (the Guild) a shipment: none from under
+    the storm, and never those a trap froze this turn (BT-31, R-24)."""
+    if in_storm(state, location):
+        return 0
+    return min(state.tokens_at(location, faction), free_to_leave(state, territory_of(location), faction))
+
+
 def can_leave(state: GameState, faction: Faction, location: str) -> bool:
-    return territory_of(location) not in frozen_strongholds(state, faction) and not in_storm(state, location)
+    return movable_tokens(state, faction, location) > 0
 
 
-def check_can_leave(state: GameState, faction: Faction, location: str) -> None:
-    """Tokens leave a location by a move or (the Guild, A-23) a shipment from the board: not when a trap froze
-    them (BT-31, R-24), nor from under the storm (1979 rules: Storm; for the Guild's shipments from the board
-    this is our reading of "no moving out of a storm sector")."""
-    if territory_of(location) in frozen_strongholds(state, faction):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-31",
-                            f"Your tokens in {territory_of(location)} sprang the Bene Tleilaxu trap and cannot "
-                            "leave it this turn (BT-31, R-24).")
+def check_can_leave(state: GameState, faction: Faction, location: str, tokens: int, rule: str) -> None:
+    """`tokens` leave a location by a move (`rule` BT-31) or (the Guild, A-23) a shipment from the board (R-24):
+    not those a trap froze this turn, nor from under the storm (1979 rules: Storm; for the Guild's shipments from
+    the board this is our reading of "no moving out of a storm sector")."""
+    territory = territory_of(location)
+    frozen = frozen_tokens(state, territory, faction)
+    free = free_to_leave(state, territory, faction)
+    if tokens > free:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, rule,
+                            f"{frozen} of your tokens in {territory} sprang the Bene Tleilaxu trap and cannot leave "
+                            f"it this turn; {free} may leave (BT-31, R-24).")
     if in_storm(state, location):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_STORM,
                             f"{location_label(location)} is under the storm; tokens cannot leave it.")
@@ -120,7 +131,7 @@ def open_shipment_prompt(state: GameState, faction: Faction) -> None:
         stronghold_rate=0 if faction == FREMEN else STRONGHOLD_RATE,
         elsewhere_rate=0 if faction == FREMEN else ELSEWHERE_RATE,
         half_price=half and faction != FREMEN, ship_from=sources,
-        tokens_at={loc: state.tokens_at(loc, faction) for loc in sources},
+        tokens_at={loc: movable_tokens(state, faction, loc) for loc in sources},
         allies=[f.value for f in state.ally_of(faction)],
     )
 
@@ -291,7 +302,7 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
     _check_guild_power(state, faction, "ship from one territory to another")
     source = resolve_location(action.from_location, "A-23")
     check_tokens(state, faction, source, action.tokens, "A-23")
-    check_can_leave(state, faction, source)
+    check_can_leave(state, faction, source, action.tokens, "R-24")
     location = _check_destination(state, faction, action.to_location, "A-23")
     if territory_of(location) == territory_of(source):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-23", "Ship to another territory; inside "
@@ -327,7 +338,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     _check_guild_power(state, faction, "ship tokens back to reserves")
     source = resolve_location(action.from_location, "A-23")
     check_tokens(state, faction, source, action.tokens, "A-23")
-    check_can_leave(state, faction, source)
+    check_can_leave(state, faction, source, action.tokens, "R-24")
     cost = _half(action.tokens)
     _check_payment(state, faction, cost, None, 0, "A-23")
     if karama_cancels(state, Advantage.CROSS_SHIPPING, log):

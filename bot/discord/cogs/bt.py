@@ -1,12 +1,13 @@
-"""/bt: the Bene Tleilaxu's decisions (traps and gifts, traitor marks and reveals, attacks, spice-win order),
-their ally's free revival, and the Karama cards played against them, for the caller's seated faction.
+"""/bt: the Bene Tleilaxu's decisions (traps and gifts, traitor marks and reveals, attacks, a worthless trap's
+impairment, spice-win order), their ally's free revival, and the Karama cards played against them, for the
+caller's seated faction.
 
 Every answer is ephemeral (marks and standing orders are secret); a refusal quotes the rule that forbids it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -19,6 +20,7 @@ from engine.actions import (
     AnswerRevealWindow,
     BtAllyRevive,
     ChooseBtAttack,
+    ChooseBtImpairment,
     KaramaDestroyTrap,
     KaramaTaxBt,
     MarkBtTraitor,
@@ -95,6 +97,14 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
         """After all battles: attack one surviving leader, or none."""
         await submit_for_seat(self.bot, interaction, lambda f: ChooseBtAttack(faction=f, leader=leader_id(leader)),
                               f"attack {leader}" if leader else "no attack")
+
+    @app_commands.command(name="impair")
+    @app_commands.describe(impairment="What the trapped faction may not do next turn")
+    async def impair(self, interaction: discord.Interaction,
+                     impairment: Literal["no_shipping", "no_moving"]) -> None:
+        """A worthless trap card is revealed: the trapped faction may not ship, or not move, next turn."""
+        await submit_for_seat(self.bot, interaction, lambda f: ChooseBtImpairment(faction=f, impair=impairment),
+                              f"impairment: {impairment.replace('_', ' ')}")
 
     @app_commands.command(name="ally-revive")
     @app_commands.describe(tokens="Up to 6 tokens", leader="A leader", second_leader="A second leader")
