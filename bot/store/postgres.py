@@ -51,6 +51,7 @@ MIGRATIONS = Path(__file__).parent / "postgres_migrations"
 MIGRATION_LOCK = zlib.crc32(b"mentat migrations")
 DELIVERY_LOCK_CLASS = zlib.crc32(b"mentat delivery") & 0x7FFFFFFF
 POOL_SIZE = 10  # connections per process: a submit holds one for a single round trip
+CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg's default is a minute)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id,"
                  " created_at, settings_json, started_at")
@@ -128,7 +129,7 @@ class PostgresGameStore:
     @classmethod
     async def open(cls, url: str, clock: Clock = utc_now, *, pool_size: int = POOL_SIZE,
                    migrations: Path = MIGRATIONS) -> PostgresGameStore:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT)
         try:
             async with pool.acquire() as db:
                 await apply_migrations(db, migrations)
