@@ -1,13 +1,17 @@
 """Crash safety: the console process is killed (SIGKILL) at random moments while automatic players act on a
-SQLite game; after each restart the stored game is whole — its actions replay to its snapshot, its version
-counts its actions, and no outbox row is lost or half-written (bot issue, persistence). Every queued message
+game stored in SQLite, or in PostgreSQL (the test run's own server); after each restart the stored game is
+whole — its actions replay to its snapshot, its version counts its actions, and no outbox row is lost or
+half-written (bot issue, persistence). Every queued message
 is delivered exactly once: the console's gateway appends each delivery, with its outbox id, to a file it
 fsyncs, and after the kills and a clean final run every outbox row is in that file once.
 
 Why exactly once holds (GameService.deliver): a row is marked sent only after the gateway returned, so a kill
 between the two leaves it pending and the restarted drain hands it over again with the same outbox id; the
 gateway recorded that id durably with the delivery and drops the copy. Marking first would lose the message
-instead."""
+instead.
+
+`make test` kills each store's console KILLS times; `make crash` kills it 50 times (CRASH_KILLS=50).
+"""
 
 from __future__ import annotations
 
@@ -22,10 +26,12 @@ import sys
 import time
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.app.service import GameService
 from bot.console.gateway import ConsoleGateway
+from bot.store.opening import is_postgres_url, open_store
 from bot.store.sqlite import SqliteGameStore
 from engine.actions import parse_action
 from engine.game import state_hash
@@ -35,21 +41,21 @@ from engine.options import GameSetup
 from engine.record import replay
 
 ROOT = Path(__file__).resolve().parent.parent
-KILLS = 4
+KILLS = int(os.environ.get("CRASH_KILLS", "4"))
 
 
-def _command(db: Path, script: Path, deliveries: Path) -> list[str]:
-    return [sys.executable, "-m", "bot.console", "--db", str(db), "--script", str(script), "--deliveries",
+def _command(db: str, script: Path, deliveries: Path) -> list[str]:
+    return [sys.executable, "-m", "bot.console", "--db", db, "--script", str(script), "--deliveries",
             str(deliveries)]
 
 
-def _console(db: Path, script: Path, deliveries: Path) -> subprocess.Popen:
+def _console(db: str, script: Path, deliveries: Path) -> subprocess.Popen:
     return subprocess.Popen(_command(db, script, deliveries), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 
 
-async def _check_whole(db: Path) -> int:
-    store = await SqliteGameStore.open(db)
+async def _check_whole(db: str) -> int:
+    store = await open_store(db)
     try:
         game = await store.load_game("g1")
         stored = await store.actions("g1")
@@ -63,12 +69,26 @@ async def _check_whole(db: Path) -> int:
         await store.close()
 
 
-def _wait_for_progress(db: Path, version: int, process: subprocess.Popen, patience: float = 30.0) -> None:
-    """Until the game has moved past `version` (read-only; WAL lets the writer go on)."""
+def _query(db: str, sql: str) -> list[tuple]:
+    """The rows of one query, read beside the running console (SQLite read-only: WAL lets the writer go on)."""
+    if is_postgres_url(db):
+        async def fetch() -> list[tuple]:
+            connection = await asyncpg.connect(db)
+            try:
+                return [tuple(row) for row in await connection.fetch(sql)]
+            finally:
+                await connection.close()
+
+        return asyncio.run(fetch())
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as reader:
+        return reader.execute(sql).fetchall()
+
+
+def _wait_for_progress(db: str, version: int, process: subprocess.Popen, patience: float = 30.0) -> None:
+    """Until the game has moved past `version`."""
     deadline = time.monotonic() + patience
     while time.monotonic() < deadline:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as reader:
-            (seq,) = reader.execute("SELECT seq FROM games WHERE game_id = 'g1'").fetchone()
+        [(seq,)] = _query(db, "SELECT seq FROM games WHERE game_id = 'g1'")
         if seq > version or process.poll() is not None:
             return
         time.sleep(0.05)
@@ -79,15 +99,22 @@ def _delivered(deliveries: Path) -> list[dict]:
     return [json.loads(line) for line in deliveries.read_text().splitlines()]
 
 
-def _outbox(db: Path) -> dict[int, tuple[str, dict]]:
+def _outbox(db: str) -> dict[int, tuple[str, dict]]:
     """Every outbox row: id -> (status, message)."""
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as reader:
-        rows = reader.execute("SELECT id, status, message_json FROM outbox").fetchall()
+    rows = _query(db, "SELECT id, status, message_json FROM outbox")
     return {row_id: (status, json.loads(message)) for row_id, status, message in rows}
 
 
-def test_killed_mid_game_the_store_is_whole_after_every_restart(tmp_path):
-    db, deliveries = tmp_path / "crash.sqlite3", tmp_path / "delivered.jsonl"
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, tmp_path) -> str:
+    """Where the console stores its game: a SQLite file, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "crash.sqlite3")
+    return request.getfixturevalue("postgres_url")
+
+
+def test_killed_mid_game_the_store_is_whole_after_every_restart(database, tmp_path):
+    db, deliveries = database, tmp_path / "delivered.jsonl"
     setup = tmp_path / "setup.txt"
     setup.write_text("new atreides harkonnen fremen bene_tleilaxu --seed 5\nstart\n")
     assert subprocess.run(_command(db, setup, deliveries), cwd=ROOT, capture_output=True,
