@@ -1,13 +1,9 @@
-"""A throwaway PostgreSQL server for the tests (a pytest plugin, loaded by tests/conftest.py).
+"""A throwaway PostgreSQL server, for the tests (tests/postgres_plugin.py) and the benchmark.
 
-The first test that asks for `postgres_server` (or `postgres_url`, an empty schema of its own) starts one:
-initdb into a temporary folder, then `postgres` on a free port of 127.0.0.1 with trust authentication. It is
-stopped when the session ends; should the test run itself be killed, the server gets SIGINT (a fast
-shutdown) from the kernel as its parent dies (PR_SET_PDEATHSIG), so none is left running. Run as root (CI),
-initdb and postgres, which refuse root, run as the `postgres` system user in a folder it owns.
-
-Without the PostgreSQL programs the tests that need them are skipped, and the summary says so in a line of
-its own, with how to install them; with CI=true they fail instead.
+initdb into a temporary folder, then `postgres` on a free port of 127.0.0.1 with trust authentication. The
+caller stops it; should the caller be killed instead, the server gets SIGINT (a fast shutdown) from the kernel
+as its parent dies (PR_SET_PDEATHSIG), so none is left running, and the next start removes the folder. Run as
+root (CI), initdb and postgres, which refuse root, run as the `postgres` system user in a folder it owns.
 """
 
 from __future__ import annotations
@@ -28,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
-import pytest
 
 SUPERUSER = "mentat"
 FOLDER_PREFIX = "mentat-pg-"
@@ -37,9 +32,10 @@ START_PATIENCE = 30.0  # seconds
 INSTALL_HINT = ("install the PostgreSQL server (Debian: apt-get install postgresql; its programs are in "
                 "/usr/lib/postgresql/<version>/bin, which must be on the PATH or is found there)")
 PR_SET_PDEATHSIG = 1
-# Test speed, not durability: the server is thrown away. (A killed client still loses no committed row.)
-SERVER_SETTINGS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
-                   "listen_addresses": "127.0.0.1", "max_connections": "200", "log_min_messages": "warning"}
+BASE_SETTINGS = {"listen_addresses": "127.0.0.1", "max_connections": "200", "log_min_messages": "warning"}
+# For the tests, speed, not durability: the server is thrown away. (A killed client loses no committed row:
+# the server keeps running.) The benchmark keeps PostgreSQL's durable defaults.
+FAST_SETTINGS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
 
 
 class ServerUnavailable(Exception):
@@ -109,7 +105,7 @@ class PostgresServer:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
     @classmethod
-    def start(cls) -> PostgresServer:
+    def start(cls, settings: dict[str, str] = FAST_SETTINGS) -> PostgresServer:
         programs = find_programs()
         user = _run_as()
         _remove_abandoned_folders()
@@ -126,11 +122,11 @@ class PostgresServer:
             shutil.rmtree(folder, ignore_errors=True)
             raise ServerUnavailable(f"initdb failed: {initdb.stderr.strip() or initdb.stdout.strip()}")
         port = _free_port()
-        settings = [arg for name, value in SERVER_SETTINGS.items() for arg in ("-c", f"{name}={value}")]
+        options = [arg for name, value in (BASE_SETTINGS | settings).items() for arg in ("-c", f"{name}={value}")]
         parent = os.getpid()
         with log.open("wb") as log_file:
             process = subprocess.Popen(
-                [programs["postgres"], "-D", str(data), "-p", str(port), "-k", str(folder), *settings],
+                [programs["postgres"], "-D", str(data), "-p", str(port), "-k", str(folder), *options],
                 stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=folder,
                 preexec_fn=lambda: _die_with_parent(parent), **as_user)
         server = cls(folder, port, process)
@@ -197,52 +193,3 @@ def _run_detached(coroutine) -> None:
     worker.join()
     if error:
         raise error[0]
-
-
-# --- the plugin ---------------------------------------------------------------------------------------------
-
-_state: dict[str, object] = {}  # "server" once started, "unavailable" (the reason) once that failed
-_not_run: list[str] = []  # the tests skipped for want of a server
-
-
-@pytest.fixture(scope="session")
-def postgres_server():
-    """The session's PostgreSQL server, started on first use (see the module's docstring)."""
-    if "unavailable" not in _state and "server" not in _state:
-        try:
-            _state["server"] = PostgresServer.start()
-        except ServerUnavailable as problem:
-            _state["unavailable"] = str(problem)
-    if "unavailable" in _state:
-        reason = f"PostgreSQL tests did not run: {_state['unavailable']}"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{reason} (CI=true: a missing server fails the run)", pytrace=False)
-        pytest.skip(reason)
-    return _state["server"]
-
-
-@pytest.fixture
-def postgres_url(postgres_server: PostgresServer):
-    """A URL to an empty schema of its own on the session's server, dropped after the test."""
-    url = postgres_server.create_schema()
-    yield url
-    postgres_server.drop_schema(url)
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.skipped and "PostgreSQL tests did not run" in str(report.longrepr):
-        _not_run.append(report.nodeid)
-
-
-def pytest_terminal_summary(terminalreporter) -> None:
-    if _not_run:
-        terminalreporter.write_sep("!", f"PostgreSQL tests did NOT run ({len(_not_run)} skipped)", red=True,
-                                   bold=True)
-        terminalreporter.write_line(str(_state.get("unavailable", "")))
-        terminalreporter.write_line("Install it and run again; with CI=true a missing server fails the run.")
-
-
-def pytest_sessionfinish(session) -> None:
-    server = _state.pop("server", None)
-    if server is not None:
-        server.stop()
