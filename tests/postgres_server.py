@@ -29,8 +29,8 @@ SUPERUSER = "mentat"
 FOLDER_PREFIX = "mentat-pg-"
 OWNER_FILE = "owner.pid"  # the pid of the test run that started the server in this folder
 START_PATIENCE = 30.0  # seconds
-INSTALL_HINT = ("install the PostgreSQL server (Debian: apt-get install postgresql; its programs are in "
-                "/usr/lib/postgresql/<version>/bin, which must be on the PATH or is found there)")
+INSTALL_HINT = ("install the PostgreSQL server (Debian: apt-get install postgresql); initdb and postgres are "
+                "looked for on the PATH, then in /usr/lib/postgresql/<version>/bin")
 PR_SET_PDEATHSIG = 1
 BASE_SETTINGS = {"listen_addresses": "127.0.0.1", "max_connections": "200", "log_min_messages": "warning"}
 # For the tests, speed, not durability: the server is thrown away. (A killed client loses no committed row:
