@@ -41,7 +41,9 @@ $(RUNTIME): pyproject.toml
 demo: $(RUNTIME)
 	$(BIN)/python -m bot.console.demo --out out/demo
 
-# The performance figures (engine, service, load, map): a table, and out/bench.json. Not part of the tests.
+# The performance figures (engine, service, load, map, and 10,000 games on SQLite and on a throwaway PostgreSQL
+# with one and two bot processes): tables, and out/bench.json. Not part of the tests. `python -m bench --only
+# scale --store postgres` measures the scale figures alone, on one store.
 bench: $(RUNTIME)
 	$(BIN)/python -m bench --json out/bench.json
 
