@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench clean
+.PHONY: venv test lint crash demo bench clean
 
 venv: $(STAMP)
 
@@ -17,8 +17,14 @@ $(STAMP): pyproject.toml
 lint: venv
 	$(BIN)/ruff check engine bot tests
 
+# The tests start their own throwaway PostgreSQL server (tests/postgres_server.py); without one installed they
+# say the PostgreSQL tests did not run (with CI=true they fail).
 test: lint
 	$(BIN)/python -m pytest
+
+# The crash test at full strength: the console killed 50 times on each store (`make test` kills it 4 times).
+crash: venv
+	CRASH_KILLS=50 $(BIN)/python -m pytest tests/test_crash.py -k killed_mid_game
 
 # The demo and the bench need only the runtime dependencies: on a fresh clone they install those alone (about
 # half the time of the dev extras, which `make venv` and `make test` add later).
@@ -35,7 +41,9 @@ $(RUNTIME): pyproject.toml
 demo: $(RUNTIME)
 	$(BIN)/python -m bot.console.demo --out out/demo
 
-# The performance figures (engine, service, load, map): a table, and out/bench.json. Not part of the tests.
+# The performance figures (engine, service, load, map, and 10,000 games on SQLite and on a throwaway PostgreSQL
+# with one and two bot processes): tables, and out/bench.json. Not part of the tests. `python -m bench --only
+# scale --store postgres` measures the scale figures alone, on one store.
 bench: $(RUNTIME)
 	$(BIN)/python -m bench --json out/bench.json
 

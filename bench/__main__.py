@@ -1,6 +1,10 @@
-"""`python -m bench [--json PATH] [--quick] [--only service]`: measure the engine, the service on SQLite,
-1,000 open games and the map picture; print a table with the targets (README.md, Performance) and write every
-figure as JSON."""
+"""`python -m bench [--json PATH] [--quick] [--only service|scale] [--store sqlite|postgres] [--database-url URL]`:
+measure the engine, the service on SQLite, 1,000 open games, the map picture, and 10,000 open games on SQLite
+and PostgreSQL with one and two bot processes; print tables with the targets (README.md, Performance) and
+write every figure as JSON.
+
+PostgreSQL is a throwaway server started for the run (its programs must be installed; see
+tests/postgres_server.py), with PostgreSQL's durable defaults, or the database of --database-url."""
 
 from __future__ import annotations
 
@@ -15,8 +19,14 @@ from pathlib import Path
 
 from bench.engine_figures import engine_figures
 from bench.map_figures import map_figures
+from bench.scale_figures import scale_figures
 from bench.service_figures import load_figures, submit_figures
 from bench.timing import now
+from tests.postgres_server import PostgresServer, ServerUnavailable
+
+# The benchmark's server keeps PostgreSQL's durable defaults (fsync, synchronous_commit, full_page_writes on);
+# only the cache is sized for 10,000 games (about 300 MB of snapshots) rather than the default 128 MB.
+BENCH_SERVER_SETTINGS = {"shared_buffers": "512MB"}
 
 
 def machine() -> dict:
@@ -83,12 +93,82 @@ def rows(figures: dict) -> list[tuple[str, str, str, str]]:
     ]
 
 
-def table(figures: dict) -> str:
-    lines = [("Figure", "Value", "Target", "Met"), *rows(figures)]
-    widths = [max(len(line[i]) for line in lines) for i in range(4)]
+def scale_rows(scale: dict) -> list[tuple[str, ...]]:
+    """(run, burst, steady, errors, steady target met) for the scale table, then the burst ratio."""
+    mark = {True: "yes", False: "NO"}
+    lines = []
+    for label, run in scale["runs"].items():
+        burst, steady = run["burst"], run["steady"]
+        lines.append((label, f"{burst['p50_ms']} / {burst['p99_ms']} ms ({burst['n']} submits, "
+                             f"{burst['submits_per_second']}/s)",
+                      f"{steady['p50_ms']} / {steady['p99_ms']} ms ({steady['n']} at "
+                      f"{steady['arrivals_per_second']}/s)",
+                      ", ".join(f"{k} {v}" for k, v in run["errors"].items()) or "none",
+                      mark[steady["p99_ms"] < 50 and not run["errors"]]))
+    return lines
+
+
+def burst_ratio(scale: dict) -> float | None:
+    """The 1,000-game burst's p99 with one PostgreSQL process over that with two (above 1: two are faster)."""
+    one, two = scale["runs"].get("postgres, 1 process"), scale["runs"].get("postgres, 2 processes")
+    if one is None or two is None:
+        return None
+    return round(one["burst"]["p99_ms"] / two["burst"]["p99_ms"], 2)
+
+
+def markdown(lines: list[tuple[str, ...]]) -> str:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     out = ["| " + " | ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)) + " |" for line in lines]
     out.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     return "\n".join(out)
+
+
+def scale_table(scale: dict) -> str:
+    header = ("Run", f"Burst: 1 action in each of {scale['burst_games']:,} games, p50 / p99",
+              "Steady arrivals, p50 / p99", "Errors", "Steady p99 < 50 ms")
+    text = (f"{scale['games']:,} open games\n" + markdown([header, *scale_rows(scale)]))
+    ratio = burst_ratio(scale)
+    if ratio is not None:
+        text += (f"\nBurst p99, one PostgreSQL process / two: {ratio} "
+                 f"({'two are faster' if ratio > 1 else 'two are NOT faster'})")
+    return text
+
+
+def table(figures: dict) -> str:
+    return markdown([("Figure", "Value", "Target", "Met"), *rows(figures)])
+
+
+def measure_scale(stores: list[str], database_url: str | None, games: int, burst_games: int, arrivals: int,
+                  seed: int, scratch: Path) -> dict:
+    """The scale figures on each store asked for; PostgreSQL on a throwaway server unless given a URL. A
+    missing PostgreSQL is said, not hidden: its runs are missing from the table and `postgres_missing` says
+    why."""
+    locations = {"sqlite": str(scratch / "scale.sqlite")} if "sqlite" in stores else {}
+    server = None
+    problem = None
+    if "postgres" in stores:
+        if database_url is not None:
+            locations["postgres"] = database_url
+        else:
+            try:
+                server = PostgresServer.start(BENCH_SERVER_SETTINGS)
+                locations["postgres"] = server.url
+            except ServerUnavailable as error:
+                problem = str(error)
+                print(f"PostgreSQL NOT measured: {problem}", file=sys.stderr)
+    try:
+        figures = scale_figures(locations, games, burst_games, arrivals, seed,
+                                log=lambda line: print(line, file=sys.stderr))
+    finally:
+        if server is not None:
+            server.stop()
+    if problem is not None:
+        figures["postgres_missing"] = problem
+    if "postgres" in locations:
+        figures["postgres_server"] = ("given by --database-url" if database_url is not None else
+                                      "throwaway PostgreSQL 15 on loopback, durable defaults, "
+                                      + ", ".join(f"{k}={v}" for k, v in BENCH_SERVER_SETTINGS.items()))
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,10 +176,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default="out/bench.json", help="where to write the figures (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="small numbers, to check the benchmark runs")
-    parser.add_argument("--only", choices=["service"],
-                        help="measure one part alone and print its figures as JSON (the table needs every part)")
+    parser.add_argument("--only", choices=["service", "scale"],
+                        help="measure one part alone and print its figures (the big table needs every part)")
+    parser.add_argument("--store", choices=["sqlite", "postgres"], action="append",
+                        help="the stores of the scale figures (repeat for both; default both)")
+    parser.add_argument("--database-url", help="a PostgreSQL database for the scale figures instead of a "
+                                               "throwaway server (its tables are created; use an empty one)")
     args = parser.parse_args(argv)
     games, load_games, rounds, paced, max_actions = (2, 20, 1, 20, 100) if args.quick else (10, 1000, 3, 1000, 5000)
+    scale_games, burst_games, arrivals = (200, 40, 60) if args.quick else (10_000, 1000, 3000)
+    stores = args.store or ["sqlite", "postgres"]
     started = now()
     figures: dict = {"machine": machine()}
     if args.only == "service":
@@ -109,21 +195,30 @@ def main(argv: list[str] | None = None) -> int:
         figures["machine"]["load_average_1min_after"] = load_average()
         print(json.dumps(figures, indent=1))
         return 0
-    figures["engine"], record = engine_figures(games, args.seed)
-    print(f"engine done ({now() - started:.0f} s)", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:
-        figures["service"] = asyncio.run(submit_figures(Path(scratch) / "service.sqlite", args.seed, max_actions))
-        print(f"service done ({now() - started:.0f} s)", file=sys.stderr)
-        figures["load"] = asyncio.run(load_figures(Path(scratch) / "load.sqlite", load_games, rounds, paced,
-                                                   args.seed))
-        print(f"load done ({now() - started:.0f} s)", file=sys.stderr)
-    figures["map"] = map_figures(record, repeats=1 if args.quick else 3)
+        if args.only != "scale":
+            figures["engine"], record = engine_figures(games, args.seed)
+            print(f"engine done ({now() - started:.0f} s)", file=sys.stderr)
+            figures["service"] = asyncio.run(submit_figures(Path(scratch) / "service.sqlite", args.seed,
+                                                            max_actions))
+            print(f"service done ({now() - started:.0f} s)", file=sys.stderr)
+            figures["load"] = asyncio.run(load_figures(Path(scratch) / "load.sqlite", load_games, rounds, paced,
+                                                       args.seed))
+            print(f"load done ({now() - started:.0f} s)", file=sys.stderr)
+            figures["map"] = map_figures(record, repeats=1 if args.quick else 3)
+        figures["scale"] = measure_scale(stores, args.database_url, scale_games, burst_games, arrivals, args.seed,
+                                         Path(scratch))
+        print(f"scale done ({now() - started:.0f} s)", file=sys.stderr)
     figures["seconds"] = round(now() - started, 1)
     figures["machine"]["load_average_1min_after"] = load_average()
     m = figures["machine"]
     print(f"Mentat benchmark: {m['nproc']} CPUs ({m['cpu']}), Python {m['python']}, {m['system']}; load average "
           f"{m['load_average_1min']} before, {m['load_average_1min_after']} after; {figures['seconds']} s")
-    print(table(figures))
+    if args.only != "scale":
+        print(table(figures))
+    print(scale_table(figures["scale"]))
+    if "postgres_missing" in figures["scale"]:
+        print(f"PostgreSQL NOT measured: {figures['scale']['postgres_missing']}")
     path = Path(args.json)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")

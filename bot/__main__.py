@@ -1,7 +1,11 @@
 """`python -m bot`: run the Discord bot. `python -m bot check`: validate the configuration, open (and migrate)
 the database and print the slash-command tree, without connecting to Discord.
 
-Exit status: 0 on success, 2 when the configuration (or the database path) is wrong.
+`--shards 0-3 --shard-count 8`: run shards 0 to 3 of 8 in this process (discord.py's AutoShardedBot); other
+processes run the others, all sharing one PostgreSQL database (DATABASE_URL). Each game belongs to the shard
+of its guild, and only the process running that shard delivers its messages and runs its deadlines.
+
+Exit status: 0 on success, 2 when the configuration (the database, the shards) is wrong.
 """
 
 from __future__ import annotations
@@ -11,8 +15,12 @@ import asyncio
 import logging
 import sqlite3
 import sys
+from urllib.parse import unquote, urlsplit
 
-from bot.config import ConfigError, Settings
+import asyncpg
+
+from bot.app.ports import ALL_SHARDS, Shards
+from bot.config import ConfigError, Settings, shown_url
 
 log = logging.getLogger("bot")
 
@@ -38,28 +46,82 @@ def configure_logging(settings: Settings) -> None:
 
 
 async def _open_store(settings: Settings):
-    from bot.store.sqlite import SqliteGameStore
+    from bot.store.opening import open_store
 
     try:
-        return await SqliteGameStore.open(settings.database_path)
+        return await open_store(settings.store_location)
     except (OSError, sqlite3.Error) as error:
+        if settings.uses_postgres:
+            raise ConfigError([_cannot_connect(settings, error)]) from None
         raise ConfigError([f"DATABASE_PATH: cannot open {str(settings.database_path)!r}: {error}"]) from None
+    except (TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        raise ConfigError([_cannot_connect(settings, error)]) from None
 
 
-async def _check(settings: Settings) -> None:
+def _cannot_connect(settings: Settings, error: Exception) -> str:
+    """Why the PostgreSQL server refused us, without the URL's password (should the driver repeat it)."""
+    url = settings.store_location
+    reason = str(error) or type(error).__name__
+    password = urlsplit(url).password
+    if password:
+        reason = reason.replace(password, "***").replace(unquote(password), "***")
+    return f"DATABASE_URL: cannot use the PostgreSQL database at {shown_url(url)}: {reason}"
+
+
+def parse_shards(text: str) -> frozenset[int]:
+    """'0-3' or '0,2,5' or '1,4-6': the shard ids."""
+    ids: set[int] = set()
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError([f"--shards: {text!r} is not a list of shard ids such as 0-3 or 0,2,5"])
+        ids.update(range(int(first), int(last if dash else first) + 1))
+    return frozenset(ids)
+
+
+def shards_of(args: argparse.Namespace, settings: Settings) -> Shards:
+    if args.shards is None and args.shard_count is None:
+        return ALL_SHARDS
+    if args.shard_count is None:
+        raise ConfigError(["--shards needs --shard-count (how many shards the bot has in all)"])
+    ids = parse_shards(args.shards) if args.shards is not None else frozenset(range(args.shard_count))
+    try:
+        shards = Shards(ids, args.shard_count)
+    except ValueError as error:
+        raise ConfigError([f"--shards: {error}"]) from None
+    if not shards.everything and not settings.uses_postgres:
+        raise ConfigError(["--shards: running some of the shards needs DATABASE_URL (PostgreSQL, which the "
+                           "processes share); the SQLite store serves one process alone"])
+    return shards
+
+
+def _make_bot(service, settings: Settings, shards: Shards):
+    from bot.discord.client import MentatBot, ShardedMentatBot
+
+    if shards == ALL_SHARDS:
+        return MentatBot(service, dev_guild_id=settings.dev_guild_id)
+    return ShardedMentatBot(service, dev_guild_id=settings.dev_guild_id, shard_count=shards.count,
+                            shard_ids=None if shards.everything else sorted(shards.ids))
+
+
+async def _check(settings: Settings, shards: Shards) -> None:
     from bot.app.service import GameService
-    from bot.discord.client import MentatBot
     from bot.discord.manifest import describe_tree, manifest_hash
 
     print("Configuration is valid.")
     print(f"  DISCORD_TOKEN: {'set' if settings.has_token else 'not set (needed to run the bot, not to check)'}")
     print(f"  DEV_GUILD_ID: {settings.dev_guild_id if settings.dev_guild_id is not None else 'not set (no sync)'}")
-    print(f"  DATABASE_PATH: {settings.database_path}")
+    print(f"  Store: {settings.store_description}")
     print(f"  LOG_LEVEL: {settings.log_level}")
+    if shards != ALL_SHARDS:
+        print(f"  Shards: {', '.join(map(str, sorted(shards.ids)))} of {shards.count}")
     store = await _open_store(settings)
     try:
-        print(f"Database {settings.database_path} opened and migrated.")
-        bot = MentatBot(GameService(store), dev_guild_id=settings.dev_guild_id)
+        if settings.uses_postgres:
+            print("Connected to PostgreSQL; the database is migrated.")
+        else:
+            print(f"Database {settings.database_path} opened and migrated.")
+        bot = _make_bot(GameService(store, shards=shards), settings, shards)
         await bot.add_cogs()
         print(f"Command tree (manifest {manifest_hash(bot.tree)}):")
         for line in describe_tree(bot.tree):
@@ -68,17 +130,16 @@ async def _check(settings: Settings) -> None:
         await store.close()
 
 
-async def _run(settings: Settings) -> None:
+async def _run(settings: Settings, shards: Shards) -> None:
     import discord
 
     from bot.app.service import GameService
-    from bot.discord.client import MentatBot
 
     if not settings.has_token:
         raise ConfigError(["DISCORD_TOKEN: not set; put it in the environment or in .env to run the bot"])
     store = await _open_store(settings)
     try:
-        bot = MentatBot(GameService(store), dev_guild_id=settings.dev_guild_id)
+        bot = _make_bot(GameService(store, shards=shards), settings, shards)
         async with bot:
             try:
                 await bot.start(settings.discord_token.get_secret_value())
@@ -93,11 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", nargs="?", choices=("run", "check"), default="run",
                         help="run the bot (default), or check the configuration and print the commands")
     parser.add_argument("--env-file", default=".env", help="the .env file to read if it exists (default .env)")
+    parser.add_argument("--shards", help="the shards this process runs, as 0-3 or 0,2,5 (needs --shard-count "
+                                         "and DATABASE_URL)")
+    parser.add_argument("--shard-count", type=int, help="how many shards the bot has in all, across processes")
     args = parser.parse_args(argv)
     try:
         settings = Settings.load(env_file=args.env_file)
+        shards = shards_of(args, settings)
         configure_logging(settings)
-        asyncio.run(_check(settings) if args.command == "check" else _run(settings))
+        asyncio.run(_check(settings, shards) if args.command == "check" else _run(settings, shards))
     except ConfigError as error:
         print("Configuration problem:", file=sys.stderr)
         for problem in error.problems:

@@ -1,21 +1,29 @@
-"""The bot's settings, from the environment and an optional `.env` file (the environment wins).
+"""The bot's settings, from the environment and an optional `.env` file (the environment wins), read by
+pydantic-settings (which reads `.env` through python-dotenv).
 
     DISCORD_TOKEN   the bot token; needed to run, not to check the configuration. Never shown or logged.
     DEV_GUILD_ID    optional: a server id whose slash commands are synced at start (they appear at once there)
-    DATABASE_PATH   the SQLite file (default mentat.sqlite3)
+    DATABASE_URL    optional: a postgresql:// URL; the games are then stored in that PostgreSQL database, which
+                    several bot processes (each running some shards) may share. Its password is never shown.
+    DATABASE_PATH   the SQLite file, when DATABASE_URL is not set (default mentat.sqlite3)
     LOG_LEVEL       DEBUG, INFO, WARNING, ERROR or CRITICAL (default INFO)
+
+A malformed value is reported with its variable's name, never with the value itself (it may be a secret
+pasted into the wrong variable).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError, field_validator
+from dotenv.parser import parse_stream
+from pydantic import SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-VARIABLES = ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "LOG_LEVEL")
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 class ConfigError(Exception):
@@ -26,11 +34,15 @@ class ConfigError(Exception):
         super().__init__("; ".join(problems))
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class Settings(BaseSettings):
+    # Empty values count as unset (an empty environment variable does not hide the file's value); names
+    # other than these fields (in the environment or the file) are ignored.
+    model_config = SettingsConfigDict(frozen=True, extra="ignore", env_ignore_empty=True,
+                                      env_file_encoding="utf-8", str_strip_whitespace=True)
 
     discord_token: SecretStr | None = None
     dev_guild_id: int | None = None
+    database_url: SecretStr | None = None
     database_path: Path = Path("mentat.sqlite3")
     log_level: str = "INFO"
 
@@ -38,7 +50,7 @@ class Settings(BaseModel):
     @classmethod
     def _guild_id(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip().isdigit():
-            raise ValueError(f"must be a Discord server id (a whole number), got {value!r}")
+            raise ValueError("must be a Discord server id (a whole number)")
         return value
 
     @field_validator("log_level", mode="before")
@@ -46,22 +58,34 @@ class Settings(BaseModel):
     def _level(cls, value: object) -> object:
         if isinstance(value, str):
             if value.strip().upper() not in LOG_LEVELS:
-                raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, got {value!r}")
+                raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
             return value.strip().upper()
         return value
 
+    @field_validator("database_url", mode="before")
     @classmethod
-    def load(cls, environ: Mapping[str, str] | None = None, env_file: str | os.PathLike[str] | None = ".env",
-             ) -> Settings:
-        """Read the settings: `env_file` (if it exists) overridden by `environ` (default: os.environ).
-        Empty values count as unset (an empty environment variable does not hide the file's value).
-        Raises ConfigError naming every problem."""
-        values = read_env_file(env_file) if env_file is not None and Path(env_file).is_file() else {}
-        environ = os.environ if environ is None else environ
-        values.update({name: environ[name] for name in VARIABLES if environ.get(name, "").strip()})
-        fields = {name.lower(): value.strip() for name, value in values.items() if name in VARIABLES and value.strip()}
+    def _postgres_url(cls, value: object) -> object:
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if isinstance(text, str):
+            try:
+                parts = urlsplit(text.strip())
+                parts.port  # noqa: B018 - raises on a port that is not a number
+            except ValueError:
+                parts = None
+            if parts is None or parts.scheme not in POSTGRES_SCHEMES or not (parts.hostname or parts.query):
+                raise ValueError("must be a PostgreSQL URL: postgresql://user:password@host:port/database")
+        return value
+
+    @classmethod
+    def load(cls, env_file: str | os.PathLike[str] | None = ".env") -> Settings:
+        """Read the settings: `env_file` (if it exists) overridden by the environment. Raises ConfigError
+        naming every problem (a malformed line of the file by its number)."""
+        if env_file is not None and not Path(env_file).is_file():
+            env_file = None
+        if env_file is not None:
+            check_env_file(env_file)
         try:
-            return cls(**fields)
+            return cls(_env_file=env_file)
         except ValidationError as error:
             raise ConfigError([f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg'].removeprefix('Value error, ')}"
                                for e in error.errors()]) from None
@@ -70,32 +94,39 @@ class Settings(BaseModel):
     def has_token(self) -> bool:
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
 
+    @property
+    def uses_postgres(self) -> bool:
+        return self.database_url is not None
 
-def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
-    """A small `.env` reader: `NAME=value` lines, optional `export `, `#` comments, blank lines, and values
-    in single or double quotes (kept as written). Raises ConfigError naming each malformed line."""
-    values: dict[str, str] = {}
-    problems: list[str] = []
-    for number, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        line = line.removeprefix("export ").lstrip()
-        name, equals, value = line.partition("=")
-        name, value = name.strip(), value.strip()
-        if not equals or not name.isidentifier():
-            problems.append(f"{path} line {number}: expected NAME=value")
-            continue
-        if value[:1] in ("'", '"'):
-            quote = value[0]
-            end = value.find(quote, 1)
-            if end == -1:
-                problems.append(f"{path} line {number}: {name}'s value has no closing {quote}")
-                continue
-            value = value[1:end]
-        else:
-            value = value.split(" #", 1)[0].strip()
-        values[name] = value
+    @property
+    def store_location(self) -> str:
+        """Where the games are stored, as the stores are opened with it: the URL (with its password), or the
+        SQLite file. Not for showing: see `store_description`."""
+        return self.database_url.get_secret_value() if self.database_url is not None else str(self.database_path)
+
+    @property
+    def store_description(self) -> str:
+        """The store, as shown to the person running the bot: the URL's password is masked."""
+        if self.database_url is None:
+            return f"SQLite, file {self.database_path} (DATABASE_PATH)"
+        return f"PostgreSQL, {shown_url(self.database_url.get_secret_value())} (DATABASE_URL)"
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit to show: its password replaced by ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=user + host).geturl()
+
+
+def check_env_file(path: str | os.PathLike[str]) -> None:
+    """Raise ConfigError naming each line of the file that python-dotenv cannot read (it would skip them
+    with no more than a warning), without its content."""
+    with open(path, encoding="utf-8") as stream:
+        problems = [f"{path} line {binding.original.line}: expected NAME=value (a quote left open?)"
+                    for binding in parse_stream(stream) if binding.error]
     if problems:
         raise ConfigError(problems)
-    return values

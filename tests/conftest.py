@@ -13,6 +13,8 @@ from engine.model import GameState, Phase, PromptKind
 from engine.options import FixedSetup, GameOptions, GameSetup
 from engine.rng import Rng
 
+pytest_plugins = ["tests.postgres_plugin"]  # the throwaway PostgreSQL server of the store tests
+
 ALL_SEVEN = tuple(Faction)
 A, BG, E, F, G, H, BT = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,

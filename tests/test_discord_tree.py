@@ -79,8 +79,8 @@ async def test_limits_discord_enforces(bot):
 
 
 def _check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH",
-                                                                "LOG_LEVEL")}
+    settings = ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL")
+    environ = {k: v for k, v in os.environ.items() if k not in settings}
     environ.update(PYTHONPATH=str(ROOT), **env)
     return subprocess.run([sys.executable, "-m", "bot", "check"], cwd=tmp_path, env=environ, capture_output=True,
                           text=True, timeout=120)
@@ -104,7 +104,25 @@ def test_check_never_prints_the_token(tmp_path):
 def test_check_explains_a_bad_guild_id_and_exits_2(tmp_path):
     result = _check(tmp_path, DEV_GUILD_ID="my-server")
     assert result.returncode == 2
-    assert "DEV_GUILD_ID" in result.stderr and "whole number" in result.stderr and "'my-server'" in result.stderr
+    assert "DEV_GUILD_ID" in result.stderr and "whole number" in result.stderr
+    assert "my-server" not in result.stderr  # a value is never echoed: it may be a secret in the wrong place
+
+
+def test_check_names_the_postgres_store_and_connects_without_showing_the_password(tmp_path, postgres_url):
+    url = postgres_url.replace("://mentat@", "://mentat:hunter2@")  # the test server trusts, whatever the password
+    result = _check(tmp_path, DATABASE_URL=url)
+    assert result.returncode == 0, result.stderr
+    assert "Store: PostgreSQL, postgresql://mentat:***@127.0.0.1:" in result.stdout
+    assert "Connected to PostgreSQL; the database is migrated." in result.stdout
+    assert "hunter2" not in result.stdout + result.stderr and not (tmp_path / "mentat.sqlite3").exists()
+
+
+def test_check_explains_an_unreachable_postgres_and_exits_2(tmp_path):
+    result = _check(tmp_path, DATABASE_URL="postgresql://mentat:hunter2@127.0.0.1:1/dune")
+    assert result.returncode == 2
+    assert ("DATABASE_URL: cannot use the PostgreSQL database at postgresql://mentat:***@127.0.0.1:1/dune: "
+            "[Errno 111] Connect call failed") in result.stderr
+    assert "hunter2" not in result.stdout + result.stderr
 
 
 def test_check_explains_a_malformed_env_file(tmp_path):

@@ -1,5 +1,6 @@
-"""The GameStore contract, run against both stores, then what only the SQLite store promises (durability,
-migrations, rollback, WAL)."""
+"""The GameStore contract, run against the three stores (memory, SQLite, and PostgreSQL on the test run's own
+server), then what only the SQLite store promises (durability, migrations, rollback, WAL); what only the
+PostgreSQL store promises is in test_store_postgres.py."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from bot.app.ports import (
     VersionConflict,
 )
 from bot.store.memory import MemoryGameStore
+from bot.store.postgres import PostgresGameStore
 from bot.store.sqlite import MIGRATIONS, SqliteGameStore, apply_migrations
 from engine import Faction, GameSetup, new_game, parse_action, state_hash
 from engine.autoplay import play_prompt
@@ -53,12 +55,14 @@ def to_faction(faction: str, text: str) -> OutgoingMessage:
     return OutgoingMessage(recipient=Recipient(faction=faction), text=text, prompt_id=f"{faction}-prompt")
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 async def store(request, tmp_path):
     if request.param == "memory":
         opened = MemoryGameStore(clock=fixed_clock)
-    else:
+    elif request.param == "sqlite":
         opened = await SqliteGameStore.open(tmp_path / "mentat.db", clock=fixed_clock)
+    else:
+        opened = await PostgresGameStore.open(request.getfixturevalue("postgres_url"), clock=fixed_clock)
     yield opened
     await opened.close()
 
@@ -67,7 +71,7 @@ async def texts(store) -> list[str]:
     return [row.message.text for row in await store.pending_outbox()]
 
 
-# --- the contract: both stores ---
+# --- the contract: every store ---
 
 
 async def test_a_created_game_loads_back_with_its_seats_and_engine_json(store):

@@ -1,12 +1,14 @@
 """The application layer's ports: what the Discord-free game service needs from storage and delivery.
 
 Nothing here imports discord. The service (bot/app/service.py) uses these; bot/store/ implements GameStore
-(SQLite for real use, memory for tests and the console), and each front (Discord, console, tests) provides
-a Gateway that delivers outgoing messages.
+(SQLite embedded, PostgreSQL shared by several bot processes, memory for tests and the console), and each front
+(Discord, console, tests) provides a Gateway that delivers outgoing messages.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -97,6 +99,33 @@ class StoredAction(BaseModel):
     created_at: datetime | None = None
 
 
+DISCORD_SHARD_SHIFT = 22  # a guild's shard is (guild_id >> 22) % shard_count (Discord's sharding formula)
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards one bot process runs, out of `count`. A game belongs to the shard of its guild, and
+    only the process running that shard delivers the game's outbox and runs its deadlines. One process alone
+    runs every shard: ALL_SHARDS."""
+
+    ids: frozenset[int]
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not all(0 <= shard < self.count for shard in self.ids):
+            raise ValueError(f"shards {sorted(self.ids)} are not all in 0..{self.count - 1}")
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> DISCORD_SHARD_SHIFT) % self.count in self.ids
+
+    @property
+    def everything(self) -> bool:
+        return len(self.ids) == self.count
+
+
+ALL_SHARDS = Shards(frozenset({0}), 1)
+
+
 class VersionConflict(Exception):
     """The game moved on since the caller loaded it (a double click or a concurrent action)."""
 
@@ -154,7 +183,14 @@ class GameStore(Protocol):
         """Replace the game's bot settings (a JSON-serialisable dict)."""
         ...
 
-    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
+    def delivery_turn(self, shards: Shards) -> AbstractAsyncContextManager[Shards]:
+        """While held, no other process (sharing the database) delivers the outbox of the shards it yields:
+        those of `shards` that no other process is delivering now (the others are left for next time)."""
+        ...
+
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
+        """The oldest pending rows of the games in `shards`, in id order."""
+        ...
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
         """Record a delivery attempt: "sent", "pending" (retry later; attempts += 1) or "undeliverable"; with

@@ -18,6 +18,7 @@ from pydantic import Field, StrictInt, ValidationError
 
 from bot.app.map_picture import with_map
 from bot.app.ports import (
+    ALL_SHARDS,
     DeliveryFailed,
     GameExists,
     GameRecordRow,
@@ -26,6 +27,7 @@ from bot.app.ports import (
     Gateway,
     OutgoingMessage,
     Recipient,
+    Shards,
     StoredAction,
     VersionConflict,
 )
@@ -159,9 +161,15 @@ def _public_entries(setup: GameSetup, stored: list[StoredAction], opened: dateti
 
 
 class GameService:
-    def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow):
+    """`shards`: the Discord shards this process runs (several processes may share one PostgreSQL store, each
+    running some shards). It delivers the outbox and runs the deadlines of their guilds' games only. Actions
+    are taken from wherever they come (a DM's buttons reach shard 0's process): the store's version check
+    makes two processes acting on one game harmless."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow, shards: Shards = ALL_SHARDS):
         self.store = store
         self.clock = clock
+        self.shards = shards
         self._locks: dict[str, asyncio.Lock] = {}
         # game_id -> (snapshot JSON, that snapshot parsed), oldest first: what submit last read or made.
         self._states: dict[str, tuple[str, GameState]] = {}
@@ -455,7 +463,8 @@ class GameService:
         now = now if now is not None else self.clock()
         applied = 0
         for listed in await self.store.list_games():
-            if listed.status != GameStatus.RUNNING or not listed.settings.get("deadlines"):
+            if (listed.status != GameStatus.RUNNING or not listed.settings.get("deadlines")
+                    or not self.shards.owns(listed.guild_id)):
                 continue
             for prompt_id, kind in await self._remind(listed.game_id, now):
                 try:
@@ -545,9 +554,16 @@ class GameService:
         A DM the player does not accept is marked undeliverable and the table is told once, until a DM gets
         through again; the player reads the decision with /me prompts (the open prompts are in the game's
         state, so nothing is lost). Any other failure is retried by a later drain, up to
-        MAX_DELIVERY_ATTEMPTS."""
+        MAX_DELIVERY_ATTEMPTS.
+
+        Only the games of this process's shards, and of those only the shards no other drain is delivering
+        now (the store's delivery turn): two drains never hand the same row over at once."""
+        async with self.store.delivery_turn(self.shards) as turn:
+            return await self._deliver(gateway, turn) if turn.ids else 0
+
+    async def _deliver(self, gateway: Gateway, shards: Shards) -> int:
         sent = 0
-        for row in await self.store.pending_outbox():
+        for row in await self.store.pending_outbox(shards=shards):
             game = await self._load(row.game_id)
             faction = row.message.recipient.faction
             known_unreachable = faction in game.settings.get("unreachable", [])

@@ -1,8 +1,9 @@
-"""`python -m bot.console [--db PATH] [--script FILE] [--seed N] [--options O] [--deliveries FILE]`: hot seat.
+"""`python -m bot.console [--db PATH|URL] [--script FILE] [--seed N] [--options O] [--deliveries FILE]`: hot seat.
 
-The same GameService and stores as the bot (memory by default, SQLite with --db), with a ConsoleGateway in
-place of Discord. With --script the commands come from a file and the exit status says whether every line did
-as expected (a line starting with `!` must be refused); without it, an interactive prompt.
+The same GameService and stores as the bot (memory by default; with --db, SQLite, or PostgreSQL given a
+postgresql:// URL), with a ConsoleGateway in place of Discord. With --script the commands come from a file and
+the exit status says whether every line did as expected (a line starting with `!` must be refused); without
+it, an interactive prompt.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bot.app.service import GameService
 from bot.console.gateway import ConsoleGateway
 from bot.console.repl import CommandError, Console, parse_options
 from bot.store.memory import MemoryGameStore
-from bot.store.sqlite import SqliteGameStore
+from bot.store.opening import open_store
 
 
 def interactive(console: Console, runner: asyncio.Runner) -> None:
@@ -41,7 +42,8 @@ def interactive(console: Console, runner: asyncio.Runner) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.console", description=__doc__.splitlines()[0])
-    parser.add_argument("--db", help="a SQLite database file (created if missing); the game there is resumed")
+    parser.add_argument("--db", help="a SQLite database file (created if missing) or a postgresql:// URL; the game "
+                                     "there is resumed")
     parser.add_argument("--script", help="run the commands of this file, then exit")
     parser.add_argument("--seed", type=int, help="the seed of `new` when it names none")
     parser.add_argument("--options", help="the options of `new` when it names none: 'all', or a,b or name=value")
@@ -56,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.script and not Path(args.script).is_file():
         print(f"error: no script file {args.script}", file=sys.stderr)
         return 2
-    # One loop for the whole session: the SQLite connection belongs to it.
+    # One loop for the whole session: the database connections belong to it.
     with asyncio.Runner() as runner:
-        store = runner.run(SqliteGameStore.open(args.db)) if args.db else MemoryGameStore()
+        store = runner.run(open_store(args.db)) if args.db else MemoryGameStore()
         try:
             gateway = ConsoleGateway(deliveries=Path(args.deliveries) if args.deliveries else None)
             console = Console(GameService(store), gateway, default_seed=args.seed, default_options=options)

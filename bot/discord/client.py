@@ -36,9 +36,9 @@ discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 class MentatBot(commands.Bot):
     def __init__(self, service: GameService, *, dev_guild_id: int | None = None,
-                 drain_interval: float = DRAIN_INTERVAL):
+                 drain_interval: float = DRAIN_INTERVAL, **options):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), tree_cls=MentatTree,
-                         help_command=None, allowed_mentions=discord.AllowedMentions.none())
+                         help_command=None, allowed_mentions=discord.AllowedMentions.none(), **options)
         self.service = service
         self.dev_guild_id = dev_guild_id
         self.drain_interval = drain_interval
@@ -105,3 +105,9 @@ class MentatBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+
+class ShardedMentatBot(MentatBot, commands.AutoShardedBot):
+    """The bot running some of the shards (`shard_ids`, out of `shard_count`) in one process: several such
+    processes share one PostgreSQL store, each delivering and timing the games of its own shards' guilds
+    (its service's `shards`)."""

@@ -1,9 +1,14 @@
-"""What both stores share: the clock that stamps rows, and the checks on arguments the port leaves open."""
+"""What the stores share: the clock that stamps rows, the checks on arguments the port leaves open, the
+numbered migration files, and the delivery turn of a store that one process alone uses."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.app.ports import Shards
 
 Clock = Callable[[], datetime]
 
@@ -36,3 +41,37 @@ def check_keep(game_id: str, keep: int, seq: int) -> None:
     """Undo may only go back: keep between 0 (the start) and the game's current seq."""
     if not 0 <= keep <= seq:
         raise ValueError(f"game {game_id} is at seq {seq}; cannot keep {keep} actions")
+
+
+def migration_files(directory: Path) -> list[tuple[int, Path]]:
+    """The directory's migrations, `NNNN_name.sql`, in number order."""
+    files = []
+    for path in directory.glob("*.sql"):
+        number = path.stem.partition("_")[0]
+        if not number.isdigit():
+            raise ValueError(f"migration {path.name} must start with its number, as in 0001_init.sql")
+        files.append((int(number), path))
+    numbers = [number for number, _ in files]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"two migrations in {directory} share a number")
+    return sorted(files)
+
+
+class SingleProcessTurn:
+    """GameStore.delivery_turn for a store that only this process uses (SQLite, memory): no other process can
+    deliver, so the turn only keeps two drains of this process from delivering the same rows at once (the
+    second one gets no shard)."""
+
+    def __init__(self) -> None:
+        self._busy = False
+
+    @asynccontextmanager
+    async def __call__(self, shards: Shards) -> AsyncIterator[Shards]:
+        if self._busy:
+            yield Shards(frozenset(), shards.count)
+            return
+        self._busy = True
+        try:
+            yield shards
+        finally:
+            self._busy = False

@@ -12,17 +12,27 @@ from datetime import datetime
 from typing import Any
 
 from bot.app.ports import (
+    ALL_SHARDS,
     GameExists,
     GameRecordRow,
     GameStatus,
     LogNote,
     OutboxRow,
     OutgoingMessage,
+    Shards,
     StoredAction,
     UnknownGame,
     VersionConflict,
 )
-from bot.store.common import Clock, as_utc, check_imported_actions, check_keep, check_outbox_status, utc_now
+from bot.store.common import (
+    Clock,
+    SingleProcessTurn,
+    as_utc,
+    check_imported_actions,
+    check_keep,
+    check_outbox_status,
+    utc_now,
+)
 
 
 class MemoryGameStore:
@@ -33,6 +43,7 @@ class MemoryGameStore:
         self._outbox: dict[int, OutboxRow] = {}  # in id order
         self._last_outbox_id = 0
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
+        self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
                           actions: list[StoredAction] = ()) -> None:
@@ -114,8 +125,9 @@ class MemoryGameStore:
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         self._queue(game_id, self._game(game_id).seq, outbox)
 
-    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
-        pending = [row for row in self._outbox.values() if row.status == "pending"]
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
+        pending = [row for row in self._outbox.values()
+                   if row.status == "pending" and shards.owns(self._games[row.game_id].guild_id)]
         return [row.model_copy(deep=True) for row in pending[:limit]]
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:

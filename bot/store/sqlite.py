@@ -28,17 +28,28 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.app.ports import (
+    ALL_SHARDS,
     GameExists,
     GameRecordRow,
     GameStatus,
     LogNote,
     OutboxRow,
     OutgoingMessage,
+    Shards,
     StoredAction,
     UnknownGame,
     VersionConflict,
 )
-from bot.store.common import Clock, as_utc, check_imported_actions, check_keep, check_outbox_status, utc_now
+from bot.store.common import (
+    Clock,
+    SingleProcessTurn,
+    as_utc,
+    check_imported_actions,
+    check_keep,
+    check_outbox_status,
+    migration_files,
+    utc_now,
+)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 T = TypeVar("T")
@@ -67,19 +78,6 @@ def _timestamp(moment: datetime) -> str:
     return as_utc(moment).isoformat(timespec="microseconds")
 
 
-def _migration_files(directory: Path) -> list[tuple[int, Path]]:
-    files = []
-    for path in directory.glob("*.sql"):
-        number = path.stem.partition("_")[0]
-        if not number.isdigit():
-            raise ValueError(f"migration {path.name} must start with its number, as in 0001_init.sql")
-        files.append((int(number), path))
-    numbers = [number for number, _ in files]
-    if len(set(numbers)) != len(numbers):
-        raise ValueError(f"two migrations in {directory} share a number")
-    return sorted(files)
-
-
 async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATIONS) -> list[int]:
     """Bring the schema up to date and return the versions applied (none when it already was).
 
@@ -91,7 +89,7 @@ async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATION
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
     async with db.execute("SELECT coalesce(max(version), 0) FROM schema_version") as cursor:
         (current,) = await cursor.fetchone()
-    migrations = _migration_files(directory)
+    migrations = migration_files(directory)
     known = migrations[-1][0] if migrations else 0
     if current > known:
         raise RuntimeError(f"the database is at schema version {current}, newer than this code knows ({known})")
@@ -122,6 +120,7 @@ class SqliteGameStore:
         self._clock = clock
         # game_id -> (its row, its settings as JSON), oldest first; changed only on the connection's thread.
         self._rows: dict[str, tuple[GameRecordRow, str]] = {}
+        self.delivery_turn = SingleProcessTurn()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str], clock: Clock = utc_now) -> SqliteGameStore:
@@ -273,9 +272,16 @@ class SqliteGameStore:
         messages = _outbox_json(outbox)
         await self._write(lambda db: self._queue(db, game_id, _current_seq(db, game_id), messages, now))
 
-    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
-        rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at FROM outbox"
-                                " WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,))
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
+        if shards.everything:
+            rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at FROM outbox"
+                                    " WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,))
+        else:
+            rows = await self._read(
+                "SELECT id, game_id, seq, message_json, attempts, outbox.status, outbox.created_at"
+                " FROM outbox JOIN games USING (game_id) WHERE outbox.status = 'pending'"
+                " AND (guild_id >> 22) % ? IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
+                (shards.count, json.dumps(sorted(shards.ids)), limit))
         return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
                           status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
                           created_at=datetime.fromisoformat(row["created_at"])) for row in rows]

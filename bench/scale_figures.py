@@ -1,0 +1,209 @@
+"""Scale figures: 10,000 open games on SQLite and on PostgreSQL, served by one bot process or (PostgreSQL) by two
+processes sharing the database, each running half the shards.
+
+Each configuration starts from the same games: a few opened through the service (7 factions with the BT),
+then copied under new ids, one guild each, so that half of them fall in each of 2 shards. The players'
+actions are chosen before the clock starts (an automatic player's legal answer to one open decision of the
+game), so the measurement holds only the service's work. Two measurements, in worker processes (one, or one
+per half of the shards), the parent only coordinating:
+
+- burst: one action in each of 1,000 games, all submitted at the same instant; each timed from that instant.
+- steady: actions arriving one by one at a steady rate, each in a game of its own, timed from its arrival.
+  The rate is half what one process sustained in that store's burst, and the same for one and two processes.
+
+Both clocks are the system's monotonic clock, which every process reads alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from collections import Counter
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+
+from bench.service_figures import next_action, open_game, user_of
+from bench.timing import now, spread
+from bot.app.ports import Shards
+from bot.app.service import GameService
+from bot.store.opening import open_store
+from engine.actions import Action, parse_action
+from engine.rng import Rng
+
+TEMPLATES = 20  # distinct games (seeds) the open games are copies of
+SHARD_COUNT = 2
+START_DELAY = 1.0  # seconds between the parent's "go" and the instant every worker starts at
+CREATE_BATCH = 50
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one worker does: its burst (game, action JSON, prompt id) and its arrivals (number in the
+    arrival order, game, action JSON, prompt id): arrival n comes n/rate seconds after the steady start."""
+
+    burst: list[tuple[str, str, str]]
+    arrivals: list[tuple[int, str, str, str]]
+
+
+def guild_of(number: int) -> int:
+    """Game number n's guild: its shard ((id >> 22) % SHARD_COUNT) is n % SHARD_COUNT."""
+    return (number << 22) + 1
+
+
+async def create_games(location: str, games: int, seed: int) -> list[str]:
+    """`games` running games in the store: TEMPLATES opened through the service, the rest copies of them."""
+    store = await open_store(location)
+    try:
+        service = GameService(store)
+        templates = [await store.load_game(await open_game(service, 10_000_000 + n, seed + n))
+                     for n in range(TEMPLATES)]
+        ids = []
+        for first in range(0, games, CREATE_BATCH):
+            rows = [templates[n % TEMPLATES].model_copy(update={
+                "game_id": f"s{n}", "channel_id": n + 1, "guild_id": guild_of(n), "created_at": None})
+                for n in range(first, min(first + CREATE_BATCH, games))]
+            await asyncio.gather(*(store.create_game(row, []) for row in rows))
+            ids += [row.game_id for row in rows]
+        return ids
+    finally:
+        await store.close()
+
+
+async def choose_actions(location: str, game_ids: list[str], seed: int) -> dict[str, tuple[str, str]]:
+    """An automatic player's action (JSON) and its prompt id for each game, as the game stands now."""
+    store = await open_store(location)
+    try:
+        service = GameService(store)
+        rng = Rng.from_seed(seed)
+        chosen = {}
+        for game_id in game_ids:
+            action, prompt_id = await next_action(service, game_id, rng)
+            chosen[game_id] = (action.model_dump_json(), prompt_id)
+        return chosen
+    finally:
+        await store.close()
+
+
+def plans(ids: list[str], chosen: dict[str, tuple[str, str]], burst_games: int, workers: int,
+          seed: int) -> list[Plan]:
+    """The burst goes to the first `burst_games` games; the arrivals to the others, one each, in a random order;
+    each worker gets those of its shards' games."""
+    order = random.Random(seed).sample(ids[burst_games:], len(ids) - burst_games)
+    result = []
+    for worker in range(workers):
+        def mine(game_id: str, worker=worker) -> bool:
+            return workers == 1 or int(game_id[1:]) % SHARD_COUNT == worker
+
+        result.append(Plan(burst=[(g, *chosen[g]) for g in ids[:burst_games] if mine(g)],
+                           arrivals=[(n, g, *chosen[g]) for n, g in enumerate(order) if mine(g)]))
+    return result
+
+
+def worker_main(location: str, shard_ids: list[int], plan: Plan, link: Connection) -> None:
+    """A bot process: its own store and service; runs its part of the burst, then of the arrivals, each at
+    the instant the parent sends, and sends back the timings (seconds) and errors."""
+    asyncio.run(_worker(location, Shards(frozenset(shard_ids), SHARD_COUNT), plan, link))
+
+
+async def _worker(location: str, shards: Shards, plan: Plan, link: Connection) -> None:
+    store = await open_store(location)
+    try:
+        service = GameService(store, shards=shards)
+        errors: Counter[str] = Counter()
+        burst = [(game_id, parse_action(action), prompt_id) for game_id, action, prompt_id in plan.burst]
+        arrivals = [(number, game_id, parse_action(action), prompt_id)
+                    for number, game_id, action, prompt_id in plan.arrivals]
+
+        async def submit(game_id: str, action: Action, prompt_id: str, since: float) -> float | None:
+            try:
+                await service.submit(game_id, user_of(action), action, prompt_id=prompt_id)
+            except Exception as error:  # noqa: BLE001 - every failure is a figure of the load test
+                errors[type(error).__name__] += 1
+                return None
+            return now() - since
+
+        link.send("ready")
+        start = link.recv()
+        await asyncio.sleep(max(0.0, start - now()))
+        timings = await asyncio.gather(*(submit(game_id, action, prompt_id, start)
+                                         for game_id, action, prompt_id in burst))
+        link.send({"burst": [t for t in timings if t is not None], "burst_end": now()})
+
+        start, rate = link.recv()
+        tasks = []
+        for number, game_id, action, prompt_id in arrivals:
+            arrival = start + number / rate
+            await asyncio.sleep(max(0.0, arrival - now()))
+            tasks.append(asyncio.create_task(submit(game_id, action, prompt_id, arrival)))
+        steady = await asyncio.gather(*tasks)
+        link.send({"steady": [t for t in steady if t is not None], "errors": dict(errors)})
+    finally:
+        await store.close()
+
+
+def run_workers(location: str, worker_plans: list[Plan], rate: float | None) -> dict:
+    """Start one worker per plan (one shard each when there are two; both for one), run the burst and then the
+    steady arrivals at the same instants in all, and gather the timings. The arrival rate is `rate`, or half
+    what the burst sustained."""
+    context = multiprocessing.get_context("spawn")
+    links, processes = [], []
+    for number, plan in enumerate(worker_plans):
+        parent_end, child_end = context.Pipe()
+        shard_ids = list(range(SHARD_COUNT)) if len(worker_plans) == 1 else [number]
+        process = context.Process(target=worker_main, args=(location, shard_ids, plan, child_end))
+        process.start()
+        links.append(parent_end)
+        processes.append(process)
+    try:
+        for link in links:
+            assert link.recv() == "ready"
+        start = now() + START_DELAY
+        for link in links:
+            link.send(start)
+        burst = [t for link in links for t in link.recv()["burst"]]
+        rate = rate or len(burst) / max(burst) / 2
+        start = now() + START_DELAY
+        for link in links:
+            link.send((start, rate))
+        steadies = [link.recv() for link in links]
+    finally:
+        for process in processes:
+            process.join(timeout=600)
+    errors: Counter[str] = Counter()
+    for part in steadies:
+        errors.update(part["errors"])
+    return {"burst": burst, "steady": [t for part in steadies for t in part["steady"]], "errors": dict(errors),
+            "rate": rate}
+
+
+def scale_figures(locations: dict[str, str], games: int, burst_games: int, arrivals: int, seed: int,
+                  log=print) -> dict:
+    """For each store (name -> location) one process, and for PostgreSQL also two: the burst and the steady
+    figures over `games` open games. Each run acts on games of its own (a slice of burst_games + arrivals), so
+    every run finds its games as they were opened; the two-process run arrives at the one-process rate."""
+    figures: dict = {"games": games, "burst_games": burst_games, "arrivals": arrivals, "runs": {}}
+    for name, location in locations.items():
+        started = now()
+        runs = (1, 2) if name == "postgres" else (1,)
+        size = burst_games + arrivals
+        if size * len(runs) > games:
+            raise ValueError(f"{games} games are too few for {len(runs)} runs of {size} actions")
+        ids = asyncio.run(create_games(location, games, seed))
+        log(f"  {name}: {games} games open ({now() - started:.0f} s)")
+        chosen = asyncio.run(choose_actions(location, ids[:size * len(runs)], seed))
+        log(f"  {name}: {len(chosen)} actions chosen ({now() - started:.0f} s)")
+        rate = None
+        for number, workers in enumerate(runs):
+            label = f"{name}, {workers} process{'es' if workers > 1 else ''}"
+            result = run_workers(location, plans(ids[number * size:(number + 1) * size], chosen, burst_games,
+                                                 workers, seed), rate)
+            rate = result["rate"]
+            figures["runs"][label] = {
+                "store": name, "processes": workers,
+                "burst": {**spread(result["burst"]),
+                          "submits_per_second": round(len(result["burst"]) / max(result["burst"]))},
+                "steady": {**spread(result["steady"]), "arrivals_per_second": round(rate)},
+                "errors": result["errors"]}
+            log(f"  {label}: done ({now() - started:.0f} s)")
+    return figures

@@ -1,0 +1,326 @@
+"""The PostgreSQL GameStore: one database shared by several bot processes, through a pool of asyncpg
+connections per process; numbered migrations (postgres_migrations/); one transaction per operation.
+
+Several writers: each process runs some Discord shards and so, normally, alone acts on the games of their
+guilds; but nothing here relies on that. Every write that depends on a game's version locks the game's row
+first (an UPDATE ... WHERE seq = expected, or SELECT ... FOR UPDATE), so two processes acting on one game
+are serialised by PostgreSQL and the second finds the version moved on (VersionConflict). An action's commit
+is a single statement (its UPDATE, the action's INSERT and the outbox's, as data-modifying CTEs): atomic,
+and one round trip. Delivery takes a per-shard advisory lock (`delivery_turn`), so two processes never
+deliver the same outbox row at once. Nothing is cached between operations: another process may have
+written since.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bot.app.ports import (
+    ALL_SHARDS,
+    GameExists,
+    GameRecordRow,
+    GameStatus,
+    LogNote,
+    OutboxRow,
+    OutgoingMessage,
+    Shards,
+    StoredAction,
+    UnknownGame,
+    VersionConflict,
+)
+from bot.store.common import (
+    Clock,
+    as_utc,
+    check_imported_actions,
+    check_keep,
+    check_outbox_status,
+    migration_files,
+    utc_now,
+)
+
+MIGRATIONS = Path(__file__).parent / "postgres_migrations"
+# Advisory lock keys, in the database's one space of them: the migrations' (one 64-bit key), and each shard's
+# delivery turn (a pair of 32-bit keys: this class, the shard). Every process must use the same shard count.
+MIGRATION_LOCK = zlib.crc32(b"mentat migrations")
+DELIVERY_LOCK_CLASS = zlib.crc32(b"mentat delivery") & 0x7FFFFFFF
+POOL_SIZE = 10  # connections per process: a submit holds one for a single round trip
+CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg's default is a minute)
+
+_GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id,"
+                 " created_at, settings_json, started_at")
+# The game's seats as one JSON object, read in the same statement (one snapshot) as the game.
+_SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) FROM seats"
+          " WHERE seats.game_id = games.game_id), '{}') AS seats")
+
+# The action, the snapshot, the status and the messages in one statement. The UPDATE takes the game's row
+# lock and refuses unless the stored seq is still $2: a second writer waits for the first to commit, then
+# finds the row changed and updates nothing (PostgreSQL re-checks the WHERE on the new row version), so the
+# INSERTs, which read from its RETURNING, insert nothing either. The last SELECT reads the snapshot the
+# statement started from: NULL when there is no such game.
+_COMMIT_ACTION = """
+WITH game AS (
+    UPDATE games SET state_json = $4, seq = $2 + 1, status = coalesce($6, status)
+    WHERE game_id = $1 AND seq = $2
+    RETURNING game_id
+), action AS (
+    INSERT INTO actions (game_id, seq, actor, action_json, created_at)
+    SELECT game_id, $2 + 1, $3, $5, $7 FROM game
+), messages AS (
+    INSERT INTO outbox (game_id, seq, message_json, logged, created_at)
+    SELECT game.game_id, $2 + 1, message.json, message.logged, $7
+    FROM game, unnest($8::text[], $9::boolean[]) WITH ORDINALITY AS message (json, logged, position)
+    ORDER BY message.position
+)
+SELECT (SELECT count(*) FROM game) AS committed, (SELECT seq FROM games WHERE game_id = $1) AS seq_before
+"""
+
+_QUEUE = """
+INSERT INTO outbox (game_id, seq, message_json, logged, created_at)
+SELECT $1, $2, message.json, message.logged, $3
+FROM unnest($4::text[], $5::boolean[]) WITH ORDINALITY AS message (json, logged, position)
+ORDER BY message.position
+"""
+
+_OUTBOX_COLUMNS = "outbox.id, outbox.game_id, outbox.seq, message_json, attempts, outbox.status, outbox.created_at"
+
+
+async def apply_migrations(db: asyncpg.Connection, directory: Path = MIGRATIONS) -> list[int]:
+    """Bring the schema up to date and return the versions applied (none when it already was).
+
+    Each numbered file newer than the recorded version runs in its own transaction together with its
+    schema_version row (PostgreSQL's DDL is transactional), so a failing migration leaves the database at the
+    previous version. An advisory lock held by each transaction makes processes starting together apply each
+    migration once: the second waits, then finds it applied."""
+    migrations = migration_files(directory)
+    known = migrations[-1][0] if migrations else 0
+    applied = []
+    while True:
+        async with db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version"
+                             " (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)")
+            current = await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
+            if current > known:
+                raise RuntimeError(f"the database is at schema version {current}, newer than this code knows"
+                                   f" ({known})")
+            later = [(version, path) for version, path in migrations if version > current]
+            if not later:
+                return applied
+            version, path = later[0]
+            await db.execute(path.read_text())  # several statements: the simple protocol runs them all
+            await db.execute("INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)", version, utc_now())
+        applied.append(version)
+
+
+class PostgresGameStore:
+    """Create with `await PostgresGameStore.open(url)`; close with `await store.close()`."""
+
+    def __init__(self, pool: asyncpg.Pool, clock: Clock) -> None:
+        self._pool = pool
+        self._clock = clock
+
+    @classmethod
+    async def open(cls, url: str, clock: Clock = utc_now, *, pool_size: int = POOL_SIZE,
+                   migrations: Path = MIGRATIONS) -> PostgresGameStore:
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT)
+        try:
+            async with pool.acquire() as db:
+                await apply_migrations(db, migrations)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, clock)
+
+    async def close(self) -> None:
+        await self._pool.close()  # waits for the connections in use to be released
+
+    async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
+                          actions: list[StoredAction] = ()) -> None:
+        check_imported_actions(game.game_id, game.seq, list(actions))
+        created_at = as_utc(game.created_at or self._clock())
+        messages, logged = _outbox_columns(outbox)
+        async with self._pool.acquire() as db, db.transaction():
+            try:
+                await db.execute(
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    game.game_id, game.guild_id, game.channel_id, GameStatus(game.status).value, game.setup_json,
+                    game.state_json, game.seq, game.moderator_role_id, created_at, json.dumps(game.settings),
+                    as_utc(game.started_at) if game.started_at else None)
+            except asyncpg.UniqueViolationError as clash:
+                what = (f"channel {game.channel_id}" if clash.constraint_name == "games_channel_unique"
+                        else f"game {game.game_id}")
+                raise GameExists(f"{what} already has a stored game") from None
+            await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES ($1, $2, $3)",
+                                 [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
+            await db.executemany(
+                "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES ($1, $2, $3, $4, $5)",
+                [(game.game_id, action.seq, action.actor, action.action_json,
+                  as_utc(action.created_at) if action.created_at else created_at) for action in actions])
+            await db.execute(_QUEUE, game.game_id, game.seq, created_at, messages, logged)
+
+    async def load_game(self, game_id: str) -> GameRecordRow | None:
+        games = await self._select_games("game_id = $1", game_id)
+        return games[0] if games else None
+
+    async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
+        games = await self._select_games("channel_id = $1", channel_id)
+        return games[0] if games else None
+
+    async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
+        return await self._select_games("$1::bigint IS NULL OR guild_id = $1", guild_id)
+
+    async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
+        messages, logged = _outbox_columns(outbox)
+        new_status = GameStatus(status).value if status is not None else None
+        committed, seq_before = await self._pool.fetchrow(
+            _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
+            as_utc(self._clock()), messages, logged)
+        if not committed:
+            if seq_before is None:
+                raise UnknownGame(game_id)
+            raise VersionConflict(f"game {game_id} is no longer at seq {expected_seq}")
+        return expected_seq + 1
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+        async with self._pool.acquire() as db, db.transaction():
+            check_keep(game_id, keep, await _lock_game(db, game_id))
+            await db.execute("DELETE FROM actions WHERE game_id = $1 AND seq > $2", game_id, keep)
+            await db.execute("UPDATE games SET state_json = $2, seq = $3 WHERE game_id = $1", game_id, state_json, keep)
+            await self._queue(db, game_id, keep, outbox)
+
+    async def actions(self, game_id: str) -> list[StoredAction]:
+        rows = await self._pool.fetch("SELECT seq, actor, action_json, created_at FROM actions WHERE game_id = $1"
+                                      " ORDER BY seq", game_id)
+        return [StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
+                             created_at=row["created_at"]) for row in rows]
+
+    async def set_seat(self, game_id: str, faction: str, user_id: int | None,
+                       outbox: list[OutgoingMessage] = ()) -> None:
+        async with self._pool.acquire() as db, db.transaction():
+            seq = await _lock_game(db, game_id)  # refuses an unknown game, which a DELETE would not notice
+            if user_id is None:
+                await db.execute("DELETE FROM seats WHERE game_id = $1 AND faction = $2", game_id, faction)
+            else:
+                await db.execute("INSERT INTO seats (game_id, faction, user_id) VALUES ($1, $2, $3)"
+                                 " ON CONFLICT (game_id, faction) DO UPDATE SET user_id = excluded.user_id",
+                                 game_id, faction, user_id)
+            await self._queue(db, game_id, seq, outbox)
+
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
+        status = GameStatus(status)
+        async with self._pool.acquire() as db, db.transaction():
+            seq = await db.fetchval(
+                "UPDATE games SET status = $2, started_at = CASE WHEN $2 = 'running'"
+                " THEN coalesce(started_at, $3) ELSE started_at END WHERE game_id = $1 RETURNING seq",
+                game_id, status.value, as_utc(self._clock()))
+            if seq is None:
+                raise UnknownGame(game_id)
+            await self._queue(db, game_id, seq, outbox)
+
+    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        found = await self._pool.fetchval("UPDATE games SET settings_json = $2 WHERE game_id = $1 RETURNING 1",
+                                          game_id, json.dumps(settings))
+        if found is None:
+            raise UnknownGame(game_id)
+
+    async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
+        async with self._pool.acquire() as db, db.transaction():
+            await self._queue(db, game_id, await _lock_game(db, game_id), outbox)
+
+    @asynccontextmanager
+    async def delivery_turn(self, shards: Shards) -> AsyncIterator[Shards]:
+        """Each shard's turn is a session advisory lock, tried (never waited for) on one connection held for
+        the whole drain. A process that dies mid-drain loses its connection and so its locks: the next drain
+        delivers what it left pending."""
+        async with self._pool.acquire() as db:
+            held = [shard for shard in sorted(shards.ids)
+                    if await db.fetchval("SELECT pg_try_advisory_lock($1, $2)", DELIVERY_LOCK_CLASS, shard)]
+            try:
+                yield Shards(frozenset(held), shards.count)
+            finally:
+                # A connection released to the pool is reset, which drops its advisory locks anyway.
+                for shard in held:
+                    await db.execute("SELECT pg_advisory_unlock($1, $2)", DELIVERY_LOCK_CLASS, shard)
+
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
+        if shards.everything:
+            rows = await self._pool.fetch(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE status = 'pending'"
+                                          " ORDER BY id LIMIT $1", limit)
+        else:
+            rows = await self._pool.fetch(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox JOIN games USING (game_id) WHERE outbox.status = 'pending'"
+                " AND (guild_id >> 22) % $2 = ANY($3::integer[]) ORDER BY outbox.id LIMIT $1",
+                limit, shards.count, sorted(shards.ids))
+        return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
+                          status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
+                          created_at=row["created_at"]) for row in rows]
+
+    async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
+        check_outbox_status(status)
+        async with self._pool.acquire() as db, db.transaction():
+            found = await db.fetchrow(
+                "UPDATE outbox SET status = $2, attempts = attempts + CASE WHEN $2 = 'pending' THEN 1 ELSE 0 END"
+                " WHERE id = $1 RETURNING game_id, message_json", outbox_id, status)
+            if found is None:
+                raise KeyError(f"no outbox row {outbox_id}")
+            key = OutgoingMessage.model_validate_json(found["message_json"]).key if ref is not None else None
+            if status == "sent" and key is not None:
+                await db.execute("INSERT INTO message_refs (game_id, key, ref) VALUES ($1, $2, $3)"
+                                 " ON CONFLICT (game_id, key) DO UPDATE SET ref = EXCLUDED.ref",
+                                 found["game_id"], key, ref)
+
+    async def message_ref(self, game_id: str, key: str) -> str | None:
+        return await self._pool.fetchval("SELECT ref FROM message_refs WHERE game_id = $1 AND key = $2",
+                                         game_id, key)
+
+    async def log_notes(self, game_id: str) -> list[LogNote]:
+        async with self._pool.acquire() as db, db.transaction(isolation="repeatable_read", readonly=True):
+            if await db.fetchval("SELECT 1 FROM games WHERE game_id = $1", game_id) is None:
+                raise UnknownGame(game_id)
+            rows = await db.fetch("SELECT seq, message_json, created_at FROM outbox WHERE game_id = $1 AND logged"
+                                  " ORDER BY id", game_id)
+        return [LogNote(seq=row["seq"], text=OutgoingMessage.model_validate_json(row["message_json"]).text,
+                        created_at=row["created_at"]) for row in rows]
+
+    async def _select_games(self, condition: str, *params: Any) -> list[GameRecordRow]:
+        """The games matching `condition` (a fixed SQL fragment with numbered parameters), with their seats."""
+        rows = await self._pool.fetch(f"SELECT {_GAME_COLUMNS}, {_SEATS} FROM games WHERE {condition}"
+                                      " ORDER BY created_at, number", *params)
+        return [_game_row(row) for row in rows]
+
+    async def _queue(self, db: asyncpg.Connection, game_id: str, seq: int, outbox: Iterable[OutgoingMessage]) -> None:
+        """Insert outbox rows, inside the caller's transaction."""
+        messages, logged = _outbox_columns(outbox)
+        if messages:
+            await db.execute(_QUEUE, game_id, seq, as_utc(self._clock()), messages, logged)
+
+
+async def _lock_game(db: asyncpg.Connection, game_id: str) -> int:
+    """Lock the game's row until the transaction ends (a writer acting on its version goes one at a time) and
+    return its seq."""
+    seq = await db.fetchval("SELECT seq FROM games WHERE game_id = $1 FOR UPDATE", game_id)
+    if seq is None:
+        raise UnknownGame(game_id)
+    return seq
+
+
+def _game_row(row: asyncpg.Record) -> GameRecordRow:
+    return GameRecordRow(game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+                         status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
+                         seq=row["seq"], seats=json.loads(row["seats"]), moderator_role_id=row["moderator_role_id"],
+                         created_at=row["created_at"], settings=json.loads(row["settings_json"]),
+                         started_at=row["started_at"])
+
+
+def _outbox_columns(outbox: Iterable[OutgoingMessage]) -> tuple[list[str], list[bool]]:
+    """The messages as stored (JSON) and their `logged` flags, serialised before the transaction."""
+    messages = list(outbox)
+    return [message.model_dump_json() for message in messages], [message.logged for message in messages]
