@@ -78,7 +78,8 @@ def _refuse(problems: list[str]) -> None:
 
 def _pydantic_problem(error: Mapping[str, Any]) -> str:
     where = ".".join(str(part) for part in error["loc"])
-    return f"{where}: {error['msg']}" if where else error["msg"]
+    message = error["msg"].removeprefix("Value error, ")  # a validator's own words need no label
+    return f"{where}: {message}" if where else message
 
 
 def _setup(position: Position) -> GameSetup:
