@@ -230,11 +230,15 @@ def test_an_impossible_position_is_refused_with_its_reason(doc, words):
     assert isinstance(refusal.value, ValueError)
 
 
-def test_every_problem_is_named_at_once():
+def test_every_problem_of_the_document_is_named_at_once():
     with pytest.raises(InvalidPosition) as refusal:
-        load(_with(tanks={"emperor": 15}, treachery_discard=["crysknife"], hands={"fremen": ["kulon"]}))
-    assert len(refusal.value.problems) == 2  # the card check waits for a document that reads right
-    assert str(refusal.value).startswith("impossible position: ")
+        load(_with(tanks={"emperor": 15}, dots={"emperor": 3}, prediction={"faction": "fremen", "turn": 2}))
+    assert refusal.value.problems == [
+        "prediction names fremen, which is not in this game",
+        "emperor has 21 tokens on the board and in the tanks; a faction has 20",
+        "dots: state every faction's dot or none; missing atreides, bene_gesserit, harkonnen",
+    ]
+    assert str(refusal.value).startswith("impossible position: prediction names fremen")
 
 
 # --- the positions of live games -----------------------------------------------------------------
