@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from engine.__main__ import main
 from engine.actions import CallTraitor, PlayStormCards, SubmitBattlePlan
 from engine.autoplay import play_prompt, spontaneous_action
 from engine.data import load_game_data
@@ -19,6 +20,7 @@ from engine.invariants import violations
 from engine.model import Phase, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.position import FORMAT, InvalidPosition, begin, load, write
+from engine.record import load_record, verify
 from engine.rng import Rng
 from engine.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, apply_all, begin_position, prompt_of
@@ -296,3 +298,22 @@ def test_a_position_written_at_each_phase_plays_on_like_the_game(factions, optio
         assert loaded.model_dump(mode="json") == original.model_dump(mode="json")
         checked += 1
     assert checked > 6 * 3  # three turns at least, six phases each
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+
+def test_the_command_line_writes_a_saved_games_position_and_checks_positions(tmp_path, capsys):
+    game, position, impossible = tmp_path / "game.json", tmp_path / "position.json", tmp_path / "bad.json"
+    assert main(["demo", "--seed", "4", "--export", str(game)]) == 0
+    capsys.readouterr()
+    assert main(["position", str(game)]) == 0
+    written = capsys.readouterr().out
+    record = load_record(game)
+    assert json.loads(written) == write(verify(record))
+    position.write_text(written)
+    assert main(["position", "--check", str(position)]) == 0
+    assert capsys.readouterr().out == "position OK: turn 1, phase storm, step dialing, 2 open decisions\n"
+    impossible.write_text(json.dumps({**MINIMAL, "tanks": {"emperor": 21}}))
+    assert main(["position", "--check", str(impossible)]) == 1
+    assert "emperor has 21 tokens on the board and in the tanks" in capsys.readouterr().err
