@@ -15,14 +15,28 @@ from engine.cards import STORM_CARDS_STEP
 from engine.data import GameData
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
-from engine.phases.battle import cards_on_the_table
+from engine.phases.battle import BT_ATTACK_STEP, FIGHTING_STEP, TRAPS_STEP, cards_on_the_table
+from engine.phases.bidding import AUCTION, BEFORE_BIDDING
 from engine.phases.bt_attack import TRAP_LEADER_DRAW
-from engine.phases.storm import DIALING
+from engine.phases.movement import REVIVAL_STEP, TURNS_STEP
+from engine.phases.setup import PLACEMENT_STEP, SECRETS_STEP
+from engine.phases.spice_blow import CLOSING, DRAWING, KARAMA_WORM, NEXUS
+from engine.phases.storm import DIALING, FORECAST
 from engine.position_model import Position
 
 BT = Faction.BENE_TLEILAXU
 BG = Faction.BENE_GESSERIT
 DRAWS = (TRAP_LEADER_DRAW, CAPTURED_LEADER_DRAW)
+STEPS = {  # each phase's steps, as its runner reads them ("" is the start: nothing done yet)
+    Phase.SETUP: (SECRETS_STEP, PLACEMENT_STEP),
+    Phase.STORM: ("", DIALING, STORM_CARDS_STEP, FORECAST),
+    Phase.SPICE_BLOW: ("", DRAWING, KARAMA_WORM, CLOSING, NEXUS),
+    Phase.BIDDING: ("", BEFORE_BIDDING, AUCTION),
+    Phase.MOVEMENT: ("", REVIVAL_STEP, TURNS_STEP),
+    Phase.BATTLE: ("", TRAPS_STEP, FIGHTING_STEP, BT_ATTACK_STEP),
+    Phase.COLLECTION: ("",),
+    Phase.ENDED: ("",),
+}
 PER_FACTION = ("dots", "spice", "bribes", "tanks", "elite_tanks", "elite_revived_turn", "dead_leaders", "hands",
                "traitors", "bid_orders", "storm_dials", "storm_forecast", "storm_card_plays")
 
@@ -207,6 +221,13 @@ def _powers(position: Position, data: GameData) -> list[str]:
         found.append("traps are laid by the Bene Tleilaxu with the option bt_traps (BT-30)")
     if position.bt is not None and not has_bt:
         found.append("bt describes the Bene Tleilaxu's powers, and they are not in this game")
+    if position.bt is not None:
+        found += [f"bt.marked: unknown leader {leader!r}" for leader in position.bt.marked
+                  if _leader_owner(leader, data) is None]
+        found += [f"bt.controlled: unknown territory {name!r}" for name in position.bt.controlled
+                  if name not in data.board.territories]
+    found += [f"a Karama order of the {order.faction.value} names {order.card}, which is not in their hand"
+              for order in position.karama_orders if order.card not in position.hands.get(order.faction, [])]
     found += _alliance_problems(position.alliances, position.options.max_alliance_size)
     found += [f"draws: no random draw is named {name!r} (named draws: {', '.join(DRAWS)})"
               for name in position.draws if name not in DRAWS]
@@ -223,7 +244,11 @@ def _alliance_problems(alliances: Iterable[list[Faction]], largest: int) -> list
 
 
 def _step(position: Position) -> list[str]:
-    """Storm dials are read only while the storm waits on them (engine/phases/storm.py)."""
+    """The step is one of its phase's; storm dials are read only while the storm waits on them."""
+    steps = STEPS[position.phase]
+    if position.step not in steps:
+        return [f"step {position.step!r} is not a step of the {position.phase.value} phase "
+                f"(its steps: {', '.join(repr(s) for s in steps)})"]
     if position.storm_dials and (position.phase != Phase.STORM or position.step not in (DIALING, STORM_CARDS_STEP)):
         return [f"storm_dials are read in the storm phase at step {DIALING!r}; this position is at "
                 f"{position.phase.value} step {position.step!r}"]
