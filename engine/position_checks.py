@@ -196,10 +196,12 @@ def _leader_owner(leader: str, data: GameData) -> Faction | None:
 
 
 def _hands(position: Position, data: GameData) -> list[str]:
+    """A hand is within its limit, but while the Harkonnen owe the cards back of a special Karama (A-14)."""
+    swapping = {p.faction for p in position.prompts if p.kind == PromptKind.HAND_SWAP}
     found = []
     for faction, hand in position.hands.items():
         limit = data.factions[faction].hand_limit
-        if len(hand) > limit:
+        if len(hand) > limit and faction not in swapping:
             found.append(f"{faction.value} holds {len(hand)} Treachery cards; its hand limit is {limit}")
     return found
 

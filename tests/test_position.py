@@ -181,7 +181,8 @@ IMPOSSIBLE = [
      "crysknife is in two places: the bene_tleilaxu hand and the trap on Carthag"),
     ("spice card twice", _with(spice_deck=["spice_old_gap"]),
      "spice_old_gap is in two places: the spice discard and the spice deck"),
-    ("unknown card", _with(hands={"emperor": ["death_ray"], "harkonnen": ["karama_1"]}), "unknown Treachery card 'death_ray' in the emperor hand"),
+    ("unknown card", _with(hands={"emperor": ["death_ray"], "harkonnen": ["karama_1"]}),
+     "unknown Treachery card 'death_ray' in the emperor hand"),
     ("unknown territory", _with(forces={"Giedi Prime#1": {"emperor": 1}}), "forces: unknown territory 'Giedi Prime'"),
     ("sector not in the territory", _with(forces={"Arrakeen#3": {"atreides": 1}}),
      "forces: sector 3 is not in Arrakeen (its sectors: 9)"),
@@ -302,6 +303,14 @@ def test_a_position_written_at_each_phase_plays_on_like_the_game(factions, optio
         assert loaded.model_dump(mode="json") == original.model_dump(mode="json")
         checked += 1
     assert checked > 6 * 3  # three turns at least, six phases each
+
+
+def test_every_state_of_a_game_is_a_possible_position():
+    """No check of `load` refuses a state the engine reaches (a hand over its limit mid-swap, say)."""
+    steps = _random_game(GameSetup(factions=(A, H, F, BT), options=GameOptions(**{**ALL_ON, "turns": 4}), seed=15), 15)
+    for index, (_, state, _) in enumerate(steps):
+        assert load(write(state)).model_dump(mode="json") == state.model_dump(mode="json"), f"action {index}"
+    assert len(steps) > 100
 
 
 # --- the command line ----------------------------------------------------------------------------
