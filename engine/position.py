@@ -8,7 +8,7 @@ default, so a short hand-written scenario and the complete position of a live ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -188,7 +188,7 @@ def default_spice(faction: Faction, data: GameData) -> int:
     return data.factions[faction].starting_spice
 
 
-def default_traitor_deck(factions: tuple[Faction, ...], hands: Any, prompts: list[Prompt],
+def default_traitor_deck(factions: tuple[Faction, ...], hands: Iterable[list[str]], prompts: list[Prompt],
                          data: GameData) -> list[str]:
     """The traitor cards of the leaders in play held by nobody and offered to nobody, in data order."""
     taken = {t for hand in hands for t in hand}
@@ -225,21 +225,16 @@ def _stack(free: list[str], top: list[str], rng: Rng) -> list[str]:
     return list(top) + rest
 
 
-def _shortest_top(deck: list[str], rng: Rng) -> tuple[list[str], Rng]:
-    """The fewest top cards that, stated, make `_stack` rebuild `deck`; with the generator after the shuffle."""
-    data_order = _card_order()
-    free = sorted(deck, key=data_order.__getitem__)
+def _shortest_top(deck: list[str], all_ids: list[str], rng: Rng) -> tuple[list[str], Rng]:
+    """The fewest top cards that, stated, make `_stack` rebuild `deck` (its cards being the free ones); with the
+    generator as the shuffle leaves it."""
+    in_deck = set(deck)
+    free = [c for c in all_ids if c in in_deck]
     for count in range(len(deck) + 1):
         trial = rng.model_copy()
         if _stack(free, deck[:count], trial) == deck:
             return deck[:count], trial
     raise AssertionError("a deck stated in full always rebuilds itself")
-
-
-def _card_order() -> dict[str, int]:
-    data = load_game_data()
-    return {card_id: i for i, card_id in enumerate([*(c.id for c in data.treachery_cards),
-                                                    *(c.id for c in data.spice_cards)])}
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -277,8 +272,8 @@ def write(state: GameState) -> dict[str, Any]:
     _put_each(doc, "bid_orders", state, lambda fs: _dump(fs.bid_order), lambda f: {})
     _put(doc, "auto_traitor", [f.value for f, fs in state.factions.items() if fs.auto_traitor])
     rng = Rng.from_seed(setup.seed)
-    treachery_top, rng = _shortest_top(state.treachery_deck, rng)
-    spice_top, rng = _shortest_top(state.spice_deck, rng)
+    treachery_top, rng = _shortest_top(state.treachery_deck, [c.id for c in data.treachery_cards], rng)
+    spice_top, rng = _shortest_top(state.spice_deck, [c.id for c in data.spice_cards], rng)
     _put(doc, "treachery_deck", treachery_top)
     _put(doc, "treachery_discard", list(state.treachery_discard))
     _put(doc, "removed_cards", list(state.removed_cards))
@@ -327,7 +322,8 @@ def _put(doc: dict[str, Any], key: str, value: Any, default: Any = None) -> None
         doc[key] = value
 
 
-def _put_each(doc: dict[str, Any], key: str, state: GameState, value: Any, default: Any = lambda f: 0) -> None:
+def _put_each(doc: dict[str, Any], key: str, state: GameState, value: Callable[[FactionState], Any],
+              default: Callable[[Faction], Any] = lambda f: 0) -> None:
     """A per-faction map of the values that differ from each faction's default."""
     differ = {f.value: value(fs) for f, fs in state.factions.items() if value(fs) != default(f)}
     _put(doc, key, differ)

@@ -166,7 +166,7 @@ def _leaders(position: Position, data: GameData) -> list[str]:
             if owner is None:
                 found.append(f"dead_leaders: unknown leader {leader!r}")
             elif owner != faction:
-                found.append(f"dead_leaders: {leader} is a {owner.value} leader, not a {faction.value} one")
+                found.append(f"dead_leaders: {leader} is a leader of the {owner.value}, not of the {faction.value}")
         dead += leaders
     found += [f"{leader} is in the tanks twice" for leader, n in Counter(dead).items() if n > 1]
     for leader, captor in position.captured.items():

@@ -191,7 +191,7 @@ IMPOSSIBLE = [
     ("dead leader captured", _with(captured={"duncan_idaho": "harkonnen"}),
      "duncan_idaho is in the tanks and held captive by the harkonnen"),
     ("another faction's dead leader", _with(dead_leaders={"emperor": ["duncan_idaho"]}),
-     "dead_leaders: duncan_idaho is a atreides leader, not a emperor one"),
+     "dead_leaders: duncan_idaho is a leader of the atreides, not of the emperor"),
     ("faction not in the game", _with(hands={"fremen": ["kulon"]}), "hands names fremen, which is not in this game"),
     ("BT tokens", {**TRAP_SPRUNG, "forces": {"Carthag#10": {"harkonnen": 4, "bene_tleilaxu": 1}}},
      "BT-1: the Bene Tleilaxu have no tokens"),
