@@ -16,7 +16,6 @@ from engine.economy import total_spice_outside_bank
 from engine.errors import RuleViolation
 from engine.game import apply, new_game
 from engine.ids import BASE_FACTIONS
-from engine.invariants import violations
 from engine.model import Phase, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.position import FORMAT, InvalidPosition, begin, load, write
@@ -87,7 +86,6 @@ DOCUMENTS = [MINIMAL, TRAP_SPRUNG, MID_GAME, STORM_DIALED]
 @pytest.mark.parametrize("doc", DOCUMENTS, ids=["minimal", "trap_sprung", "mid_game", "storm_dialed"])
 def test_a_hand_written_position_is_written_back_unchanged(doc):
     assert write(load(doc)) == doc
-    assert violations(load(doc)) == []
 
 
 def test_what_a_position_leaves_out_takes_its_default():
@@ -192,6 +190,10 @@ IMPOSSIBLE = [
      "duncan_idaho is in the tanks and held captive by the harkonnen"),
     ("another faction's dead leader", _with(dead_leaders={"emperor": ["duncan_idaho"]}),
      "dead_leaders: duncan_idaho is a leader of the atreides, not of the emperor"),
+    ("dead leader in a battle plan", _with(dead_leaders={"atreides": ["duncan_idaho"], "emperor": ["caid"]}, battle={
+        "current": {"territory": "The Great Flat", "locations": [FLAT], "aggressor": "emperor",
+                    "defender": "harkonnen", "step": "plans", "plans": {"emperor": {"leader": "caid", "dial": 2}}}}),
+     "the position breaks an invariant: emperor plans with the dead leader caid"),
     ("faction not in the game", _with(hands={"fremen": ["kulon"]}), "hands names fremen, which is not in this game"),
     ("BT tokens", {**TRAP_SPRUNG, "forces": {"Carthag#10": {"harkonnen": 4, "bene_tleilaxu": 1}}},
      "BT-1: the Bene Tleilaxu have no tokens"),
