@@ -17,7 +17,7 @@ from engine.data import GameData, load_game_data
 from engine.errors import EngineError
 from engine.events import EventLog
 from engine.flow import advance
-from engine.game import Transition
+from engine.game import Transition  # engine.game also registers every rule, which `begin` runs
 from engine.ids import Faction
 from engine.invariants import violations
 from engine.model import BidOrder, BtState, FactionState, GameState, Phase, Prompt, PromptKind

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 T = TypeVar("T")
 
@@ -22,6 +22,15 @@ _MASK = (1 << 64) - 1
 class Rng(BaseModel):
     state: int
     scripted: dict[str, list[str]] = Field(default_factory=dict)  # draw name -> values to hand out, in order
+
+    @model_serializer(mode="wrap")
+    def _without_an_empty_script(self, handler: SerializerFunctionWrapHandler) -> dict:
+        """A game without scripted draws dumps as before they existed, so that the states (and the state hashes
+        of saved games) of every real game are unchanged."""
+        dumped = handler(self)
+        if not self.scripted:
+            dumped.pop("scripted", None)
+        return dumped
 
     @classmethod
     def from_seed(cls, seed: int) -> Rng:

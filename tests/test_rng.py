@@ -50,3 +50,10 @@ def test_a_named_draw_hands_out_its_scripted_values_first_then_draws_from_the_ge
 def test_a_scripted_value_that_is_not_among_the_choices_is_refused():
     with pytest.raises(ValueError, match="the scripted trap_leader draw 'zed' is not one of"):
         Rng(state=5, scripted={"trap_leader": ["zed"]}).draw("trap_leader", ["a", "b"])
+
+
+def test_a_generator_without_a_script_dumps_as_its_state_alone():
+    """So the state hash of a game saved before scripted draws existed is unchanged."""
+    assert Rng.from_seed(3).model_dump() == {"state": 3}
+    scripted = Rng(state=3, scripted={"trap_leader": ["alia"]})
+    assert Rng.model_validate_json(scripted.model_dump_json()) == scripted
