@@ -142,10 +142,9 @@ def test_a_15_a_scenario_fixes_the_leader_the_harkonnen_capture():
         "draws": {"captured_leader": ["bashar"]},
     }
     state, _ = begin_position(doc)
-    state, events = apply_all(
-        state, SubmitBattlePlan(faction=E, leader="caid", dial=0), SubmitBattlePlan(faction=H, leader="feyd_rautha",
-                                                                                       dial=5),
-        CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
+    state, events = apply_all(state, SubmitBattlePlan(faction=E, leader="caid"),
+                              SubmitBattlePlan(faction=H, leader="feyd_rautha", dial=5),
+                              CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
     captured = next(e for e in events if e.type == "leader_captured")
     assert captured.data["leader"] == "bashar" and state.captured == {"bashar": H}
     assert prompt_of(state, H, PromptKind.LEADER_CAPTURE).detail["leader"] == "bashar"
