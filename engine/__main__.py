@@ -1,4 +1,5 @@
-"""Command line: `python -m engine replay GAME.json`, `python -m engine demo`, `python -m engine autoplay`."""
+"""Command line: `python -m engine replay GAME.json`, `python -m engine demo`, `python -m engine autoplay`,
+`python -m engine position GAME.json` (docs/positions.md)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from engine.invariants import violations
 from engine.model import Phase
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
+from engine.position import InvalidPosition, load, write
 from engine.record import load_record, record_game, save_record, verify
 from engine.report import table_report
 from engine.rng import Rng
@@ -37,6 +39,27 @@ def _replay(args: argparse.Namespace) -> int:
     if state.winners:
         print("winners: " + ", ".join(faction_name(f) for f in state.winners))
     print(f"state hash: {record.state_hash}")
+    return 0
+
+
+def _position(args: argparse.Namespace) -> int:
+    """Write the position a saved game has reached; with --check, load a position and say what it is."""
+    if args.check:
+        try:
+            state = load(json.loads(Path(args.file).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as problem:  # InvalidPosition and bad JSON are ValueErrors
+            problems = problem.problems if isinstance(problem, InvalidPosition) else [str(problem)]
+            print("position REFUSED:\n" + "\n".join(f"- {p}" for p in problems), file=sys.stderr)
+            return 1
+        print(f"position OK: turn {state.turn}, phase {state.phase.value}, step {state.step or '(start)'}, "
+              f"{len(state.prompts)} open decisions")
+        return 0
+    try:
+        state = verify(load_record(Path(args.file)))
+    except ReplayMismatch as problem:
+        print(f"replay FAILED: {problem}", file=sys.stderr)
+        return 1
+    print(json.dumps(write(state), indent=1))
     return 0
 
 
@@ -108,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="replay a saved game and check it reaches its recorded state")
     replay.add_argument("game", help="a game file exported by the engine or the bot")
     replay.set_defaults(run=_replay)
+    position = commands.add_parser("position", help="print the position a saved game has reached (JSON)")
+    position.add_argument("file", help="a game file exported by the engine or the bot; with --check, a position")
+    position.add_argument("--check", action="store_true", help="load the position in FILE and report on it")
+    position.set_defaults(run=_position)
     demo = commands.add_parser("demo", help="set up a 7-faction game with automatic players")
     demo.add_argument("--seed", type=int, default=1979)
     demo.add_argument("--export", help="also write the game file here")

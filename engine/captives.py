@@ -30,6 +30,7 @@ RULE = "A-15"
 H = Faction.HARKONNEN
 KILL_REWARD = 2
 CHOICES = ("keep", "kill", "release")
+CAPTURED_LEADER_DRAW = "captured_leader"  # the leader the Harkonnen take (a scenario may fix it: engine/rng.py draw)
 
 
 def owner(leader: str) -> Faction:
@@ -66,7 +67,7 @@ def offer_capture(state: GameState, loser: Faction, log: EventLog) -> None:
     available = [leader for leader in leaders_held(state, loser) if leader not in used]
     if not available:
         return
-    leader = state.rng.choice(available)
+    leader = state.rng.draw(CAPTURED_LEADER_DRAW, available)
     state.captured[leader] = H
     log.public("leader_captured", f"The Harkonnen capture {leader_name(leader)} of the {faction_name(loser)}, "
                "drawn at random from their available leaders (A-15); they keep him, kill him for 2 spice, or let "

@@ -2,6 +2,9 @@
 
 The engine never touches the `random` module: the same seed and the same actions must give the same
 game on every machine and Python version, so the generator (SplitMix64) is spelled out here.
+
+A scenario may fix the outcome of a named draw (a position's `draws`, engine/position.py): `draw` hands out
+those scripted values first, then falls back to the generator.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 T = TypeVar("T")
 
@@ -18,6 +21,16 @@ _MASK = (1 << 64) - 1
 
 class Rng(BaseModel):
     state: int
+    scripted: dict[str, list[str]] = Field(default_factory=dict)  # draw name -> values to hand out, in order
+
+    @model_serializer(mode="wrap")
+    def _without_an_empty_script(self, handler: SerializerFunctionWrapHandler) -> dict:
+        """A game without scripted draws dumps as before they existed, so that the states (and the state hashes
+        of saved games) of every real game are unchanged."""
+        dumped = handler(self)
+        if not self.scripted:
+            dumped.pop("scripted", None)
+        return dumped
 
     @classmethod
     def from_seed(cls, seed: int) -> Rng:
@@ -42,6 +55,19 @@ class Rng(BaseModel):
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
+
+    def draw(self, name: str, items: Sequence[str]) -> str:
+        """A named random choice: the next scripted value for `name` if one is left (it must be among `items`),
+        else a choice from the generator."""
+        queue = self.scripted.get(name)
+        if not queue:
+            return self.choice(items)
+        value = queue.pop(0)
+        if not queue:
+            del self.scripted[name]
+        if value not in items:
+            raise ValueError(f"the scripted {name} draw {value!r} is not one of {list(items)}")
+        return value
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, in place."""

@@ -11,6 +11,7 @@ from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.options import FixedSetup, GameOptions, GameSetup
+from engine.position import begin, load, write
 from engine.rng import Rng
 
 pytest_plugins = ["tests.postgres_plugin"]  # the throwaway PostgreSQL server of the store tests
@@ -117,3 +118,30 @@ async def store_running_game(store, state: GameState, seats: dict[Faction, int],
                         seats={faction.value: user for faction, user in seats.items()})
     await store.create_game(row, [])
     return row.game_id
+
+
+def load_position(doc: dict) -> GameState:
+    """The state of a hand-written position (engine/position.py), after checking the document is canonical:
+    written back from its state, it comes out unchanged (docs/positions.md)."""
+    state = load(doc)
+    assert write(state) == doc
+    return state
+
+
+def begin_position(doc: dict):
+    """A canonical position, run on to its first decisions: (state, events)."""
+    assert write(load(doc)) == doc
+    return begin(doc)
+
+
+def take_card(state: GameState, card: str) -> str:
+    """Take a Treachery card out of wherever it is (deck, discard, a hand, a trap), for a scenario to place it."""
+    for pile in (state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values())):
+        if card in pile:
+            pile.remove(card)
+            return card
+    for stronghold, trap in list(state.traps.items()):
+        if trap.card == card:
+            del state.traps[stronghold]
+            return card
+    raise AssertionError(f"{card} is nowhere")

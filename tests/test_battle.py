@@ -20,10 +20,10 @@ from engine.game import apply
 from engine.ids import Faction
 from engine.invariants import violations
 from engine.model import Phase, PromptKind
-from engine.options import FixedSetup
 from engine.phases.battle import meeting_groups, pending_battles
+from engine.position import FORMAT
 from engine.views import view
-from tests.conftest import apply_all, enter_phase, prompt_of, ready_game, snapshot, tokens_back_to_reserves
+from tests.conftest import apply_all, enter_phase, load_position, prompt_of, snapshot
 
 A, BG, E, F, G, H = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD, Faction.HARKONNEN,
@@ -33,16 +33,14 @@ FLAT = "The Great Flat#14"
 DOTS = {E: 3, H: 6, G: 9, A: 12, BG: 15, F: 18}
 
 
-def arena(factions=(E, H, G)):
-    """Turn 2 with the storm at sector 1 (storm order E, H, G, A, BG, F), an empty board, empty hands and
-    no traitors: each test puts down exactly what it needs."""
-    state = ready_game(factions, fixed=FixedSetup(dots={f: DOTS[f] for f in factions if f in DOTS}))
-    state.turn, state.storm_sector = 2, 1
-    tokens_back_to_reserves(state)
-    for fs in state.factions.values():
-        state.treachery_deck += fs.hand
-        fs.hand, fs.traitors = [], []
-    return state
+def arena(factions=(E, H, G), **position):
+    """Turn 2 with the storm at sector 1 (storm order E, H, G, A, BG, F), an empty board, empty hands and no
+    traitors, or what `position` states (docs/positions.md): each test puts down exactly what it needs, then
+    enters the battle round."""
+    return load_position({
+        "format": FORMAT, "factions": [f.value for f in factions], "turn": 2, "storm": 1,
+        "dots": {f.value: DOTS[f] for f in factions if f in DOTS}, **position,
+    })
 
 
 def give(state, faction, *cards):
@@ -76,10 +74,7 @@ def duel(state, aggressor_plan, defender_plan, calls=None):
 @pytest.fixture
 def flat():
     """Emperor 6 tokens and Harkonnen 5 on The Great Flat."""
-    state = arena()
-    put(state, E, FLAT, 6)
-    put(state, H, FLAT, 5)
-    return state
+    return arena(forces={FLAT: {"emperor": 6, "harkonnen": 5}})
 
 
 def test_the_higher_total_wins(flat):

@@ -20,7 +20,7 @@ from engine.errors import RuleViolation
 from engine.game import apply
 from engine.ids import Faction
 from engine.invariants import violations
-from engine.model import Phase, PromptKind, Trap
+from engine.model import Phase, PromptKind
 from engine.views import view
 from tests.conftest import apply_all, enter_phase, prompt_of, snapshot
 from tests.test_battle import FLAT, arena, give, plan, put
@@ -31,12 +31,9 @@ A, BG, E, G, H, BT = (
 )
 
 
-def bt_arena(factions=(E, H, G, BT)):
-    state = arena(factions)
-    for trap in state.traps.values():
-        state.treachery_deck.append(trap.card)
-    state.traps = {}
-    return state
+def bt_arena(factions=(E, H, G, BT), **position):
+    """The arena of tests/test_battle.py with the Bene Tleilaxu: no traps, unless `position` lays some."""
+    return arena(factions, **position)
 
 
 def fought(state):
@@ -220,19 +217,18 @@ def test_bt_13_voice_on_the_bt():
 # --- traps -------------------------------------------------------------------------------------
 
 
-def trapped(card, victim=H, factions=(E, H, G, BT)):
-    state = bt_arena(factions)
-    state.treachery_deck.remove(card)
-    state.traps["Carthag"] = Trap(card=card, triggered_by=victim, triggered_turn=state.turn)
-    put(state, victim, "Carthag#10", 4)
-    return state
+def trapped(card, victim=H, factions=(E, H, G, BT), **position):
+    """The trap on Carthag holds `card`; `victim`, with 4 tokens there, sprang it this turn (BT-30)."""
+    return bt_arena(factions, forces={"Carthag#10": {victim.value: 4}},
+                    traps={"Carthag": {"card": card, "triggered_by": victim.value, "triggered_turn": 2}}, **position)
 
 
 def test_bt_32_a_sprung_trap_strikes_a_random_leader_before_any_battle():
-    state = trapped("crysknife")
+    state = trapped("crysknife", draws={"trap_leader": ["piter_de_vries"]})  # the random draw, fixed
     state, events = enter_phase(state, Phase.BATTLE)
     attack = next(e for e in events if e.type == "trap_attack")
     assert attack.data["faction"] == "harkonnen" and "Carthag" not in state.traps
+    assert attack.data["leader"] == "piter_de_vries"
     assert [p.faction for p in state.prompts] == [H]
     leader = attack.data["leader"]
     state, events = apply(state, defend(leader))
@@ -241,9 +237,8 @@ def test_bt_32_a_sprung_trap_strikes_a_random_leader_before_any_battle():
 
 
 def test_r_13_a_trap_with_no_leader_to_strike_is_discarded():
-    state = trapped("crysknife")
-    state.faction(H).leaders_in_tanks = ["feyd_rautha", "beast_rabban", "piter_de_vries", "captain_iakin_nefud",
-                                         "umman_kudu"]
+    state = trapped("crysknife", dead_leaders={"harkonnen": ["feyd_rautha", "beast_rabban", "piter_de_vries",
+                                                             "captain_iakin_nefud", "umman_kudu"]})
     state, events = enter_phase(state, Phase.BATTLE)
     assert any(e.type == "trap_discarded" for e in events) and "crysknife" in state.treachery_discard
 
@@ -267,8 +262,7 @@ def test_bt_50_a_karama_trap_kills_and_sweeps_the_stronghold():
 
 
 def test_bt_34_r_22_no_voice_on_a_trap_and_the_atreides_see_a_trap_that_strikes_them():
-    state = trapped("chaumas", victim=A, factions=(A, BG, H, BT))
-    state.alliances = [[A, BG]]
+    state = trapped("chaumas", victim=A, factions=(A, BG, H, BT), alliances=[["atreides", "bene_gesserit"]])
     state, events = enter_phase(state, Phase.BATTLE)
     assert not [p for p in state.prompts if p.kind in (PromptKind.VOICE, PromptKind.PRESCIENCE)]
     seen = next(e for e in events if e.type == "trap_seen")
@@ -279,25 +273,16 @@ def test_bt_34_r_22_no_voice_on_a_trap_and_the_atreides_see_a_trap_that_strikes_
 
 
 def test_the_trap_card_stays_secret_until_it_strikes():
-    state = trapped("chaumas")
-    state.traps["Carthag"] = Trap(card="chaumas")
-    other = state.model_copy(deep=True)
-    other.treachery_deck.remove("gom_jabbar")
-    other.treachery_deck.append("chaumas")
-    other.traps["Carthag"] = Trap(card="gom_jabbar")
+    state = bt_arena(traps={"Carthag": {"card": "chaumas"}})
+    other = bt_arena(traps={"Carthag": {"card": "gom_jabbar"}})
     for viewer in (None, E, H, G):
         assert view(state, viewer) == view(other, viewer)
 
 
 def test_r_29_a_trap_attack_and_the_leader_attack_in_one_round():
-    state = trapped("crysknife")
-    state.add_tokens("Carthag#10", H, -4)
-    state.faction(H).reserves += 4
-    state.traps["Carthag"].triggered_by = G
-    put(state, G, "Carthag#10", 2)
-    give(state, BT, "stunner")
-    put(state, E, FLAT, 6)
-    put(state, H, FLAT, 5)
+    state = bt_arena(forces={"Carthag#10": {"guild": 2}, FLAT: {"emperor": 6, "harkonnen": 5}},
+                     traps={"Carthag": {"card": "crysknife", "triggered_by": "guild", "triggered_turn": 2}},
+                     hands={"bene_tleilaxu": ["stunner"]})
     state, events = enter_phase(state, Phase.BATTLE)
     leader = next(e for e in events if e.type == "trap_attack").data["leader"]
     state, _ = apply_all(state, defend(leader, faction=G), plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),

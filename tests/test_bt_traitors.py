@@ -22,7 +22,7 @@ from engine.actions import (
 )
 from engine.board import controller
 from engine.data import load_game_data
-from engine.economy import place_spice, total_spice_outside_bank
+from engine.economy import place_spice
 from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.flow import DEFAULTS, SAMPLERS
@@ -30,12 +30,12 @@ from engine.game import apply
 from engine.invariants import violations
 from engine.karama import Advantage
 from engine.model import BattleVictory, Phase, PromptKind
-from engine.options import FixedSetup
 from engine.phases.end_of_turn import fremen_condition
+from engine.position import FORMAT, load
 from engine.report import table_report
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused
+from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, refused
 
 DATA = load_game_data()
 DOTS = {A: 3, E: 6, H: 9, F: 12, G: 15, BG: 17}  # storm at sector 1: A, E, H, F, G, BG, then the BT (R-1)
@@ -51,35 +51,15 @@ DUNCAN = "duncan_idaho"
 
 def position(factions=(A, E, H, BT), *, forces=None, tanks=None, dead=None, spice=None, hands=None,
              alliances=(), marked=(), victories=(), controlled=(), turn=2):
-    """A ready game on `turn` (storm at sector 1) with exactly this position: no traps, no traitors, no
-    other cards, no prediction; each faction's tokens not on the board or in the tanks are in reserve."""
-    state = ready_game(factions, fixed=FixedSetup(dots={f: DOTS[f] for f in factions if f in DOTS}))
-    state = state.model_copy(deep=True)
-    state.turn, state.storm_sector, state.bg_prediction = turn, 1, None
-    state.treachery_discard += [trap.card for trap in state.traps.values()]
-    state.traps, state.forces, state.spice_on_board, state.karama_orders = {}, {}, {}, []
-    for faction, fs in state.factions.items():
-        state.treachery_deck += fs.hand
-        fs.hand, fs.traitors = [], []
-        fs.tanks = (tanks or {}).get(faction, 0)
-        fs.leaders_in_tanks = list((dead or {}).get(faction, []))
-        fs.spice = (spice or {}).get(faction, 10)
-    for faction, cards in (hands or {}).items():
-        for card in cards:
-            state.treachery_deck.remove(card)
-            state.faction(faction).hand.append(card)
-    for location, here in (forces or {}).items():
-        for faction, count in here.items():
-            state.add_tokens(location, faction, count)
-    for faction, fs in state.factions.items():
-        on_board = sum(here.get(faction, 0) for here in state.forces.values())
-        fs.reserves = DATA.factions[faction].tokens_total - fs.tanks - on_board
-    state.spice_outside_bank = total_spice_outside_bank(state)
-    state.alliances = [list(a) for a in alliances]
-    state.bt.marked, state.bt.controlled = list(marked), list(controlled)
-    state.bt.last_mark_turn = None
-    state.victories = list(victories)
-    return state
+    """Turn `turn` with the storm at sector 1 and exactly this position (docs/positions.md): no traps, no
+    traitors, no other cards, no prediction, 10 spice each unless `spice` says otherwise; each faction's tokens
+    not on the board or in the tanks are in reserve."""
+    return load({
+        "format": FORMAT, "factions": factions, "turn": turn, "storm": 1,
+        "dots": {f: DOTS[f] for f in factions if f in DOTS}, "forces": forces or {}, "tanks": tanks or {},
+        "dead_leaders": dead or {}, "spice": {f: 10 for f in factions} | (spice or {}), "hands": hands or {},
+        "alliances": alliances, "victories": victories, "bt": {"marked": marked, "controlled": controlled},
+    })
 
 
 def stronghold_won(territory=ARRAKEEN, faction=A, leader=DUNCAN):

@@ -21,7 +21,7 @@ from engine.game import apply
 from engine.invariants import violations
 from engine.model import Impairment, Phase, PromptKind, Trap
 from engine.options import FixedSetup, GameOptions
-from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, refused, start
+from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, refused, start, take_card
 from tests.test_battle import give
 from tests.test_bt_attacks import bt_arena, bt_plan, defend, fought, trapped
 from tests.test_movement import (
@@ -29,7 +29,6 @@ from tests.test_movement import (
     TUEKS,
     answer_defaults_until,
     arrange,
-    take_card,
 )
 from tests.test_setup import _answer_secrets
 

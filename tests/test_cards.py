@@ -41,7 +41,7 @@ from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused
+from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused, take_card
 
 DATA = load_game_data()
 DOTS = {A: 3, BG: 6, E: 9, F: 12, G: 15, H: 18}  # storm at 1: A, BG, E, F, G, H, then the BT
@@ -61,14 +61,6 @@ def no_battles(monkeypatch):
 
 
 # --- building positions ----------------------------------------------------------------------
-
-
-def take_card(state, card):
-    for pile in (state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values())):
-        if card in pile:
-            pile.remove(card)
-            return card
-    raise AssertionError(f"{card} is nowhere")
 
 
 def position(*, forces=None, tanks=None, dead_leaders=None, hands=None, discard=()):

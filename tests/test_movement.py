@@ -1,7 +1,7 @@
 """Shipment and movement (1979 rules: Movement; A-4, A-8, A-14, A-22, A-23, A-26; BT-31, R-24).
 
-Positions are built exactly: a ready game whose board, tanks, spice, alliances and Karama orders are set by
-hand, then jumped to the start of the movement round (engine/phases/movement.py)."""
+Positions are stated exactly (docs/positions.md: board, tanks, spice, alliances, Karama orders) at the start of
+the movement round (engine/phases/movement.py)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,9 @@ from engine.actions import (
     ShipToReserves,
     SkipMove,
     SkipShipment,
-    UseKarama,
 )
 from engine.autoplay import play_prompt
-from engine.board import tokens_in_territory
+from engine.board import territory_of
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
@@ -27,12 +26,12 @@ from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
 from engine.ids import BASE_FACTIONS
 from engine.invariants import violations
-from engine.karama import OWNER, Advantage
-from engine.model import Phase, PromptKind, Trap
-from engine.options import FixedSetup
+from engine.karama import Advantage
+from engine.model import Phase, PromptKind
 from engine.phases.movement import move_range, reachable_locations
+from engine.position import FORMAT, begin
 from engine.rng import Rng
-from tests.conftest import ALL_SEVEN, BG, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused
+from tests.conftest import ALL_SEVEN, BG, A, E, F, G, H, prompt_of, refused
 
 DATA = load_game_data()
 DOTS = {A: 3, BG: 6, E: 9, F: 12, G: 15, H: 18}  # storm at sector 1: A, BG, E, F, G, H, then the BT (A-4, R-1)
@@ -49,55 +48,31 @@ def _stop_when_battles_begin(monkeypatch):
 # --- building positions ----------------------------------------------------------------------
 
 
-def take_card(state, card):
-    """Take a Treachery card out of wherever it is (deck, discard, a hand, a trap)."""
-    for pile in (state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values())):
-        if card in pile:
-            pile.remove(card)
-            return card
-    for stronghold, trap in list(state.traps.items()):
-        if trap.card == card:
-            del state.traps[stronghold]
-            return card
-    raise AssertionError(f"{card} is nowhere")
+TRAP_CARDS = ("baliset", "jubba_cloak", "kulon", "la_la_la", "trip_to_gamont")  # which card a trap holds is moot here
 
 
 def arrange(factions=ALL_SEVEN, *, forces=None, tanks=None, spice=None, dead_leaders=None, alliances=(),
             karama=(), traps=None, storm=1, **options):
-    """A ready game at the start of the movement round with exactly this position.
+    """The start of turn 1's movement round with exactly this position (docs/positions.md); no Treachery
+    cards but the readied Karamas, no traitors.
 
     forces: location -> faction -> tokens (the rest of each faction's 20 not in the tanks is in reserve);
     karama: (holder, card, advantage) orders readied in secret (A-14); traps: stronghold -> triggering
     faction (None: laid, not sprung). Returns (state, events of entering the phase)."""
-    fixed = FixedSetup(dots={f: DOTS[f] for f in factions if f in DOTS})
-    state = ready_game(factions, fixed=fixed, **options).model_copy(deep=True)
-    for trap in state.traps.values():
-        state.treachery_discard.append(trap.card)
-    state.traps = {}
-    state.forces = {}
-    state.spice_on_board = {}
-    for faction, fs in state.factions.items():
-        fs.tanks = (tanks or {}).get(faction, 0)
-        fs.leaders_in_tanks = list((dead_leaders or {}).get(faction, []))
-        fs.spice = (spice or {}).get(faction, fs.spice)
-    for location, here in (forces or {}).items():
-        for faction, count in here.items():
-            state.add_tokens(location, faction, count)
-    for faction, fs in state.factions.items():
-        on_board = sum(here.get(faction, 0) for here in state.forces.values())
-        fs.reserves = DATA.factions[faction].tokens_total - fs.tanks - on_board
-    state.spice_outside_bank = total_spice_outside_bank(state)
-    state.alliances = [list(a) for a in alliances]
-    for stronghold, sprung_by in (traps or {}).items():
-        card = take_card(state, state.treachery_deck[-1])
-        frozen = tokens_in_territory(state, stronghold, sprung_by) if sprung_by else 0  # all there sprang it
-        state.traps[stronghold] = Trap(card=card, triggered_by=sprung_by,
-                                       triggered_turn=state.turn if sprung_by else None, frozen=frozen)
-    for holder, card, advantage in karama:
-        state.faction(holder).hand.append(take_card(state, card))
-        state = apply(state, UseKarama(faction=holder, card=card, against=OWNER[advantage],
-                                       advantage=advantage.value)).state
-    state, events = enter_phase(state, Phase.MOVEMENT, storm_sector=storm)
+    hands: dict = {}
+    for holder, card, _ in karama:
+        hands.setdefault(holder, []).append(card)
+    state, events = begin({
+        "format": FORMAT, "factions": factions, "options": options, "phase": "movement", "storm": storm,
+        "dots": {f: DOTS[f] for f in factions if f in DOTS}, "forces": forces or {}, "tanks": tanks or {},
+        "spice": spice or {}, "dead_leaders": dead_leaders or {}, "alliances": alliances, "hands": hands,
+        "karama_orders": [{"faction": who, "card": card, "advantage": advantage} for who, card, advantage in karama],
+        # BT-31: a sprung trap froze all the tokens of its springer there
+        "traps": {stronghold: {"card": card, "triggered_by": by, "triggered_turn": 1 if by else None,
+                               "frozen": sum(here.get(by, 0) for loc, here in (forces or {}).items()
+                                             if by and territory_of(loc) == stronghold)}
+                  for (stronghold, by), card in zip((traps or {}).items(), TRAP_CARDS, strict=False)},
+    })
     assert violations(state) == []
     return state, events
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from engine.rng import Rng
 
 
@@ -33,3 +35,25 @@ def test_state_round_trips_through_json():
     rng.below(10)
     copy = Rng.model_validate_json(rng.model_dump_json())
     assert copy.next_u64() == rng.next_u64()
+
+
+def test_a_named_draw_hands_out_its_scripted_values_first_then_draws_from_the_generator():
+    """A scenario fixes a random draw (engine/position.py `draws`); the generator is untouched meanwhile."""
+    rng = Rng(state=5, scripted={"trap_leader": ["b", "a"]})
+    plain = Rng(state=5)
+    assert [rng.draw("trap_leader", "abc"), rng.draw("trap_leader", "abc")] == ["b", "a"]
+    assert rng.scripted == {} and rng.state == 5
+    assert rng.draw("trap_leader", "abc") == plain.choice("abc")
+    assert Rng(state=5, scripted={"other": ["b"]}).draw("trap_leader", "abc") == Rng(state=5).choice("abc")
+
+
+def test_a_scripted_value_that_is_not_among_the_choices_is_refused():
+    with pytest.raises(ValueError, match="the scripted trap_leader draw 'zed' is not one of"):
+        Rng(state=5, scripted={"trap_leader": ["zed"]}).draw("trap_leader", ["a", "b"])
+
+
+def test_a_generator_without_a_script_dumps_as_its_state_alone():
+    """So the state hash of a game saved before scripted draws existed is unchanged."""
+    assert Rng.from_seed(3).model_dump() == {"state": 3}
+    scripted = Rng(state=3, scripted={"trap_leader": ["alia"]})
+    assert Rng.model_validate_json(scripted.model_dump_json()) == scripted

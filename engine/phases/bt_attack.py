@@ -33,6 +33,7 @@ ATTACK_WEAPONS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LAS
 DEFENSE_CARDS = (CardCategory.SHIELD, CardCategory.SNOOPER, CardCategory.WORTHLESS)
 IMPAIRMENTS = (NO_SHIPPING, NO_MOVING)
 DECLINE = "decline"
+TRAP_LEADER_DRAW = "trap_leader"  # BT-32: the leader a trap strikes (a scenario may fix it: engine/rng.py draw)
 
 
 def is_karama(card: str) -> bool:
@@ -70,7 +71,7 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
             log.public("trap_discarded", f"The trap on {stronghold} finds no {faction_name(victim)} leader to "
                        "strike and is discarded unseen (R-13).", territory=stronghold)
             continue
-        leader = state.rng.choice(alive)  # BT-32: drawn at random
+        leader = state.rng.draw(TRAP_LEADER_DRAW, alive)  # BT-32: drawn at random
         battle = _new_attack(stronghold, victim, leader, "trap", trap.card)
         battle.plans[BT] = BattlePlan(weapon=trap.card)  # the trap's card is its whole plan
         battle.step = "voice"  # BT-34: no prescience question and no Voice against a trap
