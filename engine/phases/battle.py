@@ -175,7 +175,12 @@ def choose_battle(state: GameState, action: ChooseBattle, log: EventLog) -> None
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
                             f"There is no battle for you against {action.opponent.value} in {action.territory}.",
                             prompt.options)
-    territory, group, opponent = next(c for c in _choices(state, action.faction) if _choice_key(c[0], c[2]) == key)
+    chosen = next((c for c in _choices(state, action.faction) if _choice_key(c[0], c[2]) == key), None)
+    if chosen is None:  # a BT betrayal took the tokens since the choice was offered (BT-23, R-7)
+        log.public("battle_gone", f"There is no battle in {action.territory} against {faction_name(action.opponent)} "
+                   "any more; the battle round goes on.", territory=action.territory, opponent=action.opponent.value)
+        return
+    territory, group, opponent = chosen
     _start_battle(state, territory, group, action.faction, opponent, log)
 
 
@@ -958,7 +963,9 @@ def _sample_plan(state: GameState, prompt: Prompt, rng: Rng) -> SubmitBattlePlan
 
 @default_for(PromptKind.BATTLE_CHOICE)
 def _default_choice(state: GameState, prompt: Prompt) -> ChooseBattle:
-    territory, opponent = prompt.options[0].split("|")
+    """The first battle offered that is still there (a BT betrayal may have taken one since, BT-23)."""
+    still = {_choice_key(t, o) for t, _, o in _choices(state, prompt.faction)}
+    territory, opponent = next((o for o in prompt.options if o in still), prompt.options[0]).split("|")
     return ChooseBattle(faction=prompt.faction, territory=territory, opponent=Faction(opponent))
 
 
