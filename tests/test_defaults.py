@@ -21,6 +21,7 @@ from engine.actions import (
     AskPrescience,
     CallTraitor,
     ChooseBattle,
+    ChooseBtAttack,
     DialStorm,
     KaramaTaxBt,
     PlaceTokens,
@@ -38,6 +39,7 @@ from engine.prompt_checks import refused_defaults, state_changers
 from engine.record import record_game, save_record
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, refused, snapshot
 from tests.test_battle import FLAT, arena, give, put
+from tests.test_bt_attacks import bt_arena, fought
 from tests.test_bt_traitors import DUNCAN, position
 from tests.test_optional_combat import put_elites, ready_karama, switch_on
 from tests.test_special_karama import hand, harkonnen_and_atreides
@@ -256,6 +258,21 @@ def test_bt_23_r_7_a_battle_a_betrayal_took_away_is_not_offered_by_the_default_n
     assert [e.type for e in events if e.type in ("battle_gone", "battle_started")] == ["battle_gone",
                                                                                        "battle_started"]
     assert gone.battle.current.territory == "The Great Flat"
+
+
+def test_r_34_bt_13_the_default_attack_plan_fills_the_weapon_slot_with_a_kind_the_voice_allows():
+    """The BT attack Feyd-Rautha, whose ally the Bene Gesserit forbid them a projectile weapon (BT-13). The default
+    used to take the first real weapon, the Crysknife, which the Voice forbids; it takes the Chaumas now."""
+    state = bt_arena((E, H, BG, BT))
+    give(state, BT, "crysknife", "chaumas")
+    state, _ = fought(state)
+    state.alliances = [[H, BG]]
+    state = apply(state, ChooseBtAttack(faction=BT, leader="feyd_rautha")).state
+    state = apply(state, UseVoice(faction=BG, command="not", category="projectile weapon")).state
+    default = DEFAULTS[PromptKind.BATTLE_PLAN](state, prompt_of(state, BT, PromptKind.BATTLE_PLAN))
+    assert default.weapon == "chaumas"
+    state = apply(state, default).state
+    assert state.battle.current.plans[BT].weapon == "chaumas"
 
 
 def test_a_14_the_harkonnen_give_back_all_they_hold_when_they_played_a_taken_card():

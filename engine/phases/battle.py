@@ -907,12 +907,15 @@ def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattleP
             plan.leader, plan.cheap_hero = (None, answer) if _is_card(answer) else (answer, None)
         else:
             setattr(plan, element, answer)
+    voice = battle.voice if battle.voice_target == faction else None
     free = [c for c in shape["weapons"] if c != plan.defense]
     if battle.attack and not shape["leaders"] and plan.weapon is None and free:
-        # the BT always fill the weapon slot; a real weapon first, else a worthless card (BT-16)
-        plan.weapon = min(free, key=lambda c: category(c) == CardCategory.WORTHLESS)
-    if battle.voice_target == faction and battle.voice and battle.voice.startswith("play:"):
-        wanted = battle.voice.split(":", 1)[1]
+        # the BT always fill the weapon slot: a kind the Voice does not forbid if they can, a real weapon
+        # first, else a worthless card (BT-16)
+        forbidden = voice.split(":", 1)[1] if voice and voice.startswith("not:") else None
+        plan.weapon = min(free, key=lambda c: (category(c).value == forbidden, category(c) == CardCategory.WORTHLESS))
+    if voice and voice.startswith("play:"):
+        wanted = voice.split(":", 1)[1]
         if _can_obey_play(battle, faction, wanted, shape):
             for slot in ("weapon", "defense"):
                 cards = [c for c in shape[slot + "s"] if category(c).value == wanted and c not in
