@@ -260,15 +260,16 @@ def test_bt_23_r_7_a_battle_a_betrayal_took_away_is_not_offered_by_the_default_n
     assert gone.battle.current.territory == "The Great Flat"
 
 
-def test_r_34_bt_13_the_default_attack_plan_fills_the_weapon_slot_with_a_kind_the_voice_allows():
-    """The BT attack Feyd-Rautha, whose ally the Bene Gesserit forbid them a projectile weapon (BT-13). The default
-    used to take the first real weapon, the Crysknife, which the Voice forbids; it takes the Chaumas now."""
+@pytest.mark.parametrize(("command", "kind"), [("not", "projectile weapon"), ("play", "poison weapon")])
+def test_r_34_bt_13_the_default_attack_plan_fills_the_weapon_slot_as_the_voice_says(command, kind):
+    """The BT attack Feyd-Rautha, whose ally the Bene Gesserit Voice the BT (BT-13): no projectile, or a poison.
+    The default used to take the first real weapon, the Crysknife, against the Voice; it takes the Chaumas now."""
     state = bt_arena((E, H, BG, BT))
     give(state, BT, "crysknife", "chaumas")
     state, _ = fought(state)
     state.alliances = [[H, BG]]
     state = apply(state, ChooseBtAttack(faction=BT, leader="feyd_rautha")).state
-    state = apply(state, UseVoice(faction=BG, command="not", category="projectile weapon")).state
+    state = apply(state, UseVoice(faction=BG, command=command, category=kind)).state
     default = DEFAULTS[PromptKind.BATTLE_PLAN](state, prompt_of(state, BT, PromptKind.BATTLE_PLAN))
     assert default.weapon == "chaumas"
     state = apply(state, default).state

@@ -910,10 +910,9 @@ def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattleP
     voice = battle.voice if battle.voice_target == faction else None
     free = [c for c in shape["weapons"] if c != plan.defense]
     if battle.attack and not shape["leaders"] and plan.weapon is None and free:
-        # R-34: the BT always fill the weapon slot: a kind the Voice does not forbid if they can, a real weapon
-        # first, else a worthless card (BT-16)
-        forbidden = voice.split(":", 1)[1] if voice and voice.startswith("not:") else None
-        plan.weapon = min(free, key=lambda c: (category(c).value == forbidden, category(c) == CardCategory.WORTHLESS))
+        # R-34: the BT always fill the weapon slot: with what the Voice commands, or not a kind it forbids, when
+        # they can; a real weapon first, else a worthless card (BT-16)
+        plan.weapon = min(free, key=lambda c: (_voice_against(voice, c), category(c) == CardCategory.WORTHLESS))
     if voice and voice.startswith("play:"):
         wanted = voice.split(":", 1)[1]
         if _can_obey_play(battle, faction, wanted, shape):
@@ -925,6 +924,14 @@ def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattleP
                     setattr(plan, slot, cards[0])
                     break
     return plan
+
+
+def _voice_against(voice: str | None, card: str) -> bool:
+    """Whether playing this card goes against the Voice: a kind it forbids, or another than the kind it commands."""
+    if voice is None:
+        return False
+    command, kind = voice.split(":", 1)
+    return (category(card).value == kind) == (command == "not")
 
 
 def _plan_action(faction: Faction, plan: BattlePlan, battle: Battle | None = None) -> SubmitBattlePlan:
