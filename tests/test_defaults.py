@@ -217,6 +217,25 @@ def test_battles_an_answered_card_spent_since_as_a_karama_binds_nothing():
     assert state.battle.current.plans[BG].weapon is None
 
 
+def test_a_15_a_worthless_card_spent_as_a_karama_after_the_plan_is_made_is_not_played():
+    """Our reading: the Bene Gesserit put a worthless card in their plan, then spent it as a Karama to tax the BT
+    (A-15, BT-51) before the Atreides made theirs. The reveal used to fail on the missing card, so no Atreides plan,
+    their default included, could be accepted; the card is simply not played now."""
+    state = switch_on(arena((A, BG, BT)), character_advantages=True)
+    put(state, A, FLAT, 5)
+    put(state, BG, FLAT, 5)
+    give(state, BG, "baliset")
+    state, _ = enter_phase(state, Phase.BATTLE)
+    state = apply(state, AskPrescience(faction=A)).state
+    state = apply(state, UseVoice(faction=BG)).state
+    state = apply(state, SubmitBattlePlan(faction=BG, leader="alia", weapon="baliset")).state
+    state = apply(state, KaramaTaxBt(faction=BG, card="baliset")).state
+    state, events = apply(state, DEFAULTS[PromptKind.BATTLE_PLAN](state, prompt_of(state, A, PromptKind.BATTLE_PLAN)))
+    shown = next(e for e in events if e.type == "plans_revealed").data["plans"]
+    assert shown["bene_gesserit"]["weapon"] is None
+    assert state.treachery_discard.count("baliset") == 1
+
+
 def test_battles_a_dial_answered_beyond_the_tokens_an_admin_took_since_binds_nothing():
     """An admin correction took tokens from the battle after the dial was answered: the answered dial cannot be
     played, so it binds nothing and the default plan (dial 0) is accepted."""

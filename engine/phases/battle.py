@@ -576,9 +576,15 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
     """Both plans are shown together, only now that both are in."""
     for side in (battle.aggressor, battle.defender):
         plan = battle.plans[side]
-        for card in (plan.cheap_hero, plan.weapon, plan.defense):
-            if card and card != battle.trap_card:
-                state.faction(side).hand.remove(card)  # played: on the table until the battle resolves
+        hand = state.faction(side).hand
+        for slot in ("cheap_hero", "weapon", "defense"):
+            card = getattr(plan, slot)
+            if not card or card == battle.trap_card:
+                continue
+            if card in hand:
+                hand.remove(card)  # played: on the table until the battle resolves
+            else:  # our reading: spent since the plan was made (a Karama, A-15 worthless cards): not played
+                setattr(plan, slot, None)
         if plan.leader:
             state.battle.leader_territory[plan.leader] = battle.territory
         if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
