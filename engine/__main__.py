@@ -8,6 +8,7 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.autoplay import BT_COUNTS, play_game, play_until_stuck
@@ -15,10 +16,11 @@ from engine.errors import ReplayMismatch
 from engine.game import new_game
 from engine.ids import BASE_FACTIONS, Faction
 from engine.invariants import violations
-from engine.model import Phase
+from engine.model import GameState, Phase
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
 from engine.position import InvalidPosition, load, write
+from engine.prompt_checks import prompt_problems
 from engine.record import load_record, record_game, save_record, verify
 from engine.report import table_report
 from engine.rng import Rng
@@ -86,6 +88,14 @@ def _parse_options(text: str | None) -> GameOptions:
     return GameOptions(**{name.strip(): True for name in text.split(",") if name.strip()})
 
 
+def _checks(check_defaults: bool) -> Callable[[GameState], list[str]]:
+    """The invariants; with `--check-defaults` also every open prompt's default accepted and every default maker
+    and sampler leaving the state as it is (engine/prompt_checks.py)."""
+    if not check_defaults:
+        return violations
+    return lambda state: violations(state) + prompt_problems(state)
+
+
 def _autoplay(args: argparse.Namespace) -> int:
     factions = [Faction(f.strip()) for f in args.factions.split(",")] if args.factions else list(BASE_FACTIONS)
     if args.bt:
@@ -96,7 +106,7 @@ def _autoplay(args: argparse.Namespace) -> int:
     for number in range(args.games):
         seed = args.seed * 100_003 + number
         result = play_game(GameSetup(factions=tuple(factions), options=options, seed=seed), seed,
-                           check=violations, leaks=args.leaks)
+                           check=_checks(args.check_defaults), leaks=args.leaks, defaults_only=args.defaults_only)
         results.append(result)
         if result.violations or result.stalled:
             problem = result.violations[0] if result.violations else "stalled"
@@ -146,6 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     auto.add_argument("--bt", action="store_true", help="add the Bene Tleilaxu")
     auto.add_argument("--options", help="'all', or comma-separated option names to switch on")
     auto.add_argument("--leaks", action="store_true", help="also check every view and public event for secrets")
+    auto.add_argument("--defaults-only", action="store_true",
+                      help="players answer every decision with its default and do nothing else")
+    auto.add_argument("--check-defaults", action="store_true",
+                      help="also check, after every action, that each open decision's default is accepted and "
+                           "that no default or sampler changes the state it reads")
     auto.set_defaults(run=_autoplay)
     args = parser.parse_args(argv)
     return args.run(args)

@@ -212,8 +212,10 @@ def cards_played(events: list[Event]) -> Counter:
 
 
 def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
-              check: Callable[[GameState], list[str]] | None = None, leaks: bool = False) -> GameResult:
-    """Play one whole game with automatic players, checking `check` after every action.
+              check: Callable[[GameState], list[str]] | None = None, leaks: bool = False,
+              defaults_only: bool = False) -> GameResult:
+    """Play one whole game with automatic players, checking `check` after every action. With `defaults_only`
+    the players answer every prompt with its default and do nothing else (issue 12: such games must end).
 
     A game stalls when no prompt is open and nobody has won, when it runs past its last turn, or when it
     needs more than `max_actions` decisions.
@@ -229,13 +231,11 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
         found += checker.check(state, events)
     actions = 0
     while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
-        spontaneous = spontaneous_action(state, rng)
         try:
-            state, events = apply(state, spontaneous) if spontaneous else (state, [])
-        except RuleViolation:
-            events = []  # the moment did not allow it (a battle in progress, say): no harm done
-        if not spontaneous or not events:
-            _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
+            state, events = _answer_with_default(state, rng) if defaults_only else _play_one(state, rng)
+        except RuleViolation as refusal:  # a default refused: with real players the game would stop dead
+            found = [f"turn {state.turn} {state.phase.value}, action {actions + 1}: a default is refused: {refusal}"]
+            break
         actions += 1
         counts.update(e.type for e in events)
         played.update(cards_played(events))
@@ -249,3 +249,21 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
     finished = state.phase == Phase.ENDED
     return GameResult(finished, not finished and not found, found, [f.value for f in state.winners],
                       state.turn, actions, counts, played, bt)
+
+
+def _play_one(state: GameState, rng: Rng) -> Transition:
+    """One random action: now and then a spontaneous one, else an answer to a random open prompt."""
+    spontaneous = spontaneous_action(state, rng)
+    try:
+        state, events = apply(state, spontaneous) if spontaneous else (state, [])
+    except RuleViolation:
+        events = []  # the moment did not allow it (a battle in progress, say): no harm done
+    if not spontaneous or not events:
+        _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
+    return Transition(state, events)
+
+
+def _answer_with_default(state: GameState, rng: Rng) -> Transition:
+    """A random open prompt answered with its default."""
+    prompt = rng.choice(state.prompts)
+    return apply(state, DEFAULTS[prompt.kind](state, prompt))

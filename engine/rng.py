@@ -9,6 +9,7 @@ those scripted values first, then falls back to the generator.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -35,6 +36,12 @@ class Rng(BaseModel):
     @classmethod
     def from_seed(cls, seed: int) -> Rng:
         return cls(state=seed & _MASK)
+
+    def derived(self, label: str) -> Rng:
+        """A new generator made from this one's state and a label, leaving this one as it is: for a choice that
+        must look random yet be a pure function of the state (a forced default must not change the state)."""
+        salt = int.from_bytes(hashlib.blake2b(label.encode(), digest_size=8).digest(), "big")
+        return Rng(state=self.state ^ salt)
 
     def next_u64(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK

@@ -152,7 +152,7 @@ def _harkonnen(state: GameState, action: UseSpecialKarama, log: EventLog) -> Non
 @handles(ReturnCards)
 def return_cards(state: GameState, action: ReturnCards, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.HAND_SWAP, RULE)
-    target, count = Faction(prompt.detail["target"]), prompt.detail["count"]
+    target, count = Faction(prompt.detail["target"]), cards_owed(state, prompt)
     hand = state.faction(H).hand
     if len(action.cards) != count or len(set(action.cards)) != count or not set(action.cards) <= set(hand):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"Give back exactly {count} different cards from "
@@ -166,20 +166,27 @@ def return_cards(state: GameState, action: ReturnCards, log: EventLog) -> None:
                 + ", ".join(card_name(c) for c in action.cards) + ".", target=target.value, cards=action.cards)
 
 
+def cards_owed(state: GameState, prompt: Prompt) -> int:
+    """As many cards as were taken; our reading: if the Harkonnen played some of their cards since (a taken Karama
+    against the BT, a Truthtrance), they give back all they still hold when that is fewer, so the swap can always
+    end (issue 12)."""
+    return min(prompt.detail["count"], len(state.faction(H).hand))
+
+
 @default_for(PromptKind.HAND_SWAP)
 def _default_return(state: GameState, prompt: Prompt) -> ReturnCards:
     """The cards taken, back where they were: the swap then only showed the hand."""
     hand = state.faction(prompt.faction).hand
     taken = [c for c in prompt.detail["taken"] if c in hand]
     rest = [c for c in hand if c not in taken]
-    return ReturnCards(faction=prompt.faction, cards=(taken + rest)[:prompt.detail["count"]])
+    return ReturnCards(faction=prompt.faction, cards=(taken + rest)[:cards_owed(state, prompt)])
 
 
 @sampler_for(PromptKind.HAND_SWAP)
 def _sample_return(state: GameState, prompt: Prompt, rng: Rng) -> ReturnCards:
     hand = list(state.faction(prompt.faction).hand)
     rng.shuffle(hand)
-    return ReturnCards(faction=prompt.faction, cards=hand[:prompt.detail["count"]])
+    return ReturnCards(faction=prompt.faction, cards=hand[:cards_owed(state, prompt)])
 
 
 def sample_special_karama(state: GameState, faction: Faction, card: str, rng: Rng) -> UseSpecialKarama | None:

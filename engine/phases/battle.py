@@ -175,7 +175,12 @@ def choose_battle(state: GameState, action: ChooseBattle, log: EventLog) -> None
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
                             f"There is no battle for you against {action.opponent.value} in {action.territory}.",
                             prompt.options)
-    territory, group, opponent = next(c for c in _choices(state, action.faction) if _choice_key(c[0], c[2]) == key)
+    chosen = next((c for c in _choices(state, action.faction) if _choice_key(c[0], c[2]) == key), None)
+    if chosen is None:  # a BT betrayal took the tokens since the choice was offered (BT-23, R-7)
+        log.public("battle_gone", f"There is no battle in {action.territory} against {faction_name(action.opponent)} "
+                   "any more; the battle round goes on.", territory=action.territory, opponent=action.opponent.value)
+        return
+    territory, group, opponent = chosen
     _start_battle(state, territory, group, action.faction, opponent, log)
 
 
@@ -223,6 +228,8 @@ def _helps(state: GameState, battle: Battle, helper: Faction) -> tuple[Faction, 
 def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == "":
         battle.step = PRESCIENCE
+        if not battle.attack:
+            _karama_against_sardaukar(state, battle, log)
         sides = _helps(state, battle, Faction.ATREIDES)
         if sides and not karama_cancels(state, Advantage.PRESCIENCE, log):
             battle.prescience_asker, battle.prescience_target = Faction.ATREIDES, sides[1]
@@ -252,8 +259,6 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
             state.battle.current = None
             return True
         battle.step = PLANS
-        if not battle.attack:
-            _karama_against_sardaukar(state, battle, log)
         for side in (battle.aggressor, battle.defender):
             if side in battle.plans:
                 continue  # a trap's card is its whole plan (BT-32)
@@ -333,7 +338,11 @@ def _is_card(item: str) -> bool:
 
 
 def _answer_options(state: GameState, battle: Battle, faction: Faction, element: str) -> list[str]:
-    shape = _plan_shape(state, battle, faction)
+    """The truthful answers: what the side's plan may hold, from the plan's own shape."""
+    return _answers_in(_plan_shape(state, battle, faction), battle, faction, element)
+
+
+def _answers_in(shape: dict, battle: Battle, faction: Faction, element: str) -> list[str]:
     if element == "dial":
         return [str(n) for n in range(shape["max_dial"] + 1)]
     if element == "leader":
@@ -388,7 +397,9 @@ def _elite_worth_in(battle: Battle, side: Faction) -> int:
 
 
 def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -> None:
-    """A-14: a readied Karama fires as the Sardaukar would count double in this battle's plans."""
+    """A-14: a readied Karama fires as the Sardaukar would count double in this battle, when it begins: their
+    worth sets the most the Emperor may dial, which a prescience answer binds, so it is fixed before the question
+    (issue 12: an answer must stay playable)."""
     emperor = Faction.EMPEROR
     if emperor not in (battle.aggressor, battle.defender) or _elite_worth_in(battle, emperor) < ELITE_WORTH:
         return  # no Sardaukar bonus here: no Emperor, or against the Fremen
@@ -396,11 +407,17 @@ def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -
         battle.sardaukar_cancelled = karama_cancels(state, Advantage.SARDAUKAR, log)
 
 
-def max_dial_spice(state: GameState, faction: Faction, dial_limit: int) -> int:
+def max_dial_spice(state: GameState, faction: Faction, most_dialed: int) -> int:
     """A-15 `advanced_combat`: spice may back the dial, 1 per token, up to what the faction holds."""
     if not state.setup.options.advanced_combat:
         return 0
-    return min(dial_limit, state.faction(faction).spice)
+    return min(most_dialed, state.faction(faction).spice)
+
+
+def dial_limit(state: GameState, battle: Battle, faction: Faction) -> int:
+    """The most the side may dial: its tokens in the battle, each elite at its worth here (A-15). The plan's
+    limit and the prescience answer's range both come from here."""
+    return battle_tokens(state, battle.locations, faction, _elite_worth_in(battle, faction))
 
 
 def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
@@ -410,7 +427,7 @@ def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     hand = state.faction(faction).hand
     leaders = available_leaders(state, faction, battle.territory)
     heroes = [c for c in hand if category(c) == CardCategory.CHEAP_HERO]
-    tokens = battle_tokens(state, battle.locations, faction, _elite_worth_in(battle, faction))  # A-15
+    tokens = dial_limit(state, battle, faction)
     return {
         "territory": battle.territory,
         "leaders": leaders,
@@ -464,7 +481,7 @@ def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattleP
         refuse("The defense slot takes a defense or a worthless card from your hand.", shape["defenses"])
     if plan.weapon and plan.weapon == plan.defense:
         refuse("One card cannot fill both slots.")
-    _check_prescience(battle, faction, plan, refuse)
+    _check_prescience(battle, faction, plan, shape, refuse)
     _check_voice(state, battle, faction, plan, shape, refuse)
     if battle.attack:
         bt_attack.check_attack_plan(state, battle, faction, plan, shape, refuse)
@@ -478,12 +495,21 @@ def _plan_element(plan: BattlePlan, element: str) -> str:
     return getattr(plan, element) or NONE
 
 
-def _check_prescience(battle: Battle, faction: Faction, plan: BattlePlan, refuse) -> None:
-    if battle.prescience_target == faction and battle.prescience_answer is not None:
-        element = battle.prescience_element
-        if _plan_element(plan, element) != battle.prescience_answer:
-            refuse(f"Prescience binds your {element} to what you answered: "
-                   f"{_describe_element(element, battle.prescience_answer)}.")
+def _binding_answer(battle: Battle, faction: Faction, shape: dict) -> str | None:
+    """The prescience answer this side's plan must follow, if any. Our reading: an answer the side can no longer
+    play binds nothing (its card spent since as a Karama, its tokens taken since by an admin correction), like
+    a Voice that cannot be obeyed; else the plan would have no legal form and the game would stop (issue 12)."""
+    answer = battle.prescience_answer if battle.prescience_target == faction else None
+    if answer is None or answer not in _answers_in(shape, battle, faction, battle.prescience_element):
+        return None
+    return answer
+
+
+def _check_prescience(battle: Battle, faction: Faction, plan: BattlePlan, shape: dict, refuse) -> None:
+    answer = _binding_answer(battle, faction, shape)
+    element = battle.prescience_element
+    if answer is not None and _plan_element(plan, element) != answer:
+        refuse(f"Prescience binds your {element} to what you answered: {_describe_element(element, answer)}.")
 
 
 def _check_voice(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, shape: dict, refuse) -> None:
@@ -495,7 +521,7 @@ def _check_voice(state: GameState, battle: Battle, faction: Faction, plan: Battl
     # R-34: a BT attack must fill its weapon slot; a Voice that forbids every card it could put there binds not.
     slot_left = not battle.attack or any(category(c).value != wanted for c in shape["weapons"])
     # A prescience answer binds first (it came first): a Voice against the bound card cannot be obeyed.
-    bound = battle.prescience_answer if battle.prescience_target == faction else None
+    bound = _binding_answer(battle, faction, shape)
     bound_kind = category(bound).value if bound and _is_card(bound) else None
     if command == "not" and plays_it and slot_left and bound_kind != wanted:
         refuse(f"The Voice forbids you to play a {wanted}.")
@@ -512,7 +538,7 @@ def _can_obey_play(battle: Battle, faction: Faction, wanted: str, shape: dict) -
         slots.append("weapon")
     if any(category(c).value == wanted for c in shape["defenses"]):
         slots.append("defense")
-    if battle.prescience_target == faction and battle.prescience_answer is not None:
+    if _binding_answer(battle, faction, shape) is not None:
         slots = [s for s in slots if s != battle.prescience_element]
     return bool(slots)
 
@@ -550,9 +576,15 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
     """Both plans are shown together, only now that both are in."""
     for side in (battle.aggressor, battle.defender):
         plan = battle.plans[side]
-        for card in (plan.cheap_hero, plan.weapon, plan.defense):
-            if card and card != battle.trap_card:
-                state.faction(side).hand.remove(card)  # played: on the table until the battle resolves
+        hand = state.faction(side).hand
+        for slot in ("cheap_hero", "weapon", "defense"):
+            card = getattr(plan, slot)
+            if not card or card == battle.trap_card:
+                continue
+            if card in hand:
+                hand.remove(card)  # played: on the table until the battle resolves
+            else:  # our reading: spent since the plan was made (a Karama, A-15 worthless cards): not played
+                setattr(plan, slot, None)
         if plan.leader:
             state.battle.leader_territory[plan.leader] = battle.territory
         if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
@@ -872,29 +904,40 @@ def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattleP
         plan.leader = min(shape["leaders"], key=lambda leader: data.leader(leader).strength)
     elif shape["cheap_heroes"]:
         plan.cheap_hero = shape["cheap_heroes"][0]
-    if battle.prescience_target == faction and battle.prescience_answer not in (None, NONE):
-        element, answer = battle.prescience_element, battle.prescience_answer
+    answer = _binding_answer(battle, faction, shape)
+    if answer not in (None, NONE):
+        element = battle.prescience_element
         if element == "dial":
             plan.dial = int(answer)
         elif element == "leader":
             plan.leader, plan.cheap_hero = (None, answer) if _is_card(answer) else (answer, None)
         else:
             setattr(plan, element, answer)
+    voice = battle.voice if battle.voice_target == faction else None
     free = [c for c in shape["weapons"] if c != plan.defense]
     if battle.attack and not shape["leaders"] and plan.weapon is None and free:
-        # R-34: the BT always fill the weapon slot; a real weapon first, else a worthless card (BT-16)
-        plan.weapon = min(free, key=lambda c: category(c) == CardCategory.WORTHLESS)
-    if battle.voice_target == faction and battle.voice and battle.voice.startswith("play:"):
-        wanted = battle.voice.split(":", 1)[1]
+        # R-34: the BT always fill the weapon slot: with what the Voice commands, or not a kind it forbids, when
+        # they can; a real weapon first, else a worthless card (BT-16)
+        plan.weapon = min(free, key=lambda c: (_voice_against(voice, c), category(c) == CardCategory.WORTHLESS))
+    if voice and voice.startswith("play:"):
+        wanted = voice.split(":", 1)[1]
         if _can_obey_play(battle, faction, wanted, shape):
             for slot in ("weapon", "defense"):
                 cards = [c for c in shape[slot + "s"] if category(c).value == wanted and c not in
                          (plan.weapon, plan.defense)]
-                bound = battle.prescience_target == faction and battle.prescience_element == slot
+                bound = answer is not None and battle.prescience_element == slot
                 if cards and getattr(plan, slot) is None and not bound:
                     setattr(plan, slot, cards[0])
                     break
     return plan
+
+
+def _voice_against(voice: str | None, card: str) -> bool:
+    """Whether playing this card goes against the Voice: a kind it forbids, or another than the kind it commands."""
+    if voice is None:
+        return False
+    command, kind = voice.split(":", 1)
+    return (category(card).value == kind) == (command == "not")
 
 
 def _plan_action(state: GameState, faction: Faction, plan: BattlePlan, battle: Battle | None) -> SubmitBattlePlan:
@@ -937,7 +980,9 @@ def _sample_plan(state: GameState, prompt: Prompt, rng: Rng) -> SubmitBattlePlan
 
 @default_for(PromptKind.BATTLE_CHOICE)
 def _default_choice(state: GameState, prompt: Prompt) -> ChooseBattle:
-    territory, opponent = prompt.options[0].split("|")
+    """The first battle offered that is still there (a BT betrayal may have taken one since, BT-23)."""
+    still = {_choice_key(t, o) for t, _, o in _choices(state, prompt.faction)}
+    territory, opponent = next((o for o in prompt.options if o in still), prompt.options[0]).split("|")
     return ChooseBattle(faction=prompt.faction, territory=territory, opponent=Faction(opponent))
 
 

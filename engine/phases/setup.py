@@ -341,9 +341,11 @@ def _default_traitor(state: GameState, prompt: Prompt) -> ChooseTraitor:
 
 @default_for(PromptKind.BG_PREDICTION)
 def _default_prediction(state: GameState, prompt: Prompt) -> PredictWinner:
-    """A random prediction, drawn from the game's own seeded generator."""
-    predicted = Faction(state.rng.choice(prompt.options))
-    return PredictWinner(faction=prompt.faction, predicted=predicted, turn=1 + state.rng.below(prompt.detail["turns"]))
+    """A random prediction, drawn from a generator derived from the game's own and the prompt (the game's own
+    is not drawn from: the default must leave the state as it is)."""
+    rng = state.rng.derived(prompt.id)
+    predicted = Faction(rng.choice(prompt.options))
+    return PredictWinner(faction=prompt.faction, predicted=predicted, turn=1 + rng.below(prompt.detail["turns"]))
 
 
 @default_for(PromptKind.BT_TRAPS)

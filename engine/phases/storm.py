@@ -139,9 +139,10 @@ def move_storm(state: GameState, distance: int, log: EventLog, reason: str) -> N
 
 @default_for(PromptKind.STORM_DIAL)
 def _default_dial(state: GameState, prompt: Prompt) -> DialStorm:
-    """A dial drawn from the game's own generator, so a forced default favours nobody."""
+    """A dial drawn from a generator derived from the game's own and the prompt, so a forced default favours
+    nobody, and the game's generator is not drawn from (the default must leave the state as it is)."""
     low, high = dial_range(state, prompt)
-    return DialStorm(faction=prompt.faction, value=low + state.rng.below(high - low + 1))
+    return DialStorm(faction=prompt.faction, value=low + state.rng.derived(prompt.id).below(high - low + 1))
 
 
 @sampler_for(PromptKind.STORM_DIAL)
