@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench clean
+.PHONY: venv test lint demo bench playthrough clean
 
 venv: $(STAMP)
 
@@ -38,6 +38,12 @@ demo: $(RUNTIME)
 # The performance figures (engine, service, load, map): a table, and out/bench.json. Not part of the tests.
 bench: $(RUNTIME)
 	$(BIN)/python -m bench --json out/bench.json
+
+# A whole 7-faction game with the BT and every option, played in SimCord (the real bot) by random players who use
+# only the controls the bot offers; the moderator forces what no control answers. The last line is a JSON summary.
+SEED ?= 1
+playthrough: venv
+	$(BIN)/python -m tests.playthrough --seed $(SEED)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .ruff_cache
