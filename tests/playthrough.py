@@ -148,6 +148,15 @@ class Screen:
     def message(self, message_id: int) -> discord.Message:
         return to_discord_message(self.env, self.env.backend.get_message(self.channel_id, message_id))
 
+    def heading_of(self, message_id: int) -> str:
+        """The card heading a message carries or, for the last part of a card too long for one message (the
+        part with the controls), the heading of its first part."""
+        stored = self._stored()
+        for earlier in sorted((i for i in stored if i <= message_id), reverse=True):
+            if CARD_HEADING in stored[earlier].content:
+                return stored[earlier].content
+        return ""
+
 
 def _leaves(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The components of a message's or a modal's rows (in a modal, a label wraps one)."""
@@ -187,9 +196,9 @@ def bot_posts(channel, bot_id: int) -> list[discord.Message]:
             and not m.flags.ephemeral]
 
 
-def kind_of(card: discord.Message) -> str:
+def kind_of(heading: str) -> str:
     """The kind of decision a card asks, from its heading as the player reads it ("unknown" without one)."""
-    found = CARD_TITLE.search(card.content)
+    found = CARD_TITLE.search(heading)
     return KINDS_BY_NAME.get(found.group(1), "unknown") if found else "unknown"
 
 
@@ -244,9 +253,9 @@ class Table:
         """The player's DMs with an enabled control, except cards they gave up on."""
         return [i for i in self.screens[faction].with_controls() if i not in self.given_up]
 
-    def heard(self, member, card: discord.Message, control: Any, text: str) -> bool:
+    def heard(self, faction: Faction, card: discord.Message, control: Any, text: str) -> bool:
         """Read the bot's answer to a control it offered; False when it refused."""
-        kind = kind_of(card)
+        member, kind = self.players[faction], kind_of(self.screens[faction].heading_of(card.id))
         if text.startswith(REFUSAL_PREFIXES):
             self.summary.offered_choice_refused += 1
             self.summary.count(self.summary.offered_choice_refused_by_kind, kind)
@@ -278,7 +287,7 @@ class Table:
         shown = await self.interact("click", member.user.click(card, custom_id=button.custom_id))
         if shown.modal is not None:
             shown = await self.fill_modal(member, shown, button.label)
-        self.heard(member, card, button, reply_text(shown))
+        self.heard(faction, card, button, reply_text(shown))
 
     async def fill_modal(self, member, shown: Any, button_label: str) -> Any:
         """A modal's text inputs: a random number in the range each writes (its label, or the button's: "Other
@@ -330,7 +339,7 @@ class Table:
                 if not turning:
                     chosen.add(part)
                 text = reply_text(result)
-                if text and not self.heard(member, card, menu, text):
+                if text and not self.heard(faction, card, menu, text):
                     return
             elif MORE in buttons and (not menus or max(menus) == max(seen)):  # parts beyond these, not seen yet
                 await self.interact("click", member.user.click(card, custom_id=buttons[MORE].custom_id))
@@ -340,7 +349,7 @@ class Table:
             else:
                 submit = buttons[SUBMIT]
                 result = await self.interact("click", member.user.click(card, custom_id=submit.custom_id))
-                self.heard(member, card, submit, reply_text(result))
+                self.heard(faction, card, submit, reply_text(result))
                 return
 
     # --- the moderator -------------------------------------------------------------------------------

@@ -11,10 +11,29 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import random
 
+import discord
 import pytest
+import simcord
+from discord.ext import commands
 
-from tests.playthrough import INTERACTION_KINDS, main
+from bot.app.decision_cards import CARD_HEADING
+from bot.app.service import GameService
+from bot.discord.client import MentatBot
+from bot.store.memory import MemoryGameStore
+from engine.names import faction_name
+from tests.conftest import BG, BT, A, H
+from tests.playthrough import (
+    INTERACTION_KINDS,
+    MAX_PAGE_TURNS,
+    Summary,
+    Table,
+    enabled,
+    kind_of,
+    main,
+    seat_the_table,
+)
 
 TURNS = 2
 SHAPE = {"finished", "turns", "winner", "interactions", "admin_interventions", "admin_interventions_by_kind",
@@ -67,3 +86,82 @@ def test_the_counts_add_up(summary):
     assert summary["channel_posts"] == sum(summary["channel_posts_per_turn"].values())
     assert set(summary["channel_posts_per_turn"]) == {str(t) for t in range(summary["turns"] + 1)}
     assert summary["dms"] >= summary["cards_answered"]
+
+
+# --- the players' hands on controls the short game may not show -------------------------------------------
+
+
+class AlwaysTurning(random.Random):
+    """A player who turns a long menu's page whenever the harness lets them (PAGE_TURN_ODDS)."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+async def test_a_long_menus_pages_are_turned_and_a_choice_made_on_the_page_shown():
+    """The Bene Gesserit prediction of a 30-turn game: its turn menu has two pages (bot/discord/components.py)."""
+    bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
+    summary = Summary(seed=3, factions=["bene_gesserit", "harkonnen", "bene_tleilaxu"], options="turns=30")
+    async with simcord.run(bot) as env:
+        table = await seat_the_table(env, [BG, H, BT], 3, "turns=30", summary)
+        table.rng = AlwaysTurning()
+        [card] = [i for i in table.open_cards(BG) if kind_of(table.screens[BG].heading_of(i)) == "bg_prediction"]
+        await table.answer_card(BG, card)
+        state = await bot.service.state_of((await bot.service.store.game_in_channel(table.channel.id)).game_id)
+        closed = table.screens[BG].message(card)
+
+    # one choice of winner, MAX_PAGE_TURNS turns of the turn menu's page, one choice of turn, then Submit
+    assert (summary.interactions["select"], summary.interactions["click"]) == (1 + MAX_PAGE_TURNS + 1, 1)
+    assert summary.cards_answered == 1 and summary.offered_choice_refused == 0
+    assert state.bg_prediction is not None and 1 <= state.bg_prediction.turn <= 30
+    predicted = state.bg_prediction
+    assert closed.content.endswith(f"**You answered: predict the {faction_name(predicted.faction)} win on turn "
+                                   f"{predicted.turn}.**") and not enabled(closed)
+
+
+class AmountCard(discord.ui.View):
+    """A card with an amount, as the bot will offer one for a bid: a button whose modal asks for a number in the
+    range both write (no decision offers one yet: this stand-in bot does)."""
+
+    def __init__(self, typed: list[str]):
+        super().__init__(timeout=None)
+        self.typed = typed
+
+    @discord.ui.button(label="Other amount (3 to 9)", custom_id="amount")
+    async def amount(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+        modal = discord.ui.Modal(title="Your bid")
+        field = discord.ui.TextInput(label="Your bid (3 to 9)", custom_id="value")
+        modal.add_item(field)
+
+        async def submitted(answered: discord.Interaction) -> None:
+            self.typed.append(field.value)
+            await answered.response.send_message(f"Done: you bid {field.value}.", ephemeral=True)
+
+        modal.on_submit = submitted
+        await interaction.response.send_modal(modal)
+
+
+async def test_an_amount_is_typed_into_the_modal_within_the_range_it_writes():
+    typed: list[str] = []
+    bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.none())
+
+    @bot.tree.command(name="deal")
+    async def deal(interaction: discord.Interaction) -> None:
+        await interaction.user.send(f"{CARD_HEADING}a bid**", view=AmountCard(typed))
+        await interaction.response.send_message("sent", ephemeral=True)
+
+    summary = Summary(seed=1, factions=["atreides"], options="")
+    async with simcord.run(bot) as env:
+        await bot.tree.sync()
+        guild = env.create_guild()
+        channel = guild.create_text_channel("dune")
+        player = guild.add_member(env.create_user("atreides-player"))
+        table = Table(env, channel, guild.add_member(env.create_user("moderator")), {A: player}, summary,
+                      random.Random(1))
+        await player.slash(channel, "deal")
+        [card] = table.open_cards(A)
+        await table.answer_card(A, card)
+
+    assert len(typed) == 1 and 3 <= int(typed[0]) <= 9
+    assert summary.interactions["click"] == summary.interactions["modal"] == summary.modal_values == 1
+    assert summary.typed_values == 0 and summary.cards_answered == 1
