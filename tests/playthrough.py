@@ -45,6 +45,7 @@ SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (
 WAKE = 0.001  # seconds of simulated time that let a woken drain deliver (tests/test_discord_e2e.py)
 MAX_INTERACTIONS = 20_000  # a cap: a game that has not ended by then is reported unfinished
 MAX_TRIES = 5  # refusals of one card after which its player leaves it to the moderator
+MAX_FORM_STEPS = 200  # choices and page or window turns in one form before its player gives up on it
 PAGE_TURN_ODDS = 0.25  # how often a player turns a long menu's page instead of choosing on the page shown
 MAX_PAGE_TURNS = 4  # page turns in one menu before its player chooses on the page shown
 BACK_ODDS = 0.25  # how often a player goes back to the parts of a long form already chosen before Submit
@@ -284,10 +285,12 @@ class Table:
             await self.fill_form(faction, card)
             return
         button = self.rng.choice(offered)  # buttons: one click answers (or opens a modal)
+        self.heard(faction, card, button, reply_text(await self.press(member, card, button)))
+
+    async def press(self, member, card: discord.Message, button: Any) -> Any:
+        """Click; a modal the click opens is filled and submitted. SimCord's result of the last step."""
         shown = await self.interact("click", member.user.click(card, custom_id=button.custom_id))
-        if shown.modal is not None:
-            shown = await self.fill_modal(member, shown, button.label)
-        self.heard(faction, card, button, reply_text(shown))
+        return await self.fill_modal(member, shown, button.label) if shown.modal is not None else shown
 
     async def fill_modal(self, member, shown: Any, button_label: str) -> Any:
         """A modal's text inputs: a random number in the range each writes (its label, or the button's: "Other
@@ -311,15 +314,15 @@ class Table:
         """Menus: a random option in every part, window after window (turning pages now and then), then Submit.
         The card is read again after each choice: a choice edits it, and may change the parts after it."""
         member = self.players[faction]
-        seen: set[int] = set()  # the parts shown so far, by number
         chosen: set[int] = set()  # the parts chosen (custom ids change with every choice: by number)
+        more_from: set[int] = set()  # the last part shown when "More choices" was pressed
         page_turns: Counter = Counter()
         went_back = False
-        while True:
+        for _ in range(MAX_FORM_STEPS):
             card = self.screens[faction].message(card.id)
             menus = {int(c.custom_id.rsplit(":", 1)[1]): c for c in enabled(card) if is_select(c)}
             buttons = {c.label: c for c in enabled(card) if not is_select(c)}
-            seen.update(menus)
+            last = max(menus, default=-1)
             todo = [part for part in sorted(menus) if part not in chosen]
             if todo:
                 part = todo[0]
@@ -341,16 +344,22 @@ class Table:
                 text = reply_text(result)
                 if text and not self.heard(faction, card, menu, text):
                     return
-            elif MORE in buttons and (not menus or max(menus) == max(seen)):  # parts beyond these, not seen yet
+            elif MORE in buttons and last not in more_from:  # the parts after these
+                more_from.add(last)
                 await self.interact("click", member.user.click(card, custom_id=buttons[MORE].custom_id))
             elif BACK in buttons and not went_back and self.rng.random() < BACK_ODDS:  # a look at earlier parts
                 went_back = True
                 await self.interact("click", member.user.click(card, custom_id=buttons[BACK].custom_id))
-            else:
-                submit = buttons[SUBMIT]
-                result = await self.interact("click", member.user.click(card, custom_id=submit.custom_id))
-                self.heard(faction, card, submit, reply_text(result))
+            elif buttons:
+                submit = buttons.get(SUBMIT) or self.rng.choice(list(buttons.values()))
+                self.heard(faction, card, submit, reply_text(await self.press(member, card, submit)))
                 return
+            else:
+                break
+        log(f"{member.name} could not finish a form ({kind_of(self.screens[faction].heading_of(card.id))}): "
+            "left to the moderator")
+        self.given_up.add(card.id)
+        self.summary.cards_given_up += 1
 
     # --- the moderator -------------------------------------------------------------------------------
 

@@ -19,14 +19,18 @@ import simcord
 from discord.ext import commands
 
 from bot.app.decision_cards import CARD_HEADING
+from bot.app.render import messages_for
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
+from engine.flow import open_prompt
+from engine.model import GameState, PromptKind
 from engine.names import faction_name
-from tests.conftest import BG, BT, A, H
+from tests.conftest import BG, BT, A, H, ready_game, store_running_game
 from tests.playthrough import (
     INTERACTION_KINDS,
     MAX_PAGE_TURNS,
+    WAKE,
     Summary,
     Table,
     enabled,
@@ -165,3 +169,41 @@ async def test_an_amount_is_typed_into_the_modal_within_the_range_it_writes():
     assert len(typed) == 1 and 3 <= int(typed[0]) <= 9
     assert summary.interactions["click"] == summary.interactions["modal"] == summary.modal_values == 1
     assert summary.typed_values == 0 and summary.cards_answered == 1
+
+
+def harkonnen_giving_back_four_of_eight() -> GameState:
+    """A-14's Harkonnen special Karama just took the Atreides' four cards: eight cards to keep or give back, a
+    form of eight parts, shown four at a time (bot/discord/prompt_forms.py MAX_FIELDS)."""
+    state = ready_game((A, H, BT), seed=3, special_karama_powers=True)
+    cards = [c for c in state.treachery_deck if c not in state.faction(H).hand][:8]
+    state.treachery_deck = [c for c in state.treachery_deck if c not in cards]
+    state.faction(H).hand, state.faction(A).hand = cards, []
+    open_prompt(state, PromptKind.HAND_SWAP, H, secret=True, options=cards, target=A.value, count=4,
+                taken=cards[4:])
+    return state
+
+
+async def test_a_form_of_more_parts_than_one_card_shows_is_filled_window_after_window():
+    bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
+    summary = Summary(seed=1, factions=["atreides", "harkonnen", "bene_tleilaxu"], options="")
+    state = harkonnen_giving_back_four_of_eight()
+    async with simcord.run(bot) as env:
+        await bot.tree.sync()
+        guild = env.create_guild()
+        channel = guild.create_text_channel("dune")
+        players = {f: guild.add_member(env.create_user(f"{f.value}-player")) for f in (A, H, BT)}
+        table = Table(env, channel, guild.add_member(env.create_user("moderator")), players, summary,
+                      random.Random(1))
+        game_id = await store_running_game(bot.service.store, state, {f: m.id for f, m in players.items()},
+                                           channel_id=channel.id, guild_id=guild.id)
+        await bot.service.store.queue(game_id, messages_for([], None, state))
+        bot.wake_outbox()
+        await env.advance_time(WAKE)
+        [card] = [i for i in table.open_cards(H) if kind_of(table.screens[H].heading_of(i)) == "hand_swap"]
+        await table.answer_card(H, card)
+
+    # every part chosen, in both windows: "More choices" pressed once, then Submit (and "Back" perhaps)
+    assert summary.interactions["select"] == 8
+    assert 2 <= summary.interactions["click"] <= 3
+    # a random choice keeps or gives back each card: the form refuses a count other than four ("Not yet")
+    assert summary.cards_answered + summary.offered_choice_refused == 1
