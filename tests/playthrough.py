@@ -14,7 +14,8 @@ game waits on a decision nobody can answer by a control: the moderator reads `/g
 first decision it lists with `/admin force`, which counts as an admin intervention (by kind of decision).
 
 The summary, the last line of stdout, counts what the table did (see Summary); progress goes to stderr, with
-the first refusals of something the bot offered, quoted, so that they can be fixed.
+the first refusals of something the bot offered, quoted, so that they can be fixed. The same seed plays the same
+game: the players draw from a Random seeded with it, and SimCord's clock is virtual.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
 from engine.ids import Faction
+from engine.names import faction_name
 
 SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (QuickEnv)
 WAKE = 0.001  # seconds of simulated time that let a woken drain deliver (tests/test_discord_e2e.py)
@@ -59,6 +61,7 @@ AMOUNT_RANGE = re.compile(r"\((-?\d+) to (-?\d+)\)")
 CLOSING_LINE = re.compile(r"\n\*\*(You answered|Forced by the moderator|The deadline passed|Closed)[^\n]*\*\*$")
 CARD_TITLE = re.compile(re.escape(CARD_HEADING) + r"(.+?)\*\*")
 KINDS_BY_NAME = {name: kind.value for kind, name in KIND_NAMES.items()}
+FACTIONS_BY_NAME = {faction_name(f): f.value for f in Faction}
 REFUSAL_PREFIXES = ("Refused", "Not yet")
 CLOSED_REPLY = "That decision is already closed."
 MORE, BACK, SUBMIT = "More choices ▶", "◀ Back", "Submit"
@@ -78,7 +81,7 @@ class Summary:
     finished: bool = False
     stopped: str = ""  # why the run stopped: "game over", "interaction cap", "stuck: ..."
     turns: int = 0  # the last turn begun, by the channel's "Turn N: Storm." posts
-    winner: list[str] | None = None  # the factions named in the end-of-game post ([]: no winner)
+    winner: list[str] | None = None  # the factions the end-of-game post names ([]: no winner; None: no such post)
     interactions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(INTERACTION_KINDS, 0))  # all
     moderator_interactions: int = 0
     admin_interventions: int = 0
@@ -87,8 +90,8 @@ class Summary:
     offered_choice_refused_by_kind: dict[str, int] = field(default_factory=dict)
     first_refusals: list[str] = field(default_factory=list)
     closed_replies: int = 0  # "already closed" in answer to a control that was still enabled
-    cards_given_up: int = 0  # cards refused MAX_TRIES times, left to the moderator
-    typed_values: int = 0  # values a player had to type with no menu (no such fallback: stays 0)
+    cards_given_up: int = 0  # cards refused MAX_TRIES times (or forms never done), left to the moderator
+    typed_values: int = 0  # values a player had to type with no menu: a modal's input that writes no range
     modal_values: int = 0  # numbers typed into a modal that writes their range
     cards_answered: int = 0
     answered_cards_left_open: int = 0  # answered cards whose controls were not disabled by the end
@@ -432,7 +435,8 @@ def tally(table: Table) -> None:
     s.turns, s.channel_posts_per_turn = turn, dict(per_turn)
     over = GAME_OVER.search("\n".join(p.content for p in posts))
     if over:
-        s.winner = [w.strip() for w in over.group(2).split(" and ")] if over.group(2) else []
+        named = over.group(2).split(" and ") if over.group(2) else []
+        s.winner = [FACTIONS_BY_NAME.get(name.strip(), name.strip()) for name in named]
     s.cards_in_channel = sum(1 for m in table.channel.history() if m.components or CARD_HEADING in m.content)
     for member in table.players.values():
         dms = bot_posts(member.user.dm_channel, bot_id)

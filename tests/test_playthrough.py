@@ -71,7 +71,7 @@ def test_the_summary_is_the_last_line_of_stdout_with_every_figure_the_issue_asks
 def test_a_short_game_with_every_option_is_played_to_its_end_through_the_bots_controls(summary):
     assert summary["finished"] and summary["stopped"] == "game over"
     assert 1 <= summary["turns"] <= TURNS
-    assert isinstance(summary["winner"], list)
+    assert set(summary["winner"]) <= set(summary["factions"])
     assert summary["bot_errors"] == 0, summary["first_bot_errors"]
     # the players pressed the cards' controls and answered cards; the moderator set the game up by slash commands
     assert summary["interactions"]["click"] > 0 and summary["cards_answered"] > 0
