@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint crash demo bench clean
+.PHONY: venv test lint crash demo bench playthrough clean
 
 venv: $(STAMP)
 
@@ -46,6 +46,12 @@ demo: $(RUNTIME)
 # scale --store postgres` measures the scale figures alone, on one store.
 bench: $(RUNTIME)
 	$(BIN)/python -m bench --json out/bench.json
+
+# A whole 7-faction game with the BT and every option, played in SimCord (the real bot) by random players who use
+# only the controls the bot offers; the moderator forces what no control answers. The last line is a JSON summary.
+SEED ?= 1
+playthrough: venv
+	$(BIN)/python -m tests.playthrough --seed $(SEED)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .ruff_cache

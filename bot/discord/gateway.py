@@ -67,6 +67,7 @@ class DiscordGateway:
         view = discord.ui.View.from_message(posted, timeout=None)
         for item in view.children:
             item.disabled = True
+        view.stop()  # nothing listens to disabled controls: discord.py need not keep the view
         content = f"{posted.content}\n{text}"
         if len(content) > MESSAGE_LIMIT:
             content = posted.content[:MESSAGE_LIMIT - len(text) - 3] + "…\n" + text

@@ -43,6 +43,7 @@ class MemoryGameStore:
         self._outbox: dict[int, OutboxRow] = {}  # in id order
         self._last_outbox_id = 0
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
+        self._pending: dict[int, None] = {}  # ids of the pending rows, in id order (an ordered set)
         self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
@@ -126,8 +127,8 @@ class MemoryGameStore:
         self._queue(game_id, self._game(game_id).seq, outbox)
 
     async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
-        pending = [row for row in self._outbox.values()
-                   if row.status == "pending" and shards.owns(self._games[row.game_id].guild_id)]
+        pending = [row for row in map(self._outbox.__getitem__, self._pending)
+                   if shards.owns(self._games[row.game_id].guild_id)]
         return [row.model_copy(deep=True) for row in pending[:limit]]
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
@@ -138,6 +139,8 @@ class MemoryGameStore:
         row.status = status
         if status == "pending":
             row.attempts += 1
+        else:
+            self._pending.pop(outbox_id, None)
         if status == "sent" and ref is not None and row.message.key is not None:
             self._refs[(row.game_id, row.message.key)] = ref
 
@@ -167,3 +170,4 @@ class MemoryGameStore:
             self._outbox[self._last_outbox_id] = OutboxRow(
                 id=self._last_outbox_id, game_id=game_id, seq=seq, message=message.model_copy(deep=True),
                 created_at=self._now())
+            self._pending[self._last_outbox_id] = None

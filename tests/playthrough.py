@@ -1,0 +1,499 @@
+"""`python -m tests.playthrough --seed N [--turns T] [--factions ...]` (`make playthrough SEED=N`): a whole game
+played in SimCord by random players who use only what the bot offers them, and a JSON summary of how it went.
+
+The real MentatBot runs in SimCord (see tests/test_discord_e2e.py for what SimCord covers and how the outbox is
+delivered by moving its virtual clock). A moderator, who holds no seat, opens the game with `/game new` (the
+factions, every option, the seed), each player takes a seat with `/game join` and the moderator starts it.
+
+From then on each player looks only at their own DMs: a decision card with enabled controls is answered at
+random among what it offers (a button; in menus a random option in each, now and then turning a long menu's
+page, then Submit; an amount in the range its label writes). Several players may hold open cards at once: the
+one who acts is drawn among them. The players never ask the engine anything (no legal choices, no samplers):
+what they may do is what the controls show. When no player has a control left and the game is not over, the
+game waits on a decision nobody can answer by a control: the moderator reads `/game status` and forces the
+first decision it lists with `/admin force`, which counts as an admin intervention (by kind of decision).
+
+The summary, the last line of stdout, counts what the table did (see Summary); progress goes to stderr, with
+the first refusals of something the bot offered, quoted, so that they can be fixed. The same seed plays the same
+game: the players draw from a Random seeded with it, and SimCord's clock is virtual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from itertools import islice
+from typing import Any
+
+import discord
+from simcord.env import Env
+from simcord.results import to_discord_message
+
+from bot.app.decision_cards import CARD_HEADING, KIND_NAMES
+from bot.app.service import GameService
+from bot.discord.client import MentatBot
+from bot.store.memory import MemoryGameStore
+from engine.ids import Faction
+from engine.names import faction_name
+
+SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (QuickEnv)
+WAKE = 0.001  # seconds of simulated time that let a woken drain deliver (tests/test_discord_e2e.py)
+MAX_INTERACTIONS = 20_000  # a cap: a game that has not ended by then is reported unfinished
+MAX_TRIES = 5  # refusals of one card after which its player leaves it to the moderator
+MAX_FORM_STEPS = 200  # choices and page or window turns in one form before its player gives up on it
+PAGE_TURN_ODDS = 0.25  # how often a player turns a long menu's page instead of choosing on the page shown
+MAX_PAGE_TURNS = 4  # page turns in one menu before its player chooses on the page shown
+BACK_ODDS = 0.25  # how often a player goes back to the parts of a long form already chosen before Submit
+REFUSALS_QUOTED = 10  # refusals printed to stderr (and kept in the summary) with their text
+PROGRESS_EVERY = 250  # interactions between two progress lines on stderr
+
+TURN_POST = re.compile(r"^Turn (\d+): Storm\.$", re.MULTILINE)
+GAME_OVER = re.compile(r"^The game ends on turn (\d+)\. (?:Winners: (.+?)|No winner): ", re.MULTILINE)
+AWAITED = re.compile(r"^- (?P<faction>.+?): (?P<kind>.+?)(?: \(secret\))?, decision (?P<prompt>p\d+)$", re.MULTILINE)
+AMOUNT_RANGE = re.compile(r"\((-?\d+) to (-?\d+)\)")
+CLOSING_LINE = re.compile(r"\n\*\*(You answered|Forced by the moderator|The deadline passed|Closed)[^\n]*\*\*$")
+CARD_TITLE = re.compile(re.escape(CARD_HEADING) + r"(.+?)\*\*")
+KINDS_BY_NAME = {name: kind.value for kind, name in KIND_NAMES.items()}
+FACTIONS_BY_NAME = {faction_name(f): f.value for f in Faction}
+REFUSAL_PREFIXES = ("Refused", "Not yet")
+CLOSED_REPLY = "That decision is already closed."
+MORE, BACK, SUBMIT = "More choices ▶", "◀ Back", "Submit"
+BUTTON, STRING_SELECT, TEXT_INPUT = (discord.ComponentType.button.value, discord.ComponentType.select.value,
+                                     discord.ComponentType.text_input.value)
+INTERACTION_KINDS = ("click", "select", "modal", "slash", "autocomplete")
+PAGE_TURNS = ("earlier:", "later:")  # the values of a long menu's page-turning entries (bot/discord/components.py)
+
+
+@dataclass
+class Summary:
+    """What the playthrough prints as JSON. Add a field here and it is in the output."""
+
+    seed: int
+    factions: list[str]
+    options: str
+    finished: bool = False
+    stopped: str = ""  # why the run stopped: "game over", "interaction cap", "stuck: ..."
+    turns: int = 0  # the last turn begun, by the channel's "Turn N: Storm." posts
+    winner: list[str] | None = None  # the factions the end-of-game post names ([]: no winner; None: no such post)
+    interactions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(INTERACTION_KINDS, 0))  # all
+    moderator_interactions: int = 0
+    admin_interventions: int = 0
+    admin_interventions_by_kind: dict[str, int] = field(default_factory=dict)
+    offered_choice_refused: int = 0  # "Refused..." or "Not yet..." in answer to a control the bot offered
+    offered_choice_refused_by_kind: dict[str, int] = field(default_factory=dict)
+    first_refusals: list[str] = field(default_factory=list)
+    closed_replies: int = 0  # "already closed" in answer to a control that was still enabled
+    cards_given_up: int = 0  # cards refused MAX_TRIES times (or forms never done), left to the moderator
+    typed_values: int = 0  # values a player had to type with no menu: a modal's input that writes no range
+    modal_values: int = 0  # numbers typed into a modal that writes their range
+    cards_answered: int = 0
+    answered_cards_left_open: int = 0  # answered cards whose controls were not disabled by the end
+    cards_in_channel: int = 0  # channel messages with controls or a card's heading (never expected)
+    channel_posts: int = 0  # the bot's posts in the channel (answers to commands left out)
+    channel_posts_per_turn: dict[str, int] = field(default_factory=dict)  # "0" is before turn 1's storm
+    dms: int = 0  # the bot's DMs to the players (answers to clicks left out)
+    bot_errors: int = 0  # exceptions the bot raised, as SimCord recorded them
+    first_bot_errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # wall time
+    cpu_seconds: float = 0.0  # the process's CPU time (the map drawing's threads included)
+
+    def count(self, tally: dict[str, int], key: str) -> None:
+        tally[key] = tally.get(key, 0) + 1
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+
+def log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+# --- what a member sees ----------------------------------------------------------------------------------
+
+
+class Screen:
+    """One channel as a member sees it, read as it changes: the messages that arrived since the last look,
+    and which messages still carry an enabled control.
+
+    It reads SimCord's store of the channel's messages (what Discord holds) instead of `history()`, which
+    builds every message of the channel anew at each look: over a whole game that was most of the run's
+    time. A message is turned into a discord.Message only when the member acts on it."""
+
+    def __init__(self, env, channel_id: int, viewer_id: int):
+        self.env, self.channel_id, self.viewer_id = env, channel_id, viewer_id
+        self.read = 0  # messages looked at so far
+        self.live: set[int] = set()  # messages seen with an enabled control
+
+    def _stored(self) -> dict[int, Any]:
+        return self.env.backend.messages.get(self.channel_id, {})
+
+    def arrived(self) -> list[str]:
+        """The texts of the messages that arrived since the last look (as they read now)."""
+        stored = self._stored()
+        new = [m for m in islice(stored.values(), self.read, None) if m.visible_to(self.viewer_id)]
+        self.read = len(stored)
+        self.live.update(m.id for m in new if _enabled_in(m.components))
+        return [m.content for m in new]
+
+    def with_controls(self) -> list[int]:
+        """The messages that carry an enabled control now."""
+        self.arrived()
+        stored = self._stored()
+        self.live = {i for i in self.live if i in stored and _enabled_in(stored[i].components)}
+        return sorted(self.live)
+
+    def message(self, message_id: int) -> discord.Message:
+        return to_discord_message(self.env, self.env.backend.get_message(self.channel_id, message_id))
+
+    def heading_of(self, message_id: int) -> str:
+        """The card heading a message carries or, for the last part of a card too long for one message (the
+        part with the controls), the heading of its first part."""
+        stored = self._stored()
+        for earlier in sorted((i for i in stored if i <= message_id), reverse=True):
+            if CARD_HEADING in stored[earlier].content:
+                return stored[earlier].content
+        return ""
+
+
+def _leaves(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The components of a message's or a modal's rows (in a modal, a label wraps one)."""
+    return [item for row in rows for item in row.get("components", [row.get("component", row)])]
+
+
+def _enabled_in(rows: list[dict[str, Any]]) -> bool:
+    return any(not c.get("disabled") for c in _leaves(rows) if c.get("type") in (BUTTON, STRING_SELECT))
+
+
+def controls(message: discord.Message) -> list[Any]:
+    return [item for row in message.components for item in getattr(row, "children", [row])]
+
+
+def enabled(message: discord.Message) -> list[Any]:
+    return [c for c in controls(message) if not getattr(c, "disabled", False)]
+
+
+def is_select(control: Any) -> bool:
+    return isinstance(control, discord.SelectMenu)
+
+
+def reply_text(result: Any) -> str:
+    """What the bot answered the member (a deferred answer's last follow-up, or its reply); '' when the answer
+    was an edit of the card (a menu choice)."""
+    if result.followups:
+        return result.followups[-1].content
+    response = result.response
+    if response is not None and (result.ephemeral or response.message.interaction_metadata is not None):
+        return response.content
+    return ""
+
+
+def bot_posts(channel, bot_id: int) -> list[discord.Message]:
+    """The messages the bot posted or sent on its own (the outbox), not its answers to commands or clicks."""
+    return [m for m in channel.history() if m.author.id == bot_id and m.interaction_metadata is None
+            and not m.flags.ephemeral]
+
+
+def kind_of(heading: str) -> str:
+    """The kind of decision a card asks, from its heading as the player reads it ("unknown" without one)."""
+    found = CARD_TITLE.search(heading)
+    return KINDS_BY_NAME.get(found.group(1), "unknown") if found else "unknown"
+
+
+# --- the table -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    env: Any
+    channel: Any
+    moderator: Any
+    players: dict[Faction, Any]
+    summary: Summary
+    rng: random.Random
+    screens: dict[Faction, Screen] = field(default_factory=dict)  # each player's DMs
+    news: Screen | None = None  # the channel, as anybody sees it
+    turn: int = 0  # the last turn the channel announced
+    ended: bool = False  # the channel announced the end of the game
+    tries: Counter = field(default_factory=Counter)  # refusals per card (message id)
+    given_up: set[int] = field(default_factory=set)
+    answered: set[int] = field(default_factory=set)  # the cards answered ("Done"), by message id
+
+    def __post_init__(self) -> None:
+        self.screens = {f: Screen(self.env, m.user.dm_channel.id, m.id) for f, m in self.players.items()}
+        self.news = Screen(self.env, self.channel.id, None)
+
+    @property
+    def interaction_count(self) -> int:
+        return sum(self.summary.interactions.values())
+
+    def look(self) -> None:
+        """Read the channel's new posts: the turn announced, the end of the game."""
+        for text in self.news.arrived():
+            self.turn = max([self.turn, *(int(n) for n in TURN_POST.findall(text))])
+            self.ended = self.ended or GAME_OVER.search(text) is not None
+
+    async def interact(self, kind: str, act, *, by_moderator: bool = False):
+        """One interaction of `kind`, then the delivery it woke; returns SimCord's result."""
+        self.summary.interactions[kind] += 1
+        self.summary.moderator_interactions += by_moderator
+        result = await act
+        await self.env.advance_time(WAKE)
+        return result
+
+    async def slash(self, member, name: str, **options):
+        return await self.interact("slash", member.slash(self.channel, name, **options),
+                                   by_moderator=member is self.moderator)
+
+    # --- the players ---------------------------------------------------------------------------------
+
+    def open_cards(self, faction: Faction) -> list[int]:
+        """The player's DMs with an enabled control, except cards they gave up on."""
+        return [i for i in self.screens[faction].with_controls() if i not in self.given_up]
+
+    def heard(self, faction: Faction, card: discord.Message, control: Any, text: str) -> bool:
+        """Read the bot's answer to a control it offered; False when it refused."""
+        member, kind = self.players[faction], kind_of(self.screens[faction].heading_of(card.id))
+        if text.startswith(REFUSAL_PREFIXES):
+            self.summary.offered_choice_refused += 1
+            self.summary.count(self.summary.offered_choice_refused_by_kind, kind)
+            self.tries[card.id] += 1
+            if len(self.summary.first_refusals) < REFUSALS_QUOTED:
+                quoted = f"{member.name} ({kind}) pressed {control.label or control.placeholder!r}: {text}"
+                self.summary.first_refusals.append(quoted)
+                log(f"refused: {quoted}")
+            if self.tries[card.id] >= MAX_TRIES:
+                self.given_up.add(card.id)
+                self.summary.cards_given_up += 1
+            return False
+        if text == CLOSED_REPLY:
+            self.summary.closed_replies += 1
+            self.given_up.add(card.id)
+            return False
+        if text.startswith("Done"):
+            self.summary.cards_answered += 1
+            self.answered.add(card.id)
+        return True
+
+    async def answer_card(self, faction: Faction, card_id: int) -> None:
+        member, card = self.players[faction], self.screens[faction].message(card_id)
+        offered = enabled(card)
+        if any(is_select(c) for c in offered):
+            await self.fill_form(faction, card)
+            return
+        button = self.rng.choice(offered)  # buttons: one click answers (or opens a modal)
+        self.heard(faction, card, button, reply_text(await self.press(member, card, button)))
+
+    async def press(self, member, card: discord.Message, button: Any) -> Any:
+        """Click; a modal the click opens is filled and submitted. SimCord's result of the last step."""
+        shown = await self.interact("click", member.user.click(card, custom_id=button.custom_id))
+        return await self.fill_modal(member, shown, button.label) if shown.modal is not None else shown
+
+    async def fill_modal(self, member, shown: Any, button_label: str) -> Any:
+        """A modal's text inputs: a random number in the range each writes (its label, or the button's: "Other
+        amount (0 to 12)"). An input that writes no range would be a value typed with no menu: counted, and
+        answered with 0."""
+        typed = {}
+        for control in _leaves(shown.modal.get("components", [])):
+            if control.get("type") != TEXT_INPUT:
+                continue
+            written = AMOUNT_RANGE.search(control.get("label", "")) or AMOUNT_RANGE.search(button_label)
+            if written is None:
+                self.summary.typed_values += 1
+                typed[control["custom_id"]] = "0"
+                continue
+            self.summary.modal_values += 1
+            low, high = map(int, written.groups())
+            typed[control["custom_id"]] = str(self.rng.randint(low, high))
+        return await self.interact("modal", member.user.submit_modal(shown, typed))
+
+    async def fill_form(self, faction: Faction, card: discord.Message) -> None:
+        """Menus: a random option in every part, window after window (turning pages now and then), then Submit.
+        The card is read again after each choice: a choice edits it, and may change the parts after it."""
+        member = self.players[faction]
+        chosen: set[int] = set()  # the parts chosen (custom ids change with every choice: by number)
+        more_from: set[int] = set()  # the last part shown when "More choices" was pressed
+        page_turns: Counter = Counter()
+        went_back = False
+        for _ in range(MAX_FORM_STEPS):
+            card = self.screens[faction].message(card.id)
+            menus = {int(c.custom_id.rsplit(":", 1)[1]): c for c in enabled(card) if is_select(c)}
+            buttons = {c.label: c for c in enabled(card) if not is_select(c)}
+            last = max(menus, default=-1)
+            todo = [part for part in sorted(menus) if part not in chosen]
+            if todo:
+                part = todo[0]
+                menu = menus[part]
+                turns = [o for o in menu.options if o.value.startswith(PAGE_TURNS)]
+                choices = [o for o in menu.options if not o.value.startswith(PAGE_TURNS)]
+                turning = bool(turns) and (not choices or (page_turns[part] < MAX_PAGE_TURNS
+                                                           and self.rng.random() < PAGE_TURN_ODDS))
+                if turning:
+                    picked = [self.rng.choice(turns)]
+                else:  # as many as the menu asks for (one, in every menu so far)
+                    high = min(menu.max_values, len(choices))
+                    picked = self.rng.sample(choices, self.rng.randint(min(menu.min_values, high), high))
+                page_turns[part] += turning
+                result = await self.interact("select", member.user.select(card, [o.value for o in picked],
+                                                                          custom_id=menu.custom_id))
+                if not turning:
+                    chosen.add(part)
+                text = reply_text(result)
+                if text and not self.heard(faction, card, menu, text):
+                    return
+            elif MORE in buttons and last not in more_from:  # the parts after these
+                more_from.add(last)
+                await self.interact("click", member.user.click(card, custom_id=buttons[MORE].custom_id))
+            elif BACK in buttons and not went_back and self.rng.random() < BACK_ODDS:  # a look at earlier parts
+                went_back = True
+                await self.interact("click", member.user.click(card, custom_id=buttons[BACK].custom_id))
+            elif buttons:
+                submit = buttons.get(SUBMIT) or self.rng.choice(list(buttons.values()))
+                self.heard(faction, card, submit, reply_text(await self.press(member, card, submit)))
+                return
+            else:
+                break
+        log(f"{member.name} could not finish a form ({kind_of(self.screens[faction].heading_of(card.id))}): "
+            "left to the moderator")
+        self.given_up.add(card.id)
+        self.summary.cards_given_up += 1
+
+    # --- the moderator -------------------------------------------------------------------------------
+
+    async def force_one(self) -> bool:
+        """No player has a control to press: force the first decision /game status lists that the moderator
+        can force. False when there is none."""
+        status = reply_text(await self.slash(self.moderator, "game status"))
+        for found in AWAITED.finditer(status):
+            forced = await self.slash(self.moderator, "admin force", prompt=found["prompt"],
+                                      reason="no control offers this decision")
+            if reply_text(forced).startswith(f"Decision {found['prompt']} forced"):
+                self.summary.admin_interventions += 1
+                self.summary.count(self.summary.admin_interventions_by_kind, found["kind"].replace(" ", "_"))
+                return True
+            log(f"force refused: {found['prompt']} ({found['kind']}): {reply_text(forced)}")
+        self.summary.stopped = f"stuck: nothing to force ({status.splitlines()[-1] if status else 'no status'})"
+        return False
+
+
+async def seat_the_table(env, factions: list[Faction], seed: int, options: str, summary: Summary) -> Table:
+    """The moderator opens the game, each player takes a seat, the moderator starts it."""
+    await env.bot.tree.sync()
+    guild = env.create_guild()
+    channel = guild.create_text_channel("dune")
+    moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
+    moderator = guild.add_member(env.create_user("moderator"), roles=[moderators])
+    players = {f: guild.add_member(env.create_user(f"{f.value}-player")) for f in factions}
+    table = Table(env, channel, moderator, players, summary, random.Random(seed))
+    log(reply_text(await table.slash(moderator, "game new", factions=", ".join(f.value for f in factions),
+                                     options=options, seed=seed)))
+    for faction, member in players.items():
+        await table.slash(member, "game join", faction=faction.value)
+    log(reply_text(await table.slash(moderator, "game start")))
+    return table
+
+
+async def play(table: Table, max_interactions: int) -> None:
+    progress = 0
+    while True:
+        table.look()
+        if table.ended:
+            table.summary.finished, table.summary.stopped = True, "game over"
+            return
+        if table.interaction_count >= max_interactions:
+            table.summary.stopped = "interaction cap"
+            return
+        if table.interaction_count >= progress + PROGRESS_EVERY:
+            progress = table.interaction_count
+            log(f"{progress} interactions, turn {table.turn}, {table.summary.admin_interventions} forced, "
+                f"{table.summary.offered_choice_refused} refused")
+        holding = {f: cards for f in table.players if (cards := table.open_cards(f))}
+        if holding:
+            faction = table.rng.choice(sorted(holding))
+            await table.answer_card(faction, table.rng.choice(holding[faction]))
+        elif not await table.force_one():
+            return
+
+
+def tally(table: Table) -> None:
+    """The end of the run: turns, winner, posts (by turn) and DMs, cards left open, the bot's errors."""
+    s, env = table.summary, table.env
+    bot_id = env.bot.user.id
+    posts = bot_posts(table.channel, bot_id)
+    s.channel_posts = len(posts)
+    turn = 0
+    per_turn: Counter = Counter()
+    for post in posts:
+        turn = max([turn, *(int(n) for n in TURN_POST.findall(post.content))])
+        per_turn[str(turn)] += 1
+    s.turns, s.channel_posts_per_turn = turn, dict(per_turn)
+    over = GAME_OVER.search("\n".join(p.content for p in posts))
+    if over:
+        named = over.group(2).split(" and ") if over.group(2) else []
+        s.winner = [FACTIONS_BY_NAME.get(name.strip(), name.strip()) for name in named]
+    s.cards_in_channel = sum(1 for m in table.channel.history() if m.components or CARD_HEADING in m.content)
+    for member in table.players.values():
+        dms = bot_posts(member.user.dm_channel, bot_id)
+        s.dms += len(dms)
+        s.answered_cards_left_open += sum(1 for m in dms if m.id in table.answered
+                                          and (enabled(m) or not CLOSING_LINE.search(m.content)))
+    s.bot_errors = len(env.errors)
+    s.first_bot_errors = [f"{type(e).__name__}: {e}"[:300] for e in env.errors[:5]]
+
+
+class QuickEnv(Env):
+    """SimCord's environment, looking every SETTLE_POLL seconds whether the bot's work has settled instead of
+    every 50 ms: the drain loop that each interaction wakes kept every interaction waiting that long on the
+    wall clock (most of a game's time). The virtual clock, and so the game, do not depend on it."""
+
+    async def _settle_internal(self, *, idle: float = SETTLE_POLL, **options: Any) -> None:
+        await super()._settle_internal(idle=min(idle, SETTLE_POLL), **options)
+
+
+async def playthrough(seed: int = 1, turns: int | None = None, factions: list[Faction] | None = None,
+                      max_interactions: int = MAX_INTERACTIONS) -> Summary:
+    """Play a whole game (every option on; `turns` shortens it) and return its summary."""
+    factions = factions or list(Faction)
+    options = "all" + (f", turns={turns}" if turns else "")
+    summary = Summary(seed=seed, factions=[f.value for f in factions], options=options)
+    started, cpu = time.perf_counter(), time.process_time()
+    # SimCord's clock drives discord.utils.utcnow: the service and the store read it (tests/test_discord_e2e.py)
+    bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
+    env = QuickEnv(bot, check_errors=False)  # the bot's errors are counted in the summary instead
+    await env.start()
+    try:
+        with env.time_context():
+            table = await seat_the_table(env, factions, seed, options, summary)
+            await play(table, max_interactions)
+            tally(table)
+    finally:
+        await env.shutdown()
+    summary.seconds = round(time.perf_counter() - started, 1)
+    summary.cpu_seconds = round(time.process_time() - cpu, 1)
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.playthrough", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1, help="the game's seed and the players' (default 1)")
+    parser.add_argument("--turns", type=int, default=None, help="end the game after this many turns")
+    parser.add_argument("--factions", default=None,
+                        help="factions in play, separated by commas (default: all seven)")
+    parser.add_argument("--max-interactions", type=int, default=MAX_INTERACTIONS)
+    args = parser.parse_args(argv)
+    factions = [Faction(f.strip()) for f in args.factions.split(",")] if args.factions else None
+    summary = asyncio.run(playthrough(args.seed, args.turns, factions, args.max_interactions))
+    log(f"{summary.stopped}: turn {summary.turns}, winner {summary.winner}, "
+        f"{sum(summary.interactions.values())} interactions, {summary.seconds} s")
+    print(summary.to_json())
+    return 0 if summary.finished else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
