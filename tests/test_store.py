@@ -287,6 +287,30 @@ async def test_a_double_click_applies_once(store):
     assert await texts(store) == ["done"]
 
 
+async def test_an_action_is_kept_with_its_idempotency_key_and_the_key_is_taken_once(store):
+    """Issue 15: a submission's key (its interaction) is stored with the action; the same key again, even at the
+    next version, is refused, and the first action is found by its key."""
+    await store.create_game(record(), [])
+    assert await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [], key="i-42") == 1
+    with pytest.raises(VersionConflict):
+        await store.commit_action("g1", 1, ALICE, '{"a": 1}', '{"seq": 2}', [to_channel("twice")], key="i-42")
+    found = await store.action_with_key("g1", "i-42")
+    assert found is not None and (found.seq, found.action_json, found.key) == (1, '{"a": 1}', "i-42")
+    assert await store.action_with_key("g1", "i-43") is None
+    assert [a.seq for a in await store.actions("g1")] == [1] and await texts(store) == []
+
+
+async def test_messages_kept_under_a_name_are_found_once_sent(store):
+    """A decision card's place is kept (its key) once it is sent, for its closing edit."""
+    await store.create_game(record(), [])
+    await store.queue("g1", [to_channel("card").model_copy(update={"key": "card:p3"}), to_channel("plain")])
+    card, plain = await store.pending_outbox()
+    assert await store.message_ref("g1", "card:p3") is None
+    await store.mark_outbox(card.id, "sent", "55:777")
+    await store.mark_outbox(plain.id, "sent", "55:778")
+    assert await store.message_ref("g1", "card:p3") == "55:777" and await store.message_ref("g1", "plain") is None
+
+
 async def test_undo_drops_later_actions_and_play_continues_from_the_kept_seq(store):
     await store.create_game(record(), [])
     for seq in range(3):
@@ -454,7 +478,7 @@ async def test_sqlite_migrations_run_once(tmp_path):
         await (await SqliteGameStore.open(path)).close()
 
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2, 3]
+        assert await schema_versions(db) == [1, 2, 3, 4]
         assert await apply_migrations(db) == []
 
 
@@ -478,7 +502,7 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
     finally:
         await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2, 3]
+        assert await schema_versions(db) == [1, 2, 3, 4]
 
 
 def real_migrations_plus(tmp_path, name: str, sql: str) -> tuple[Path, int]:

@@ -49,7 +49,7 @@ async def test_processes_starting_together_migrate_once(postgres_url):
     stores = await asyncio.gather(*(PostgresGameStore.open(postgres_url) for _ in range(3)))
     for store in stores:
         await store.close()
-    assert await schema_versions(postgres_url) == [1, 2]
+    assert await schema_versions(postgres_url) == [1, 2, 3]
     db = await asyncpg.connect(postgres_url)
     try:
         assert await apply_migrations(db) == []

@@ -97,6 +97,7 @@ class StoredAction(BaseModel):
     actor: int  # Discord user id of whoever submitted it (a player, or an admin for corrections)
     action_json: str  # engine Action as JSON
     created_at: datetime | None = None
+    key: str | None = None  # the idempotency key it was submitted with (the Discord interaction's id)
 
 
 DISCORD_SHARD_SHIFT = 22  # a guild's shard is (guild_id >> 22) % shard_count (Discord's sharding formula)
@@ -155,8 +156,14 @@ class GameStore(Protocol):
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]: ...
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
-        """The action, the new snapshot, its messages and (when the game ends) its new status, atomically."""
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
+                            key: str | None = None) -> int:
+        """The action (with its idempotency key), the new snapshot, its messages and (when the game ends) its new
+        status, atomically. A key already stored for the game refuses with VersionConflict."""
+        ...
+
+    async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
+        """The game's action submitted with this idempotency key, if any."""
         ...
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:

@@ -276,9 +276,13 @@ class GameService:
             raise NotAllowed(f"You are not seated as {action.faction.value} in this game.")
 
     async def submit(self, game_id: str, user_id: int, action: Action, *, admin: bool = False,
-                     prompt_id: str | None = None) -> Accepted:
-        """Apply one action for a seated player (or an admin, logged under the admin's id)."""
+                     prompt_id: str | None = None, key: str | None = None) -> Accepted:
+        """Apply one action for a seated player (or an admin, logged under the admin's id). `key` makes the
+        submission idempotent (the Discord interaction's id: Discord retries an interaction, a client may send it
+        twice): a second submission with a key already taken answers with the first's result."""
         async with self._lock(game_id):
+            if key is not None and (done := await self.store.action_with_key(game_id, key)) is not None:
+                return Accepted(seq=done.seq, events=[])
             row = await self._load(game_id)
             if row.status != GameStatus.RUNNING:
                 raise NotAllowed(f"The game is {row.status.value}; actions are not taken now.")
@@ -298,8 +302,10 @@ class GameService:
             after_json = after.model_dump_json()
             try:
                 seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
-                                                     after_json, outbox, status=ended)
-            except VersionConflict:
+                                                     after_json, outbox, status=ended, key=key)
+            except VersionConflict:  # another process took this very submission meanwhile, or another action
+                if key is not None and (done := await self.store.action_with_key(game_id, key)) is not None:
+                    return Accepted(seq=done.seq, events=[])
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
             self._keep_parsed(game_id, after_json, after)
             return Accepted(seq=seq, events=events)

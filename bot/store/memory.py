@@ -79,13 +79,16 @@ class MemoryGameStore:
         return [game.model_copy(deep=True) for game in sorted(games, key=lambda game: game.created_at)]
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
+                            key: str | None = None) -> int:
         game = self._game(game_id)
         if game.seq != expected_seq:
             raise VersionConflict(f"game {game_id} is at seq {game.seq}, not {expected_seq}")
+        if key is not None and await self.action_with_key(game_id, key) is not None:
+            raise VersionConflict(f"game {game_id} already took the action of {key}")
         new_seq = expected_seq + 1
         self._actions[game_id].append(
-            StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now()))
+            StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now(), key=key))
         game.state_json, game.seq = state_json, new_seq
         self._queue(game_id, new_seq, outbox)
         if status is not None:
@@ -98,6 +101,10 @@ class MemoryGameStore:
         self._actions[game_id] = [action for action in self._actions[game_id] if action.seq <= keep]
         game.state_json, game.seq = state_json, keep
         self._queue(game_id, keep, outbox)
+
+    async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
+        found = next((a for a in self._actions.get(game_id, []) if a.key == key), None)
+        return found.model_copy() if found is not None else None
 
     async def actions(self, game_id: str) -> list[StoredAction]:
         return [action.model_copy() for action in self._actions.get(game_id, [])]

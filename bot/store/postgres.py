@@ -70,8 +70,8 @@ WITH game AS (
     WHERE game_id = $1 AND seq = $2
     RETURNING game_id
 ), action AS (
-    INSERT INTO actions (game_id, seq, actor, action_json, created_at)
-    SELECT game_id, $2 + 1, $3, $5, $7 FROM game
+    INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)
+    SELECT game_id, $2 + 1, $3, $5, $7, $10 FROM game
 ), messages AS (
     INSERT INTO outbox (game_id, seq, message_json, logged, created_at)
     SELECT game.game_id, $2 + 1, message.json, message.logged, $7
@@ -177,12 +177,16 @@ class PostgresGameStore:
         return await self._select_games("$1::bigint IS NULL OR guild_id = $1", guild_id)
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
+                            key: str | None = None) -> int:
         messages, logged = _outbox_columns(outbox)
         new_status = GameStatus(status).value if status is not None else None
-        committed, seq_before = await self._pool.fetchrow(
-            _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
-            as_utc(self._clock()), messages, logged)
+        try:
+            committed, seq_before = await self._pool.fetchrow(
+                _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
+                as_utc(self._clock()), messages, logged, key)
+        except asyncpg.UniqueViolationError:  # the key was taken already: the first submission stands
+            raise VersionConflict(f"game {game_id} already took the action of {key}") from None
         if not committed:
             if seq_before is None:
                 raise UnknownGame(game_id)
@@ -197,10 +201,14 @@ class PostgresGameStore:
             await self._queue(db, game_id, keep, outbox)
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        rows = await self._pool.fetch("SELECT seq, actor, action_json, created_at FROM actions WHERE game_id = $1"
-                                      " ORDER BY seq", game_id)
-        return [StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
-                             created_at=row["created_at"]) for row in rows]
+        rows = await self._pool.fetch("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+                                      " WHERE game_id = $1 ORDER BY seq", game_id)
+        return [_stored_action(row) for row in rows]
+
+    async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
+        row = await self._pool.fetchrow("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+                                        " WHERE game_id = $1 AND idempotency_key = $2", game_id, key)
+        return _stored_action(row) if row is not None else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
                        outbox: list[OutgoingMessage] = ()) -> None:
@@ -301,6 +309,11 @@ class PostgresGameStore:
         messages, logged = _outbox_columns(outbox)
         if messages:
             await db.execute(_QUEUE, game_id, seq, as_utc(self._clock()), messages, logged)
+
+
+def _stored_action(row: asyncpg.Record) -> StoredAction:
+    return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
+                        created_at=row["created_at"], key=row["idempotency_key"])
 
 
 async def _lock_game(db: asyncpg.Connection, game_id: str) -> int:
