@@ -76,17 +76,20 @@ def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | 
 
 
 def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
-    """The shape of a REVIVAL prompt: token limit, free tokens, costs; `max_leaders` 2 and `bt_alliance` for an
-    ally of the BT (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`)."""
-    data = load_game_data()
+    """The shape of a REVIVAL prompt: token limit, free tokens, and the cost of each choice as `revival_cost`
+    reckons it (`token_costs[n]`: n tokens; `leader_costs`; `kwisatz_haderach_cost`, None when he cannot be
+    revived), a revival costing the sum of its parts; the reviver's `spice`. `max_leaders` 2 and `bt_alliance` for
+    an ally of the BT (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`)."""
     grant = bt_alliance_revival(state, faction)
+    most = min(token_limit(state, faction), revivable_tokens(state, faction))
     return dict(
-        max_tokens=min(token_limit(state, faction), revivable_tokens(state, faction)),
-        free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
-        leader_costs={leader: 0 if grant else data.leader(leader).strength
-                      for leader in revivable_leaders(state, faction)},
+        max_tokens=most, free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
+        token_costs=[revival_cost(state, faction, n, None) for n in range(most + 1)],
+        leader_costs={leader: revival_cost(state, faction, 0, leader) for leader in revivable_leaders(state, faction)},
         max_leaders=grant[1] if grant else 1, bt_alliance=grant is not None,
-        kwisatz_haderach_cost=KH_COST if kwisatz_haderach_revivable(state, faction) else None,
+        kwisatz_haderach_cost=(revival_cost(state, faction, 0, None, kwisatz_haderach=True)
+                               if kwisatz_haderach_revivable(state, faction) else None),
+        spice=state.faction(faction).spice,
     )
 
 
@@ -97,8 +100,22 @@ def open_revival_prompts(state: GameState) -> None:
         leaders = revivable_leaders(state, faction)
         if not fs.tanks and not leaders and not kwisatz_haderach_revivable(state, faction):
             continue
-        open_prompt(state, PromptKind.REVIVAL, faction, secret=False, options=leaders,
-                    **revival_prompt_detail(state, faction))
+        _open_revival_prompt(state, faction)
+
+
+def _open_revival_prompt(state: GameState, faction: Faction) -> None:
+    open_prompt(state, PromptKind.REVIVAL, faction, secret=False, options=revivable_leaders(state, faction),
+                **revival_prompt_detail(state, faction))
+
+
+def reopen_revival_prompt(state: GameState, faction: Faction) -> None:
+    """What is left to revive changed while the faction's revival decision was open (a Tleilaxu Ghola played,
+    engine/cards.py): the decision is asked again, with its new choices and costs, under a new id (a decision's
+    choices never change under its id: a card's controls are made for them)."""
+    for prompt in state.prompts_for(faction):
+        if prompt.kind == PromptKind.REVIVAL:
+            state.prompts.remove(prompt)
+            _open_revival_prompt(state, faction)
 
 
 @handles(Revive)
