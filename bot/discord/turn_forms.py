@@ -161,6 +161,12 @@ def _revival(prompt: Prompt) -> Form:
     return Form(prompt, refine([None] * len(names)), build, refine=refine)
 
 
+def revival_leaders(prompt: Prompt) -> list[str]:
+    """The leaders the reviver may bring back now and pay for (tokens aside)."""
+    spice = int(prompt.detail["spice"])
+    return [leader for leader, cost in prompt.detail["leader_costs"].items() if cost <= spice]
+
+
 def _leader(leader: str) -> str:
     return "the Kwisatz Haderach" if leader == KWISATZ_HADERACH else leader_name(leader)
 
@@ -168,38 +174,50 @@ def _leader(leader: str) -> str:
 # --- shipment (1979 rules: Shipment; A-8, A-23, A-26) ------------------------------------------------------
 
 
+def shipment_cost_of(prompt: Prompt, count: int, destination: str) -> int:
+    """What shipping `count` tokens to `destination` (RESERVES: back to them) costs, at the engine's reckoning."""
+    d = prompt.detail
+    if destination == RESERVES:
+        return ship_back_cost(count)
+    rate = d["stronghold_rate"] if destination in d.get("strongholds", []) else d["elsewhere_rate"]
+    return shipment_cost(count, rate, bool(d["half_price"]))
+
+
+def shipment_tokens(prompt: Prompt, source: str) -> int:
+    """The tokens that may ship from `source` (RESERVES, or a place on the board the Guild ship from)."""
+    return int(prompt.detail["reserves"]) if source == RESERVES else int(prompt.detail["tokens_at"][source])
+
+
+def shipment_destinations(prompt: Prompt, source: str) -> list[str]:
+    """Where at least one token from `source` may ship and be paid for: the prompt's destinations (from the board,
+    A-23: another territory's, or RESERVES)."""
+    places = [loc for loc in prompt.options if source == RESERVES or territory_of(loc) != territory_of(source)]
+    if source != RESERVES:
+        places.append(RESERVES)
+    return [loc for loc in places if shipment_cost_of(prompt, 1, loc) <= int(prompt.detail.get("spice", 0))]
+
+
+def shipment_sources(prompt: Prompt) -> list[str]:
+    """RESERVES and, for the Guild, the places on the board, from which something may ship now."""
+    d = prompt.detail
+    if d.get("impaired"):  # BT-16
+        return []
+    sources = ([RESERVES] if d["reserves"] else []) + list(d.get("ship_from", []))
+    return [source for source in sources if shipment_destinations(prompt, source)]
+
+
 def _shipment(prompt: Prompt) -> Form:
     """From (the reserves; for the Guild, a place on the board), to (a territory, then its sector; for the Guild,
     back to the reserves), how many tokens, each count with its cost; or ship nothing. Only what the spice pays
     for, at the engine's `shipment_cost`."""
-    d = prompt.detail
-    spice, strongholds = int(d.get("spice", 0)), set(d.get("strongholds", []))
-    impaired = bool(d.get("impaired"))
-
-    def cost(count: int, source: str, destination: str) -> int:
-        if destination == RESERVES:
-            return ship_back_cost(count)
-        rate = d["stronghold_rate"] if destination in strongholds else d["elsewhere_rate"]
-        return shipment_cost(count, rate, bool(d["half_price"]))
-
-    def available(source: str) -> int:
-        return int(d["reserves"]) if source == RESERVES else int(d["tokens_at"][source])
-
-    def destinations(source: str) -> list[str]:
-        """Where at least one token from `source` may go and be paid for (the Guild: another territory)."""
-        places = [loc for loc in prompt.options if source == RESERVES or territory_of(loc) != territory_of(source)]
-        if source != RESERVES:
-            places.append(RESERVES)
-        return [loc for loc in places if cost(1, source, loc) <= spice]
-
-    sources = [] if impaired else [s for s in ([RESERVES] if d["reserves"] else []) + list(d.get("ship_from", []))
-                                   if destinations(s)]
+    spice = int(prompt.detail.get("spice", 0))
 
     def source_label(source: str) -> str:
-        return f"Your reserves ({tokens(available(source))})" if source == RESERVES else \
-            f"{where(source)} ({tokens(available(source))})"
+        count = tokens(shipment_tokens(prompt, source))
+        return f"Your reserves ({count})" if source == RESERVES else f"{where(source)} ({count})"
 
-    first = Field("From", (*(Choice(source_label(s), s) for s in sources), Choice("Ship nothing", NOTHING)))
+    first = Field("From", (*(Choice(source_label(s), s) for s in shipment_sources(prompt)),
+                           Choice("Ship nothing", NOTHING)))
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
         source, territory = values[0], values[1]
@@ -208,7 +226,7 @@ def _shipment(prompt: Prompt) -> Form:
                     _waiting("Tokens", "Choose where to first"))
         if source == NOTHING:
             return (first, _settled("To", "Nowhere"), _settled("Sector", "None"), _settled("Tokens", "None"))
-        places = destinations(source)
+        places = shipment_destinations(prompt, source)
         grouped = _by_territory([loc for loc in places if loc != RESERVES])
         to = Field("To", (*(Choice(name, name) for name in grouped),
                           *([Choice("Back to your reserves", RESERVES)] if RESERVES in places else [])))
@@ -216,9 +234,9 @@ def _shipment(prompt: Prompt) -> Form:
             return first, to, _waiting("Sector", "Choose where to first"), _waiting("Tokens", "Choose where to first")
         sector = _settled("Sector", "Your reserves") if territory == RESERVES else _sector_field(grouped[territory])
         target = RESERVES if territory == RESERVES else grouped[territory][0]  # one rate for a whole territory
-        counts = [n for n in range(1, available(source) + 1) if cost(n, source, target) <= spice]
-        return first, to, sector, Field("Tokens", tuple(Choice(f"{tokens(n)}: {_spice(cost(n, source, target))}", n)
-                                                        for n in counts))
+        priced = [(n, shipment_cost_of(prompt, n, target)) for n in range(1, shipment_tokens(prompt, source) + 1)]
+        return first, to, sector, Field("Tokens", tuple(Choice(f"{tokens(n)}: {_spice(cost)}", n)
+                                                        for n, cost in priced if cost <= spice))
 
     def build(faction: Faction, values: list[Any]) -> Action:
         source, territory, location, count = values
@@ -237,11 +255,16 @@ def _shipment(prompt: Prompt) -> Form:
 # --- movement (1979 rules: Movement; A-15 co-existence, A-22) ---------------------------------------------
 
 
+def movement_sources(prompt: Prompt) -> list[str]:
+    """The places whose tokens may move now (none while an impairment bars moving, BT-16)."""
+    return [] if prompt.detail.get("impaired") else list(prompt.options)
+
+
 def _movement(prompt: Prompt) -> Form:
     """From (a group that may move; for the Bene Gesserit, co-existence declared in a territory), to (a territory
     in range, then its sector), how many tokens; or move nothing."""
     d = prompt.detail
-    moves = [] if d.get("impaired") else list(prompt.options)
+    moves = movement_sources(prompt)
     coexist = d.get("coexist") or {}
     first = Field("From", (
         *(Choice(f"{where(loc)} ({tokens(int(d['tokens'][loc]))})", loc) for loc in moves),
@@ -327,10 +350,15 @@ def _starting_placement(prompt: Prompt) -> Form:
 # --- Shai-Hulud (A-21, A-28) ---------------------------------------------------------------------------
 
 
+def ride_destinations(prompt: Prompt) -> list[str]:
+    """Where the worm may carry the Fremen now (nowhere while an impairment bars moving, BT-16, R-17)."""
+    return [] if prompt.detail.get("impaired") else list(prompt.options)
+
+
 def _worm_ride(prompt: Prompt) -> Form:
-    """Stay, or ride to a territory, then its sector (none while an impairment bars moving, BT-16)."""
+    """Stay, or ride to a territory, then its sector."""
     stay = Choice(f"Stay in {prompt.detail['territory']}", None)
-    grouped = {} if prompt.detail.get("impaired") else _by_territory(list(prompt.options))
+    grouped = _by_territory(ride_destinations(prompt))
     ride = Field("Ride to", (stay, *(Choice(name, name) for name in grouped)), default=0)
     if not grouped:
         return _single(prompt, "Ride", [stay], lambda f, v: RideWorm(faction=f))
