@@ -63,7 +63,11 @@ def open_nexus(state: GameState, log: EventLog) -> None:
     """A-8, A-21: every faction may talk; each has a public NEXUS prompt, all opened together."""
     state.nexus = NexusState()
     for faction in storm_order(state):
-        _open_nexus_prompt(state, faction)
+        open_prompt(state, PromptKind.NEXUS, faction, secret=False, options=_others(state, faction),
+                    max_alliance_size=state.setup.options.max_alliance_size)
+    for prompt in state.prompts:  # once every faction is talking: what each may do
+        if prompt.kind == PromptKind.NEXUS:
+            prompt.detail.update(nexus_choices(state, prompt.faction))
     log.public(
         "nexus_opened",
         "A Nexus: alliances may now be formed and broken (A-8). " + alliances_text(state),
@@ -96,9 +100,12 @@ def nexus_choices(state: GameState, faction: Faction) -> dict:
     )
 
 
+def _others(state: GameState, faction: Faction) -> list[str]:
+    return [f.value for f in state.factions if f != faction]
+
+
 def _open_nexus_prompt(state: GameState, faction: Faction) -> None:
-    open_prompt(state, PromptKind.NEXUS, faction, secret=False, options=[f.value for f in state.factions
-                                                                         if f != faction],
+    open_prompt(state, PromptKind.NEXUS, faction, secret=False, options=_others(state, faction),
                 max_alliance_size=state.setup.options.max_alliance_size, **nexus_choices(state, faction))
 
 
