@@ -377,8 +377,10 @@ def _worm_ride(prompt: Prompt) -> Form:
 
 
 def _worm_placement(prompt: Prompt) -> Form:
-    choices = [Choice("Nowhere: it devours nothing", None), *(Choice(t, t) for t in prompt.options)]
-    return _single(prompt, "Place Shai-Hulud", choices, lambda f, v: PlaceWorm(faction=f, territory=v))
+    """Nowhere (preselected: the default), or a sand territory."""
+    choices = (Choice("Nowhere: it devours nothing", None), *(Choice(t, t) for t in prompt.options))
+    return Form(prompt, (Field("Place Shai-Hulud", choices, default=0),),
+                lambda faction, values: PlaceWorm(faction=faction, territory=values[0]))
 
 
 # --- the turn's other public decisions -----------------------------------------------------------------
