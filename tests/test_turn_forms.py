@@ -264,7 +264,7 @@ def test_a_23_the_guild_ship_from_the_board_to_another_territory_or_back_at_half
     form = form_for(shipment(G, spice=2, reserves=0, ship_from=[FWW], tokens_at={FWW: 4}))
     assert labels(form.fields[0]) == ["False Wall West (sector 16) (4 tokens)", "Ship nothing"]
     chosen = pick(form, "False Wall West (sector 16) (4 tokens)")
-    assert labels(form.fields_for(chosen)[1]) == ["Arrakeen", "The Great Flat", "Polar Sink", "Back to your reserves"]
+    assert labels(form.fields_for(chosen)[1]) == ["Back to your reserves", "Arrakeen", "The Great Flat", "Polar Sink"]
     chosen = pick(form, "False Wall West (sector 16) (4 tokens)", "Back to your reserves")
     assert labels(form.fields_for(chosen)[3]) == ["1 token: 1 spice", "2 tokens: 1 spice", "3 tokens: 2 spice",
                                                   "4 tokens: 2 spice"]
@@ -334,7 +334,7 @@ def test_a_28_the_fremen_stay_or_ride_the_worm_to_a_territory_and_sector():
 def test_a_8_the_nexus_offers_what_the_engine_says_may_be_done_now():
     form = form_for(prompt(PromptKind.NEXUS, E, [A.value, H.value, BT.value], propose_to=[BT.value],
                            offers=[A.value], allies=[H.value], may_break=True, max_alliance_size=3))
-    assert labels(form.fields[0]) == ["Propose an alliance to the Bene Tleilaxu", "Accept the Atreides's offer",
+    assert labels(form.fields[0]) == ["Propose an alliance to the Bene Tleilaxu", "Accept the offer of the Atreides",
                                       "Break your alliance", "Done with this Nexus"]
     assert [form.action([i]) for i in range(4)] == [ProposeAlliance(faction=E, partner=BT),
                                                     AcceptAlliance(faction=E, partner=A), BreakAlliance(faction=E),

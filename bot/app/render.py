@@ -98,8 +98,9 @@ def _default_words(state: GameState, prompt: Prompt) -> str | None:
 
 def closing_messages(before: GameState, after: GameState, action: Action) -> list[OutgoingMessage]:
     """For every decision the action closed, the line its card gets and its controls disabled: how it
-    closed."""
+    closed (or that it is asked again, its choices changed: engine/alliances.py, revival.py, movement.py)."""
     messages = []
+    opened_before = {p.id for p in before.prompts}
     for prompt in before.prompts:
         if after.prompt(prompt.id) is not None:
             continue
@@ -109,6 +110,9 @@ def closing_messages(before: GameState, after: GameState, action: Action) -> lis
             text = f"{how}: {words}"
         elif isinstance(action, PlayerAction) and action.faction == prompt.faction and answers(action, prompt.kind):
             text = f"You answered: {describe(action)}."
+        elif any(p.faction == prompt.faction and p.kind == prompt.kind and p.id not in opened_before
+                 for p in after.prompts):
+            text = "Your choices changed: this decision is asked again in a new card."
         else:
             text = "Closed: the game moved on."
         messages.append(OutgoingMessage(recipient=Recipient(faction=prompt.faction.value), text=f"**{text}**",

@@ -228,8 +228,8 @@ def _shipment(prompt: Prompt) -> Form:
             return (first, _settled("To", "Nowhere"), _settled("Sector", "None"), _settled("Tokens", "None"))
         places = shipment_destinations(prompt, source)
         grouped = _by_territory([loc for loc in places if loc != RESERVES])
-        to = Field("To", (*(Choice(name, name) for name in grouped),
-                          *([Choice("Back to your reserves", RESERVES)] if RESERVES in places else [])))
+        to = Field("To", (*([Choice("Back to your reserves", RESERVES)] if RESERVES in places else []),
+                          *(Choice(name, name) for name in grouped)))
         if territory is None or (territory != RESERVES and territory not in grouped):
             return first, to, _waiting("Sector", "Choose where to first"), _waiting("Tokens", "Choose where to first")
         sector = _settled("Sector", "Your reserves") if territory == RESERVES else _sector_field(grouped[territory])
@@ -411,7 +411,7 @@ def _nexus(prompt: Prompt) -> Form:
     d = prompt.detail
     choices = [Choice(f"Propose an alliance to the {faction_words(f)}", ("propose", f))
                for f in d.get("propose_to", [])]
-    choices += [Choice(f"Accept the {faction_words(f)}'s offer", ("accept", f)) for f in d.get("offers", [])]
+    choices += [Choice(f"Accept the offer of the {faction_words(f)}", ("accept", f)) for f in d.get("offers", [])]
     if d.get("may_break"):
         choices.append(Choice("Break your alliance", ("break", None)))
     choices.append(Choice("Done with this Nexus", ("done", None)))
