@@ -22,7 +22,7 @@ from engine.actions import AcceptAlliance, BreakAlliance, EndNexus, GiveAllySpic
 from engine.economy import pay, require_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
 from engine.names import faction_name
@@ -111,13 +111,11 @@ def _open_nexus_prompt(state: GameState, faction: Faction) -> None:
 
 def _ask_again_where_changed(state: GameState) -> None:
     """After each Nexus action: a faction whose choices it changed (an offer made to it, an alliance formed or
-    broken, a faction done talking) is asked again, under a new id (a decision's choices never change under its
-    id: a card's controls are made for them)."""
+    broken, a faction done talking) is asked again."""
     for prompt in [p for p in state.prompts if p.kind == PromptKind.NEXUS]:
         now = nexus_choices(state, prompt.faction)
         if any(prompt.detail.get(key) != value for key, value in now.items()):
-            state.prompts.remove(prompt)
-            _open_nexus_prompt(state, prompt.faction)
+            ask_again(state, prompt, lambda faction=prompt.faction: _open_nexus_prompt(state, faction))
 
 
 def close_nexus(state: GameState, log: EventLog) -> None:

@@ -26,6 +26,7 @@ from engine.actions import (
     Move,
     PassBid,
     PlaceStartingTokens,
+    PlayTruthtrance,
     ProposeAlliance,
     Revive,
     RideWorm,
@@ -46,6 +47,11 @@ from engine.options import GameOptions, GameSetup
 from engine.rng import Rng
 from engine.views import view
 from tests.conftest import BG, BT, A, E, F, G, H
+from tests.test_bt_traitors import position
+from tests.test_movement import answer_defaults_until, arrange
+from tests.test_optional_combat import harkonnen_win
+from tests.test_optional_rules import two_worms
+from tests.test_spice_blow import fremen_in_great_flat
 
 TURN_KINDS = set(TURN_FORMS)
 NOTHING = {PromptKind.SHIPMENT: "Ship nothing", PromptKind.MOVEMENT: "Move nothing"}
@@ -81,9 +87,21 @@ def turn_prompts(seeds=(0, 1, 2, 3), max_actions: int = 1500, per_kind: int = 30
     return found
 
 
+def scenario_prompts():
+    """The rarer decisions, from positions built for them (random games reach them only now and then): the worm
+    ride and placement, a Truthtrance, a captured leader, the Bene Gesserit movement with co-existence."""
+    truthtrance = apply(position(factions=(A, H, BT), hands={A: ["truthtrance_1"]}),
+                        PlayTruthtrance(faction=A, target=H, question="Do you hold a traitor?")).state
+    coexisting = answer_defaults_until(arrange(forces={ARRAKEEN: {A: 3, BG: 2}}, character_advantages=True)[0],
+                                       BG, PromptKind.MOVEMENT)
+    states = [fremen_in_great_flat()[0], two_worms(character_advantages=True)[0], truthtrance,
+              harkonnen_win(True)[0], coexisting]
+    return [(state, p) for state in states for p in state.prompts if p.kind in TURN_KINDS]
+
+
 @pytest.fixture(scope="module")
 def real_prompts():
-    return turn_prompts()
+    return turn_prompts() + scenario_prompts()
 
 
 def offered(form: Form, rng: Rng, per_part: int = 3) -> list[list[int | None]]:
@@ -107,7 +125,7 @@ def offered(form: Form, rng: Rng, per_part: int = 3) -> list[list[int | None]]:
 def test_every_choice_a_turn_form_offers_is_accepted_by_the_engine(real_prompts):
     """Issue 13 item 2: only legal choices are offered. Submitted on the state it was offered in, each draft (and
     the lowest and highest typed amount) makes an action the rules accept."""
-    assert {p.kind for _, p in real_prompts} == TURN_KINDS  # the games reach every kind
+    assert {p.kind for _, p in real_prompts} == TURN_KINDS  # the games and the scenarios reach every kind
     rng, tried = Rng.from_seed(13), Counter()
     for state, prompt in real_prompts:
         form = form_for(prompt)

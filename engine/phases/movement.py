@@ -33,7 +33,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
@@ -300,8 +300,7 @@ def set_coexistence(state: GameState, action: SetCoexistence, log: EventLog) -> 
     declare_coexistence(state, action, log)
     for prompt in state.prompts_for(BG):
         if prompt.kind == PromptKind.MOVEMENT:
-            state.prompts.remove(prompt)
-            _open_movement_prompt(state, BG)
+            ask_again(state, prompt, lambda: _open_movement_prompt(state, BG))
 
 
 @handles(Move)

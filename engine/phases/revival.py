@@ -15,7 +15,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import bt_alliance_revival, revival_payee
 from engine.factions.bt_traitors import offer_mark
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
@@ -110,12 +110,10 @@ def _open_revival_prompt(state: GameState, faction: Faction) -> None:
 
 def reopen_revival_prompt(state: GameState, faction: Faction) -> None:
     """What is left to revive changed while the faction's revival decision was open (a Tleilaxu Ghola played,
-    engine/cards.py): the decision is asked again, with its new choices and costs, under a new id (a decision's
-    choices never change under its id: a card's controls are made for them)."""
+    engine/cards.py): the decision is asked again, with its new choices and costs."""
     for prompt in state.prompts_for(faction):
         if prompt.kind == PromptKind.REVIVAL:
-            state.prompts.remove(prompt)
-            _open_revival_prompt(state, faction)
+            ask_again(state, prompt, lambda: _open_revival_prompt(state, faction))
 
 
 @handles(Revive)
