@@ -152,8 +152,8 @@ async def test_a_7_a_revival_card_gives_the_tanks_and_the_price_of_each_choice(t
     assert facts(card)[1:4] == [
         "- You may revive up to 3 tokens this turn: 1 token costs nothing, 2 tokens cost nothing, 3 tokens cost 2 "
         "spice.",
-        "- You may revive one leader, for spice: Thufir Hawat 5, Lady Jessica 5, Gurney Halleck 4, Duncan Idaho 2, "
-        "Dr. Wellington Yueh 1.",
+        "- You may revive one leader: Thufir Hawat (5 spice), Lady Jessica (5 spice), Gurney Halleck (4 spice), "
+        "Duncan Idaho (2 spice), Dr. Wellington Yueh (1 spice).",
         "- Your spice: 6."]
     assert facts(card)[0].startswith("- In your tanks: 4 tokens; leaders: ")
     assert parts(card) == ["Tokens: 2 tokens: free", "Leader: No leader", "Submit"]

@@ -162,7 +162,7 @@ def test_the_default_answer_is_what_the_form_gives_untouched_or_one_of_its_choic
         form, default = form_for(prompt), DEFAULTS[prompt.kind](state, prompt)
         if form.one_click:
             assert default in [form.action([i]) for i in range(len(form.fields[0].choices))], prompt
-        elif prompt.kind in NOTHING:
+        elif prompt.kind in NOTHING:  # of several parts: the first one's "nothing"
             assert form.action(pick(form, NOTHING[prompt.kind])) == default
         else:
             assert form.action([None] * len(form.fields)) == default, prompt

@@ -94,12 +94,13 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
         priced = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
                            for n, cost in enumerate(costs) if n)
         facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {priced}.")
-    leaders = [f"{option_name(leader)} {cost}" for leader, cost in d.get("leader_costs", {}).items()]
+    priced = {option_name(leader): cost for leader, cost in d.get("leader_costs", {}).items()}
     if d.get("kwisatz_haderach_cost") is not None:
-        leaders.append(f"the Kwisatz Haderach {d['kwisatz_haderach_cost']}")
-    if leaders:
+        priced["the Kwisatz Haderach"] = d["kwisatz_haderach_cost"]
+    if priced:
         how_many = "up to two leaders" if d.get("max_leaders", 1) > 1 else "one leader"
-        facts.append(f"You may revive {how_many}, for spice: {', '.join(leaders)}.")
+        facts.append(f"You may revive {how_many}: " + ", ".join(f"{name} ({'free' if cost == 0 else f'{cost} spice'})"
+                                                                 for name, cost in priced.items()) + ".")
     if d.get("bt_alliance"):
         facts.append("Your alliance with the Bene Tleilaxu makes this revival free (BT-60).")
     facts.append(f"Your spice: {d['spice']}.")

@@ -216,8 +216,10 @@ def _shipment(prompt: Prompt) -> Form:
         count = tokens(shipment_tokens(prompt, source))
         return f"Your reserves ({count})" if source == RESERVES else f"{where(source)} ({count})"
 
-    first = Field("From", (*(Choice(source_label(s), s) for s in shipment_sources(prompt)),
-                           Choice("Ship nothing", NOTHING)))
+    sources = shipment_sources(prompt)
+    if not sources:  # an impairment (BT-16), or nothing that the spice pays for: one button
+        return _single(prompt, "Shipment", [Choice("Ship nothing", NOTHING)], lambda f, v: SkipShipment(faction=f))
+    first = Field("From", (*(Choice(source_label(s), s) for s in sources), Choice("Ship nothing", NOTHING)))
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
         source, territory = values[0], values[1]
@@ -266,12 +268,13 @@ def _movement(prompt: Prompt) -> Form:
     d = prompt.detail
     moves = movement_sources(prompt)
     coexist = d.get("coexist") or {}
-    first = Field("From", (
-        *(Choice(f"{where(loc)} ({tokens(int(d['tokens'][loc]))})", loc) for loc in moves),
-        *(Choice(f"Co-exist in {t}: your tokens there become advisors", ("advisors", t))
-          for t in coexist.get("advisors", [])),
-        *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in coexist.get("fighters", [])),
-        Choice("Move nothing", NOTHING)))
+    sources = (*(Choice(f"{where(loc)} ({tokens(int(d['tokens'][loc]))})", loc) for loc in moves),
+               *(Choice(f"Co-exist in {t}: your tokens there become advisors", ("advisors", t))
+                 for t in coexist.get("advisors", [])),
+               *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in coexist.get("fighters", [])))
+    if not sources:  # an impairment (BT-16): one button
+        return _single(prompt, "Movement", [Choice("Move nothing", NOTHING)], lambda f, v: SkipMove(faction=f))
+    first = Field("From", (*sources, Choice("Move nothing", NOTHING)))
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
         source, territory = values[0], values[1]
@@ -386,17 +389,14 @@ def _worm_placement(prompt: Prompt) -> Form:
 # --- the turn's other public decisions -----------------------------------------------------------------
 
 
-def _advisor_choice(prompt: Prompt, option: str) -> Choice:
-    """engine/phases/shipment.py: an option of the spiritual advisor's decision in words, valued as its answer."""
-    if option == "accept":
-        how = " as a co-existing advisor" if prompt.detail.get("advisor") else ""
-        return Choice(f"Send a token to {where(prompt.detail['to_location'])}{how}", True)
-    return Choice("Send no advisor", False)
-
-
 def _spiritual_advisor(prompt: Prompt) -> Form:
-    choices = [_advisor_choice(prompt, option) for option in prompt.options]
-    return _single(prompt, "Spiritual advisor", choices, lambda f, v: SendAdvisor(faction=f, accept=v))
+    """engine/phases/shipment.py: each option of the decision in words, valued as its answer. (Where the advisor
+    goes, when that is for the Bene Gesserit to choose, is a second part to add: a Field refined by the first.)"""
+    how = " as a co-existing advisor" if prompt.detail.get("advisor") else ""
+    answers = {"accept": Choice(f"Send a token to {where(prompt.detail['to_location'])}{how}", True),
+               "decline": Choice("Send no advisor", False)}
+    return _single(prompt, "Spiritual advisor", [answers[option] for option in prompt.options],
+                   lambda f, v: SendAdvisor(faction=f, accept=v))
 
 
 def _guild_timing(prompt: Prompt) -> Form:
