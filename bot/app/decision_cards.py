@@ -13,6 +13,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from bot.app.turn_facts import TURN_FACTS
 from bot.app.words import Facts
 from engine.model import Prompt, PromptKind
 from engine.names import option_name
@@ -85,7 +86,7 @@ KIND_RULES: dict[PromptKind, str] = {
 CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)
 # The lines a card of each kind shows beyond the standard ones: (the decider's view, the prompt) -> lines. Each
 # area of the game keeps its own in a module of bot/app (turn_facts, battle_facts...), merged here.
-FACTS: dict[PromptKind, Facts] = {}
+FACTS: dict[PromptKind, Facts] = {**TURN_FACTS}
 
 
 class DecisionCard(BaseModel):

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.discord.form_core import Choice, Field, Form, FormIncomplete
+from bot.discord.turn_forms import TURN_FORMS
 from engine.actions import (
     Action,
     AnswerPrescience,
@@ -259,6 +260,7 @@ FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
     PromptKind.STORM_CARDS: _storm_cards,
     PromptKind.BATTLE_PLAN: _battle_plan,
     PromptKind.HAND_SWAP: _hand_swap,
+    **TURN_FORMS,
 }
 
 

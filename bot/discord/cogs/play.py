@@ -14,6 +14,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.common import submit_for_seat
+from bot.discord.turn_forms import (
+    RESERVES,
+    movement_sources,
+    revival_leaders,
+    ride_destinations,
+    shipment_destinations,
+    shipment_sources,
+)
 from engine.actions import (
     AcceptAlliance,
     Action,
@@ -44,8 +52,8 @@ from engine.actions import (
 )
 from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
-from engine.model import PromptKind
-from engine.names import card_name, faction_name, location_label
+from engine.model import Prompt, PromptKind
+from engine.names import card_name, faction_name, leader_name, location_label
 from engine.views import PlayerView, view
 
 if TYPE_CHECKING:
@@ -72,9 +80,97 @@ def _matching(pairs: list[tuple[str, str]], current: str) -> list[Choice[str]]:
     return [Choice(name=label[:100], value=value) for label, value in pairs if current in label.lower()][:25]
 
 
-async def location_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    locations = load_game_data().board.all_locations()
+# The caller's open decision says what is legal now (bot/discord/turn_forms.py reads it as the DM form does):
+# these offer only that, and nothing to a caller who has no such decision open.
+
+
+async def my_prompt(interaction: discord.Interaction, kind: PromptKind) -> Prompt | None:
+    mine = await _my_view(interaction)
+    return next((p for p in mine.own_prompts if p.kind == kind), None) if mine else None
+
+
+def _places(locations: list[str], current: str) -> list[Choice[str]]:
     return _matching([(location_label(loc), loc) for loc in locations], current)
+
+
+def _typed(interaction: discord.Interaction, option: str) -> str | None:
+    """What the caller has already put in another option of the command (None: nothing yet)."""
+    return getattr(interaction.namespace, option) or None  # a Namespace answers None for an option not given
+
+
+async def ship_from_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The Guild's places on the board that something may ship from (A-23); the reserves are the default."""
+    prompt = await my_prompt(interaction, PromptKind.SHIPMENT)
+    sources = [s for s in shipment_sources(prompt) if s != RESERVES] if prompt else []
+    return _places(sources, current)
+
+
+async def ship_back_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await my_prompt(interaction, PromptKind.SHIPMENT)
+    sources = [s for s in shipment_sources(prompt) if s != RESERVES and RESERVES in shipment_destinations(prompt, s)] \
+        if prompt else []
+    return _places(sources, current)
+
+
+async def ship_to_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Where the caller may ship now from the source typed (the reserves when none), and pay for."""
+    prompt = await my_prompt(interaction, PromptKind.SHIPMENT)
+    source = _typed(interaction, "from") or RESERVES
+    if prompt is None or source not in shipment_sources(prompt):
+        return []
+    return _places([loc for loc in shipment_destinations(prompt, source) if loc != RESERVES], current)
+
+
+async def move_from_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await my_prompt(interaction, PromptKind.MOVEMENT)
+    return _places(movement_sources(prompt) if prompt else [], current)
+
+
+async def move_to_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Where the group typed may move (before a group is typed: wherever any of the caller's groups may)."""
+    prompt = await my_prompt(interaction, PromptKind.MOVEMENT)
+    sources = movement_sources(prompt) if prompt else []
+    source = _typed(interaction, "from")
+    reach = [loc for s in sources if source in (None, s) for loc in prompt.detail["destinations"][s]]
+    return _places(sorted(set(reach), key=reach.index), current)
+
+
+async def revival_leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await my_prompt(interaction, PromptKind.REVIVAL)
+    leaders = revival_leaders(prompt) if prompt else []
+    return _matching([(leader_name(leader), leader) for leader in leaders], current)
+
+
+async def ride_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await my_prompt(interaction, PromptKind.WORM_RIDE)
+    return _places(ride_destinations(prompt) if prompt else [], current)
+
+
+async def worm_territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await my_prompt(interaction, PromptKind.WORM_PLACEMENT)
+    return _matching([(t, t) for t in (prompt.options if prompt else [])], current)
+
+
+async def coexistence_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Where the Bene Gesserit may declare co-existence now (A-15): for the way typed, or either way."""
+    prompt = await my_prompt(interaction, PromptKind.MOVEMENT)
+    coexist = (prompt.detail.get("coexist") or {}) if prompt else {}
+    way = _typed(interaction, "advisors")
+    ways = ["advisors", "fighters"] if way is None else ["advisors" if way == "yes" else "fighters"]
+    territories = [t for w in ways for t in coexist.get(w, [])]
+    return _matching([(t, t) for t in dict.fromkeys(territories)], current)
+
+
+async def proposal_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await my_prompt(interaction, PromptKind.NEXUS)
+    partners = prompt.detail.get("propose_to", []) if prompt else []
+    return _matching([(faction_name(Faction(f)), f) for f in partners], current)
+
+
+async def offer_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await my_prompt(interaction, PromptKind.NEXUS)
+    partners = prompt.detail.get("offers", []) if prompt else []
+    return _matching([(faction_name(Faction(f)), f) for f in partners], current)
 
 
 async def leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -135,6 +231,14 @@ def card_in(hand: list[str], text: str) -> str:
     return next((c for c in hand if card_name(c).lower() == text.lower()), text)
 
 
+def faction_of(text: str) -> Faction:
+    """A faction from its value or its name (typed without choosing from the list)."""
+    for faction in Faction:
+        if text.strip().lower() in (faction.value, faction_name(faction).lower()):
+            return faction
+    return Faction(text.strip())
+
+
 def leader_id(text: str | None) -> str | None:
     """A leader id from its id or its name (typed without choosing from the list)."""
     if text is None:
@@ -183,7 +287,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.describe(to_location="Where the tokens land", tokens="How many tokens",
                            from_location="The Guild only: ship from this territory instead of reserves",
                            ally_pays="How much of the cost your ally pays")
-    @app_commands.autocomplete(to_location=location_choices, from_location=location_choices)
+    @app_commands.autocomplete(to_location=ship_to_choices, from_location=ship_from_choices)
     async def ship(self, interaction: discord.Interaction, to_location: str, tokens: app_commands.Range[int, 1, 20],
                    from_location: str | None = None, ally_pays: app_commands.Range[int, 0, 200] = 0) -> None:
         """Ship tokens onto Dune."""
@@ -194,7 +298,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.command(name="move")
     @app_commands.rename(from_location="from", to_location="to")
     @app_commands.describe(from_location="Where the tokens are", to_location="Where they go", tokens="How many")
-    @app_commands.autocomplete(from_location=location_choices, to_location=location_choices)
+    @app_commands.autocomplete(from_location=move_from_choices, to_location=move_to_choices)
     async def move(self, interaction: discord.Interaction, from_location: str, to_location: str,
                    tokens: app_commands.Range[int, 1, 20]) -> None:
         """Move tokens from one territory to another."""
@@ -212,7 +316,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.command(name="revive")
     @app_commands.describe(tokens="Tokens to revive from the tanks", leader="A leader to revive",
                            kwisatz_haderach="Revive the dead Kwisatz Haderach (Atreides, character advantages)")
-    @app_commands.autocomplete(leader=leader_choices)
+    @app_commands.autocomplete(leader=revival_leader_choices)
     async def revive(self, interaction: discord.Interaction, tokens: app_commands.Range[int, 0, 20] = 0,
                      leader: str | None = None, kwisatz_haderach: bool = False) -> None:
         """Revive tokens and perhaps a leader from the tanks."""
@@ -267,18 +371,18 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="propose")
     @app_commands.describe(partner="The faction you offer an alliance")
-    @app_commands.choices(partner=FACTION_CHOICES)
+    @app_commands.autocomplete(partner=proposal_choices)
     async def propose(self, interaction: discord.Interaction, partner: str) -> None:
         """Offer an alliance during a Nexus."""
-        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=Faction(partner)),
+        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=faction_of(partner)),
                            f"you offer {partner} an alliance")
 
     @app_commands.command(name="accept")
     @app_commands.describe(partner="The faction whose offer you accept")
-    @app_commands.choices(partner=FACTION_CHOICES)
+    @app_commands.autocomplete(partner=offer_choices)
     async def accept(self, interaction: discord.Interaction, partner: str) -> None:
         """Accept an alliance offer during a Nexus."""
-        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=Faction(partner)),
+        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=faction_of(partner)),
                            f"you accept {partner}'s offer")
 
     @app_commands.command(name="break")
