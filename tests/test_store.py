@@ -24,6 +24,7 @@ from bot.app.ports import (
     UnknownGame,
     VersionConflict,
 )
+from bot.store.common import migration_files
 from bot.store.memory import MemoryGameStore
 from bot.store.postgres import PostgresGameStore
 from bot.store.sqlite import MIGRATIONS, SqliteGameStore, apply_migrations
@@ -300,6 +301,16 @@ async def test_an_action_is_kept_with_its_idempotency_key_and_the_key_is_taken_o
     assert [a.seq for a in await store.actions("g1")] == [1] and await texts(store) == []
 
 
+async def test_settings_and_their_announcement_are_stored_together(store):
+    """Issue 15: a reminder and the record that it was sent are one transaction (a crash between the two used
+    to send it again)."""
+    await store.create_game(record(), [])
+    await store.set_settings("g1", {"reminded": ["p3"]}, [to_faction("atreides", "Reminder: your bid.")])
+    assert (await store.load_game("g1")).settings == {"reminded": ["p3"]}
+    [reminder] = await store.pending_outbox()
+    assert reminder.message.text == "Reminder: your bid." and reminder.seq == 0
+
+
 async def test_messages_kept_under_a_name_are_found_once_sent(store):
     """A decision card's place is kept (its key) once it is sent, for its closing edit."""
     await store.create_game(record(), [])
@@ -478,7 +489,7 @@ async def test_sqlite_migrations_run_once(tmp_path):
         await (await SqliteGameStore.open(path)).close()
 
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2, 3, 4]
+        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
         assert await apply_migrations(db) == []
 
 
@@ -502,7 +513,7 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
     finally:
         await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2, 3, 4]
+        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
 
 
 def real_migrations_plus(tmp_path, name: str, sql: str) -> tuple[Path, int]:

@@ -63,6 +63,7 @@ class OutboxRow(BaseModel):
     attempts: int = 0
     status: str = "pending"  # pending, sent, undeliverable
     created_at: datetime | None = None
+    sending_since: datetime | None = None  # a delivery began then and was not marked done: it may have arrived
 
 
 class GameRecordRow(BaseModel):
@@ -186,8 +187,9 @@ class GameStore(Protocol):
         also records `started_at` (the store's clock)."""
         ...
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
-        """Replace the game's bot settings (a JSON-serialisable dict)."""
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
+        """Replace the game's bot settings (a JSON-serialisable dict) and queue their announcement (a reminder
+        and the record that it was sent, a new deadline and its notice) in the same transaction."""
         ...
 
     def delivery_turn(self, shards: Shards) -> AbstractAsyncContextManager[Shards]:
@@ -197,6 +199,10 @@ class GameStore(Protocol):
 
     async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
         """The oldest pending rows of the games in `shards`, in id order."""
+        ...
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        """Record that a delivery of the row begins now (OutboxRow.sending_since), before the platform is asked."""
         ...
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
@@ -225,6 +231,11 @@ class Gateway(Protocol):
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         """Send the message (or, with `edit_ref`, change the message it names) and return the platform's
         reference of the message sent, to edit it later (None where the platform has none)."""
+        ...
+
+    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
+        """Whether the message was already delivered, by a send begun at `since` that a crash cut off before it
+        was marked: its reference (its edit, for an edit) if the platform shows it, else None."""
         ...
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:

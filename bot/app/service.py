@@ -456,10 +456,10 @@ class GameService:
             else:
                 deadlines[key] = seconds
             settings["deadlines"] = deadlines
-            await self.store.set_settings(game_id, settings)
             told = ", ".join(f"{'every decision' if k == ANY_KIND else k.replace('_', ' ')}: {v / 3600:g} h"
                              for k, v in sorted(deadlines.items())) or "none"
-            await self.store.queue(game_id, [_to_table(f"Deadlines for decisions are now: {told}.", logged=True)])
+            await self.store.set_settings(game_id, settings,
+                                          [_to_table(f"Deadlines for decisions are now: {told}.", logged=True)])
             return deadlines
 
     async def tick(self, now: datetime | None = None) -> int:
@@ -514,10 +514,8 @@ class GameService:
                                              f"until {when}"),
                     ]
                     reminded.append(prompt.id)
-            if outbox:
-                await self.store.queue(game_id, outbox)
-            if reminded != row.settings.get("reminded", []):
-                await self.store.set_settings(game_id, {**row.settings, "reminded": reminded})
+            if reminded != row.settings.get("reminded", []):  # the reminders and their record: one transaction
+                await self.store.set_settings(game_id, {**row.settings, "reminded": reminded}, outbox)
             return expired
 
     # --- undo --------------------------------------------------------------------------------
@@ -551,11 +549,11 @@ class GameService:
     async def deliver(self, gateway: Gateway) -> int:
         """Drain the outbox, oldest first. Returns how many messages went out.
 
-        Exactly once: a row is marked sent only after the gateway returned, and handed over with its outbox id
-        as the idempotency key. A crash after the send and before the mark leaves the row pending, so it is
-        delivered again after the restart with the same id, and the gateway drops the copy (Discord: the
-        message nonce, which Discord enforces; the console: its delivery file). Marking first ("sending")
-        instead would lose such a message, and neither order alone can tell whether a send finished.
+        Exactly once: a row is marked as being sent (`sending_since`) before the gateway is asked, and sent,
+        with where the message went, after. A crash between the two leaves a row pending with `sending_since`
+        set; the next drain first asks the gateway whether the platform shows that message (the recent history
+        of the channel or the DM since then) and only sends it when it does not. Each send also carries the
+        outbox id as its idempotency key (Discord: the message nonce).
 
         A DM the player does not accept is marked undeliverable and the table is told once, until a DM gets
         through again; the player reads the decision with /me prompts (the open prompts are in the game's
@@ -579,8 +577,12 @@ class GameService:
                 if update["edit_ref"] is None:  # the message to change never arrived (closed DMs): nothing to do
                     await self.store.mark_outbox(row.id, "sent")
                     continue
+            message = row.message.model_copy(update=update)
             try:
-                ref = await gateway.deliver(game, row.message.model_copy(update=update))
+                ref = await gateway.find(game, message, row.sending_since) if row.sending_since else None
+                if ref is None:
+                    await self.store.mark_sending(row.id)
+                    ref = await gateway.deliver(game, message)
             except DeliveryFailed:
                 await self.store.mark_outbox(row.id, "undeliverable")
                 if faction is not None and not known_unreachable:

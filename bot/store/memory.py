@@ -126,9 +126,10 @@ class MemoryGameStore:
         if outbox:
             self._queue(game_id, game.seq, list(outbox))
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
         game = self._game(game_id)
         game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
+        self._queue(game_id, game.seq, list(outbox))
 
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         self._queue(game_id, self._game(game_id).seq, outbox)
@@ -137,6 +138,12 @@ class MemoryGameStore:
         pending = [row for row in map(self._outbox.__getitem__, self._pending)
                    if shards.owns(self._games[row.game_id].guild_id)]
         return [row.model_copy(deep=True) for row in pending[:limit]]
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        row = self._outbox.get(outbox_id)
+        if row is None:
+            raise KeyError(f"no outbox row {outbox_id}")
+        row.sending_since = self._now()
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
         check_outbox_status(status)

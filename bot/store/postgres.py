@@ -88,7 +88,8 @@ FROM unnest($4::text[], $5::boolean[]) WITH ORDINALITY AS message (json, logged,
 ORDER BY message.position
 """
 
-_OUTBOX_COLUMNS = "outbox.id, outbox.game_id, outbox.seq, message_json, attempts, outbox.status, outbox.created_at"
+_OUTBOX_COLUMNS = ("outbox.id, outbox.game_id, outbox.seq, message_json, attempts, outbox.status, outbox.created_at,"
+                   " sending_since")
 
 
 async def apply_migrations(db: asyncpg.Connection, directory: Path = MIGRATIONS) -> list[int]:
@@ -233,11 +234,13 @@ class PostgresGameStore:
                 raise UnknownGame(game_id)
             await self._queue(db, game_id, seq, outbox)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
-        found = await self._pool.fetchval("UPDATE games SET settings_json = $2 WHERE game_id = $1 RETURNING 1",
-                                          game_id, json.dumps(settings))
-        if found is None:
-            raise UnknownGame(game_id)
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
+        async with self._pool.acquire() as db, db.transaction():
+            seq = await db.fetchval("UPDATE games SET settings_json = $2 WHERE game_id = $1 RETURNING seq",
+                                    game_id, json.dumps(settings))
+            if seq is None:
+                raise UnknownGame(game_id)
+            await self._queue(db, game_id, seq, outbox)
 
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         async with self._pool.acquire() as db, db.transaction():
@@ -269,7 +272,13 @@ class PostgresGameStore:
                 limit, shards.count, sorted(shards.ids))
         return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
                           status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
-                          created_at=row["created_at"]) for row in rows]
+                          created_at=row["created_at"], sending_since=row["sending_since"]) for row in rows]
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        found = await self._pool.fetchval("UPDATE outbox SET sending_since = $2 WHERE id = $1 RETURNING 1",
+                                          outbox_id, as_utc(self._clock()))
+        if found is None:
+            raise KeyError(f"no outbox row {outbox_id}")
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
         check_outbox_status(status)

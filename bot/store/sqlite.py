@@ -265,13 +265,17 @@ class SqliteGameStore:
 
         await self._write(work, game_id)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
         settings_json = json.dumps(settings)
+        now = _timestamp(self._clock())
+        messages = _outbox_json(outbox)
 
         def work(db: sqlite3.Connection) -> None:
             cursor = db.execute("UPDATE games SET settings_json = ? WHERE game_id = ?", (settings_json, game_id))
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
+            if messages:
+                self._queue(db, game_id, _current_seq(db, game_id), messages, now)
 
         await self._write(work, game_id)
 
@@ -282,17 +286,29 @@ class SqliteGameStore:
 
     async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
         if shards.everything:
-            rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at FROM outbox"
-                                    " WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,))
+            rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at,"
+                                    " sending_since FROM outbox WHERE status = 'pending' ORDER BY id LIMIT ?",
+                                    (limit,))
         else:
             rows = await self._read(
-                "SELECT id, game_id, seq, message_json, attempts, outbox.status, outbox.created_at"
+                "SELECT id, game_id, seq, message_json, attempts, outbox.status, outbox.created_at, sending_since"
                 " FROM outbox JOIN games USING (game_id) WHERE outbox.status = 'pending'"
                 " AND (guild_id >> 22) % ? IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
                 (shards.count, json.dumps(sorted(shards.ids)), limit))
         return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
                           status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
-                          created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
+                          created_at=datetime.fromisoformat(row["created_at"]),
+                          sending_since=datetime.fromisoformat(row["sending_since"]) if row["sending_since"] else None)
+                for row in rows]
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        now = _timestamp(self._clock())
+
+        def work(db: sqlite3.Connection) -> None:
+            if db.execute("UPDATE outbox SET sending_since = ? WHERE id = ?", (now, outbox_id)).rowcount == 0:
+                raise KeyError(f"no outbox row {outbox_id}")
+
+        await self._write(work)
 
     async def log_notes(self, game_id: str) -> list[LogNote]:
         def work(db: sqlite3.Connection) -> list[sqlite3.Row]:
