@@ -166,6 +166,9 @@ def propose_alliance(state: GameState, action: ProposeAlliance, log: EventLog) -
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
                             f"{faction_name(action.partner)} have already ended their part in this Nexus.")
     assert state.nexus is not None
+    if state.nexus.proposals.get(action.faction) == action.partner:  # a second click, a retried command
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE, f"Your offer to {faction_name(action.partner)} "
+                            "already stands; they may accept it.")
     state.nexus.proposals[action.faction] = action.partner
     log.public(
         "alliance_proposed",
