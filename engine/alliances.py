@@ -92,9 +92,11 @@ def nexus_choices(state: GameState, faction: Faction) -> dict:
     talking that an alliance with it may take in), accept whose standing offer (`offers`), break its alliance
     with `allies` (`may_break`); ending its part is always open."""
     others = [f for f in state.factions if f != faction]
-    offers = [p for p, to in state.nexus.proposals.items() if to == faction] if state.nexus else []
+    proposals = state.nexus.proposals if state.nexus else {}
+    offers = [p for p, to in proposals.items() if to == faction]
     return dict(
-        propose_to=[f.value for f in others if _talking(state, f) and _partner_problem(state, faction, f) is None],
+        propose_to=[f.value for f in others if _talking(state, f) and _partner_problem(state, faction, f) is None
+                    and proposals.get(faction) != f],  # an offer already standing is not made again
         offers=[f.value for f in others if f in offers and _partner_problem(state, faction, f) is None],
         allies=[f.value for f in state.ally_of(faction)], may_break=bool(state.ally_of(faction)),
     )

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import Field, StrictInt, ValidationError
 
+from bot.app.game_files import sign, signature_holds
 from bot.app.map_picture import with_map
 from bot.app.ports import (
     ALL_SHARDS,
@@ -62,9 +63,11 @@ REVEALING_EVENTS = {
 
 
 class GameFile(GameRecord):
-    """A game file as /game export writes it: the engine's record and who sat where (Discord user ids)."""
+    """A game file as /game export writes it: the engine's record, who sat where (Discord user ids), and the
+    bot's signature over both (bot/app/game_files.py)."""
 
     seats: dict[Faction, StrictInt] = Field(default_factory=dict)
+    signature: str | None = None
 
 
 class ServiceError(Exception):
@@ -164,12 +167,17 @@ class GameService:
     """`shards`: the Discord shards this process runs (several processes may share one PostgreSQL store, each
     running some shards). It delivers the outbox and runs the deadlines of their guilds' games only. Actions
     are taken from wherever they come (a DM's buttons reach shard 0's process): the store's version check
-    makes two processes acting on one game harmless."""
+    makes two processes acting on one game harmless.
 
-    def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow, shards: Shards = ALL_SHARDS):
+    `file_key`: the key that signs the game files this bot exports and checks the ones it imports (GAME_FILE_KEY;
+    bot/app/game_files.py). Without one, a key of this process alone: its files import only here."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow, shards: Shards = ALL_SHARDS,
+                 file_key: bytes | None = None):
         self.store = store
         self.clock = clock
         self.shards = shards
+        self.file_key = file_key if file_key is not None else secrets.token_bytes(32)
         self._locks: dict[str, asyncio.Lock] = {}
         # game_id -> (snapshot JSON, that snapshot parsed), oldest first: what submit last read or made.
         self._states: dict[str, tuple[str, GameState]] = {}
@@ -356,7 +364,7 @@ class GameService:
         actions = [parse_action(a.action_json) for a in await self.store.actions(game_id)]
         setup = GameSetup.model_validate_json(row.setup_json)
         record = record_game(setup, actions, _state(row)).model_dump(mode="json")
-        return json.dumps({**record, "seats": row.seats}, indent=1)
+        return json.dumps(sign({**record, "seats": row.seats}, self.file_key), indent=1)
 
     async def export_for(self, game_id: str, reader: Faction | None) -> str:
         """A running game as `reader` may know it (None: the table, e.g. a moderator without a seat): the
@@ -379,7 +387,7 @@ class GameService:
         }, indent=1)
 
     async def import_game(self, guild_id: int, channel_id: int, game_file: str, *, by: str = "moderator",
-                          by_user: int = IMPORTED_ACTOR) -> GameRecordRow:
+                          by_user: int = IMPORTED_ACTOR, trust_unsigned: bool = False) -> GameRecordRow:
         """Create this channel's game from a game file (/game export, or `python -m engine demo --export`):
         it must replay to its recorded state hash. Seats come from the file when it has them; the game waits
         for its empty seats and /game start, which resumes it where it stood (an ended game stays ended)."""
@@ -392,6 +400,11 @@ class GameService:
             record = GameFile.model_validate_json(game_file)
         except ValidationError as error:
             raise NotAllowed(f"This is not a Mentat game file (mentat-game/1): {_first_problem(error)}") from None
+        signed = signature_holds(game_file, self.file_key)
+        if not signed and not trust_unsigned:
+            raise NotAllowed("This game file is not signed by this bot, or was changed after it was exported (its "
+                             "seats, its actions...): it was not imported. A moderator who trusts it may import it "
+                             "with trust_unsigned; the table is then told.")
         try:
             state = await asyncio.to_thread(verify, record)  # a replay: off the event loop
         except ReplayMismatch as mismatch:
@@ -409,8 +422,9 @@ class GameService:
         then = ("The game is over; /game export and /game log show it." if ended else
                 f"Empty seats: {', '.join(empty)} (take one with /game join); then /game start resumes it."
                 if empty else "Every seat is taken; /game start resumes it.")
+        origin = "signed by this bot" if signed else "NOT signed by this bot (trusted by the moderator)"
         notice = _correction(by, f"imported a game: {len(record.actions)} actions, turn {state.turn}, "
-                                 f"{state.phase.value.replace('_', ' ')}, verified by replay", None)
+                                 f"{state.phase.value.replace('_', ' ')}, verified by replay, {origin}", None)
         try:
             await self.store.create_game(row, [notice, _to_table(then)], actions)
         except GameExists:
