@@ -175,10 +175,12 @@ class SkipMove(PlayerAction):
 
 
 class SendAdvisor(PlayerAction):
-    """The Bene Gesserit spiritual advisor: one free token to the Polar Sink after another's shipment."""
+    """The Bene Gesserit spiritual advisor: one free token to the Polar Sink after another's shipment; with
+    `character_advantages` (A-15) the Bene Gesserit may instead send it with the shipment (`with_shipment`)."""
 
     type: Literal["send_advisor"] = "send_advisor"
     accept: bool
+    with_shipment: bool = False
 
 
 class GuildTiming(PlayerAction):

@@ -610,11 +610,15 @@ def _worm():
     return fremen_in_great_flat()[0]
 
 
-def _advisor():
+def _advisor(**options):
     from tests.test_movement import CARTHAG, answer_defaults_until, arrange
 
-    state = answer_defaults_until(arrange(spice={H: 10, BG: 5})[0], H)
+    state = answer_defaults_until(arrange(spice={H: 10, BG: 5}, **options)[0], H)
     return apply(state, Ship(faction=H, to_location=CARTHAG, tokens=2)).state
+
+
+def _advisor_with_character_advantages():
+    return _advisor(character_advantages=True)
 
 
 def _guild_shipment():
@@ -719,7 +723,10 @@ CASES = [
          "answer_truthtrance", {"answer": "no"}),
     Case("card worm", Faction.FREMEN, _worm, {"to_location": "Polar Sink"}, "Done: ride to Polar Sink",
          "ride_worm", {"to_location": "Polar Sink"}),
-    Case("card advisor", BG, _advisor, {"send": "yes"}, "Done: advisor: yes", "send_advisor", {"accept": True}),
+    Case("card advisor", BG, _advisor, {"send": "yes"}, "Done: advisor: yes", "send_advisor",
+         {"accept": True, "with_shipment": False}),
+    Case("card advisor", BG, _advisor_with_character_advantages, {"send": "with the shipment"},
+         "Done: advisor: with the shipment", "send_advisor", {"accept": True, "with_shipment": True}),
     Case("card ship-back", G, _guild_shipment, {"from_location": "The Great Flat#14", "tokens": 2},
          "Done: 2 tokens from The Great Flat#14 back to reserves", "ship_to_reserves",
          {"from_location": "The Great Flat#14", "tokens": 2}),
