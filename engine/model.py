@@ -230,6 +230,7 @@ class FactionState(BaseModel):
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
     elite_tanks: int = 0  # Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
     elite_revived_turn: int | None = None  # the turn an elite token was last revived (one a turn)
+    revived_turn: int | None = None  # the turn of the faction's last revival decision (one a turn)
 
 
 class BattleVictory(BaseModel):
