@@ -376,6 +376,14 @@ class AnswerRevealWindow(PlayerAction):
     leader: str | None = None
 
 
+class AnswerRevealKarama(PlayerAction):
+    """BT-51: after a BT traitor reveal, play Karama to cancel it (`cancel`) or let it stand. Until every faction
+    but the BT has answered, an answer may be changed."""
+
+    type: Literal["answer_reveal_karama"] = "answer_reveal_karama"
+    cancel: bool = False
+
+
 class MarkBtTraitor(PlayerAction):
     """BT-20, BT-21: the BT's secret answer to a mark window: one of the leaders just revived, or no (None)."""
 
@@ -528,6 +536,7 @@ Action = Annotated[
     | MarkBtTraitor
     | RevealBtTraitor
     | AnswerRevealWindow
+    | AnswerRevealKarama
     | BtAllyRevive
     | TrapsAndGifts
     | KaramaTaxBt

@@ -113,12 +113,18 @@ def open_prompt(
 
 
 def take_prompt(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:
-    """Close and return the faction's open prompt of this kind, or refuse the action: with the rule that forbids
-    it now when a registered reason knows it (the BT ship nothing, BT-1; one revival a turn, A-7...), else as
-    "no open decision" under `rule`."""
+    """Close and return the faction's open prompt of this kind, or refuse the action (see `open_prompt_of`)."""
+    prompt = open_prompt_of(state, faction, kind, rule)
+    state.prompts.remove(prompt)
+    return prompt
+
+
+def open_prompt_of(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:
+    """The faction's open prompt of this kind, left open; or refuse the action: with the rule that forbids it now
+    when a registered reason knows it (the BT ship nothing, BT-1; one revival a turn, A-7...), else as "no open
+    decision" under `rule`."""
     for prompt in state.prompts:
         if prompt.faction == faction and prompt.kind == kind:
-            state.prompts.remove(prompt)
             return prompt
     for kinds, reason in REFUSAL_REASONS:
         refusal = reason(state, faction, kind) if kind in kinds else None

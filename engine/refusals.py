@@ -3,7 +3,8 @@ under the rule of whichever decision happens to be closed (engine/flow.py `take_
 the order registered here, before it falls back to that).
 
 First the decisions a faction never takes: the Bene Tleilaxu have no tokens, no leaders on the board and no
-traitor cards (BT-1) and never dial (BT-3); an advantage's decision belongs to its faction. Then why not now: the
+traitor cards (BT-1), never dial (BT-3) and are not asked about a Karama against their reveal (BT-51); an
+advantage's decision belongs to its faction. Then why not now: the
 phase or step, whose turn it is, one revival a turn (A-7), a final pass (A-6), one shipment and one move a turn,
 who dials (A-1), whether a battle or a Nexus is on. Where no reason applies (a decision answered already, a double
 click), the generic refusal stands.
@@ -14,6 +15,7 @@ from __future__ import annotations
 from engine.alliances import not_talking
 from engine.cards import RULE_STORM_CARDS, STORM_CARDS_STEP
 from engine.errors import RuleViolation, ViolationCode
+from engine.factions.bt_reveal_karama import karama_window
 from engine.flow import explains_refusal
 from engine.hands import hand_full, hand_limit
 from engine.ids import Faction
@@ -42,6 +44,7 @@ BT_NEVER: dict[PromptKind, tuple[str, str]] = {
     PromptKind.STARTING_PLACEMENT: ("BT-1", "The Bene Tleilaxu have no tokens to place."),
     PromptKind.WORM_RIDE: ("BT-1", "The Bene Tleilaxu have no tokens to ride Shai-Hulud."),
     PromptKind.STORM_DIAL: ("BT-3", "The Bene Tleilaxu take no part in the storm: they never dial it."),
+    PromptKind.BT_REVEAL_KARAMA: ("BT-51", "Karama cancels a Bene Tleilaxu reveal: they are not asked."),
 }
 
 # The decisions of one faction's advantage: (the faction, the rule, what only it does).
@@ -126,6 +129,13 @@ def _no_storm_window(state: GameState, faction: Faction, kind: PromptKind) -> Ru
         return None
     return RuleViolation(WRONG_PHASE, RULE_STORM_CARDS, "Weather Control and Family Atomics are played in the storm "
                          "round, once the dials are in and every faction is asked.")
+
+
+@explains_refusal(PromptKind.BT_REVEAL_KARAMA)
+def _no_reveal_waiting(state: GameState, faction: Faction, kind: PromptKind) -> RuleViolation | None:
+    if karama_window(state) is not None:
+        return None
+    return RuleViolation(WRONG_PHASE, "BT-51", "No Bene Tleilaxu traitor reveal is waiting on a Karama now.")
 
 
 @explains_refusal(PromptKind.NEXUS)

@@ -652,6 +652,14 @@ def _betrayal():
               Phase.MOVEMENT)
 
 
+def _betrayal_revealed():
+    """BT-51: the BT revealed Duncan Idaho; the Atreides and the Harkonnen are asked about Karama."""
+    from engine.actions import RevealBtTraitor
+    from tests.test_bt_traitors import DUNCAN
+
+    return apply(_betrayal(), RevealBtTraitor(faction=BT, leader=DUNCAN)).state
+
+
 def _karama_against_bt():
     from tests.test_bt_spice import cleared, give_card
 
@@ -745,6 +753,8 @@ CASES = [
     Case("bt reveal", BT, _betrayal, {"leader": "Duncan Idaho"}, "Done: revealed Duncan Idaho",
          "reveal_bt_traitor", {"leader": "duncan_idaho"}),
     Case("bt reveal-window", BT, _reveal_window, {}, "Done: no reveal", "answer_reveal_window", {"leader": None}),
+    Case("bt karama-reveal", H, _betrayal_revealed, {"answer": "let it stand"}, "Done: the BT reveal: let it stand",
+         "answer_reveal_karama", {"cancel": False}),
     Case("bt attack", BT, _bt_attack, {"leader": "Feyd-Rautha"}, "Done: attack Feyd-Rautha", "choose_bt_attack",
          {"leader": "feyd_rautha"}),
     Case("bt ally-revive", A, _ally_revival, {"leader": "Thufir Hawat", "second_leader": "duncan_idaho"},
@@ -832,6 +842,7 @@ REFUSALS = {
     "bt mark": (BT, None, "[BT-21] bene_tleilaxu has no open bt mark decision."),
     "bt reveal": (BT, None, "[R-25] Duncan Idaho is not one of your traitors."),
     "bt reveal-window": (BT, None, "[R-7] bene_tleilaxu has no open bt reveal window decision."),
+    "bt karama-reveal": (A, None, "[BT-51] No Bene Tleilaxu traitor reveal is waiting on a Karama now."),
     "bt attack": (BT, None, "[BT-11] bene_tleilaxu has no open bt attack decision."),
     "bt ally-revive": (A, None, "[A-7] Revival comes at the start of the movement round"),
     "bt spice-order": (A, None, "[BT-27] Only the Bene Tleilaxu may declare a spice win."),
