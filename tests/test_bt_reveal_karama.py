@@ -9,6 +9,7 @@ import pytest
 from engine.actions import (
     AnswerRevealKarama,
     ChooseBtAttack,
+    DialStorm,
     ForceDefault,
     MarkBtTraitor,
     RevealBtTraitor,
@@ -26,7 +27,7 @@ from engine.leaks import LeakChecker
 from engine.model import Phase, PromptKind
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BG, BT, A, E, H, apply_all, let_reveal_stand, prompt_of, refused
+from tests.conftest import BG, BT, A, E, F, H, apply_all, let_reveal_stand, prompt_of, refused
 from tests.test_bt_traitors import (
     ARRAKEEN,
     DOTS,
@@ -35,6 +36,7 @@ from tests.test_bt_traitors import (
     KARAMA,
     at,
     battle_won_by_duncan,
+    drive,
     position,
     stronghold_won,
 )
@@ -256,3 +258,21 @@ def test_bt_51_r_7_a_reveal_before_the_attack_decision_holds_the_battle_round_un
     assert state.prompt(attack.id) is not None
     state, _ = apply(state, ChooseBtAttack(faction=BT, leader=None))
     assert violations(state) == []
+
+
+def test_bt_51_a_15_a_forecast_dial_set_aside_stays_secret_from_the_fremen():
+    """A-15 `weather`: the Fremen learn next turn's storm once both forecast dials are in; a window opened between
+    the two dials sets the second aside, and the first dial must not show as the forecast meanwhile."""
+    state = position((A, E, H, F, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()])
+    state = state.model_copy(update={"setup": state.setup.model_copy(update={"options": state.setup.options
+                                                                             .model_copy(update={"weather": True})})})
+    state = at(state, Phase.STORM)
+    state, _ = drive(state, lambda s: any(p.detail.get("forecast") for p in s.prompts))
+    first = next(p for p in state.prompts if p.detail.get("forecast"))
+    state, _ = apply(state, DialStorm(faction=first.faction, value=2))
+    assert view(state, F).own.storm_forecast is None
+    state, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    assert not any(p.kind == PromptKind.STORM_DIAL for p in state.prompts)
+    assert view(state, F).own.storm_forecast is None
+    state, _ = let_reveal_stand(state)
+    assert any(p.detail.get("forecast") for p in state.prompts) and view(state, F).own.storm_forecast is None

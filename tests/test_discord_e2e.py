@@ -418,6 +418,7 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
     news = room.news(before)
     assert news["channel"].startswith("No Karama: Duncan Idaho goes to the tanks with the Atreides's 7 tokens in "
                                       "Arrakeen; the Bene Tleilaxu now control Arrakeen")
+    assert "Waiting for Atreides: shipment" in news["channel"]  # the decision set aside meanwhile is back
     after = await room.env.bot.service.state_of(f"g{room.channel.id}")
     assert after.bt.controlled == ["Arrakeen"] and after.tokens_at(ARRAKEEN, A) == 0
 

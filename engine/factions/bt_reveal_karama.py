@@ -104,9 +104,10 @@ def answer_karama_window(state: GameState, action: AnswerRevealKarama, log: Even
                             "reveal, only let it stand.", [LET_IT_STAND])
     window.answers[faction] = action.cancel
     what = "cancel the reveal with Karama" if action.cancel else "let the reveal stand"
-    log.private("karama_window_answered", faction, f"You {what}. You may change your answer until every faction "
-                "has answered.", cancel=action.cancel)
-    if all(f in window.answers for f in asked(state)):
+    closing = all(f in window.answers for f in asked(state))
+    after = "Every faction has answered." if closing else "You may change your answer until every faction has answered."
+    log.private("karama_window_answered", faction, f"You {what}. {after}", cancel=action.cancel)
+    if closing:
         _close(state, window, log)
 
 
