@@ -153,6 +153,13 @@ def test_a_second_shipment_in_a_turn_is_refused_as_one_shipment_a_turn():
     assert "One shipment a turn" in refusal.message
 
 
+def test_a_15_the_guild_asked_whether_they_go_now_are_told_to_answer_that_first():
+    state, _ = arrange(forces={SINK: {A: 5, G: 5}}, character_advantages=True)
+    assert prompt_of(state, G, PromptKind.GUILD_TIMING)
+    refusal = refused(state, Ship(faction=G, to_location=ARRAKEEN, tokens=1), "A-15", WRONG_PHASE)
+    assert "guild timing" in refusal.message
+
+
 def test_shipping_outside_the_movement_round_is_refused_as_the_wrong_phase():
     state, _ = game()
     refusal = refused(state, Ship(faction=A, to_location=ARRAKEEN, tokens=1), "1979 rules: Shipment", WRONG_PHASE)
