@@ -47,12 +47,16 @@ KARAMA_2, WORTHLESS = "karama_2", "baliset"
 STAND = [AnswerRevealKarama(faction=f) for f in (A, E, H)]
 
 
+def with_options(state, **options):
+    """The same position in a game with these options on."""
+    chosen = state.setup.options.model_copy(update=options)
+    return state.model_copy(update={"setup": state.setup.model_copy(update={"options": chosen})})
+
+
 def revealed(hands=None, factions=(A, E, H, BT), **options):
     """Turn 2's movement round, the Atreides' shipment decision open; the BT reveal Duncan Idaho."""
-    state = at(position(factions, forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()],
-                        hands=hands or {}), Phase.MOVEMENT)
-    state = state.model_copy(update={"setup": state.setup.model_copy(update={"options": state.setup.options
-                                                                             .model_copy(update=options)})})
+    state = at(with_options(position(factions, forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN],
+                                     victories=[stronghold_won()], hands=hands or {}), **options), Phase.MOVEMENT)
     assert prompt_of(state, A, PromptKind.SHIPMENT)
     state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
     return state, events
@@ -264,9 +268,7 @@ def test_bt_51_a_15_a_forecast_dial_set_aside_stays_secret_from_the_fremen():
     """A-15 `weather`: the Fremen learn next turn's storm once both forecast dials are in; a window opened between
     the two dials sets the second aside, and the first dial must not show as the forecast meanwhile."""
     state = position((A, E, H, F, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()])
-    state = state.model_copy(update={"setup": state.setup.model_copy(update={"options": state.setup.options
-                                                                             .model_copy(update={"weather": True})})})
-    state = at(state, Phase.STORM)
+    state = at(with_options(state, weather=True), Phase.STORM)
     state, _ = drive(state, lambda s: any(p.detail.get("forecast") for p in s.prompts))
     first = next(p for p in state.prompts if p.detail.get("forecast"))
     state, _ = apply(state, DialStorm(faction=first.faction, value=2))
