@@ -175,10 +175,12 @@ class SkipMove(PlayerAction):
 
 
 class SendAdvisor(PlayerAction):
-    """The Bene Gesserit spiritual advisor: one free token to the Polar Sink after another's shipment."""
+    """The Bene Gesserit spiritual advisor: one free token to the Polar Sink after another's shipment; with
+    `character_advantages` (A-15) the Bene Gesserit may instead send it with the shipment (`with_shipment`)."""
 
     type: Literal["send_advisor"] = "send_advisor"
     accept: bool
+    with_shipment: bool = False
 
 
 class GuildTiming(PlayerAction):
@@ -381,6 +383,14 @@ class AnswerRevealWindow(PlayerAction):
     leader: str | None = None
 
 
+class AnswerRevealKarama(PlayerAction):
+    """BT-51: after a BT traitor reveal, play Karama to cancel it (`cancel`) or let it stand. Until every faction
+    but the BT has answered, an answer may be changed."""
+
+    type: Literal["answer_reveal_karama"] = "answer_reveal_karama"
+    cancel: bool = False
+
+
 class MarkBtTraitor(PlayerAction):
     """BT-20, BT-21: the BT's secret answer to a mark window: one of the leaders just revived, or no (None)."""
 
@@ -534,6 +544,7 @@ Action = Annotated[
     | MarkBtTraitor
     | RevealBtTraitor
     | AnswerRevealWindow
+    | AnswerRevealKarama
     | BtAllyRevive
     | TrapsAndGifts
     | KaramaTaxBt

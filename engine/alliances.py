@@ -127,17 +127,25 @@ def close_nexus(state: GameState, log: EventLog) -> None:
                alliances=[[f.value for f in a] for a in state.alliances])
 
 
-def _require_talking(state: GameState, faction: Faction) -> None:
-    """A-8: alliance actions need an open Nexus in which this faction has not yet ended its part."""
+def not_talking(state: GameState, faction: Faction) -> RuleViolation | None:
+    """A-8: alliance actions need an open Nexus in which this faction has not yet ended its part; the refusal
+    when it has none (also why an EndNexus finds no open decision, engine/flow.py take_prompt)."""
     if state.nexus is None:
-        raise RuleViolation(
+        return RuleViolation(
             ViolationCode.WRONG_PHASE, NEXUS_RULE,
             "Alliances are formed and broken only during a Nexus, which follows a spice blow in which "
             "Shai-Hulud appeared (after turn 1).",
         )
     if not _talking(state, faction):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
-                            f"{faction_name(faction)} have already ended their part in this Nexus.")
+        return RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
+                             f"{faction_name(faction)} have already ended their part in this Nexus.")
+    return None
+
+
+def _require_talking(state: GameState, faction: Faction) -> None:
+    refusal = not_talking(state, faction)
+    if refusal is not None:
+        raise refusal
 
 
 def _check_partner(state: GameState, faction: Faction, partner: Faction) -> None:

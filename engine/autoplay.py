@@ -163,7 +163,10 @@ def bt_counts(events: list[Event]) -> Counter:
             counts["traitors_marked"] += 1
         elif e.type == "bt_traitor_revealed":
             counts["traitor_reveals"] += 1
-            counts["betrayals"] += bool(e.data.get("effect"))
+        elif e.type == "bt_betrayal":  # BT-23: a reveal no Karama cancelled (BT-51)
+            counts["betrayals"] += 1
+        elif e.type == "karama_played" and e.data.get("advantage") == "bt_traitor_reveal":
+            counts["karama_vs_bt"] += 1
         elif e.type == "bt_attack":
             counts["leader_attacks"] += 1
         elif e.type == "bt_attack_resolved":

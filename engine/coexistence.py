@@ -8,8 +8,9 @@ stronghold's occupants, and nothing targets them. So advisors live outside `stat
 The storm and Shai-Hulud still kill them (engine/forces.py `kill_advisors`): those strike the sand, not a
 faction (our reading; GF9 agrees). A lasgun-shield explosion, which targets the battle's territory, spares them.
 
-- Spiritual advisor (engine/phases/shipment.py): with the option, the free token goes with the shipper's tokens,
-  into the same location, already co-existing [E2], instead of to the Polar Sink.
+- Spiritual advisor (engine/phases/shipment.py): with the option, the Bene Gesserit may send the free token with
+  the shipper's tokens, into the same location, already co-existing [E2], instead of to the Polar Sink (still
+  their choice).
 - Declaring (SetCoexistence): the digest gives no timing; we allow it in the Bene Gesserit's own turn of the
   movement round (while their shipment or movement decision is open), per territory, all their tokens there at
   once: fighters become advisors, or advisors become fighters (these arrive on the board like a shipment:

@@ -17,11 +17,14 @@ Handler = Callable[[GameState, Any, EventLog], None]
 StepRunner = Callable[[GameState, EventLog], bool]
 DefaultMaker = Callable[[GameState, Prompt], BaseModel]
 Sampler = Callable[[GameState, Prompt, Rng], BaseModel]
+# Why a faction has no open decision of a kind now: the refusal naming the rule that forbids it, or None.
+RefusalReason = Callable[[GameState, Faction, PromptKind], RuleViolation | None]
 
 HANDLERS: dict[str, Handler] = {}
 STEP_RUNNERS: dict[Phase, StepRunner] = {}
 DEFAULTS: dict[PromptKind, DefaultMaker] = {}
 SAMPLERS: dict[PromptKind, Sampler] = {}
+REFUSAL_REASONS: list[tuple[frozenset[PromptKind], RefusalReason]] = []
 
 A = TypeVar("A", bound=BaseModel)
 
@@ -71,6 +74,17 @@ def sampler_for(kind: PromptKind) -> Callable[[Sampler], Sampler]:
     return register
 
 
+def explains_refusal(*kinds: PromptKind) -> Callable[[RefusalReason], RefusalReason]:
+    """Register a reason why a faction may have no open decision of these kinds (engine/refusals.py). Reasons
+    are asked in the order registered, the first that applies names the refusal's rule."""
+
+    def register(fn: RefusalReason) -> RefusalReason:
+        REFUSAL_REASONS.append((frozenset(kinds), fn))
+        return fn
+
+    return register
+
+
 def open_prompt(
     state: GameState,
     kind: PromptKind,
@@ -112,11 +126,23 @@ def ask_again(state: GameState, prompt: Prompt, open_successor: Callable[[], Non
 
 
 def take_prompt(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:
-    """Close and return the faction's open prompt of this kind, or refuse the action."""
+    """Close and return the faction's open prompt of this kind, or refuse the action (see `open_prompt_of`)."""
+    prompt = open_prompt_of(state, faction, kind, rule)
+    state.prompts.remove(prompt)
+    return prompt
+
+
+def open_prompt_of(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:
+    """The faction's open prompt of this kind, left open; or refuse the action: with the rule that forbids it now
+    when a registered reason knows it (the BT ship nothing, BT-1; one revival a turn, A-7...), else as "no open
+    decision" under `rule`."""
     for prompt in state.prompts:
         if prompt.faction == faction and prompt.kind == kind:
-            state.prompts.remove(prompt)
             return prompt
+    for kinds, reason in REFUSAL_REASONS:
+        refusal = reason(state, faction, kind) if kind in kinds else None
+        if refusal is not None:
+            raise refusal
     waiting = [f"{p.kind.value}" for p in state.prompts_for(faction)]
     raise RuleViolation(
         ViolationCode.NO_OPEN_DECISION,

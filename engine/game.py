@@ -7,11 +7,12 @@ import json
 from typing import NamedTuple
 
 # Importing the rule modules registers their handlers and phase runners.
-from engine import admin, alliances, cards, karama, special_karama_powers  # noqa: F401
+from engine import admin, alliances, cards, karama, refusals, special_karama_powers  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import Event, EventLog
 from engine.factions import bt_bidding, bt_traitors  # noqa: F401
+from engine.factions.bt_reveal_karama import refuse_while_waiting
 from engine.factions.bt_spice import end_lapsed_declaration
 from engine.flow import HANDLERS, advance
 from engine.karama import drop_lapsed_karama_orders
@@ -42,6 +43,7 @@ def apply(state: GameState, action: Action) -> Transition:
                                 f"{action.faction.value} is not in this game.", [f.value for f in state.factions])
         if state.phase == Phase.ENDED:
             raise RuleViolation(ViolationCode.GAME_OVER, "A-9", "The game is over.")
+        refuse_while_waiting(state, action)  # BT-51: the game waits on the Karama window after a BT reveal
     handler = HANDLERS.get(action.type)
     if handler is None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "Engine", f"No rule handles {action.type!r} yet.")

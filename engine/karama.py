@@ -3,6 +3,8 @@
 Play by post cannot stop the table at every moment an advantage is used, so Karama is a secret standing
 order: the card stays in the hand (hand sizes leak nothing) until the advantage is next used, then it is
 revealed, discarded and the use is cancelled. Rules code asks `karama_cancels` before using an advantage.
+The one exception is a BT traitor reveal (BT-51): it is public and rare, so every faction but the BT is asked
+about it once it is seen (engine/factions/bt_reveal_karama.py); an order readied against it answers that window.
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ class PromptKind(StrEnum):
     BT_MARK = "bt_mark"  # engine/factions/bt_traitors.py: mark a revived leader (BT-20), secret, non-blocking
     BT_TRAPS_AND_GIFTS = "bt_traps_and_gifts"  # engine/factions/bt_bidding.py: R-11 traps, BT-40 gifts (secret)
     BT_REVEAL_WINDOW = "bt_reveal_window"  # R-7: after an open-field battle, before the next one starts
+    BT_REVEAL_KARAMA = "bt_reveal_karama"  # BT-51: cancel a BT traitor reveal with Karama (secret, everyone)
     WORM_PLACEMENT = "worm_placement"  # A-21, A-28: the Fremen place a further Shai-Hulud (public)
     GUILD_TIMING = "guild_timing"  # A-15: the Guild ship and move now or later in the round (public)
     HAND_SWAP = "hand_swap"  # A-14 special Karama: the Harkonnen give back as many cards as they took (secret)
@@ -232,6 +233,7 @@ class FactionState(BaseModel):
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
     elite_tanks: int = 0  # A-15: Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
     elite_revived_turn: int | None = None  # A-15: the turn an elite token was last revived (one a turn)
+    revived_turn: int | None = None  # A-7: the turn of the faction's last revival decision (one a turn)
 
 
 class BattleVictory(BaseModel):
@@ -253,6 +255,17 @@ class Impairment(BaseModel):
     turn: int
 
 
+class RevealKaramaWindow(BaseModel):
+    """BT-51: a BT traitor reveal that betrays tokens waits while every faction but the BT is asked in secret
+    whether it cancels it with Karama (engine/factions/bt_reveal_karama.py). Secret: `answers`."""
+
+    leader: str
+    faction: Faction  # whose tokens are betrayed (a captive leader's captors, A-15)
+    betrayals: list[BattleVictory]
+    answers: dict[Faction, bool] = Field(default_factory=dict)  # True: cancel with Karama
+    set_aside: list[Prompt] = Field(default_factory=list)  # the decisions open at the reveal, back at the close
+
+
 class BtState(BaseModel):
     """The Bene Tleilaxu's powers in play (bene-tleilaxu.md); present only when the BT are in the game."""
 
@@ -264,6 +277,7 @@ class BtState(BaseModel):
     declare_order: bool = True  # BT-27: secret standing order: declare whenever holding 35 at a turn's end
     impairments: list[Impairment] = Field(default_factory=list)  # BT-16
     attack_done: bool = False  # BT-11: one leader attack per battle round
+    karama_window: RevealKaramaWindow | None = None  # BT-51: a reveal waiting on the Karama window
 
 
 class KwisatzHaderach(BaseModel):

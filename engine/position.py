@@ -158,6 +158,7 @@ def _faction_state(position: Position, faction: Faction, dot: int | None, data: 
         auto_traitor=faction in position.auto_traitor,
         elite_tanks=position.elite_tanks.get(faction, 0),
         elite_revived_turn=position.elite_revived_turn.get(faction),
+        revived_turn=position.revived_turn.get(faction),
     )
 
 
@@ -266,6 +267,7 @@ def write(state: GameState) -> dict[str, Any]:
     _put_each(doc, "tanks", state, lambda fs: fs.tanks)
     _put_each(doc, "elite_tanks", state, lambda fs: fs.elite_tanks)
     _put_each(doc, "elite_revived_turn", state, lambda fs: fs.elite_revived_turn, lambda f: None)
+    _put_each(doc, "revived_turn", state, lambda fs: fs.revived_turn, lambda f: None)
     _put_each(doc, "dead_leaders", state, lambda fs: list(fs.leaders_in_tanks), lambda f: [])
     _put_each(doc, "hands", state, lambda fs: list(fs.hand), lambda f: [])
     _put_each(doc, "traitors", state, lambda fs: list(fs.traitors), lambda f: [])

@@ -68,6 +68,7 @@ class Position(BaseModel):
     tanks: dict[Faction, Count] = Field(default_factory=dict)
     elite_tanks: dict[Faction, Count] = Field(default_factory=dict)
     elite_revived_turn: dict[Faction, int] = Field(default_factory=dict)
+    revived_turn: dict[Faction, int] = Field(default_factory=dict)  # the turn of each faction's last revival
     dead_leaders: dict[Faction, list[str]] = Field(default_factory=dict)
     hands: dict[Faction, list[str]] = Field(default_factory=dict)
     traitors: dict[Faction, list[str]] = Field(default_factory=dict)

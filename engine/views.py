@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from engine.factions.bt_reveal_karama import set_aside_prompts
 from engine.factions.bt_traitors import live_marks
 from engine.ids import Faction
 from engine.model import (
@@ -168,7 +169,8 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
 
 def forecast(state: GameState) -> int | None:
     """A-15 `weather`: the distance of next turn's storm once both of its dials are in (the Fremen's secret)."""
-    dialing = any(p.kind == PromptKind.STORM_DIAL and p.detail.get("forecast") for p in state.prompts)
+    waiting = state.prompts + set_aside_prompts(state)  # BT-51: dials set aside while a Karama window is open
+    dialing = any(p.kind == PromptKind.STORM_DIAL and p.detail.get("forecast") for p in waiting)
     return sum(state.storm_forecast.values()) if state.storm_forecast and not dialing else None
 
 

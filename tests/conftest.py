@@ -79,6 +79,15 @@ def apply_all(state: GameState, *actions):
     return state, events
 
 
+def let_reveal_stand(state: GameState):
+    """BT-51: every faction asked in the Karama window after a BT traitor reveal lets it stand; (state, events)."""
+    from engine.actions import AnswerRevealKarama
+
+    window = [p.faction for p in state.prompts if p.kind == PromptKind.BT_REVEAL_KARAMA]
+    assert window, "no Karama window is open"
+    return apply_all(state, *(AnswerRevealKarama(faction=f) for f in window))
+
+
 @pytest.fixture
 def seven() -> GameState:
     """A fresh 7-faction game with the BT and default options, waiting on its setup decisions."""

@@ -69,7 +69,7 @@ def test_harkonnen_have_no_traitor_to_choose(seven):
     """1979 setup: the Harkonnen keep all four."""
     with pytest.raises(RuleViolation) as refusal:
         apply(seven, ChooseTraitor(faction=H, leader=seven.faction(H).traitors[0]))
-    assert refusal.value.code == ViolationCode.NO_OPEN_DECISION
+    assert refusal.value.code == ViolationCode.NOT_ALLOWED and refusal.value.rule == "Setup: traitors"
 
 
 def test_a_faction_not_in_the_game_cannot_act():

@@ -176,7 +176,8 @@ def test_a_faction_done_with_the_nexus_cannot_act_but_its_offer_stands():
     assert refused(state, ProposeAlliance(faction=H, partner=E)).rule == "A-8"
     state, _ = apply(state, AcceptAlliance(faction=A, partner=E))
     assert state.alliances == [[A, E]]
-    assert refused(state, EndNexus(faction=E)).code == ViolationCode.NO_OPEN_DECISION
+    refusal = refused(state, EndNexus(faction=E), "A-8", ViolationCode.NOT_ALLOWED)
+    assert "already ended their part" in refusal.message
 
 
 def test_alliances_made_in_the_nexus_last_after_it():

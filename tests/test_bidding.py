@@ -205,9 +205,9 @@ def test_nobody_may_bid_more_spice_than_they_have():
 
 def test_bidding_out_of_turn_is_refused():
     state, _ = game()
-    refusal = refused(state, Bid(faction=E, amount=1))
-    assert refusal.code == ViolationCode.NO_OPEN_DECISION
-    assert refused(state, PassBid(faction=F)).code == ViolationCode.NO_OPEN_DECISION
+    refusal = refused(state, Bid(faction=E, amount=1), RULE, ViolationCode.WRONG_PHASE)
+    assert "turn of the Atreides" in refusal.message
+    refused(state, PassBid(faction=F), RULE, ViolationCode.WRONG_PHASE)
 
 
 def test_a_full_hand_cannot_bid_and_is_never_asked():
@@ -221,7 +221,7 @@ def test_a_full_hand_cannot_bid_and_is_never_asked():
 def test_bidding_outside_the_bidding_round_is_refused():
     state = ready_game(FOUR, fixed=FixedSetup(dots={f: DOTS[f] for f in FOUR}))  # waits on the storm dial
     assert state.phase == Phase.STORM
-    assert refused(state, Bid(faction=A, amount=1)).code == ViolationCode.NO_OPEN_DECISION
+    refused(state, Bid(faction=A, amount=1), RULE, ViolationCode.WRONG_PHASE)
 
 
 def test_the_bid_prompt_is_public_and_offers_pass_with_the_bid_range():

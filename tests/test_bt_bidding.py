@@ -169,7 +169,7 @@ def test_bt_30_several_traps_at_once_and_no_trap_when_the_option_is_off():
 
 def test_only_the_bt_answer_the_window():
     state, _ = game()
-    assert refused(state, TrapsAndGifts(faction=A)).code == ViolationCode.NO_OPEN_DECISION
+    refused(state, TrapsAndGifts(faction=A), "BT-30", ViolationCode.NOT_ALLOWED)
 
 
 # --- BT-40: giving cards --------------------------------------------------------------------------------------

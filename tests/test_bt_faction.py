@@ -166,6 +166,9 @@ def test_r_7_after_an_open_field_battle_the_bt_may_betray_the_winner_at_once():
         assert view(marked, viewer) == view(unmarked, viewer)
     assert prompt_of(marked, BT, PromptKind.BT_REVEAL_WINDOW).options == ["hasimir_fenring", "pass"]
     state, events = apply(marked, AnswerRevealWindow(faction=BT, leader="hasimir_fenring"))
+    assert any(e.type == "bt_traitor_revealed" and e.data["effect"] for e in events)
+    from tests.conftest import let_reveal_stand
+
+    state, _ = let_reveal_stand(state)  # BT-51: nobody cancels it with Karama
     assert "hasimir_fenring" in state.faction(E).leaders_in_tanks
     assert state.tokens_at(FLAT, E) == 0 and "The Great Flat" in state.bt.controlled
-    assert any(e.type == "bt_traitor_revealed" and e.data["effect"] for e in events)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import (
+    AnswerRevealKarama,
     BtAllyRevive,
     CallTraitor,
     ChooseBtAttack,
@@ -35,7 +36,20 @@ from engine.position import FORMAT, load
 from engine.report import table_report
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, refused
+from tests.conftest import (
+    BG,
+    BT,
+    A,
+    E,
+    F,
+    G,
+    H,
+    apply_all,
+    enter_phase,
+    let_reveal_stand,
+    prompt_of,
+    refused,
+)
 
 DATA = load_game_data()
 DOTS = {A: 3, E: 6, H: 9, F: 12, G: 15, BG: 17}  # storm at sector 1: A, E, H, F, G, BG, then the BT (R-1)
@@ -222,14 +236,17 @@ def test_bt_23_a_reveal_betrays_the_leader_and_his_tokens_and_gives_the_bt_the_t
     state = at(position(forces={ARRAKEEN: {A: 7}, FLAT: {A: 2}}, marked=[DUNCAN], victories=[stronghold_won()],
                         spice={BT: 5}), Phase.MOVEMENT)
     state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    [event] = [e for e in events if e.type == "bt_traitor_revealed"]
+    assert event.public and event.data["effect"] and "Duncan Idaho" in event.message
+    state, events = let_reveal_stand(state)  # BT-51: nobody cancels it with Karama
     assert DUNCAN in state.faction(A).leaders_in_tanks
     assert state.tokens_at(ARRAKEEN, A) == 0 and state.faction(A).tanks == 7
     assert state.tokens_at(FLAT, A) == 2  # tokens elsewhere are not betrayed
     assert state.bt.controlled == ["Arrakeen"] and controller(state, "Arrakeen") == BT
     assert state.faction(BT).spice == 5  # BT-23: no spice for the traitor
     assert state.bt.marked == [] and state.victories == []
-    [event] = [e for e in events if e.type == "bt_traitor_revealed"]
-    assert event.public and event.data["effect"] and "Duncan Idaho" in event.message
+    [event] = [e for e in events if e.type == "bt_betrayal"]
+    assert event.public and event.data["tokens"] == 7 and "Duncan Idaho" in event.message
     assert view(state, None).bt_controlled == ["Arrakeen"]
     assert violations(state) == []
 
@@ -240,6 +257,7 @@ def test_r_23_every_token_of_that_faction_in_the_territory_is_betrayed():
     state = position(forces={"Imperial Basin#8": {A: 3}, "Imperial Basin#10": {A: 4}}, marked=[DUNCAN],
                      victories=[record])
     state, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    state, _ = let_reveal_stand(state)
     assert state.faction(A).tanks == 7 and state.bt.controlled == [BASIN]
 
 
@@ -269,15 +287,18 @@ def test_r_25_naming_a_leader_who_is_not_a_bt_traitor_is_refused():
     refused(state, RevealBtTraitor(faction=H, leader="feyd_rautha"), "BT-23", ViolationCode.NOT_ALLOWED)
 
 
-def test_bt_26_r_31_karama_cancels_a_reveal_and_the_mark():
-    """BT-51: the leader returns to his faction, the tokens stay; R-31: the mark is removed."""
+def test_bt_26_r_31_a_readied_karama_cancels_a_reveal_and_the_mark():
+    """BT-51: the leader returns to his faction, the tokens stay; R-31: the mark is removed. A Karama readied
+    against the reveal (A-14) answers the window (tests/test_bt_reveal_karama.py) for its holder."""
     state = position(forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()], hands={E: [KARAMA]})
     state, _ = apply(state, UseKarama(faction=E, card=KARAMA, against=BT, advantage=Advantage.BT_TRAITOR_REVEAL))
     state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
-    assert [e.type for e in public(events)] == ["karama_played", "bt_traitor_revealed"]
+    assert [e.type for e in public(events)] == ["bt_traitor_revealed", "bt_karama_window"]
+    state, events = apply_all(state, AnswerRevealKarama(faction=A), AnswerRevealKarama(faction=H))  # E's order
+    assert [e.type for e in public(events)] == ["karama_played"]
     assert DUNCAN not in state.faction(A).leaders_in_tanks and state.tokens_at(ARRAKEEN, A) == 7
     assert state.bt.marked == [] and state.bt.controlled == [] and KARAMA in state.treachery_discard
-    assert "BT-26" in public(events)[1].message
+    assert "BT-26" in public(events)[0].message
 
 
 def test_bt_23_no_reveal_while_his_faction_is_fighting_a_battle():
@@ -302,7 +323,7 @@ def test_bt_25_a_stronghold_betrayal_waits_across_turns():
     state = betrayal_waiting()
     state, _ = drive(state, lambda s: s.turn == 3 and s.phase == Phase.MOVEMENT)
     assert state.victories == [stronghold_won()]
-    state, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    state, _ = let_reveal_stand(apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN)).state)
     assert state.bt.controlled == ["Arrakeen"]
 
 
@@ -311,7 +332,7 @@ def test_bt_25_r_6_a_shipment_into_the_stronghold_ends_the_wait(shipper):
     """R-23: by any faction, the betrayed one included; R-6: a reveal after it has no effect."""
     state = betrayal_waiting()
     state, _ = drive(state, lambda s: any(p.faction == shipper and p.kind == PromptKind.SHIPMENT for p in s.prompts))
-    effective, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))  # still in time before the shipment
+    effective, _ = let_reveal_stand(apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN)).state)  # in time
     assert effective.bt.controlled == ["Arrakeen"]
     state, _ = apply(state, Ship(faction=shipper, to_location=ARRAKEEN, tokens=1))
     assert state.victories == []
@@ -364,6 +385,7 @@ def test_r_32_the_bt_mark_a_leader_after_he_fought_and_won_and_reveal_him():
     state, _ = apply(state, MarkBtTraitor(faction=BT, leader=DUNCAN))
     state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
     assert next(e for e in events if e.type == "bt_traitor_revealed").data["effect"]
+    state, _ = let_reveal_stand(state)
     assert state.tokens_at(ARRAKEEN, A) == 0 and DUNCAN in state.faction(A).leaders_in_tanks
     assert state.bt.controlled == ["Arrakeen"]
     state, _ = apply(state, ChooseBtAttack(faction=BT, leader=None))
@@ -372,7 +394,7 @@ def test_r_32_the_bt_mark_a_leader_after_he_fought_and_won_and_reveal_him():
 
 def test_r_7_outside_a_stronghold_the_reveal_must_come_before_the_attack_decision():
     state, _ = apply(battle_won_by_duncan(FLAT), MarkBtTraitor(faction=BT, leader=DUNCAN))
-    in_time, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    in_time, _ = let_reveal_stand(apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN)).state)
     assert in_time.bt.controlled == ["The Great Flat"] and in_time.tokens_at(FLAT, A) == 0
     late, _ = apply(state, ChooseBtAttack(faction=BT, leader=None))
     late, events = apply(late, RevealBtTraitor(faction=BT, leader=DUNCAN))

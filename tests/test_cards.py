@@ -27,6 +27,7 @@ from engine.cards import (
     RULE_FA,
     RULE_GHOLA,
     RULE_HAJR,
+    RULE_STORM_CARDS,
     RULE_TRUTHTRANCE,
     RULE_WC,
     WEATHER_CONTROL,
@@ -224,7 +225,7 @@ def test_weather_control_is_refused_when_not_held():
 
 def test_an_answer_outside_the_window_is_refused():
     state = storm_round(position(hands={E: [WEATHER_CONTROL]}))
-    refused(state, PlayStormCards(faction=E, weather_control=4), code=ViolationCode.NO_OPEN_DECISION)
+    refused(state, PlayStormCards(faction=E, weather_control=4), RULE_STORM_CARDS, ViolationCode.WRONG_PHASE)
     state, _ = dial(state)
     state, _ = apply(state, PlayStormCards(faction=E))
     refused(state, PlayStormCards(faction=E, weather_control=4), code=ViolationCode.NO_OPEN_DECISION)

@@ -406,10 +406,23 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
     assert revealed.ephemeral and reply(revealed) == "Done: revealed Duncan Idaho (game version 1)."
     await deliver(room.env)
     news = room.news(before)
-    assert news["channel"].startswith("The Bene Tleilaxu reveal Duncan Idaho as their traitor! He goes to the "
-                                      "tanks with the Atreides's 7 tokens in Arrakeen; the Bene Tleilaxu now "
-                                      "control Arrakeen")
+    assert news["channel"].startswith("The Bene Tleilaxu reveal Duncan Idaho as their traitor! He won Arrakeen "
+                                      "for the Atreides: unless a Karama cancels the reveal")
     assert "Gurney" not in news["channel"]
+    # BT-51: every faction but the BT is asked in secret, by DM; the betrayal waits for the answers.
+    assert "bt reveal karama" in news["atreides"] and "bt reveal karama" in news["harkonnen"]
+    assert "bt reveal karama" not in news["bene_tleilaxu"]
+    waiting = await room.env.bot.service.state_of(f"g{room.channel.id}")
+    assert waiting.tokens_at(ARRAKEEN, A) == 7
+    before = room.screens()
+    for faction in (A, H):
+        answered = await room.players[faction].slash(room.channel, "bt karama-reveal", answer="let it stand")
+        assert answered.ephemeral and reply(answered).startswith("Done: the BT reveal: let it stand")
+    await deliver(room.env)
+    news = room.news(before)
+    assert news["channel"].startswith("No Karama: Duncan Idaho goes to the tanks with the Atreides's 7 tokens in "
+                                      "Arrakeen; the Bene Tleilaxu now control Arrakeen")
+    assert "Waiting for Atreides: their shipment." in news["channel"]  # the decision set aside meanwhile is back
     after = await room.env.bot.service.state_of(f"g{room.channel.id}")
     assert after.bt.controlled == ["Arrakeen"] and after.tokens_at(ARRAKEEN, A) == 0
 

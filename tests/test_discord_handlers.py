@@ -613,11 +613,15 @@ def _worm():
     return fremen_in_great_flat()[0]
 
 
-def _advisor():
+def _advisor(**options):
     from tests.test_movement import CARTHAG, answer_defaults_until, arrange
 
-    state = answer_defaults_until(arrange(spice={H: 10, BG: 5})[0], H)
+    state = answer_defaults_until(arrange(spice={H: 10, BG: 5}, **options)[0], H)
     return apply(state, Ship(faction=H, to_location=CARTHAG, tokens=2)).state
+
+
+def _advisor_with_character_advantages():
+    return _advisor(character_advantages=True)
 
 
 def _guild_shipment():
@@ -658,6 +662,14 @@ def _betrayal():
 
     return at(position((A, H, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()]),
               Phase.MOVEMENT)
+
+
+def _betrayal_revealed():
+    """BT-51: the BT revealed Duncan Idaho; the Atreides and the Harkonnen are asked about Karama."""
+    from engine.actions import RevealBtTraitor
+    from tests.test_bt_traitors import DUNCAN
+
+    return apply(_betrayal(), RevealBtTraitor(faction=BT, leader=DUNCAN)).state
 
 
 def _karama_against_bt():
@@ -731,7 +743,10 @@ CASES = [
          "answer_truthtrance", {"answer": "no"}),
     Case("card worm", Faction.FREMEN, _worm, {"to_location": "Polar Sink"}, "Done: ride to Polar Sink",
          "ride_worm", {"to_location": "Polar Sink"}),
-    Case("card advisor", BG, _advisor, {"send": "yes"}, "Done: advisor: yes", "send_advisor", {"accept": True}),
+    Case("card advisor", BG, _advisor, {"send": "yes"}, "Done: advisor: yes", "send_advisor",
+         {"accept": True, "with_shipment": False}),
+    Case("card advisor", BG, _advisor_with_character_advantages, {"send": "with the shipment"},
+         "Done: advisor: with the shipment", "send_advisor", {"accept": True, "with_shipment": True}),
     Case("card ship-back", G, _guild_shipment, {"from_location": "The Great Flat#14", "tokens": 2},
          "Done: 2 tokens from The Great Flat#14 back to reserves", "ship_to_reserves",
          {"from_location": "The Great Flat#14", "tokens": 2}),
@@ -750,6 +765,8 @@ CASES = [
     Case("bt reveal", BT, _betrayal, {"leader": "Duncan Idaho"}, "Done: revealed Duncan Idaho",
          "reveal_bt_traitor", {"leader": "duncan_idaho"}),
     Case("bt reveal-window", BT, _reveal_window, {}, "Done: no reveal", "answer_reveal_window", {"leader": None}),
+    Case("bt karama-reveal", H, _betrayal_revealed, {"answer": "let it stand"}, "Done: the BT reveal: let it stand",
+         "answer_reveal_karama", {"cancel": False}),
     Case("bt attack", BT, _bt_attack, {"leader": "Feyd-Rautha"}, "Done: attack Feyd-Rautha", "choose_bt_attack",
          {"leader": "feyd_rautha"}),
     Case("bt impair", BT, _worthless_trap_revealed, {"impairment": "no_shipping"}, "Done: impairment: no shipping",
@@ -799,17 +816,17 @@ def test_a_freshly_started_bot_has_a_rule_for_every_action():
 # Refusals: each player command where the rules forbid it (a game in its setup), answered privately with the
 # rule, nothing stored. The options are those of the success cases unless given here.
 REFUSALS = {
-    "play bid": (H, None, "[1979 rules: Bidding] harkonnen has no open bid decision."),
-    "play pass": (H, None, "[1979 rules: Bidding] harkonnen has no open bid decision."),
-    "play dial": (H, None, "[A-1] harkonnen has no open storm dial decision."),
-    "play ship": (A, None, "[1979 rules: Shipment] atreides has no open shipment decision."),
-    "play skip": (A, None, "[1979 rules: Shipment] atreides has no open shipment decision."),
-    "play move": (A, None, "[1979 rules: Movement] atreides has no open movement decision."),
-    "play revive": (A, None, "[A-7] atreides has no open revival decision."),
-    "play traitor": (H, None, "[Setup: traitors] harkonnen has no open traitor pick decision."),
-    "play predict": (A, None, "[Setup: Bene Gesserit prediction] atreides has no open bg prediction decision."),
+    "play bid": (H, None, "[1979 rules: Bidding] No card is up for auction"),
+    "play pass": (H, None, "[1979 rules: Bidding] No card is up for auction"),
+    "play dial": (H, None, "[A-1] Nobody dials now: the storm is dialed in the storm round."),
+    "play ship": (A, None, "[1979 rules: Shipment] Factions ship in the movement round"),
+    "play skip": (A, None, "[1979 rules: Shipment] Factions ship in the movement round"),
+    "play move": (A, None, "[1979 rules: Movement] Factions move in the movement round"),
+    "play revive": (A, None, "[A-7] Revival comes at the start of the movement round"),
+    "play traitor": (H, None, "[Setup: traitors] The Harkonnen keep all four traitor cards"),
+    "play predict": (A, None, "[Setup: Bene Gesserit prediction] Only the Bene Gesserit predict a winner."),
     "play plan": (A, {"dial": 1}, "[1979 rules: Battles]"),
-    "play call": (H, None, "[A-13] harkonnen has no open traitor call decision."),
+    "play call": (H, None, "[1979 rules: Battles] Battles are fought in the battle round."),
     "play choose-battle": (A, None, "[1979 rules: Battles]"),
     "play ask": (A, None, "[1979 rules: Battles] atreides has no open prescience decision."),
     "play answer": (H, None, "[1979 rules: Battles] harkonnen has no open prescience answer decision."),
@@ -817,21 +834,21 @@ REFUSALS = {
     "play propose": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
     "play accept": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
     "play break": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
-    "play nexus-done": (A, None, "[A-8] atreides has no open nexus decision."),
+    "play nexus-done": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
     "play bribe": (A, {"to": "harkonnen", "amount": 200}, "[A-16] This bribe costs 200 spice; you have 10."),
     "play gift": (A, {"to": "harkonnen", "amount": 1}, "[A-26] Only the Emperor may give spice to an ally"),
     "play bid-order": (A, {"auto_pass": True, "max_bid": 3}, "[A-6] A standing order either passes every time"),
     "card karama": (A, None, "[A-14]"),
-    "card storm-cards": (A, None, "atreides has no open storm cards decision."),
+    "card storm-cards": (A, None, "Weather Control and Family Atomics are played in the storm round"),
     "card hajr": (A, None, "[1979 rules: Hajr] You do not hold Hajr."),
     "card ghola": (A, None, "[1979 rules: Tleilaxu Ghola] You do not hold the Tleilaxu Ghola."),
     "card truthtrance": (A, None, "[1979 rules: Truthtrance] You do not hold a Truthtrance."),
     "card answer-truthtrance": (H, None, "[1979 rules: Truthtrance] harkonnen has no open truthtrance decision."),
-    "card worm": (A, None, "atreides has no open worm ride decision."),
-    "card advisor": (A, None, "has no open spiritual advisor decision."),
-    "card ship-back": (A, None, "[1979 rules: Shipment] atreides has no open shipment decision."),
-    "card worm-place": (A, None, "[A-21] atreides has no open worm placement decision."),
-    "card guild-timing": (A, None, "[A-15] atreides has no open guild timing decision."),
+    "card worm": (A, None, "[A-28] Only the Fremen ride Shai-Hulud."),
+    "card advisor": (A, None, "Only the Bene Gesserit send a free spiritual advisor"),
+    "card ship-back": (A, None, "[1979 rules: Shipment] Factions ship in the movement round"),
+    "card worm-place": (A, None, "[A-21] Only the Fremen place a further Shai-Hulud."),
+    "card guild-timing": (A, None, "[A-15] Only the Spacing Guild choose when"),
     "card coexist": (A, None, "[A-15] Co-existence is a character advantage (option character_advantages), which "
                               "is off in this game."),
     "card return-cards": (H, {"cards": "Kulon"}, "[A-14] harkonnen has no open hand swap decision."),
@@ -839,9 +856,10 @@ REFUSALS = {
     "bt mark": (BT, None, "[BT-21] bene_tleilaxu has no open bt mark decision."),
     "bt reveal": (BT, None, "[R-25] Duncan Idaho is not one of your traitors."),
     "bt reveal-window": (BT, None, "[R-7] bene_tleilaxu has no open bt reveal window decision."),
+    "bt karama-reveal": (A, None, "[BT-51] No Bene Tleilaxu traitor reveal is waiting on a Karama now."),
     "bt attack": (BT, None, "[BT-11] bene_tleilaxu has no open bt attack decision."),
     "bt impair": (BT, None, "[BT-16] bene_tleilaxu has no open bt impairment decision."),
-    "bt ally-revive": (A, None, "[BT-60] atreides has no open revival decision."),
+    "bt ally-revive": (A, None, "[A-7] Revival comes at the start of the movement round"),
     "bt spice-order": (A, None, "[BT-27] Only the Bene Tleilaxu may declare a spice win."),
     "bt karama-tax": (A, None, "[BT-51] You must hold the Karama card you name."),
     "bt karama-trap": (A, None, "[BT-51] You must hold the Karama card you name."),

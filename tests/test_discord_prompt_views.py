@@ -139,9 +139,18 @@ def optional_rule_prompts():
     return [(state, p) for p in state.prompts if p.secret]
 
 
+def karama_window_prompts():
+    """BT-51: the Karama window after a BT reveal that betrays tokens, rare in random games of a few turns: one
+    faction holds a Karama ("cancel" offered), the others do not."""
+    from tests.test_bt_reveal_karama import KARAMA, revealed
+
+    state, _ = revealed(hands={Faction.EMPEROR: [KARAMA]})
+    return [(state, p) for p in state.prompts if p.secret]
+
+
 @pytest.fixture(scope="module")
 def real_prompts():
-    return real_secret_prompts() + optional_rule_prompts()
+    return real_secret_prompts() + optional_rule_prompts() + karama_window_prompts()
 
 
 def custom_ids(view: discord.ui.View) -> list[str]:

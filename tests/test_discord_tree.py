@@ -48,7 +48,7 @@ async def test_the_four_groups_exist(bot):
                                                          "return-cards"}
     assert {c.name for c in groups["bt"].commands} == {"traps-and-gifts", "mark", "reveal", "reveal-window",
                                                        "attack", "impair", "ally-revive", "spice-order",
-                                                       "karama-tax", "karama-trap"}
+                                                       "karama-tax", "karama-trap", "karama-reveal"}
     assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline", "tokens",
                                                            "card", "leader", "storm", "pause"}
     assert groups["admin"].default_permissions.manage_guild

@@ -162,10 +162,10 @@ def test_each_faction_ships_then_moves_and_the_round_ends():
 
 def test_acting_out_of_turn_is_refused():
     state, _ = arrange(forces={CARTHAG: {H: 5}})
-    assert refused(state, Ship(faction=H, to_location=CARTHAG, tokens=1)).code == ViolationCode.NO_OPEN_DECISION
+    assert refused(state, Ship(faction=H, to_location=CARTHAG, tokens=1)).code == ViolationCode.WRONG_PHASE
     assert refused(state, Move(faction=A, from_location=SINK, to_location=SINK, tokens=1)).code == \
-        ViolationCode.NO_OPEN_DECISION
-    assert refused(state, SkipMove(faction=A)).code == ViolationCode.NO_OPEN_DECISION  # A ships first
+        ViolationCode.WRONG_PHASE
+    assert refused(state, SkipMove(faction=A)).code == ViolationCode.WRONG_PHASE  # A ships first
 
 
 def test_a_faction_with_no_tokens_anywhere_gets_no_turn():

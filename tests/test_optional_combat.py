@@ -25,7 +25,7 @@ from engine.model import Phase, PromptKind
 from engine.options import GameOptions
 from engine.phases.battle import available_leaders
 from engine.views import view
-from tests.conftest import apply_all, enter_phase, prompt_of, refused
+from tests.conftest import apply_all, enter_phase, let_reveal_stand, prompt_of, refused
 from tests.test_battle import FLAT, arena, duel, give, plan, put
 from tests.test_bt_attacks import bt_arena, fought
 
@@ -320,6 +320,7 @@ def test_a_15_item_7_a_bt_mark_on_a_captured_leader_stays_and_betrays_his_captor
     state, events = apply(state, AnswerRevealWindow(faction=BT, leader="burseg"))
     revealed = event(events, "bt_traitor_revealed")
     assert revealed.data["effect"] and revealed.data["faction"] == "harkonnen"
+    state, _ = let_reveal_stand(state)  # BT-51: nobody cancels it with Karama
     assert state.tokens_at(FLAT, H) == 0 and "The Great Flat" in state.bt.controlled
     assert "burseg" in state.faction(E).leaders_in_tanks and "burseg" not in state.captured
     assert violations(state) == []

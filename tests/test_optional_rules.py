@@ -211,23 +211,32 @@ def harkonnen_ship_to_arrakeen(character_advantages):
     return state
 
 
-def test_a_15_the_spiritual_advisor_goes_with_the_shipment_and_co_exists():
+def test_a_15_the_bg_choose_whether_the_free_advisor_goes_to_the_polar_sink_or_with_the_shipment():
+    """factions.json (optional XV): the Bene Gesserit "may instead" put the free advisor in the shipper's territory;
+    the Polar Sink stays their choice."""
     state = harkonnen_ship_to_arrakeen(character_advantages=True)
     advisor = prompt_of(state, BG, PromptKind.SPIRITUAL_ADVISOR)
-    assert advisor.detail["to_location"] == ARRAKEEN and advisor.detail["advisor"] is True
+    assert advisor.options == ["accept", "with_shipment", "decline"]
+    assert advisor.detail["to_location"] == "Polar Sink" and advisor.detail["shipment_location"] == ARRAKEEN
     reserves = state.faction(BG).reserves
-    state, events = apply(state, SendAdvisor(faction=BG, accept=True))
-    assert state.bg_advisors == {ARRAKEEN: 1} and state.faction(BG).reserves == reserves - 1
-    assert state.tokens_at(ARRAKEEN, BG) == 0 and state.tokens_at("Polar Sink", BG) == 0
+    sink, events = apply(state, SendAdvisor(faction=BG, accept=True))
+    assert sink.tokens_at("Polar Sink", BG) == 1 and sink.bg_advisors == {}
+    assert sink.faction(BG).reserves == reserves - 1
+    assert next(e for e in events if e.type == "advisor_sent").data["to_location"] == "Polar Sink"
+    hosted, _ = apply(state, SendAdvisor(faction=BG, accept=True, with_shipment=True))
+    assert hosted.bg_advisors == {ARRAKEEN: 1} and hosted.faction(BG).reserves == reserves - 1
+    assert hosted.tokens_at(ARRAKEEN, BG) == 0 and hosted.tokens_at("Polar Sink", BG) == 0
     # Not on the board: no battle with them, no say in control.
-    assert [b[0] for b in pending_battles(state)] == ["Arrakeen"]
-    assert all(BG not in sides for _, _, sides in pending_battles(state))
-    assert view(state, None).bg_advisors == {ARRAKEEN: 1}
+    assert [b[0] for b in pending_battles(hosted)] == ["Arrakeen"]
+    assert all(BG not in sides for _, _, sides in pending_battles(hosted))
+    assert view(hosted, None).bg_advisors == {ARRAKEEN: 1}
 
 
 def test_without_the_option_the_spiritual_advisor_goes_to_the_polar_sink():
     state = harkonnen_ship_to_arrakeen(character_advantages=False)
-    assert prompt_of(state, BG, PromptKind.SPIRITUAL_ADVISOR).detail["to_location"] == "Polar Sink"
+    advisor = prompt_of(state, BG, PromptKind.SPIRITUAL_ADVISOR)
+    assert advisor.options == ["accept", "decline"] and advisor.detail["to_location"] == "Polar Sink"
+    refused(state, SendAdvisor(faction=BG, accept=True, with_shipment=True), "A-15", ViolationCode.NOT_ALLOWED)
     state, _ = apply(state, SendAdvisor(faction=BG, accept=True))
     assert state.bg_advisors == {} and state.tokens_at("Polar Sink", BG) == 1
 

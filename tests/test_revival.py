@@ -40,7 +40,7 @@ def test_shipment_starts_only_when_every_faction_has_revived():
     state, _ = arrange(tanks={A: 5, H: 2})
     state, _ = apply(state, Revive(faction=H, tokens=2))
     assert [(p.faction, p.kind) for p in state.prompts] == [(A, PromptKind.REVIVAL)]
-    assert refused(state, SkipShipment(faction=A)).code == ViolationCode.NO_OPEN_DECISION
+    assert refused(state, SkipShipment(faction=A)).code == ViolationCode.WRONG_PHASE
     state, _ = apply(state, Revive(faction=A, tokens=0))
     assert [(p.faction, p.kind) for p in state.prompts] == [(A, PromptKind.SHIPMENT)]
 

@@ -7,6 +7,7 @@ import pytest
 from engine.actions import ChooseTraitor, LayTraps, PlaceStartingTokens, PredictWinner
 from engine.data import load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
+from engine.flow import DEFAULTS
 from engine.game import apply, new_game, state_hash
 from engine.ids import BASE_FACTIONS
 from engine.model import Phase, PromptKind
@@ -198,6 +199,17 @@ def test_bg_place_their_token_anywhere_with_character_advantages():
     assert state.tokens_at("Polar Sink", BG) == 0
     state = apply(state, PlaceStartingTokens(faction=BG, placement={"Carthag": 1})).state
     assert state.tokens_at(DATA.board.default_location("Carthag"), BG) == 1
+
+
+def test_a_15_the_polar_sink_stays_the_bg_choice_for_their_starting_token():
+    """factions.json (optional XV): the token "may be placed in any territory instead of the Polar Sink": a choice,
+    not a move away from the Polar Sink (as with the free advisor, tests/test_optional_rules.py)."""
+    state = _answer_secrets(start(character_advantages=True))
+    prompt = prompt_of(state, BG, PromptKind.STARTING_PLACEMENT)
+    assert "Polar Sink" in prompt.options
+    assert DEFAULTS[prompt.kind](state, prompt).placement == {"Polar Sink": 1}
+    state = apply(state, PlaceStartingTokens(faction=BG, placement={"Polar Sink": 1})).state
+    assert state.tokens_at("Polar Sink", BG) == 1
 
 
 def test_setup_ends_at_turn_one_storm_with_the_storm_at_the_start_sector(seven):

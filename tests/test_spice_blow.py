@@ -300,7 +300,7 @@ def test_only_the_fremen_answer_the_worm_ride():
     state, _ = fremen_in_great_flat()
     with pytest.raises(RuleViolation) as refusal:
         apply(state, RideWorm(faction=A, to_location="Polar Sink"))
-    assert refusal.value.code == ViolationCode.NO_OPEN_DECISION
+    assert refusal.value.code == ViolationCode.NOT_ALLOWED and refusal.value.rule == "A-28"
 
 
 def test_fremen_under_the_storm_do_not_ride():

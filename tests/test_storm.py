@@ -98,7 +98,7 @@ def test_later_dialers_follow_the_storm_order(turn_one):
 def test_a_faction_that_does_not_dial_is_refused(turn_one):
     with pytest.raises(RuleViolation) as refusal:
         apply(turn_one, DialStorm(faction=F, value=3))
-    assert refusal.value.code == ViolationCode.NO_OPEN_DECISION
+    assert refusal.value.code == ViolationCode.NOT_ALLOWED and refusal.value.rule == "A-1"
 
 
 def test_dials_stay_secret_until_both_are_in(turn_one):

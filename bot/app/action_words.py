@@ -120,7 +120,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
     SkipMove: lambda a: "move nothing",
     SetCoexistence: lambda a: (f"your tokens in {a.territory} become co-existing advisors" if a.advisors
                                else f"your advisors in {a.territory} become fighters"),
-    SendAdvisor: lambda a: "send the spiritual advisor" if a.accept else "send no advisor",
+    SendAdvisor: lambda a: ("send no advisor" if not a.accept else "send the advisor with the shipment"
+                            if a.with_shipment else "send the advisor to the Polar Sink"),
     GuildTiming: lambda a: "take the Guild's turn now" if a.now else "wait: take the Guild's turn later",
     ChooseBattle: lambda a: f"fight the {faction_name(a.opponent)} in {a.territory}",
     AskPrescience: lambda a: f"ask for their {a.element}" if a.element else "ask nothing",

@@ -114,7 +114,14 @@ def timestamp(moment: datetime, style: str = "f") -> str:
 
 
 def kind_name(kind: PromptKind) -> str:
+    """The decision as its decider reads it ("your shipment")."""
     return KIND_NAMES.get(kind, kind.value.replace("_", " "))
+
+
+def table_kind_name(kind: PromptKind) -> str:
+    """The decision as the table reads it ("their shipment")."""
+    name = kind_name(kind)
+    return "their " + name.removeprefix("your ") if name.startswith("your ") else name
 
 
 def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: datetime | None) -> DecisionCard:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
-from bot.app.decision_cards import build_card, kind_name
+from bot.app.decision_cards import build_card, table_kind_name
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, ForceDefault, PlayerAction
 from engine.events import Event
@@ -75,7 +75,7 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
         if not prompt.secret:
             messages.append(OutgoingMessage(recipient=Recipient(channel=True), prompt_id=prompt.id,
                                             text=f"Waiting for {faction_name(prompt.faction)}: "
-                                                 f"{kind_name(prompt.kind)}."))
+                                                 f"{table_kind_name(prompt.kind)}."))
     return messages
 
 

@@ -186,9 +186,12 @@ def _worm_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 def _spiritual_advisor(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = prompt.detail
-    how = " as a co-existing advisor" if d.get("advisor") else ""
-    return [f"The {faction_words(d['shipper'])} shipped: you may send one token from your reserves "
-            f"({tokens(_public(seen).reserves)}), free, to {where(d['to_location'])}{how}."]
+    facts = [f"The {faction_words(d['shipper'])} shipped: you may send one token from your reserves "
+             f"({tokens(_public(seen).reserves)}), free, to {where(d['to_location'])}."]
+    if d.get("shipment_location"):
+        facts.append(f"Or (A-15) send it with their shipment to {where(d['shipment_location'])}, where it co-exists "
+                     "as an advisor.")
+    return facts
 
 
 def _guild_timing(seen: PlayerView, prompt: Prompt) -> list[str]:

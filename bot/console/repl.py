@@ -22,6 +22,7 @@ from bot.discord.text import options_text
 from engine.actions import (
     Action,
     AdminAction,
+    AnswerRevealKarama,
     AnswerRevealWindow,
     AskPrescience,
     CallTraitor,
@@ -76,6 +77,7 @@ DECLINE: dict[PromptKind, Callable[[Faction], Action]] = {
     PromptKind.BT_ATTACK: lambda f: ChooseBtAttack(faction=f),
     PromptKind.BT_MARK: lambda f: MarkBtTraitor(faction=f),
     PromptKind.BT_REVEAL_WINDOW: lambda f: AnswerRevealWindow(faction=f),
+    PromptKind.BT_REVEAL_KARAMA: lambda f: AnswerRevealKarama(faction=f, cancel=False),
 }
 
 HELP = """\

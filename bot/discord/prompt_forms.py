@@ -16,6 +16,7 @@ from bot.discord.turn_forms import TURN_FORMS
 from engine.actions import (
     Action,
     AnswerPrescience,
+    AnswerRevealKarama,
     AnswerRevealWindow,
     CallTraitor,
     ChooseBtAttack,
@@ -100,6 +101,14 @@ def _bt_attack(prompt: Prompt) -> Form:  # engine/phases/bt_attack.py: DECLINE =
 def _bt_mark(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py: NO = "no"
     choices = [Choice("Mark no one", None) if o == "no" else Choice(f"Mark {_leader(o)}", o) for o in prompt.options]
     return _single(prompt, "Mark", choices, lambda f, v: MarkBtTraitor(faction=f, leader=v))
+
+
+def _bt_reveal_karama(prompt: Prompt) -> Form:  # engine/factions/bt_reveal_karama.py: "let_it_stand", "cancel"
+    leader = _leader(str(prompt.detail.get("leader", "")))
+    labels = {"let_it_stand": f"Let the reveal of {leader} stand",
+              "cancel": f"Play Karama: cancel the reveal of {leader}"}
+    return _single(prompt, "Karama", [Choice(labels.get(o, o), o == "cancel") for o in prompt.options],
+                   lambda f, v: AnswerRevealKarama(faction=f, cancel=v))
 
 
 def _bt_reveal_window(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py: PASS = "pass"
@@ -254,6 +263,7 @@ FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
     PromptKind.BT_ATTACK: _bt_attack,
     PromptKind.BT_MARK: _bt_mark,
     PromptKind.BT_REVEAL_WINDOW: _bt_reveal_window,
+    PromptKind.BT_REVEAL_KARAMA: _bt_reveal_karama,
     PromptKind.BG_PREDICTION: _bg_prediction,
     PromptKind.BT_TRAPS: _bt_traps,
     PromptKind.BT_TRAPS_AND_GIFTS: _bt_traps_and_gifts,

@@ -46,7 +46,7 @@ from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import leader_name, option_name
-from engine.phases.shipment import ship_back_cost, shipment_cost
+from engine.phases.shipment import WITH_SHIPMENT, ship_back_cost, shipment_cost
 
 BID_RAISES = 4  # one-click bids: the lowest legal bid and the next three; any other amount is typed
 NOTHING = "nothing"  # "ship nothing", "move nothing": a choice of the first part
@@ -390,13 +390,15 @@ def _worm_placement(prompt: Prompt) -> Form:
 
 
 def _spiritual_advisor(prompt: Prompt) -> Form:
-    """engine/phases/shipment.py: each option of the decision in words, valued as its answer. (Where the advisor
-    goes, when that is for the Bene Gesserit to choose, is a second part to add: a Field refined by the first.)"""
-    how = " as a co-existing advisor" if prompt.detail.get("advisor") else ""
-    answers = {"accept": Choice(f"Send a token to {where(prompt.detail['to_location'])}{how}", True),
-               "decline": Choice("Send no advisor", False)}
+    """engine/phases/shipment.py: each option of the decision in words, valued as its answer: to the Polar Sink,
+    with the shipment as a co-existing advisor (A-15 `character_advantages`), or none."""
+    d = prompt.detail
+    answers = {"accept": Choice(f"Send a token to {where(d['to_location'])}", (True, False)),
+               WITH_SHIPMENT: Choice(f"Send it with the shipment to {where(d.get('shipment_location') or '')}, as a "
+                                     "co-existing advisor", (True, True)),
+               "decline": Choice("Send no advisor", (False, False))}
     return _single(prompt, "Spiritual advisor", [answers[option] for option in prompt.options],
-                   lambda f, v: SendAdvisor(faction=f, accept=v))
+                   lambda f, v: SendAdvisor(faction=f, accept=v[0], with_shipment=v[1]))
 
 
 def _guild_timing(prompt: Prompt) -> Form:

@@ -11,10 +11,11 @@
   whenever the BT act on them, at a revival of that leader and at the end of the turn.
 - Reveal (BT-23, R-8, R-25, BT-26, R-31): `RevealBtTraitor` at any time. A leader who is not marked is
   refused (only the BT see a refusal). A marked leader with an open victory record (`GameState.victories`,
-  written by engine/phases/battle.py `record_victory`) whose faction still has tokens in that territory: he
-  and all of those tokens go to the tanks and the BT take control of the territory, for no spice. Otherwise
-  the reveal is public, the mark is removed, and nothing else happens. A readied Karama cancels a reveal
-  that would have an effect (the leader stays, the tokens stay, the mark is removed).
+  written by engine/phases/battle.py `record_victory`) whose faction still has tokens in that territory: the
+  reveal is public at once and a Karama window opens on it (BT-51, engine/factions/bt_reveal_karama.py); unless
+  a Karama cancels it (the leader stays, the tokens stay, the mark is removed), he and all of those tokens go to
+  the tanks and the BT take control of the territory, for no spice. Otherwise the reveal is public, the mark is
+  removed, and nothing else happens.
 - Waiting (BT-25, R-6, R-7, R-23): a stronghold record stays open until any tokens ship or move into that
   stronghold or the betrayed faction's tokens move or ship out of it (engine/factions/bt_control.py). Records
   outside strongholds close when the next battle starts or the BT decide on their leader attack
@@ -22,21 +23,20 @@
 - Control (BT-24, R-26, R-30): engine/factions/bt_control.py.
 
 Reading (not settled by the rules): a leader who is the recorded winner in several territories (stronghold
-records can last several turns) betrays the tokens in all of them at once; he dies only once. Karama is a
-standing order (A-14) and fires only on a reveal that would have an effect.
+records can last several turns) betrays the tokens in all of them at once; he dies only once. The Karama window
+opens only on a reveal that would have an effect.
 """
 
 from __future__ import annotations
 
 from engine.actions import AnswerRevealWindow, MarkBtTraitor, RevealBtTraitor
-from engine.board import locations_of, tokens_in_territory
+from engine.board import tokens_in_territory
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.bt_reveal_karama import open_karama_window
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import wipe_out
 from engine.ids import Faction
-from engine.karama import Advantage, karama_cancels
 from engine.model import BattleVictory, GameState, Prompt, PromptKind
 from engine.names import faction_name, leader_name
 from engine.rng import Rng
@@ -183,29 +183,12 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
                    f"{faction_name(faction)} as their traitor, to no effect: {why}. He stays with his faction (R-8).",
                    leader=leader, faction=faction.value, effect=False)
         return
-    if karama_cancels(state, Advantage.BT_TRAITOR_REVEAL, log):
-        log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
-                   f"{faction_name(faction)} as their traitor, but Karama cancels it: he stays with his faction and "
-                   "the tokens stay (BT-26, R-31).", leader=leader, faction=faction.value, effect=False)
-        return
-    state.captured.pop(leader, None)  # BT-22: he dies; a captive into his own faction's tanks (A-15)
-    state.faction(leader_faction(leader)).leaders_in_tanks.append(leader)
-    taken = []
-    for record in betrayals:
-        lost = sum(wipe_out(state, loc, record.faction) for loc in locations_of(record.territory))
-        state.victories.remove(record)
-        if record.territory not in state.bt.controlled:
-            state.bt.controlled.append(record.territory)
-        taken.append((record.territory, lost))
-    where = " and ".join(f"{lost} token{'s' if lost != 1 else ''} in {territory}" for territory, lost in taken)
-    log.public(
-        "bt_traitor_revealed",
-        f"The Bene Tleilaxu reveal {leader_name(leader)} as their traitor! He goes to the tanks with the "
-        f"{faction_name(faction)}'s {where}; the Bene Tleilaxu now control "
-        f"{' and '.join(t for t, _ in taken)} and gain no spice (BT-23).",
-        leader=leader, faction=faction.value, effect=True, territories=[t for t, _ in taken],
-        tokens=sum(lost for _, lost in taken),
-    )
+    log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} as their traitor! He won "
+               f"{' and '.join(v.territory for v in betrayals)} for the {faction_name(faction)}: unless a Karama "
+               "cancels the reveal, he goes to the tanks with their tokens there and the Bene Tleilaxu take "
+               "control (BT-23, BT-51).", leader=leader, faction=faction.value, effect=True,
+               territories=[v.territory for v in betrayals])
+    open_karama_window(state, leader, faction, betrayals, log)  # BT-51: the effect waits for the answers
 
 
 def _name(leader: str) -> str:

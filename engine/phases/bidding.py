@@ -14,7 +14,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.hands import hand_full, hand_limit
+from engine.hands import hand_full
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
@@ -306,20 +306,10 @@ def _finish(state: GameState, log: EventLog) -> None:
 # --- handlers --------------------------------------------------------------------------------
 
 
-def _refuse_full_hand(state: GameState, faction: Faction) -> None:
-    """1979 rules: a faction whose hand is full cannot bid."""
-    b = state.bidding
-    if state.phase == Phase.BIDDING and b is not None and b.card_open and faction not in b.bidders \
-            and hand_full(state, faction):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE,
-                            f"Your hand is full ({hand_limit(faction)} cards); you cannot bid.")
-
-
 @handles(Bid)
 def bid(state: GameState, action: Bid, log: EventLog) -> None:
     faction = action.faction
-    _refuse_full_hand(state, faction)
-    take_prompt(state, faction, PromptKind.BID, RULE)
+    take_prompt(state, faction, PromptKind.BID, RULE)  # a full hand, a final pass...: engine/refusals.py
     b = state.bidding
     minimum = b.high_bid + 1
     if action.amount < minimum:
@@ -368,7 +358,6 @@ def _supporting_ally(state: GameState, action: Bid) -> Faction | None:
 
 @handles(PassBid)
 def pass_bid(state: GameState, action: PassBid, log: EventLog) -> None:
-    _refuse_full_hand(state, action.faction)
     take_prompt(state, action.faction, PromptKind.BID, RULE)
     _record_pass(state, action.faction, log)
     _next_turn(state, log)

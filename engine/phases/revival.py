@@ -121,6 +121,7 @@ def revive(state: GameState, action: Revive, log: EventLog) -> None:
     faction = action.faction
     take_prompt(state, faction, PromptKind.REVIVAL, RULE)
     fs = state.faction(faction)
+    fs.revived_turn = state.turn  # A-7: one revival a turn (engine/refusals.py)
     limit = token_limit(state, faction)
     if action.tokens > limit:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60" if limit != MAX_TOKENS else RULE,
@@ -210,6 +211,7 @@ def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> Non
     """BT-60: the ally's revival, free: up to 6 tokens and up to 2 leaders; one mark window for both."""
     faction = action.faction
     take_prompt(state, faction, PromptKind.REVIVAL, "BT-60")
+    state.faction(faction).revived_turn = state.turn  # A-7: one revival a turn
     grant = bt_alliance_revival(state, faction)
     if grant is None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-60",

@@ -30,6 +30,7 @@ from engine.special_karama import shipment_stopped
 RULE_SHIP = "1979 rules: Shipment"
 RULE_STORM = "1979 rules: Storm"  # no shipping into, no moving into, out of or through a storm sector
 RULE_ADVISOR = "1979 rules: Bene Gesserit spiritual advisor"
+WITH_SHIPMENT = "with_shipment"  # A-15: the advisor's option beside "accept" (the Polar Sink) and "decline"
 STRONGHOLD_RATE, ELSEWHERE_RATE = 1, 2  # spice per token shipped
 
 GUILD, FREMEN, BG = Faction.GUILD, Faction.FREMEN, Faction.BENE_GESSERIT
@@ -385,12 +386,14 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
 def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str) -> None:
     """1979 rules (Bene Gesserit): whenever another faction ships from off-planet, the BG may put one token
     from their reserves in the Polar Sink for free. (The Fremen do not ship from off-planet.) With
-    `character_advantages` (A-15, engine/coexistence.py) it goes with the shipment instead, as an advisor."""
+    `character_advantages` (A-15, engine/coexistence.py) they may instead send it with the shipment, as an
+    advisor (factions.json: "may instead"): the Polar Sink stays their choice."""
     if shipper in (BG, FREMEN) or not state.in_game(BG) or not state.faction(BG).reserves:
         return
     with_host = state.setup.options.character_advantages
-    open_prompt(state, PromptKind.SPIRITUAL_ADVISOR, BG, secret=False, options=["accept", "decline"],
-                shipper=shipper.value, to_location=shipped_to if with_host else POLAR_SINK, advisor=with_host)
+    options = ["accept", WITH_SHIPMENT, "decline"] if with_host else ["accept", "decline"]
+    open_prompt(state, PromptKind.SPIRITUAL_ADVISOR, BG, secret=False, options=options, shipper=shipper.value,
+                to_location=POLAR_SINK, shipment_location=shipped_to if with_host else None)
 
 
 @handles(SendAdvisor)
@@ -399,12 +402,16 @@ def send_advisor(state: GameState, action: SendAdvisor, log: EventLog) -> None:
     if not action.accept:
         log.public("advisor_declined", "The Bene Gesserit send no spiritual advisor.", faction=BG.value)
         return
+    if action.with_shipment and prompt.detail.get("shipment_location") is None:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "An advisor goes with the shipment only with the "
+                            "character advantages (option character_advantages), which are off in this game; it "
+                            "goes to the Polar Sink.", ["accept", "decline"])
     if not state.faction(BG).reserves:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_ADVISOR, "You have no tokens in reserve.")
     if karama_cancels(state, Advantage.SPIRITUAL_ADVISOR, log):
         return
-    if prompt.detail.get("advisor"):  # A-15: with the shipment, co-existing (not on the board: nothing springs)
-        location = prompt.detail["to_location"]
+    if action.with_shipment:  # A-15: with the shipment, co-existing (not on the board: nothing springs)
+        location = prompt.detail["shipment_location"]
         state.faction(BG).reserves -= 1
         state.bg_advisors[location] = state.bg_advisors.get(location, 0) + 1
         log.public("advisor_sent", f"The Bene Gesserit send a spiritual advisor with the shipment to "
@@ -456,4 +463,6 @@ def _sample_shipment(state: GameState, prompt: Prompt, rng: Rng) -> Ship | ShipT
 
 @sampler_for(PromptKind.SPIRITUAL_ADVISOR)
 def _sample_advisor(state: GameState, prompt: Prompt, rng: Rng) -> SendAdvisor:
-    return SendAdvisor(faction=prompt.faction, accept=bool(rng.below(2)))
+    """Half the time no advisor; else (A-15) to the Polar Sink or with the shipment, one in two."""
+    accept, with_shipment = bool(rng.below(2)), WITH_SHIPMENT in prompt.options and not rng.below(2)
+    return SendAdvisor(faction=prompt.faction, accept=accept, with_shipment=accept and with_shipment)

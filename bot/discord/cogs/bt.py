@@ -17,6 +17,7 @@ from bot.discord.cogs.play import any_leader_choices, card_choices, card_in, lea
 from bot.discord.common import submit_for_seat
 from bot.discord.text import parse_assignments, parse_faction
 from engine.actions import (
+    AnswerRevealKarama,
     AnswerRevealWindow,
     BtAllyRevive,
     ChooseBtAttack,
@@ -131,6 +132,14 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
         hand = await own_hand(interaction)
         await submit_for_seat(self.bot, interaction, lambda f: KaramaTaxBt(faction=f, card=card_in(hand, card)),
                               "Karama tax on the BT")
+
+    @app_commands.command(name="karama-reveal")
+    @app_commands.describe(answer="After a BT traitor reveal: cancel it with a Karama from your hand, or let it stand")
+    async def karama_reveal(self, interaction: discord.Interaction, answer: Literal["cancel", "let it stand"]) -> None:
+        """Karama: cancel the BT traitor reveal being asked about (BT-51), or let it stand."""
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: AnswerRevealKarama(faction=f, cancel=answer == "cancel"),
+                              f"the BT reveal: {answer}")
 
     @app_commands.command(name="karama-trap")
     @app_commands.describe(card="The Karama card from your hand", stronghold="The trapped stronghold")

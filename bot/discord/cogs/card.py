@@ -128,10 +128,12 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
                               f"ride to {to_location}" if to_location else "stay")
 
     @app_commands.command(name="advisor")
-    @app_commands.describe(send="Send a spiritual advisor to the Polar Sink?")
-    async def advisor(self, interaction: discord.Interaction, send: Literal["yes", "no"]) -> None:
+    @app_commands.describe(send="yes: to the Polar Sink; with the shipment: beside the shipped tokens, co-existing "
+                                "(character advantages)")
+    async def advisor(self, interaction: discord.Interaction, send: Literal["yes", "with the shipment", "no"]) -> None:
         """The Bene Gesserit spiritual advisor."""
-        await submit_for_seat(self.bot, interaction, lambda f: SendAdvisor(faction=f, accept=send == "yes"),
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: SendAdvisor(faction=f, accept=send != "no", with_shipment=send != "yes"),
                               f"advisor: {send}")
 
     @app_commands.command(name="ship-back")

@@ -1,0 +1,279 @@
+"""BT-51, BT-26, R-31: a Karama cancels a BT traitor reveal, answered after the reveal is seen
+(engine/factions/bt_reveal_karama.py). Positions from tests/test_bt_traitors.py: the Atreides, Emperor and
+Harkonnen in storm order, then the BT; Duncan Idaho, marked, won Arrakeen for 7 Atreides tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import (
+    AnswerRevealKarama,
+    ChooseBtAttack,
+    DialStorm,
+    ForceDefault,
+    MarkBtTraitor,
+    RevealBtTraitor,
+    Ship,
+    SkipShipment,
+    UseKarama,
+)
+from engine.autoplay import bt_counts
+from engine.errors import ViolationCode
+from engine.flow import DEFAULTS, SAMPLERS
+from engine.game import apply
+from engine.invariants import violations
+from engine.karama import Advantage
+from engine.leaks import LeakChecker
+from engine.model import Phase, PromptKind
+from engine.rng import Rng
+from engine.views import view
+from tests.conftest import BG, BT, A, E, F, H, apply_all, let_reveal_stand, prompt_of, refused, take_card
+from tests.test_bt_traitors import (
+    ARRAKEEN,
+    DOTS,
+    DUNCAN,
+    FLAT,
+    KARAMA,
+    at,
+    battle_won_by_duncan,
+    drive,
+    position,
+    stronghold_won,
+)
+
+KIND = PromptKind.BT_REVEAL_KARAMA
+KARAMA_2, WORTHLESS = "karama_2", "baliset"
+STAND = [AnswerRevealKarama(faction=f) for f in (A, E, H)]
+
+
+def with_options(state, **options):
+    """The same position in a game with these options on."""
+    chosen = state.setup.options.model_copy(update=options)
+    return state.model_copy(update={"setup": state.setup.model_copy(update={"options": chosen})})
+
+
+def revealed(hands=None, factions=(A, E, H, BT), **options):
+    """Turn 2's movement round, the Atreides' shipment decision open; the BT reveal Duncan Idaho."""
+    state = at(with_options(position(factions, forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN],
+                                     victories=[stronghold_won()], hands=hands or {}), **options), Phase.MOVEMENT)
+    assert prompt_of(state, A, PromptKind.SHIPMENT)
+    state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    return state, events
+
+
+def public(events):
+    return [e for e in events if e.public]
+
+
+def betrayed(state):
+    return DUNCAN in state.faction(A).leaders_in_tanks
+
+
+# --- the window --------------------------------------------------------------------------------------------------
+
+
+def test_bt_51_a_karama_answered_after_the_reveal_cancels_it():
+    state, events = revealed(hands={E: [KARAMA]})
+    # The reveal is public at once; its effect waits for the Karama window.
+    assert [e.type for e in public(events)] == ["bt_traitor_revealed", "bt_karama_window"]
+    assert not betrayed(state) and state.tokens_at(ARRAKEEN, A) == 7 and state.bt.controlled == []
+    state, _ = apply(state, AnswerRevealKarama(faction=E, cancel=True))
+    state, events = apply_all(state, AnswerRevealKarama(faction=A), AnswerRevealKarama(faction=H))
+    [played] = [e for e in public(events) if e.type == "karama_played"]
+    assert played.data["faction"] == E.value and played.data["card"] == KARAMA and "BT-51" in played.message
+    # BT-51: the leader stays with his faction, the tokens stay; R-31: the mark is gone.
+    assert not betrayed(state) and state.tokens_at(ARRAKEEN, A) == 7 and state.bt.controlled == []
+    assert state.bt.marked == [] and KARAMA in state.treachery_discard and state.faction(E).hand == []
+    assert not any(e.type == "bt_betrayal" for e in events)
+    assert violations(state) == []
+
+
+def test_bt_51_the_reveal_takes_effect_once_every_faction_lets_it_stand():
+    state, _ = revealed(hands={E: [KARAMA]})
+    state, _ = apply_all(state, AnswerRevealKarama(faction=A), AnswerRevealKarama(faction=E))
+    assert not betrayed(state)  # the Harkonnen have not answered
+    state, events = apply(state, AnswerRevealKarama(faction=H))
+    [betrayal] = [e for e in public(events) if e.type == "bt_betrayal"]
+    assert betrayal.data["tokens"] == 7 and betrayal.data["territories"] == ["Arrakeen"]
+    assert betrayed(state) and state.tokens_at(ARRAKEEN, A) == 0 and state.bt.controlled == ["Arrakeen"]
+    assert state.faction(E).hand == [KARAMA] and state.victories == [] and state.bt.karama_window is None
+    assert bt_counts(events)["betrayals"] == 1
+    assert violations(state) == []
+
+
+def test_bt_51_every_faction_but_the_bt_is_asked_in_secret_whatever_it_holds():
+    state, _ = revealed(hands={E: [KARAMA]})
+    window = [p for p in state.prompts if p.kind == KIND]
+    assert [p.faction for p in window] == [A, E, H] and all(p.secret and p.blocking for p in window)
+    # The options are the decider's own (like the storm-card window): "cancel" only with a Karama in hand.
+    assert prompt_of(state, E, KIND).options == ["let_it_stand", "cancel"]
+    assert prompt_of(state, A, KIND).options == ["let_it_stand"] == prompt_of(state, H, KIND).options
+    table = view(state, None)
+    assert [(a.faction, a.kind, a.secret) for a in table.awaiting] == [(A, KIND, True), (E, KIND, True),
+                                                                      (H, KIND, True)]
+    assert [p.kind for p in view(state, A).own_prompts] == [KIND]
+    assert view(state, A).own_prompts[0].options == ["let_it_stand"]
+    assert LeakChecker().check(state, []) == []
+
+
+def test_bt_51_answers_are_secret_and_an_answered_prompt_stays_open_until_the_window_closes():
+    state, _ = revealed(hands={E: [KARAMA]})
+    state, events = apply(state, AnswerRevealKarama(faction=E, cancel=True))
+    assert public(events) == [] and all(e.audience == (E,) for e in events)
+    assert [a.faction for a in view(state, None).awaiting] == [A, E, H]  # nobody can tell who answered
+    state, _ = apply(state, AnswerRevealKarama(faction=E, cancel=False))  # changed: it stands after all
+    state, events = apply_all(state, AnswerRevealKarama(faction=A), AnswerRevealKarama(faction=H))
+    assert betrayed(state) and state.faction(E).hand == [KARAMA]
+
+
+def test_bt_51_a_cancel_without_a_karama_is_refused_to_the_decider_alone():
+    state, _ = revealed(hands={E: [KARAMA]})
+    refusal = refused(state, AnswerRevealKarama(faction=H, cancel=True), "BT-51", ViolationCode.NOT_ALLOWED)
+    assert "no Karama" in refusal.message and refusal.allowed == ["let_it_stand"]
+
+
+def test_bt_51_the_bt_are_not_asked_and_nobody_answers_without_a_window():
+    state, _ = revealed(hands={E: [KARAMA]})
+    refused(state, AnswerRevealKarama(faction=BT), "BT-51", ViolationCode.NOT_ALLOWED)
+    state, _ = let_reveal_stand(state)
+    refusal = refused(state, AnswerRevealKarama(faction=E, cancel=True), "BT-51", ViolationCode.WRONG_PHASE)
+    assert "No Bene Tleilaxu traitor reveal is waiting" in refusal.message
+
+
+def test_bt_51_a_karama_spent_since_is_no_cancel():
+    """The Emperor said cancel, then lost the card (an admin correction): the reveal stands."""
+    state, _ = revealed(hands={E: [KARAMA]})
+    state, _ = apply(state, AnswerRevealKarama(faction=E, cancel=True))
+    state.faction(E).hand.remove(KARAMA)
+    state.treachery_discard.append(KARAMA)
+    state, _ = apply_all(state, AnswerRevealKarama(faction=A), AnswerRevealKarama(faction=H))
+    assert betrayed(state)
+
+
+# --- the game waits ----------------------------------------------------------------------------------------------
+
+
+def test_bt_51_the_game_waits_while_the_window_is_open_and_the_set_aside_decision_comes_back():
+    """Our ruling: the decisions open at the reveal are set aside, every other action waits; they come back as
+    they were once the window closes, after the reveal's effect."""
+    state, _ = revealed(hands={E: [KARAMA]})
+    shipment = state.bt.karama_window.set_aside[0]
+    assert shipment.kind == PromptKind.SHIPMENT and shipment.faction == A
+    assert state.prompt(shipment.id) is None
+    refusal = refused(state, Ship(faction=A, to_location=ARRAKEEN, tokens=1), "BT-51", ViolationCode.WRONG_PHASE)
+    assert "waits" in refusal.message
+    refused(state, UseKarama(faction=E, card=KARAMA, against=BT, advantage=Advantage.BT_TRAITOR_REVEAL), "BT-51")
+    refused(state, RevealBtTraitor(faction=BT, leader=DUNCAN), "BT-51")
+    refused(state, ForceDefault(admin="mod", reason="deadline", prompt_id=shipment.id))
+    state, _ = apply_all(state, *STAND)
+    back = state.prompt(shipment.id)
+    assert back is not None and back.faction == A and back.kind == PromptKind.SHIPMENT
+    assert back.options == shipment.options and back.opened_at == state.seq - 1  # its deadline counts afresh
+    state, _ = apply(state, SkipShipment(faction=A))
+    assert violations(state) == []
+
+
+# --- a Karama readied in advance (A-14's standing order) ---------------------------------------------------------
+
+
+def test_bt_51_a_readied_karama_answers_at_once_and_silently():
+    state = at(position(forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()],
+                        hands={E: [KARAMA]}), Phase.MOVEMENT)
+    state, _ = apply(state, UseKarama(faction=E, card=KARAMA, against=BT, advantage=Advantage.BT_TRAITOR_REVEAL))
+    state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    assert state.bt.karama_window.answers == {E: True}
+    [told] = [e for e in events if e.type == "karama_window_answered"]
+    assert told.audience == (E,)
+    # The window's shape is the same as without the order: the Emperor's prompt opens and stays open.
+    assert [p.faction for p in state.prompts if p.kind == KIND] == [A, E, H]
+    assert [e.type for e in public(events)] == ["bt_traitor_revealed", "bt_karama_window"]
+    # Its default is the readied answer; the others' is no.
+    assert DEFAULTS[KIND](state, prompt_of(state, E, KIND)).cancel is True
+    assert DEFAULTS[KIND](state, prompt_of(state, A, KIND)).cancel is False
+    state, events = apply_all(state, AnswerRevealKarama(faction=A), AnswerRevealKarama(faction=H))
+    assert not betrayed(state) and KARAMA in state.treachery_discard and state.karama_orders == []
+
+
+def test_bt_51_several_cancels_the_first_in_storm_order_spends_its_karama_and_the_others_keep_theirs():
+    state, _ = revealed(hands={E: [KARAMA], H: [KARAMA_2]})
+    state, events = apply_all(state, AnswerRevealKarama(faction=H, cancel=True),
+                              AnswerRevealKarama(faction=E, cancel=True), AnswerRevealKarama(faction=A))
+    [played] = [e for e in public(events) if e.type == "karama_played"]
+    assert played.data["faction"] == E.value  # storm order: Atreides, Emperor, Harkonnen
+    assert state.faction(E).hand == [] and state.faction(H).hand == [KARAMA_2] and not betrayed(state)
+
+
+def test_bt_51_a_15_the_bene_gesserit_cancel_with_a_worthless_card_before_their_karama(monkeypatch):
+    """A-15 `character_advantages`: their worthless cards are Karama cards; the one spent is the worthless one."""
+    monkeypatch.setitem(DOTS, BG, 18)
+    state, _ = revealed(factions=(A, E, H, BG, BT), hands={BG: [KARAMA, WORTHLESS]}, character_advantages=True)
+    assert prompt_of(state, BG, KIND).options == ["let_it_stand", "cancel"]
+    state, events = apply_all(state, AnswerRevealKarama(faction=BG, cancel=True), *STAND)
+    assert [e.data["card"] for e in public(events) if e.type == "karama_played"] == [WORTHLESS]
+    assert state.faction(BG).hand == [KARAMA] and not betrayed(state)
+
+
+def test_bt_51_a_card_readied_against_another_advantage_is_spent_last():
+    state = at(position(forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()],
+                        hands={E: [KARAMA, KARAMA_2]}), Phase.MOVEMENT)
+    state, _ = apply(state, UseKarama(faction=E, card=KARAMA, against=H, advantage=Advantage.EXTRA_CARD))
+    state, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    state, events = apply_all(state, AnswerRevealKarama(faction=E, cancel=True), AnswerRevealKarama(faction=A),
+                              AnswerRevealKarama(faction=H))
+    assert [e.data["card"] for e in public(events) if e.type == "karama_played"] == [KARAMA_2]
+    assert state.faction(E).hand == [KARAMA] and [o.card for o in state.karama_orders] == [KARAMA]
+
+
+# --- defaults, deadlines and automatic players -------------------------------------------------------------------
+
+
+def test_bt_51_the_deadline_default_is_no_and_the_reveal_then_stands():
+    state, _ = revealed(hands={E: [KARAMA]})
+    for faction in (A, E, H):
+        prompt = prompt_of(state, faction, KIND)
+        assert DEFAULTS[KIND](state, prompt) == AnswerRevealKarama(faction=faction, cancel=False)
+        state, _ = apply(state, ForceDefault(admin="deadline", reason="the deadline passed", prompt_id=prompt.id))
+    assert betrayed(state) and state.faction(E).hand == [KARAMA]
+
+
+def test_bt_51_automatic_players_holding_karama_sometimes_cancel_and_never_without_one():
+    state, _ = revealed(hands={E: [KARAMA]})
+    holder = [SAMPLERS[KIND](state, prompt_of(state, E, KIND), Rng.from_seed(seed)).cancel for seed in range(30)]
+    other = [SAMPLERS[KIND](state, prompt_of(state, A, KIND), Rng.from_seed(seed)).cancel for seed in range(30)]
+    assert 0 < holder.count(True) < 30 and other.count(True) == 0
+
+
+# --- R-7: a reveal in the battle round ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cancel", [False, True])
+def test_bt_51_r_7_a_reveal_before_the_attack_decision_holds_the_battle_round_until_the_window_closes(cancel):
+    state = battle_won_by_duncan(FLAT)
+    state.faction(E).hand.append(take_card(state, KARAMA))
+    state, _ = apply(state, MarkBtTraitor(faction=BT, leader=DUNCAN))
+    attack = prompt_of(state, BT, PromptKind.BT_ATTACK)
+    state, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    assert state.prompt(attack.id) is None and not betrayed(state)
+    refused(state, ChooseBtAttack(faction=BT, leader=None), "BT-51", ViolationCode.WRONG_PHASE)
+    state, _ = apply_all(state, AnswerRevealKarama(faction=E, cancel=cancel), AnswerRevealKarama(faction=A),
+                         AnswerRevealKarama(faction=H))
+    assert betrayed(state) is not cancel and state.tokens_at(FLAT, A) == (7 if cancel else 0)
+    assert state.prompt(attack.id) is not None
+    state, _ = apply(state, ChooseBtAttack(faction=BT, leader=None))
+    assert violations(state) == []
+
+
+def test_bt_51_a_15_a_forecast_dial_set_aside_stays_secret_from_the_fremen():
+    """A-15 `weather`: the Fremen learn next turn's storm once both forecast dials are in; a window opened between
+    the two dials sets the second aside, and the first dial must not show as the forecast meanwhile."""
+    state = position((A, E, H, F, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()])
+    state = at(with_options(state, weather=True), Phase.STORM)
+    state, _ = drive(state, lambda s: any(p.detail.get("forecast") for p in s.prompts))
+    first = next(p for p in state.prompts if p.detail.get("forecast"))
+    state, _ = apply(state, DialStorm(faction=first.faction, value=2))
+    assert view(state, F).own.storm_forecast is None
+    state, _ = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    assert not any(p.kind == PromptKind.STORM_DIAL for p in state.prompts)
+    assert view(state, F).own.storm_forecast is None
+    state, _ = let_reveal_stand(state)
+    assert any(p.detail.get("forecast") for p in state.prompts) and view(state, F).own.storm_forecast is None
