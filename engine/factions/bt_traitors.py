@@ -232,23 +232,6 @@ def bt_turn_ends(state: GameState, log: EventLog) -> None:
     close_open_field_betrayals(state)
 
 
-# --- automatic players ---------------------------------------------------------------------
-
-
-def sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
-    """For automatic players (engine/autoplay.py): the BT often reveal a marked leader who can betray tokens
-    now, and rarely one who cannot (to no effect, R-8). Draws nothing from `rng` while the BT have no mark."""
-    marks = live_marks(state)
-    if not marks:
-        return None
-    effective = [leader for leader in marks if open_betrayals(state, leader)]
-    if effective and rng.below(4) == 0:
-        return RevealBtTraitor(faction=BT, leader=rng.choice(effective))
-    if rng.below(3000) == 0:
-        return RevealBtTraitor(faction=BT, leader=rng.choice(marks))
-    return None
-
-
 # --- the reveal window after an open-field battle (R-7) --------------------------------------
 
 PASS = "pass"
