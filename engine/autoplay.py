@@ -2,7 +2,9 @@
 
 They use their own seeded generator, not the game's, so that the game's randomness (decks, storm) is the
 same whoever plays it. Samples come from each prompt kind's registered sampler (engine/flow.py); a sample
-the rules refuse is retried, and after a few refusals the prompt's default (always legal) is taken.
+the rules refuse is retried, and after a few refusals the prompt's default (always legal) is taken. Now and then
+a player does instead something it may do at any time, drawn from engine/anytime.py's list of what is legal now
+(the list the players' panels show), so a refusal there is a fault that play_game reports.
 """
 
 from __future__ import annotations
@@ -228,8 +230,8 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
     while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
         try:
             state, events = _answer_with_default(state, rng) if defaults_only else _play_one(state, rng)
-        except RuleViolation as refusal:  # a default refused: with real players the game would stop dead
-            found = [f"turn {state.turn} {state.phase.value}, action {actions + 1}: a default is refused: {refusal}"]
+        except RuleViolation as refusal:  # a default or an any-time choice refused: the lists lie to players
+            found = [f"turn {state.turn} {state.phase.value}, action {actions + 1}: refused: {refusal}"]
             break
         actions += 1
         counts.update(e.type for e in events)
@@ -248,13 +250,10 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
 
 def _play_one(state: GameState, rng: Rng) -> Transition:
     """One random action: now and then a spontaneous one, else an answer to a random open prompt."""
-    spontaneous = spontaneous_action(state, rng)
-    try:
-        state, events = apply(state, spontaneous) if spontaneous else (state, [])
-    except RuleViolation:
-        events = []  # the moment did not allow it (a battle in progress, say): no harm done
-    if not spontaneous or not events:
-        _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
+    spontaneous = spontaneous_action(state, rng)  # legal: engine/anytime.py lists only what the rules accept
+    if spontaneous is not None:
+        return apply(state, spontaneous)
+    _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
     return Transition(state, events)
 
 
