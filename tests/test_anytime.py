@@ -10,7 +10,7 @@ when another faction's secrets do, and rules tests for the moments the rules nam
 from __future__ import annotations
 
 import itertools
-from functools import cache
+from functools import cache, partial
 
 import pytest
 
@@ -147,9 +147,10 @@ def test_every_choice_listed_is_accepted():
 # --- nothing accepted is missing ---------------------------------------------------------------------------
 
 
-def candidates(state: GameState, faction: Faction) -> list[Action]:
+def candidates(state: GameState, faction: Faction) -> list[partial]:
     """Any-time actions as the rules name them, whether legal now or not: every card of the hand in every use,
-    every faction, leader, stronghold and territory, amounts around the faction's spice."""
+    every faction, leader, stronghold and territory, amounts around the faction's spice (each made when called:
+    only a sample of them is tried)."""
     data = load_game_data()
     hand, spice = state.faction(faction).hand, state.faction(faction).spice
     others = [f for f in state.factions if f != faction]
@@ -157,38 +158,41 @@ def candidates(state: GameState, faction: Faction) -> list[Action]:
     dead = state.faction(faction).leaders_in_tanks
     board = data.board
     territories = sorted({board.location_territory(loc) for loc in (*state.forces, *state.bg_advisors)})
-    found: list[Action] = [PlayHajr(faction=faction), SetBidOrder(faction=faction),
-                           SetBidOrder(faction=faction, auto_pass=True)]
-    found += [SetTraitorOrder(faction=faction, auto=yes) for yes in (True, False)]
-    found += [SetSpiceWinOrder(faction=faction, declare=yes) for yes in (True, False)]
-    found += [SetBidOrder(faction=faction, max_bid=n) for n in (1, BID_LIMIT_OFFERED)]
+    made = partial
+    found = [made(PlayHajr, faction=faction), made(SetBidOrder, faction=faction),
+             made(SetBidOrder, faction=faction, auto_pass=True)]
+    found += [made(SetTraitorOrder, faction=faction, auto=yes) for yes in (True, False)]
+    found += [made(SetSpiceWinOrder, faction=faction, declare=yes) for yes in (True, False)]
+    found += [made(SetBidOrder, faction=faction, max_bid=n) for n in (1, BID_LIMIT_OFFERED)]
     for card in hand:
-        found += [UseKarama(faction=faction, card=card, against=owner, advantage=a.value) for a, owner in OWNER.items()]
-        found += [KaramaTaxBt(faction=faction, card=card)]
-        found += [KaramaDestroyTrap(faction=faction, card=card, stronghold=s) for s in board.strongholds]
+        found += [made(UseKarama, faction=faction, card=card, against=owner, advantage=a.value)
+                  for a, owner in OWNER.items()]
+        found += [made(KaramaTaxBt, faction=faction, card=card)]
+        found += [made(KaramaDestroyTrap, faction=faction, card=card, stronghold=s) for s in board.strongholds]
         found += special_karama_candidates(faction, card, others, dead)
-    found += [PlayGhola(faction=faction, tokens=n) for n in range(1, 6)]
-    found += [PlayGhola(faction=faction, leader=leader) for leader in dead]
-    found += [PlayTruthtrance(faction=faction, target=f, question=QUESTIONS[0]) for f in others]
-    found += [RevealBtTraitor(faction=faction, leader=leader) for leader in every_leader]
-    found += [SetCoexistence(faction=faction, territory=t, advisors=way) for t in territories for way in (True, False)]
+    found += [made(PlayGhola, faction=faction, tokens=n) for n in range(1, 6)]
+    found += [made(PlayGhola, faction=faction, leader=leader) for leader in dead]
+    found += [made(PlayTruthtrance, faction=faction, target=f, question=QUESTIONS[0]) for f in others]
+    found += [made(RevealBtTraitor, faction=faction, leader=leader) for leader in every_leader]
+    found += [made(SetCoexistence, faction=faction, territory=t, advisors=way) for t in territories
+              for way in (True, False)]
     for to in others:
-        found += [GiveBribe(faction=faction, to=to, amount=n) for n in {1, max(spice, 1), spice + 1}]
-        found += [GiveAllySpice(faction=faction, to=to, amount=n) for n in {1, max(spice, 1), spice + 1}]
+        found += [made(GiveBribe, faction=faction, to=to, amount=n) for n in {1, max(spice, 1), spice + 1}]
+        found += [made(GiveAllySpice, faction=faction, to=to, amount=n) for n in {1, max(spice, 1), spice + 1}]
     return found
 
 
-def special_karama_candidates(faction: Faction, card: str, others: list[Faction], dead: list[str]) -> list[Action]:
+def special_karama_candidates(faction: Faction, card: str, others: list[Faction], dead: list[str]) -> list[partial]:
     """Each power in the shape A-14 gives it: the Atreides name nothing, the Emperor tokens or a leader, the Fremen a
     territory, the Guild and the Harkonnen a faction."""
+    use = partial(UseSpecialKarama, faction=faction, card=card)
     if faction == A:
-        return [UseSpecialKarama(faction=faction, card=card)]
+        return [use]
     if faction == E:
-        return ([UseSpecialKarama(faction=faction, card=card, tokens=n) for n in (1, 2, 3)]
-                + [UseSpecialKarama(faction=faction, card=card, leader=leader) for leader in dead])
+        return [partial(use, tokens=n) for n in (1, 2, 3)] + [partial(use, leader=leader) for leader in dead]
     if faction == F:
-        return [UseSpecialKarama(faction=faction, card=card, territory=t) for t in sand_territories()]
-    return [UseSpecialKarama(faction=faction, card=card, target=f) for f in others]
+        return [partial(use, territory=t) for t in sand_territories()]
+    return [partial(use, target=f) for f in others]
 
 
 TYPED = ("amount", "max_bid", "question")  # the action fields an Amount or a Text part fills
@@ -229,7 +233,8 @@ def test_every_anytime_action_accepted_is_listed():
             made = listing(faction, anytime_choices(state, faction))
             pool = candidates(state, faction)
             rng.shuffle(pool)
-            for action in pool[:CANDIDATES]:
+            for make in pool[:CANDIDATES]:
+                action = make()
                 try:
                     apply(state, action)
                 except RuleViolation:

@@ -84,7 +84,7 @@ def test_every_action_the_panel_offers_is_accepted():
     """Each button's value, or each menu's first and last value, with the typed parts at their limits: the form
     makes an action the rules accept."""
     tried = 0
-    for state in positions()[1::4]:
+    for state in positions()[1::6]:
         for faction in state.factions:
             for choice in anytime_choices(state, faction):
                 form = choice_form(choice, faction)
@@ -98,7 +98,7 @@ def test_every_action_the_panel_offers_is_accepted():
                         except RuleViolation as refusal:
                             pytest.fail(f"{action!r} offered but refused: {refusal}")
                         tried += 1
-    assert tried > 1000
+    assert tried > 500
 
 
 def _typed_values(choice) -> list[dict]:
