@@ -445,3 +445,14 @@ def test_a_15_coexistence_in_the_bene_gesserits_own_movement_turn():
     after, _ = apply(state, anytime_action(BG, AnytimeKind.COEXISTENCE, {"change": "advisors:The Great Flat"}))
     assert after.bg_advisors == {"The Great Flat#14": 2}
     assert "fighters:The Great Flat" in anytime_choice(after, BG, AnytimeKind.COEXISTENCE).part("change").options
+
+
+def test_a_15_the_ghola_offers_no_more_tokens_than_may_come_back_this_turn():
+    """One elite token a turn (A-15): with only Fedaykin in the tanks, the Ghola may bring back one of them."""
+    state = ready_game(factions=(A, F, H), character_advantages=True)
+    holding(state, F, "tleilaxu_ghola")
+    fs = state.faction(F)
+    fs.tanks, fs.elite_tanks, fs.reserves = 3, 3, fs.reserves - 3
+    assert anytime_choice(state, F, AnytimeKind.GHOLA).part("revive").options == ["tokens:1"]
+    refused(state, PlayGhola(faction=F, tokens=2), rule="A-15")
+    assert apply(state, PlayGhola(faction=F, tokens=1)).state.faction(F).tanks == 2
