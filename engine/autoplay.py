@@ -2,7 +2,9 @@
 
 They use their own seeded generator, not the game's, so that the game's randomness (decks, storm) is the
 same whoever plays it. Samples come from each prompt kind's registered sampler (engine/flow.py); a sample
-the rules refuse is retried, and after a few refusals the prompt's default (always legal) is taken.
+the rules refuse is retried, and after a few refusals the prompt's default (always legal) is taken. Now and then
+a player does instead something it may do at any time, drawn from engine/anytime.py's list of what is legal now
+(the list the players' panels show), so a refusal there is a fault that play_game reports.
 """
 
 from __future__ import annotations
@@ -11,31 +13,20 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engine.actions import (
-    Action,
-    KaramaDestroyTrap,
-    KaramaTaxBt,
-    PlayTruthtrance,
-    SetCoexistence,
-    SetSpiceWinOrder,
-    UseKarama,
-)
-from engine.coexistence import declarable_territories, may_declare
+from engine.actions import Action, RevealBtTraitor
+from engine.anytime import Amount, AnytimeChoice, AnytimeKind, Pick, anytime_action, anytime_choice, anytime_choices
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
 from engine.factions.bt_spice import SPICE_WIN_REASON
-from engine.factions.bt_traitors import sample_reveal
+from engine.factions.bt_traitors import open_betrayals
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
 from engine.ids import Faction
-from engine.karama import OWNER, advantage_in_play, counts_as_karama
 from engine.leaks import LeakChecker
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.options import GameSetup
 from engine.rng import Rng
-from engine.special_karama import power_available
-from engine.special_karama_powers import sample_special_karama
 
 RETRIES = 8
 
@@ -44,40 +35,75 @@ def choose(state: GameState, prompt: Prompt, rng: Rng) -> Action:
     return SAMPLERS[prompt.kind](state, prompt, rng)
 
 
-SPONTANEOUS_CHANCE = 40  # one step in this many, a holder plays a card that needs no prompt
+SPONTANEOUS_CHANCE = 40  # one step in this many, a faction does something it may do at any time
+QUESTION = "Do you hold a traitor?"  # what an automatic player asks with Truthtrance
+SMALL_AMOUNTS = 10  # automatic players give, and set bid limits of, at most this much above the least
+# How often, relative to one another, an automatic player picks each kind of action it may take at any time
+# (engine/anytime.py). The BT reveal and co-existence have moments of their own (below); Hajr and the Ghola are
+# also played when their decision asks (engine/cards.py samplers).
+WEIGHTS: dict[AnytimeKind, int] = {
+    AnytimeKind.KARAMA: 4, AnytimeKind.SPECIAL_KARAMA: 8, AnytimeKind.KARAMA_TAX_BT: 2,
+    AnytimeKind.KARAMA_DESTROY_TRAP: 2, AnytimeKind.TRUTHTRANCE: 3, AnytimeKind.GHOLA: 1, AnytimeKind.HAJR: 1,
+    AnytimeKind.BRIBE: 1, AnytimeKind.ALLY_SPICE: 1, AnytimeKind.SPICE_WIN_ORDER: 2, AnytimeKind.TRAITOR_ORDER: 1,
+    AnytimeKind.BID_ORDER: 1, AnytimeKind.BID_LIMIT: 1,
+}
 
 
 def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
-    """Now and then a faction plays a card that is played at any time: it readies a Karama against a
-    random advantage (A-14) or plays it against the BT (BT-51), or asks a Truthtrance question."""
-    reveal = sample_reveal(state, rng)  # BT-23: the BT reveal a marked leader now and then
+    """Now and then a faction does what the rules let it do at any time, chosen among its legal any-time actions
+    (engine/anytime.py, the list the players' panels show): the BT reveal a traitor (BT-23), the Bene Gesserit
+    co-exist (A-15), the Atreides see a plan (A-14); rarely, a random faction plays a card, gives spice or changes
+    a standing order."""
+    reveal = _sample_reveal(state, rng)
     if reveal is not None:
         return reveal
-    if may_declare(state) and rng.below(4) == 0:  # A-15: the Bene Gesserit co-exist, or stop
-        return _sample_coexistence(state, rng)
+    coexistence = _sample_kind(state, Faction.BENE_GESSERIT, AnytimeKind.COEXISTENCE, rng)
+    if coexistence is not None and rng.below(4) == 0:  # A-15: the Bene Gesserit co-exist, or stop
+        return coexistence
     seeing = _atreides_see_plan(state, rng)  # A-14: their power has a narrow window, so it is tried there
     if seeing is not None:
         return seeing
     if rng.below(SPONTANEOUS_CHANCE):
         return None
-    names = {card.id: card.name for card in load_game_data().treachery_cards}
     faction = rng.choice(list(state.factions))
-    others = [f for f in state.factions if f != faction]
-    readied = {o.card for o in state.karama_orders}
-    bt_action = _against_or_by_bt(state, faction, rng, names, readied)
-    if bt_action is not None:
-        return bt_action
-    for card in state.faction(faction).hand:
-        if power_available(state, faction) and counts_as_karama(state, faction, card) and card not in readied \
-                and rng.below(2):
-            return sample_special_karama(state, faction, card, rng)  # A-14: once per game
-        if names[card] == "Karama" and card not in readied:
-            advantages = [a for a, owner in OWNER.items() if owner in others and advantage_in_play(state, a)]
-            if advantages:
-                advantage = rng.choice(advantages)
-                return UseKarama(faction=faction, card=card, against=OWNER[advantage], advantage=advantage.value)
-        if names[card] == "Truthtrance":
-            return PlayTruthtrance(faction=faction, target=rng.choice(others), question="Do you hold a traitor?")
+    choices = [c for c in anytime_choices(state, faction) if c.kind in WEIGHTS]
+    if not choices:
+        return None
+    weighted = [c for c in choices for _ in range(WEIGHTS[c.kind])]
+    return sample_anytime(faction, rng.choice(weighted), rng)
+
+
+def sample_anytime(faction: Faction, choice: AnytimeChoice, rng: Rng) -> Action:
+    """A random legal action of the choice: a random value of each part, small amounts."""
+    values: dict[str, str | int] = {}
+    for part in choice.parts:
+        if isinstance(part, Pick):
+            values[part.name] = rng.choice(part.options)
+        elif isinstance(part, Amount):
+            values[part.name] = part.low + rng.below(min(part.high - part.low + 1, SMALL_AMOUNTS))
+        else:
+            values[part.name] = QUESTION
+    return anytime_action(faction, choice.kind, values)
+
+
+def _sample_kind(state: GameState, faction: Faction, kind: AnytimeKind, rng: Rng) -> Action | None:
+    choice = anytime_choice(state, faction, kind) if state.in_game(faction) else None
+    return sample_anytime(faction, choice, rng) if choice is not None else None
+
+
+def _sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
+    """BT-23: the BT often reveal a marked leader who can betray tokens now, and rarely one who cannot (to no
+    effect, R-8). Draws nothing from `rng` while the BT may reveal nobody."""
+    bt = Faction.BENE_TLEILAXU
+    choice = anytime_choice(state, bt, AnytimeKind.BT_REVEAL) if state.in_game(bt) else None
+    if choice is None:
+        return None
+    marks = choice.part("leader").options
+    effective = [leader for leader in marks if open_betrayals(state, leader)]
+    if effective and rng.below(4) == 0:
+        return RevealBtTraitor(faction=bt, leader=rng.choice(effective))
+    if rng.below(3000) == 0:
+        return RevealBtTraitor(faction=bt, leader=rng.choice(marks))
     return None
 
 
@@ -85,41 +111,12 @@ def _atreides_see_plan(state: GameState, rng: Rng) -> Action | None:
     """While the Atreides make a battle plan, their special Karama power (see the opponent's plan), one time in
     three when they may use it."""
     atreides = Faction.ATREIDES
-    if not state.in_game(atreides) or not power_available(state, atreides):
+    if not state.in_game(atreides) or not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts_for(atreides)):
         return None
-    if not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts_for(atreides)):
+    choice = anytime_choice(state, atreides, AnytimeKind.SPECIAL_KARAMA)
+    if choice is None or rng.below(3):
         return None
-    cards = [c for c in state.faction(atreides).hand if counts_as_karama(state, atreides, c)
-             and c not in {o.card for o in state.karama_orders}]
-    if not cards or rng.below(3):
-        return None
-    return sample_special_karama(state, atreides, cards[0], rng)
-
-
-def _sample_coexistence(state: GameState, rng: Rng) -> SetCoexistence | None:
-    advisors = bool(rng.below(2))
-    territories = declarable_territories(state, advisors) or declarable_territories(state, not advisors)
-    if not territories:
-        return None
-    advisors = advisors if declarable_territories(state, advisors) else not advisors
-    return SetCoexistence(faction=Faction.BENE_GESSERIT, territory=rng.choice(territories), advisors=advisors)
-
-
-def _against_or_by_bt(state: GameState, faction: Faction, rng: Rng, names: dict[str, str],
-                      readied: set[str]) -> Action | None:
-    """Now and then a Karama holder taxes the BT or destroys an untriggered trap (BT-51), and the BT change
-    their standing order to declare a spice win (BT-27: declare or not, 1 in 2)."""
-    if not state.in_game(Faction.BENE_TLEILAXU) or rng.below(3):
-        return None
-    if faction == Faction.BENE_TLEILAXU:
-        return SetSpiceWinOrder(faction=faction, declare=not rng.below(2))
-    karamas = [c for c in state.faction(faction).hand if names[c] == "Karama" and c not in readied]
-    if not karamas:
-        return None
-    untriggered = [s for s, t in state.traps.items() if t.triggered_by is None]
-    if untriggered and state.setup.options.bt_traps and rng.below(2):
-        return KaramaDestroyTrap(faction=faction, card=karamas[0], stronghold=rng.choice(untriggered))
-    return KaramaTaxBt(faction=faction, card=karamas[0])
+    return sample_anytime(atreides, choice, rng)
 
 
 def play_prompt(state: GameState, prompt: Prompt, rng: Rng) -> tuple[Action, Transition]:
@@ -236,8 +233,8 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
     while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
         try:
             state, events = _answer_with_default(state, rng) if defaults_only else _play_one(state, rng)
-        except RuleViolation as refusal:  # a default refused: with real players the game would stop dead
-            found = [f"turn {state.turn} {state.phase.value}, action {actions + 1}: a default is refused: {refusal}"]
+        except RuleViolation as refusal:  # a default or an any-time choice refused: the lists lie to players
+            found = [f"turn {state.turn} {state.phase.value}, action {actions + 1}: refused: {refusal}"]
             break
         actions += 1
         counts.update(e.type for e in events)
@@ -256,13 +253,10 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
 
 def _play_one(state: GameState, rng: Rng) -> Transition:
     """One random action: now and then a spontaneous one, else an answer to a random open prompt."""
-    spontaneous = spontaneous_action(state, rng)
-    try:
-        state, events = apply(state, spontaneous) if spontaneous else (state, [])
-    except RuleViolation:
-        events = []  # the moment did not allow it (a battle in progress, say): no harm done
-    if not spontaneous or not events:
-        _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
+    spontaneous = spontaneous_action(state, rng)  # legal: engine/anytime.py lists only what the rules accept
+    if spontaneous is not None:
+        return apply(state, spontaneous)
+    _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
     return Transition(state, events)
 
 

@@ -59,11 +59,12 @@ def may_declare(state: GameState) -> bool:
 
 
 def declarable_territories(state: GameState, advisors: bool) -> list[str]:
-    """Where the Bene Gesserit could turn their tokens into advisors (advisors True) or back into fighters."""
+    """Where the Bene Gesserit could turn their tokens into advisors (advisors True) or back into fighters: the
+    checks of `declare_coexistence`, so that menus offer only what it accepts."""
     board = load_game_data().board
     if advisors:
         held = {board.location_territory(loc) for loc, here in state.forces.items() if BG in here}
-        return sorted(held)
+        return sorted(t for t in held if not frozen_tokens(state, t, BG))  # R-24: frozen tokens stay fighters
     return sorted({board.location_territory(loc) for loc in state.bg_advisors
                    if not stronghold_full(state, BG, board.location_territory(loc))})
 

@@ -149,6 +149,10 @@ def ready_karama(state: GameState, action: UseKarama, log: EventLog) -> None:
         raise RuleViolation(ViolationCode.NOT_IN_GAME, RULE, f"{owner.value} is not in this game.")
     if any(o.card == action.card for o in state.karama_orders):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "That Karama card is already readied.")
+    if any(o.card == action.card for o in state.special_karama_orders):
+        # One card, one use: the special power's order would lapse when this one fired (and the other way round).
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "That Karama card is readied for your special Karama "
+                            "power; use another card.")
     state.karama_orders.append(KaramaOrder(faction=action.faction, card=action.card, advantage=advantage))
     log.private("karama_readied", action.faction,
                 f"Your Karama will cancel the next time {faction_name(owner)} {DESCRIPTIONS[advantage]}.",

@@ -255,8 +255,10 @@ class Table:
     # --- the players ---------------------------------------------------------------------------------
 
     def open_cards(self, faction: Faction) -> list[int]:
-        """The player's DMs with an enabled control, except cards they gave up on."""
-        return [i for i in self.screens[faction].with_controls() if i not in self.given_up]
+        """The player's decision cards with an enabled control (not the welcome DM's any-time panel button),
+        except cards they gave up on."""
+        screen = self.screens[faction]
+        return [i for i in screen.with_controls() if i not in self.given_up and screen.heading_of(i)]
 
     def heard(self, faction: Faction, card: discord.Message, control: Any, text: str) -> bool:
         """Read the bot's answer to a control it offered; False when it refused."""

@@ -487,8 +487,11 @@ async def test_autocomplete_offers_each_member_only_their_own_cards(room):
     state = bidding_with_a_gift_to_make()
     await room.play_from(state)
     for faction, member in room.players.items():
-        offered = await member.autocomplete(room.channel, "card karama", "card", "")
+        offered = await member.autocomplete(room.channel, "play plan", "weapon", "")
         assert sorted(choice["value"] for choice in offered) == sorted(state.faction(faction).hand)
+        karamas = await member.autocomplete(room.channel, "card karama", "card", "")  # only what is legal now
+        assert [c["value"] for c in karamas] == [c for c in state.faction(faction).hand if c.startswith("karama")]
+    assert await room.dave.autocomplete(room.channel, "play plan", "weapon", "") == []
     assert await room.dave.autocomplete(room.channel, "card karama", "card", "") == []
     # no shipment is asked of the Atreides now: no place is offered (tests/test_discord_e2e_turn.py: when it is)
     assert await room.players[A].autocomplete(room.channel, "play ship", "to", "carth") == []

@@ -22,7 +22,7 @@ from bot.discord.components import (
     FormSubmit,
     FormWindow,
     PromptButton,
-    _menu,
+    form_menu,
     form_view,
     prompt_view,
 )
@@ -344,15 +344,15 @@ def test_a_menu_of_more_than_25_choices_pages_by_23_with_earlier_and_later_entri
     assert page_count(turns) == 2 and page_count(form.fields[0]) == 1
     assert page_of(turns, 0) == (list(range(23)), False, True)
     assert page_of(turns, 1) == (list(range(23, 30)), True, False)
-    first = _menu(form, Draft.empty(form), 1, "x")
+    first = form_menu(form, Draft.empty(form), 1, "x")
     assert [o.label for o in first.options][:23] == [f"Turn {n}" for n in range(1, 24)]
     assert first.options[-1].value == "later:1" and len(first.options) == 24
     second_page = Draft.empty(form).turn_page(1, 1).choose(form, 1, 26)  # Turn 27, shown on page 2
-    second = _menu(form, second_page, 1, "x")
+    second = form_menu(form, second_page, 1, "x")
     assert second.options[0].value == "earlier:0" and [o.label for o in second.options][1:] == \
         [f"Turn {n}" for n in range(24, 31)]
     assert [o.label for o in second.options if o.default] == ["Turn 27"] and second.placeholder == "Turn: Turn 27"
-    elsewhere = _menu(form, second_page.turn_page(1, 0), 1, "x")  # the choice is off this page: the placeholder
+    elsewhere = form_menu(form, second_page.turn_page(1, 0), 1, "x")  # the choice is off this page: the placeholder
     assert not any(o.default for o in elsewhere.options) and elsewhere.placeholder == "Turn: Turn 27"
 
 

@@ -99,13 +99,14 @@ async def test_game_import_is_for_moderators_and_creates_the_game_here(running):
 
 class FakeUserTarget:
     def __init__(self, refuse: bool):
-        self.refuse, self.sent = refuse, []
+        self.refuse, self.sent, self.views = refuse, [], []
 
-    async def send(self, content, **_):
+    async def send(self, content, view=None, **_):
         if self.refuse:
             raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
                                     {"code": 50007, "message": "Cannot send messages to this user"})
         self.sent.append(content)
+        self.views.append(view)
 
 
 class ReadyClient:
@@ -126,7 +127,10 @@ async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():
                          state_json="{}", seq=0, seats={"atreides": 101, "harkonnen": 102})
     assert await gateway.can_dm(game, "atreides") is True
     assert open_dms.sent == ["**Dune in <#55>**\nYou play Atreides. Your secret decisions and cards will come here "
-                             "by DM."]
+                             "by DM. Cards you may play at any time, bribes and your standing orders: the button "
+                             "below, or `/me act` in the game's channel."]
+    [welcome] = open_dms.views  # the any-time panel's button (bot/discord/anytime_panel.py)
+    assert [(b.item.label, b.custom_id) for b in welcome.children] == [("Play a card or act now…", "mentat:act:g55")]
     assert await gateway.can_dm(game, "harkonnen") is False
     assert await gateway.can_dm(game, "fremen") is False  # nobody seated
 

@@ -43,6 +43,8 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("marked traitors", leaders(own.bt_marked)))
     if own.bid_order:
         facts.append(("bidding order", str(own.bid_order.model_dump(exclude_defaults=True) or "none")))
+    if own.traitor_order:
+        facts.append(("traitor calls", "automatic"))
     if own.spice_win_order is not None:
         facts.append(("declare a spice win at 35", "yes" if own.spice_win_order else "no"))
     if own.karama_orders:

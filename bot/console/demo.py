@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bot.app.map_picture import render_map
 from bot.app.ports import GameRecordRow, GameStatus, GameStore, OutgoingMessage
-from bot.app.service import Accepted, GameService, Refused
+from bot.app.service import Accepted, GameService
 from bot.console.gateway import CHANNEL_PREFIX, ConsoleGateway
 from bot.console.repl import Console
 from bot.store.memory import MemoryGameStore
@@ -117,19 +117,11 @@ class DemoPlayers:
         return state
 
     async def _step(self, row: GameRecordRow, state: GameState) -> list[Event]:
-        """One decision, as engine.autoplay.play_game takes it: now and then a card played at any time,
-        otherwise (or when that changed nothing) a random open prompt answered with a legal choice."""
+        """One decision, as engine.autoplay.play_game takes it: now and then something a faction may do at any
+        time (legal: engine/anytime.py), otherwise a random open prompt answered with a legal choice."""
         spontaneous = spontaneous_action(state, self.rng)
         if spontaneous is not None:
-            try:
-                accepted = await self._submit(row, spontaneous)
-            except Refused:  # the moment did not allow it (a battle in progress, say): no harm done
-                accepted = None
-            if accepted is not None and accepted.events:
-                return accepted.events
-            state = await self.service.state_of(row.game_id)
-            if not state.prompts:
-                return []
+            return (await self._submit(row, spontaneous)).events
         prompt = self.rng.choice(state.prompts)
         action, _ = play_prompt(state, prompt, self.rng)  # a sample the rules accept (tried on a copy)
         return (await self._submit(row, action, prompt.id)).events

@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.app.service import GameService
+from bot.discord.anytime_panel import DYNAMIC_ITEMS as PANEL_ITEMS
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import MentatTree
 from bot.discord.gateway import DiscordGateway
@@ -54,7 +55,7 @@ class MentatBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.add_cogs()
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *PANEL_ITEMS)
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

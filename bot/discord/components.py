@@ -183,7 +183,7 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PR
         """The menu of part `field`, as the draft shows it, in row `row` of the message."""
         custom_id = _form_id(game_id, form.prompt.id, form.fingerprint, draft.encode(), str(field))
         return cls(game_id, form.prompt.id, form.fingerprint, draft.encode(), field,
-                   _menu(form, draft, field, custom_id), row=row)
+                   form_menu(form, draft, field, custom_id), row=row)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
@@ -263,7 +263,7 @@ class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
         await _submit(interaction, row, form, lambda: form.action(draft.chosen), lambda: form.summary(draft.chosen))
 
 
-def _menu(form: Form, draft: Draft, field_index: int, custom_id: str) -> discord.ui.Select:
+def form_menu(form: Form, draft: Draft, field_index: int, custom_id: str) -> discord.ui.Select:
     """One part's menu: this page of its choices (the chosen one marked), with entries to turn the page."""
     field = form.fields_for(draft.chosen)[field_index]
     chosen = form.picks(draft.chosen)[field_index]

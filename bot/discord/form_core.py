@@ -13,11 +13,10 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.ids import Faction
-from engine.model import Prompt
 
 MAX_CHOICES = 25  # Discord: options in one select menu, buttons in one message
 MAX_FIELDS = 4  # 5 rows in a message: a select per row, the last row for the buttons (Back, More, Submit)
@@ -60,6 +59,20 @@ class Amount:
 Refine = Callable[[list[Any]], tuple[Field, ...]]
 
 
+class Asked(Protocol):
+    """What a form answers: an open decision (engine.model.Prompt), or an action its faction may take at any time
+    (bot/discord/anytime_panel.py). `kind` is an enum: its value names the form in fingerprints."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def kind(self) -> Any: ...
+
+    @property
+    def faction(self) -> Faction: ...
+
+
 @dataclass(frozen=True)
 class Form:
     """A decision's parts. `fields` are the parts as first offered; where a rule ties parts together (the
@@ -67,7 +80,7 @@ class Form:
     gives the parts again for the values chosen so far (None where nothing is chosen): the same number of
     parts, later ones re-offered."""
 
-    prompt: Prompt
+    prompt: Asked
     fields: tuple[Field, ...]
     build: Callable[[Faction, list[Any]], Action]  # the chosen values, one per field, in field order
     refine: Refine | None = None

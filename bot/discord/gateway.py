@@ -13,6 +13,7 @@ import discord
 
 from bot.app.map_picture import render_map
 from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
+from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
 from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
@@ -115,7 +116,9 @@ class DiscordGateway:
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             await user.send(f"**Dune in <#{game.channel_id}>**\nYou play {faction_name(Faction(faction))}. Your "
-                            "secret decisions and cards will come here by DM.", allowed_mentions=NO_MENTIONS)
+                            "secret decisions and cards will come here by DM. Cards you may play at any time, "
+                            "bribes and your standing orders: the button below, or `/me act` in the game's channel.",
+                            view=welcome_view(game.game_id), allowed_mentions=NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound):
             return False
         except discord.HTTPException as error:

@@ -152,7 +152,7 @@ def open_betrayals(state: GameState, leader: str) -> list[BattleVictory]:
             and not v.with_kwisatz_haderach]
 
 
-def _fighting_now(state: GameState, faction: Faction) -> bool:
+def fighting_now(state: GameState, faction: Faction) -> bool:
     battle = state.battle.current if state.battle is not None else None
     return battle is not None and faction in (battle.aggressor, battle.defender)
 
@@ -168,7 +168,7 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "R-25", f"{_name(leader)} is not one of your traitors.",
                             list(state.bt.marked))
     faction = state.captured.get(leader, leader_faction(leader))  # a captive fights for his captors (A-15)
-    if _fighting_now(state, faction):
+    if fighting_now(state, faction):
         # Our reading: his plan may be on the wheel; the reveal waits until the battle is resolved (public facts).
         raise RuleViolation(ViolationCode.WRONG_PHASE, "BT-23",
                             f"{faction_name(faction)} are fighting a battle; reveal {leader_name(leader)} once it "
@@ -213,23 +213,6 @@ def bt_turn_ends(state: GameState, log: EventLog) -> None:
     close_mark_window(state, log)
     forget_dead_marks(state)
     close_open_field_betrayals(state)
-
-
-# --- automatic players ---------------------------------------------------------------------
-
-
-def sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
-    """For automatic players (engine/autoplay.py): the BT often reveal a marked leader who can betray tokens
-    now, and rarely one who cannot (to no effect, R-8). Draws nothing from `rng` while the BT have no mark."""
-    marks = live_marks(state)
-    if not marks:
-        return None
-    effective = [leader for leader in marks if open_betrayals(state, leader)]
-    if effective and rng.below(4) == 0:
-        return RevealBtTraitor(faction=BT, leader=rng.choice(effective))
-    if rng.below(3000) == 0:
-        return RevealBtTraitor(faction=BT, leader=rng.choice(marks))
-    return None
 
 
 # --- the reveal window after an open-field battle (R-7) --------------------------------------

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.cogs.play import any_leader_choices, card_choices, card_in, leader_id, own_hand, stronghold_choices
+from bot.discord.cogs.play import any_leader_choices, card_in, leader_id, legal_options, own_hand
 from bot.discord.common import submit_for_seat
 from bot.discord.text import parse_assignments, parse_faction
 from engine.actions import (
@@ -29,6 +29,7 @@ from engine.actions import (
     SetSpiceWinOrder,
     TrapsAndGifts,
 )
+from engine.anytime import AnytimeKind
 from engine.data import load_game_data
 from engine.ids import Faction
 
@@ -76,7 +77,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
 
     @app_commands.command(name="reveal")
     @app_commands.describe(leader="A leader you marked as your traitor")
-    @app_commands.autocomplete(leader=any_leader_choices)
+    @app_commands.autocomplete(leader=legal_options(AnytimeKind.BT_REVEAL, "leader"))
     async def reveal(self, interaction: discord.Interaction, leader: str) -> None:
         """Reveal a marked leader as your traitor."""
         await submit_for_seat(self.bot, interaction, lambda f: RevealBtTraitor(faction=f, leader=leader_id(leader)),
@@ -126,7 +127,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
 
     @app_commands.command(name="karama-tax")
     @app_commands.describe(card="The Karama card from your hand")
-    @app_commands.autocomplete(card=card_choices)
+    @app_commands.autocomplete(card=legal_options(AnytimeKind.KARAMA_TAX_BT, "card"))
     async def karama_tax(self, interaction: discord.Interaction, card: str) -> None:
         """Karama: tax the BT 10 spice."""
         hand = await own_hand(interaction)
@@ -143,7 +144,8 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
 
     @app_commands.command(name="karama-trap")
     @app_commands.describe(card="The Karama card from your hand", stronghold="The trapped stronghold")
-    @app_commands.autocomplete(card=card_choices, stronghold=stronghold_choices)
+    @app_commands.autocomplete(card=legal_options(AnytimeKind.KARAMA_DESTROY_TRAP, "card"),
+                               stronghold=legal_options(AnytimeKind.KARAMA_DESTROY_TRAP, "stronghold"))
     async def karama_trap(self, interaction: discord.Interaction, card: str, stronghold: str) -> None:
         """Karama: destroy a BT trap."""
         hand = await own_hand(interaction)

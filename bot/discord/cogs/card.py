@@ -14,19 +14,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.cogs.play import (
-    FACTION_CHOICES,
-    card_choices,
     card_in,
     coexistence_choices,
-    leader_choices,
+    filled,
     leader_id,
+    legal_options,
     own_hand,
     ride_choices,
     ship_back_choices,
-    territory_choices,
     worm_territory_choices,
 )
 from bot.discord.common import submit_for_seat
+from bot.discord.text import parse_faction
 from engine.actions import (
     AnswerTruthtrance,
     GuildTiming,
@@ -43,14 +42,35 @@ from engine.actions import (
     UseKarama,
     UseSpecialKarama,
 )
-from engine.ids import Faction
-from engine.karama import Advantage
+from engine.anytime import LEADER, AnytimeKind
+from engine.karama import OWNER, Advantage
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
 
 Choice = app_commands.Choice
-ADVANTAGE_CHOICES = [Choice(name=a.value.replace("_", " "), value=a.value) for a in Advantage]
+KARAMA, SPECIAL = AnytimeKind.KARAMA, AnytimeKind.SPECIAL_KARAMA
+
+
+def _owner(advantage: str) -> str:
+    return OWNER[Advantage(advantage)].value
+
+
+def _after_colon(value: str) -> str:
+    return value.partition(":")[2]
+
+
+# Autocompletes that offer only what the caller may do now (engine/anytime.py), as the any-time panel does.
+KARAMA_CARDS = legal_options(KARAMA, "card")
+KARAMA_AGAINST = legal_options(KARAMA, "advantage", _owner)
+KARAMA_ADVANTAGES = legal_options(KARAMA, "advantage",
+                                  keep=lambda i, a: filled(i, "against") in (None, "", _owner(a)))
+GHOLA_LEADERS = legal_options(AnytimeKind.GHOLA, "revive", _after_colon, keep=lambda i, v: v.startswith(LEADER))
+TRUTHTRANCE_TARGETS = legal_options(AnytimeKind.TRUTHTRANCE, "target")
+SPECIAL_CARDS = legal_options(SPECIAL, "card")
+SPECIAL_TARGETS = legal_options(SPECIAL, "target")
+SPECIAL_TERRITORIES = legal_options(SPECIAL, "territory")
+SPECIAL_LEADERS = legal_options(SPECIAL, "revive", _after_colon, keep=lambda i, v: v.startswith(LEADER))
 
 
 @app_commands.guild_only()
@@ -62,13 +82,12 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.command(name="karama")
     @app_commands.describe(card="The Karama card from your hand", against="The faction whose advantage you cancel",
                            advantage="The advantage cancelled the next time it is used")
-    @app_commands.autocomplete(card=card_choices)
-    @app_commands.choices(against=FACTION_CHOICES, advantage=ADVANTAGE_CHOICES)
+    @app_commands.autocomplete(card=KARAMA_CARDS, against=KARAMA_AGAINST, advantage=KARAMA_ADVANTAGES)
     async def karama(self, interaction: discord.Interaction, card: str, against: str, advantage: str) -> None:
         """Ready a Karama against another faction's advantage (secret)."""
         hand = await own_hand(interaction)
         await submit_for_seat(self.bot, interaction, lambda f: UseKarama(faction=f, card=card_in(hand, card),
-                                                                         against=Faction(against),
+                                                                         against=parse_faction(against),
                                                                          advantage=advantage),
                               f"Karama readied against {against} ({advantage})")
 
@@ -93,7 +112,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
 
     @app_commands.command(name="ghola")
     @app_commands.describe(leader="A leader to revive", tokens="Or 1 to 5 tokens to revive")
-    @app_commands.autocomplete(leader=leader_choices)
+    @app_commands.autocomplete(leader=GHOLA_LEADERS)
     async def ghola(self, interaction: discord.Interaction, leader: str | None = None,
                     tokens: app_commands.Range[int, 0, 5] = 0) -> None:
         """Play Tleilaxu Ghola: a leader or up to 5 tokens from the tanks, free."""
@@ -103,12 +122,12 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
 
     @app_commands.command(name="truthtrance")
     @app_commands.describe(target="Who must answer", question="A yes/no question")
-    @app_commands.choices(target=FACTION_CHOICES)
+    @app_commands.autocomplete(target=TRUTHTRANCE_TARGETS)
     async def truthtrance(self, interaction: discord.Interaction, target: str,
                           question: app_commands.Range[str, 1, 300]) -> None:
         """Play Truthtrance: the target answers a yes/no question in public."""
         await submit_for_seat(self.bot, interaction,
-                              lambda f: PlayTruthtrance(faction=f, target=Faction(target), question=question),
+                              lambda f: PlayTruthtrance(faction=f, target=parse_faction(target), question=question),
                               f"Truthtrance asked of {target}")
 
     @app_commands.command(name="answer-truthtrance")
@@ -178,8 +197,8 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.describe(card="The Karama card from your hand", target="Guild, Harkonnen: the faction aimed at",
                            territory="Fremen: the sand territory of the worm", tokens="Emperor: tokens to revive",
                            leader="Emperor: the leader to revive")
-    @app_commands.autocomplete(card=card_choices, territory=territory_choices, leader=leader_choices)
-    @app_commands.choices(target=FACTION_CHOICES)
+    @app_commands.autocomplete(card=SPECIAL_CARDS, target=SPECIAL_TARGETS, territory=SPECIAL_TERRITORIES,
+                               leader=SPECIAL_LEADERS)
     async def special_karama(self, interaction: discord.Interaction, card: str, target: str | None = None,
                              territory: str | None = None, tokens: app_commands.Range[int, 0, 3] = 0,
                              leader: str | None = None) -> None:
@@ -187,7 +206,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
         hand = await own_hand(interaction)
         await submit_for_seat(self.bot, interaction,
                               lambda f: UseSpecialKarama(faction=f, card=card_in(hand, card),
-                                                         target=Faction(target) if target else None,
+                                                         target=parse_faction(target) if target else None,
                                                          territory=territory, tokens=tokens,
                                                          leader=leader_id(leader)),
                               "special Karama power")

@@ -1,5 +1,5 @@
 """/me: what only the caller may see, always ephemeral. /me prompts is also the way to read decisions when
-the bot cannot DM the player."""
+the bot cannot DM the player; /me act opens the any-time panel (bot/discord/anytime_panel.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.anytime_panel import panel_for
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of
 from bot.discord.components import prompt_view
 from bot.discord.text import prompt_title, prompts_text, secrets_text
@@ -51,6 +52,16 @@ class MeCog(commands.GroupCog, group_name="me", group_description="What only you
                 if buttons is not None:
                     await interaction.followup.send(f"{prompt_title(prompt)}: choose below.", view=buttons,
                                                     ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="act")
+    async def act(self, interaction: discord.Interaction) -> None:
+        """Play a card or act now: what you may do outside your decisions, and your standing orders."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            seat_of(game, interaction.user.id)  # refuses a caller with no seat
+            text, panel = await panel_for(self.bot, game.game_id, interaction.user.id)
+            await interaction.followup.send(text, view=panel, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: MentatBot) -> None:

@@ -13,7 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.anytime_words import value_label
 from bot.discord.common import submit_for_seat
+from bot.discord.text import parse_faction
 from bot.discord.turn_forms import (
     RESERVES,
     movement_sources,
@@ -50,9 +52,10 @@ from engine.actions import (
     SubmitBattlePlan,
     UseVoice,
 )
+from engine.anytime import AnytimeKind, anytime_choice
 from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
-from engine.model import Prompt, PromptKind
+from engine.model import GameState, Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name, location_label
 from engine.views import PlayerView, view
 
@@ -73,6 +76,38 @@ async def _my_view(interaction: discord.Interaction) -> PlayerView | None:
     if interaction.user.id not in seats:
         return None
     return view(await service.state_of(game.game_id), Faction(seats[interaction.user.id]))
+
+
+async def _my_seat(interaction: discord.Interaction) -> tuple[GameState, Faction] | None:
+    """The game in the caller's channel and the caller's faction in it, or None when they have no seat there."""
+    service = interaction.client.service
+    game = await service.store.game_in_channel(interaction.channel_id or 0)
+    seats = {user: faction for faction, user in game.seats.items()} if game else {}
+    if interaction.user.id not in seats:
+        return None
+    return await service.state_of(game.game_id), Faction(seats[interaction.user.id])
+
+
+Narrow = Callable[[discord.Interaction, str], bool]  # keeps a value of the part, given what the caller filled in
+
+
+def legal_options(kind: AnytimeKind, part: str, value: Callable[[str], str] = str,
+                  keep: Narrow = lambda interaction, option: True):
+    """An autocomplete offering only the values the caller may choose now for one part of an any-time action
+    (engine/anytime.py, the list the panel shows): labelled in the player's words, sent as `value(option)`."""
+    async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        seat = await _my_seat(interaction)
+        choice = anytime_choice(*seat, kind) if seat else None
+        legal = choice.part(part) if choice else None
+        options = [o for o in getattr(legal, "options", []) if keep(interaction, o)]
+        pairs = [(value_label(kind, part, o), value(o)) for o in options]
+        return _matching(list(dict.fromkeys(pairs)), current)
+    return complete
+
+
+def filled(interaction: discord.Interaction, name: str) -> str | None:
+    """What the caller has put in another option of the command so far."""
+    return getattr(interaction.namespace, name, None)
 
 
 def _matching(pairs: list[tuple[str, str]], current: str) -> list[Choice[str]]:
@@ -200,10 +235,6 @@ async def any_leader_choices(interaction: discord.Interaction, current: str) -> 
 
 async def territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     return _matching([(name, name) for name in load_game_data().board.territories], current)
-
-
-async def stronghold_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return _matching([(name, name) for name in load_game_data().board.strongholds], current)
 
 
 async def category_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -397,18 +428,18 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="bribe")
     @app_commands.describe(to="Who receives the spice", amount="How much spice")
-    @app_commands.choices(to=FACTION_CHOICES)
+    @app_commands.autocomplete(to=legal_options(AnytimeKind.BRIBE, "to"))
     async def bribe(self, interaction: discord.Interaction, to: str, amount: app_commands.Range[int, 1, 200]) -> None:
         """Give spice as a bribe, usable by the receiver from the end of the turn."""
-        await self._submit(interaction, lambda f: GiveBribe(faction=f, to=Faction(to), amount=amount),
+        await self._submit(interaction, lambda f: GiveBribe(faction=f, to=parse_faction(to), amount=amount),
                            f"bribe of {amount} to {to}")
 
     @app_commands.command(name="gift")
     @app_commands.describe(to="Your ally", amount="How much spice")
-    @app_commands.choices(to=FACTION_CHOICES)
+    @app_commands.autocomplete(to=legal_options(AnytimeKind.ALLY_SPICE, "to"))
     async def gift(self, interaction: discord.Interaction, to: str, amount: app_commands.Range[int, 1, 200]) -> None:
         """The Emperor gives spice to an ally, usable at once."""
-        await self._submit(interaction, lambda f: GiveAllySpice(faction=f, to=Faction(to), amount=amount),
+        await self._submit(interaction, lambda f: GiveAllySpice(faction=f, to=parse_faction(to), amount=amount),
                            f"{amount} spice to {to}")
 
     # --- battles ---

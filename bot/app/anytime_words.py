@@ -1,0 +1,137 @@
+"""The words of the any-time panel (engine/anytime.py): what each kind of action is called, what its parts and
+their values read as, and the panel's own text with the standing orders as they stand. Discord-free: the Discord
+panel (bot/discord/anytime_panel.py) and any other front read the same words.
+
+Built from the reader's own view and its own choices only, so the panel can say nothing its reader may not know.
+"""
+
+from __future__ import annotations
+
+from engine.anytime import (
+    ADVISORS,
+    ASK,
+    AUTO_PASS,
+    LEADER,
+    STANDING_ORDERS,
+    YES,
+    AnytimeChoice,
+    AnytimeKind,
+)
+from engine.ids import Faction
+from engine.karama import DESCRIPTIONS, OWNER, Advantage
+from engine.names import card_name, faction_name, leader_name
+from engine.views import PlayerView
+
+TITLES: dict[AnytimeKind, str] = {
+    AnytimeKind.KARAMA: "Karama: cancel another faction's advantage",
+    AnytimeKind.SPECIAL_KARAMA: "Karama: your special power",
+    AnytimeKind.KARAMA_TAX_BT: "Karama: tax the Bene Tleilaxu 10 spice",
+    AnytimeKind.KARAMA_DESTROY_TRAP: "Karama: destroy a Bene Tleilaxu trap",
+    AnytimeKind.HAJR: "Hajr: move once more",
+    AnytimeKind.GHOLA: "Tleilaxu Ghola: revive from the tanks",
+    AnytimeKind.TRUTHTRANCE: "Truthtrance: ask a yes/no question",
+    AnytimeKind.BT_REVEAL: "Reveal a traitor",
+    AnytimeKind.COEXISTENCE: "Co-exist, or stop",
+    AnytimeKind.BRIBE: "Give a bribe",
+    AnytimeKind.ALLY_SPICE: "Give spice to your ally",
+    AnytimeKind.BID_ORDER: "Standing order: passing on cards",
+    AnytimeKind.BID_LIMIT: "Standing order: bid up to a limit",
+    AnytimeKind.TRAITOR_ORDER: "Standing order: traitor calls",
+    AnytimeKind.SPICE_WIN_ORDER: "Standing order: declaring a spice win",
+}
+
+HELP: dict[AnytimeKind, str] = {
+    AnytimeKind.KARAMA: "The card stays in your hand, secretly ready: the next time that faction uses the "
+                        "advantage, the card is revealed and cancels it.",
+    AnytimeKind.SPECIAL_KARAMA: "Your faction's once-per-game power, spending a Karama card.",
+    AnytimeKind.KARAMA_TAX_BT: "The Bene Tleilaxu pay 10 spice (all they have if less) to the bank, at once.",
+    AnytimeKind.KARAMA_DESTROY_TRAP: "An untriggered trap is shown and discarded with your card.",
+    AnytimeKind.HAJR: "After the move you are deciding now, you move once more.",
+    AnytimeKind.GHOLA: "One leader, or up to 5 tokens, from the tanks, free, on top of normal revival.",
+    AnytimeKind.TRUTHTRANCE: "The faction you name must answer yes or no, truthfully, in public.",
+    AnytimeKind.BT_REVEAL: "A leader you marked: if he has just won a territory whose tokens are still there, he "
+                           "and they go to the tanks and you control it; otherwise the reveal has no effect.",
+    AnytimeKind.COEXISTENCE: "All your tokens in a territory become co-existing advisors, or advisors become "
+                             "fighters.",
+    AnytimeKind.BRIBE: "The spice lies before their shield, usable by them from the end of the turn. The table "
+                       "sees it; deals are yours to keep.",
+    AnytimeKind.ALLY_SPICE: "Usable by your ally at once; only the two of you see how much.",
+    AnytimeKind.BID_ORDER: "Pass on every card without being asked, or be asked for each bid.",
+    AnytimeKind.BID_LIMIT: "Outbid the high bid by 1 whenever you are asked, up to your limit and your spice; "
+                           "else pass.",
+    AnytimeKind.TRAITOR_ORDER: "Call a traitor by yourself whenever one of yours leads against you, or be asked.",
+    AnytimeKind.SPICE_WIN_ORDER: "Declare a spice win at the end of every collection round in which you hold at "
+                                 "least 35 spice, or never until you change this order.",
+}
+
+PART_NAMES = {
+    "card": "Card", "advantage": "Advantage", "target": "Faction", "to": "To", "stronghold": "Stronghold",
+    "leader": "Leader", "revive": "Revive", "territory": "Territory", "change": "Change", "order": "Order",
+    "auto": "Traitor calls", "declare": "Spice win", "amount": "Spice", "max_bid": "Bid up to", "question": "Question",
+}
+
+
+def title(kind: AnytimeKind) -> str:
+    return TITLES[kind]
+
+
+def part_name(name: str) -> str:
+    return PART_NAMES.get(name, name.replace("_", " ").capitalize())
+
+
+def value_label(kind: AnytimeKind, part: str, value: str) -> str:
+    """A value of a Pick as the player reads it."""
+    if part == "card":
+        return card_name(value)
+    if part == "advantage":
+        advantage = Advantage(value)
+        return f"{faction_name(OWNER[advantage])}: {DESCRIPTIONS[advantage]}"
+    if part in ("target", "to"):
+        return faction_name(Faction(value))
+    if part == "leader":
+        return leader_name(value)
+    if part == "revive":
+        what, _, detail = value.partition(":")
+        return leader_name(detail) if what == LEADER else f"{detail} token{'s' if detail != '1' else ''}"
+    if part == "change":
+        way, _, territory = value.partition(":")
+        return f"{territory}: fighters become advisors" if way == ADVISORS else f"{territory}: advisors fight again"
+    if part == "order":
+        return {AUTO_PASS: "Pass on every card", ASK: "Ask me for each bid"}[value]
+    if part == "auto":
+        return "Call traitors by myself" if value == YES else "Ask me each time"
+    if part == "declare":
+        return "Declare at 35 spice" if value == YES else "Never declare"
+    return value
+
+
+def orders_now(seen: PlayerView) -> list[str]:
+    """The reader's standing orders as they stand (issue 14 adds more)."""
+    own = seen.own
+    if own is None:
+        return []
+    order = own.bid_order
+    bidding = ("pass on every card" if order and order.auto_pass else
+               f"outbid by 1 up to {order.max_bid} spice" if order and order.max_bid else "ask me for each bid")
+    lines = [f"Bidding: {bidding}.",
+             f"Traitor calls: {'call by myself' if own.traitor_order else 'ask me each time'}."]
+    if own.spice_win_order is not None:
+        lines.append(f"Spice win: {'declare at 35 spice' if own.spice_win_order else 'never declare'}.")
+    return lines
+
+
+def panel_text(seen: PlayerView, choices: list[AnytimeChoice]) -> str:
+    """The panel's words: what the reader may do now, then the standing orders. Only the reader sees it."""
+    acts = [c for c in choices if c.kind not in STANDING_ORDERS]
+    lines = ["**What you may do now** (only you see this; your decisions come as their own messages)"]
+    lines += [f"- {title(c.kind)} (rule {c.rule})" for c in acts] or ["- No card or power of yours may be played "
+                                                                       "right now."]
+    lines.append("**Your standing orders** (secret; change them any time)")
+    lines += [f"- {line}" for line in orders_now(seen)]
+    lines.append("Choose below.")
+    return "\n".join(lines)
+
+
+def choice_text(choice: AnytimeChoice) -> str:
+    """The heading of one action's form: its name, its rule and what it does."""
+    return f"**{title(choice.kind)}** (rule {choice.rule}; `/rules {choice.rule}`)\n{HELP[choice.kind]}"

@@ -1,0 +1,387 @@
+"""What a faction may do now outside its open decisions (issue 13): play a card whose time is its own, give spice,
+reveal a BT traitor, co-exist, or change a standing order. One list, read by the automatic players
+(engine/autoplay.py) and by every front (the Discord panel, the slash commands' autocomplete), so that a menu offers
+only what the rules accept now.
+
+`anytime_choices(state, faction)` lists one `AnytimeChoice` per kind of action the faction may take now, each with
+its parts: a `Pick` among legal values, an `Amount` in a legal range, or a free `Text` (the Truthtrance question).
+Every combination of legal parts is accepted by `engine.game.apply` (tests/test_anytime.py checks this over random
+games, and that nothing accepted is missing). `anytime_action` turns a kind and the values chosen into the action.
+
+It reads the state as the faction may know it: its own hand, spice, marks and orders, and public facts (hand sizes,
+traps, who fights, which decisions are open). Another faction's secrets never change the list (tested too).
+
+Parts whose values depend on each other travel as one Pick of compound values ("leader:<id>" or "tokens:<n>" for
+the Tleilaxu Ghola; "advisors:<territory>" or "fighters:<territory>" for co-existence), so that every Pick is
+independent of the others.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from engine.actions import (
+    Action,
+    GiveAllySpice,
+    GiveBribe,
+    KaramaDestroyTrap,
+    KaramaTaxBt,
+    PlayGhola,
+    PlayHajr,
+    PlayTruthtrance,
+    RevealBtTraitor,
+    SetBidOrder,
+    SetCoexistence,
+    SetSpiceWinOrder,
+    SetTraitorOrder,
+    UseKarama,
+    UseSpecialKarama,
+)
+from engine.cards import GHOLA, GHOLA_TOKENS, HAJR, QUESTION_LIMIT
+from engine.coexistence import declarable_territories, may_declare
+from engine.data import load_game_data
+from engine.elites import revivable_tokens
+from engine.factions.bt_impairments import NO_MOVING
+from engine.factions.bt_traitors import fighting_now, leader_faction, live_marks
+from engine.ids import Faction
+from engine.karama import OWNER, Advantage, advantage_in_play, karama_cards
+from engine.model import GameState, Phase, PromptKind
+from engine.phases.movement import turn_faction
+from engine.phases.spice_blow import sand_territories
+from engine.special_karama import power_available
+from engine.special_karama_powers import EMPEROR_TOKENS
+
+A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
+                         Faction.HARKONNEN, Faction.BENE_TLEILAXU)
+BID_LIMIT_OFFERED = 200  # the highest limit a standing bid order is offered with (the rules set none, A-6)
+YES, NO = "yes", "no"
+AUTO_PASS, ASK = "auto_pass", "ask"  # the bid order's settings besides a limit
+LEADER, TOKENS = "leader", "tokens"  # the two halves of a revival's compound value
+ADVISORS, FIGHTERS = "advisors", "fighters"  # the two ways of co-existence (A-15)
+
+
+class AnytimeKind(StrEnum):
+    KARAMA = "karama"  # A-14: ready a Karama against the next use of another faction's advantage
+    SPECIAL_KARAMA = "special_karama"  # A-14 `special_karama_powers`: the faction's once-per-game power
+    KARAMA_TAX_BT = "karama_tax_bt"  # BT-51: tax the BT 10 spice
+    KARAMA_DESTROY_TRAP = "karama_destroy_trap"  # BT-51 with `bt_traps`: destroy an untriggered trap
+    HAJR = "hajr"  # 1979 rules: one more move, in the faction's own movement turn
+    GHOLA = "ghola"  # 1979 rules: a leader or up to 5 tokens from the tanks, free
+    TRUTHTRANCE = "truthtrance"  # 1979 rules: another faction answers a yes/no question
+    BT_REVEAL = "bt_reveal"  # BT-23: the BT name a marked leader as their traitor
+    COEXISTENCE = "coexistence"  # A-15 `character_advantages`: Bene Gesserit fighters become advisors, or back
+    BRIBE = "bribe"  # A-16
+    ALLY_SPICE = "ally_spice"  # A-26: the Emperor's spice for an ally
+    BID_ORDER = "bid_order"  # A-6: a standing order: pass on every card, or be asked for each bid
+    BID_LIMIT = "bid_limit"  # A-6: a standing order: outbid by 1 up to a limit
+    TRAITOR_ORDER = "traitor_order"  # call a traitor automatically whenever one of ours leads against us
+    SPICE_WIN_ORDER = "spice_win_order"  # BT-27: declare a spice win whenever allowed, or never
+
+
+STANDING_ORDERS = (AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.TRAITOR_ORDER,
+                   AnytimeKind.SPICE_WIN_ORDER)
+
+RULES: dict[AnytimeKind, str] = {
+    AnytimeKind.KARAMA: "A-14",
+    AnytimeKind.SPECIAL_KARAMA: "A-14",
+    AnytimeKind.KARAMA_TAX_BT: "BT-51",
+    AnytimeKind.KARAMA_DESTROY_TRAP: "BT-51",
+    AnytimeKind.HAJR: "Treachery: Hajr",
+    AnytimeKind.GHOLA: "Treachery: Tleilaxu Ghola",
+    AnytimeKind.TRUTHTRANCE: "Treachery: Truthtrance",
+    AnytimeKind.BT_REVEAL: "BT-23",
+    AnytimeKind.COEXISTENCE: "A-15",
+    AnytimeKind.BRIBE: "A-16",
+    AnytimeKind.ALLY_SPICE: "A-26",
+    AnytimeKind.BID_ORDER: "A-6",
+    AnytimeKind.BID_LIMIT: "A-6",
+    AnytimeKind.TRAITOR_ORDER: "A-13",
+    AnytimeKind.SPICE_WIN_ORDER: "BT-27",
+}
+
+
+class Pick(BaseModel):
+    """Choose one of `options` (ids: cards, factions, leaders, territories, or the kind's own words)."""
+
+    type: Literal["pick"] = "pick"
+    name: str
+    options: list[str]
+
+
+class Amount(BaseModel):
+    """A whole number from `low` to `high`."""
+
+    type: Literal["amount"] = "amount"
+    name: str
+    low: int
+    high: int
+
+
+class Text(BaseModel):
+    """Free text of 1 to `max_length` characters."""
+
+    type: Literal["text"] = "text"
+    name: str
+    max_length: int
+
+
+Part = Annotated[Pick | Amount | Text, Field(discriminator="type")]
+Value = str | int
+
+
+class AnytimeChoice(BaseModel):
+    kind: AnytimeKind
+    rule: str
+    parts: list[Part] = Field(default_factory=list)
+
+    def part(self, name: str) -> Part | None:
+        return next((p for p in self.parts if p.name == name), None)
+
+
+def anytime_choices(state: GameState, faction: Faction) -> list[AnytimeChoice]:
+    """What `faction` may do now besides answering its open decisions, in the order a menu shows them."""
+    if state.phase == Phase.ENDED or not state.in_game(faction):
+        return []
+    found = [
+        _karama(state, faction), _special_karama(state, faction), _karama_tax(state, faction),
+        _destroy_trap(state, faction), _hajr(state, faction), _ghola(state, faction), _truthtrance(state, faction),
+        _bt_reveal(state, faction), _coexistence(state, faction), _bribe(state, faction), _ally_spice(state, faction),
+        *_standing_orders(state, faction),
+    ]
+    return [choice for choice in found if choice is not None]
+
+
+def anytime_choice(state: GameState, faction: Faction, kind: AnytimeKind) -> AnytimeChoice | None:
+    return next((c for c in anytime_choices(state, faction) if c.kind == kind), None)
+
+
+def _choice(kind: AnytimeKind, *parts: Part) -> AnytimeChoice:
+    return AnytimeChoice(kind=kind, rule=RULES[kind], parts=list(parts))
+
+
+def _unreadied_karamas(state: GameState, faction: Faction) -> list[str]:
+    """The faction's Karama cards not yet held ready for a standing order (A-14)."""
+    readied = {o.card for o in state.karama_orders} | {o.card for o in state.special_karama_orders}
+    return [c for c in karama_cards(state, faction) if c not in readied]
+
+
+def _in_battle(state: GameState) -> bool:
+    return state.battle is not None and state.battle.current is not None
+
+
+def _others(state: GameState, faction: Faction) -> list[Faction]:
+    return [f for f in state.factions if f != faction]
+
+
+# --- Karama ----------------------------------------------------------------------------------------
+
+
+def _karama(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """A-14: any advantage in play of another faction in the game, with a card not readied already."""
+    cards = _unreadied_karamas(state, faction)
+    advantages = [a.value for a, owner in OWNER.items()
+                  if owner != faction and state.in_game(owner) and advantage_in_play(state, a)]
+    if not cards or not advantages:
+        return None
+    return _choice(AnytimeKind.KARAMA, Pick(name="card", options=cards), Pick(name="advantage", options=advantages))
+
+
+def _karama_tax(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """BT-51: any faction but the BT, with the BT in the game (a readied card may be spent: its order lapses)."""
+    cards = karama_cards(state, faction)
+    if faction == BT or not state.in_game(BT) or not cards:
+        return None
+    return _choice(AnytimeKind.KARAMA_TAX_BT, Pick(name="card", options=cards))
+
+
+def _destroy_trap(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """BT-51 with traps: an untriggered trap (where the traps lie is public)."""
+    cards = karama_cards(state, faction)
+    untriggered = [s for s, t in state.traps.items() if t.triggered_by is None]
+    if faction == BT or not state.in_game(BT) or not state.setup.options.bt_traps or not cards or not untriggered:
+        return None
+    return _choice(AnytimeKind.KARAMA_DESTROY_TRAP, Pick(name="card", options=cards),
+                   Pick(name="stronghold", options=untriggered))
+
+
+def _special_karama(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """A-14 `special_karama_powers` (engine/special_karama_powers.py): each power's own moment and targets."""
+    cards = _unreadied_karamas(state, faction)
+    if not cards or not power_available(state, faction):
+        return None
+    card = Pick(name="card", options=cards)
+    if faction == A:
+        return _choice(AnytimeKind.SPECIAL_KARAMA, card) if _atreides_may_see_plan(state) else None
+    if faction == E:
+        revivals = _revivals(state, E, EMPEROR_TOKENS)
+        if _in_battle(state) or not revivals:
+            return None
+        return _choice(AnytimeKind.SPECIAL_KARAMA, card, Pick(name="revive", options=revivals))
+    if faction == F:
+        return _choice(AnytimeKind.SPECIAL_KARAMA, card, Pick(name="territory", options=sand_territories()))
+    targets = [f for f in _others(state, faction) if f != BT]
+    if faction == G:
+        targets = [f for f in targets if f != F]  # the Fremen never ship from off-planet
+    if faction == H:
+        if _in_battle(state):
+            return None
+        targets = [f for f in targets if state.faction(f).hand]  # hand sizes are public
+    if not targets:
+        return None
+    return _choice(AnytimeKind.SPECIAL_KARAMA, card, Pick(name="target", options=[f.value for f in targets]))
+
+
+def _atreides_may_see_plan(state: GameState) -> bool:
+    """In a battle of their own (not a BT attack), once the opponent's plan is in and before theirs (A-14)."""
+    battle = state.battle.current if _in_battle(state) else None
+    if battle is None or battle.attack or A not in (battle.aggressor, battle.defender):
+        return False
+    opponent = battle.defender if battle.aggressor == A else battle.aggressor
+    return battle.step == "plans" and A not in battle.plans and opponent in battle.plans
+
+
+def _revivals(state: GameState, faction: Faction, most_tokens: int) -> list[str]:
+    """A free revival from the tanks: one leader, or 1 to `most_tokens` tokens (one elite a turn, A-15)."""
+    leaders = [f"{LEADER}:{leader}" for leader in state.faction(faction).leaders_in_tanks]
+    tokens = min(most_tokens, revivable_tokens(state, faction))
+    return leaders + [f"{TOKENS}:{n}" for n in range(1, tokens + 1)]
+
+
+# --- the other Treachery cards played at any time --------------------------------------------------------
+
+
+def _hajr(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """While the faction's own movement decision is open, unless a BT impairment bars it from moving (R-17)."""
+    deciding = any(p.kind == PromptKind.MOVEMENT for p in state.prompts_for(faction))
+    impaired = state.bt is not None and any(i.faction == faction and i.kind == NO_MOVING and i.turn == state.turn
+                                            for i in state.bt.impairments)
+    if (HAJR not in state.faction(faction).hand or not deciding or impaired or state.phase != Phase.MOVEMENT
+            or turn_faction(state) != faction):
+        return None
+    return _choice(AnytimeKind.HAJR)
+
+
+def _ghola(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """At any time outside a battle being fought, while something of the faction's is in the tanks."""
+    revivals = _revivals(state, faction, GHOLA_TOKENS)
+    if GHOLA not in state.faction(faction).hand or _in_battle(state) or not revivals:
+        return None
+    return _choice(AnytimeKind.GHOLA, Pick(name="revive", options=revivals))
+
+
+def _truthtrance(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """Another faction, unless it still owes the answer to an earlier question (an open, public decision)."""
+    data = load_game_data()
+    if not any(data.card(c).name == "Truthtrance" for c in state.faction(faction).hand):
+        return None
+    targets = [f.value for f in _others(state, faction)
+               if not any(p.kind == PromptKind.TRUTHTRANCE for p in state.prompts_for(f))]
+    if not targets:
+        return None
+    return _choice(AnytimeKind.TRUTHTRANCE, Pick(name="target", options=targets),
+                   Text(name="question", max_length=QUESTION_LIMIT))
+
+
+# --- the Bene Tleilaxu and the Bene Gesserit ---------------------------------------------------------------
+
+
+def _bt_reveal(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """BT-23: a live mark, unless his faction is fighting a battle now (the reveal waits for its end)."""
+    if faction != BT:
+        return None
+    leaders = [leader for leader in live_marks(state)
+               if not fighting_now(state, state.captured.get(leader, leader_faction(leader)))]
+    return _choice(AnytimeKind.BT_REVEAL, Pick(name="leader", options=leaders)) if leaders else None
+
+
+def _coexistence(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    """A-15: in the Bene Gesserit's own turn of the movement round."""
+    if faction != BG or not may_declare(state):
+        return None
+    changes = [f"{ADVISORS}:{t}" for t in declarable_territories(state, True)]
+    changes += [f"{FIGHTERS}:{t}" for t in declarable_territories(state, False)]
+    return _choice(AnytimeKind.COEXISTENCE, Pick(name="change", options=changes)) if changes else None
+
+
+# --- spice -----------------------------------------------------------------------------------------------
+
+
+def _bribe(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    spice = state.faction(faction).spice
+    others = [f.value for f in _others(state, faction)]
+    if not spice or not others:
+        return None
+    return _choice(AnytimeKind.BRIBE, Pick(name="to", options=others), Amount(name="amount", low=1, high=spice))
+
+
+def _ally_spice(state: GameState, faction: Faction) -> AnytimeChoice | None:
+    spice = state.faction(faction).spice
+    allies = [f.value for f in state.ally_of(faction)]
+    if faction != E or not spice or not allies:
+        return None
+    return _choice(AnytimeKind.ALLY_SPICE, Pick(name="to", options=allies), Amount(name="amount", low=1, high=spice))
+
+
+# --- standing orders ---------------------------------------------------------------------------------------
+
+
+def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
+    """Each may be set again at any time, to any setting (issue 14 adds more)."""
+    orders = [_choice(AnytimeKind.BID_ORDER, Pick(name="order", options=[AUTO_PASS, ASK])),
+              _choice(AnytimeKind.BID_LIMIT, Amount(name="max_bid", low=1, high=BID_LIMIT_OFFERED)),
+              _choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO]))]
+    if faction == BT and state.bt is not None:
+        orders.append(_choice(AnytimeKind.SPICE_WIN_ORDER, Pick(name="declare", options=[YES, NO])))
+    return orders
+
+
+# --- the action a choice makes -------------------------------------------------------------------------------
+
+
+def _revival(value: str) -> dict[str, str | int | None]:
+    what, _, detail = value.partition(":")
+    return {"leader": detail, "tokens": 0} if what == LEADER else {"leader": None, "tokens": int(detail)}
+
+
+def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]) -> Action:
+    """The action of `kind` with the parts' values (by part name). The rules check it again when it is applied."""
+    v = values
+    match kind:
+        case AnytimeKind.KARAMA:
+            advantage = Advantage(v["advantage"])
+            return UseKarama(faction=faction, card=v["card"], against=OWNER[advantage], advantage=advantage.value)
+        case AnytimeKind.SPECIAL_KARAMA:
+            revival = _revival(str(v["revive"])) if "revive" in v else {}
+            return UseSpecialKarama(faction=faction, card=v["card"], territory=v.get("territory"),
+                                    target=Faction(v["target"]) if "target" in v else None, **revival)
+        case AnytimeKind.KARAMA_TAX_BT:
+            return KaramaTaxBt(faction=faction, card=v["card"])
+        case AnytimeKind.KARAMA_DESTROY_TRAP:
+            return KaramaDestroyTrap(faction=faction, card=v["card"], stronghold=v["stronghold"])
+        case AnytimeKind.HAJR:
+            return PlayHajr(faction=faction)
+        case AnytimeKind.GHOLA:
+            return PlayGhola(faction=faction, **_revival(str(v["revive"])))
+        case AnytimeKind.TRUTHTRANCE:
+            return PlayTruthtrance(faction=faction, target=Faction(v["target"]), question=str(v["question"]))
+        case AnytimeKind.BT_REVEAL:
+            return RevealBtTraitor(faction=faction, leader=v["leader"])
+        case AnytimeKind.COEXISTENCE:
+            way, _, territory = str(v["change"]).partition(":")
+            return SetCoexistence(faction=faction, territory=territory, advisors=way == ADVISORS)
+        case AnytimeKind.BRIBE:
+            return GiveBribe(faction=faction, to=Faction(v["to"]), amount=v["amount"])
+        case AnytimeKind.ALLY_SPICE:
+            return GiveAllySpice(faction=faction, to=Faction(v["to"]), amount=v["amount"])
+        case AnytimeKind.BID_ORDER:
+            return SetBidOrder(faction=faction, auto_pass=v["order"] == AUTO_PASS)
+        case AnytimeKind.BID_LIMIT:
+            return SetBidOrder(faction=faction, max_bid=v["max_bid"])
+        case AnytimeKind.TRAITOR_ORDER:
+            return SetTraitorOrder(faction=faction, auto=v["auto"] == YES)
+        case AnytimeKind.SPICE_WIN_ORDER:
+            return SetSpiceWinOrder(faction=faction, declare=v["declare"] == YES)
+    raise ValueError(f"no any-time action of kind {kind!r}")

@@ -1,0 +1,310 @@
+"""The any-time panel (bot/discord/anytime_panel.py) with fake interactions: it is built from the clicker's own legal
+any-time actions (engine/anytime.py), every action it offers is one the rules accept, its controls fit Discord, it
+shows a faction nothing that changes with another faction's secrets, and its callbacks act for the clicker's own
+seat only (amounts and questions through a modal), catching what changed since the panel was drawn."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.app.anytime_words import panel_text
+from bot.app.service import GameService
+from bot.discord.anytime_panel import (
+    DYNAMIC_ITEMS,
+    NOT_NOW,
+    AnyButton,
+    AnySelect,
+    AnySubmit,
+    OpenPanel,
+    PanelBack,
+    PanelMenu,
+    TypedModal,
+    choice_form,
+    choice_view,
+    panel_view,
+    typed_parts,
+)
+from bot.discord.client import MentatBot
+from bot.discord.components import DYNAMIC_ITEMS as CARD_ITEMS
+from bot.discord.form_core import MAX_CHOICES, Draft
+from bot.store.memory import MemoryGameStore
+from engine.anytime import Amount, AnytimeKind, anytime_choices
+from engine.errors import RuleViolation
+from engine.game import apply
+from engine.ids import Faction
+from engine.model import GameState
+from engine.rng import Rng
+from engine.views import view
+from tests.conftest import ready_game, store_running_game
+from tests.test_anytime import QUESTIONS, _others_secrets_changed, holding, positions
+from tests.test_discord_prompt_views import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse
+
+A, H, BT, E = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.EMPEROR
+USERS = {A: 101, H: 102, BT: 103}
+TEMPLATES = [item.__discord_ui_compiled_template__ for item in (*DYNAMIC_ITEMS, *CARD_ITEMS)]
+
+
+def controls(view_: discord.ui.View) -> list[tuple[str, str]]:
+    """What a view shows: each control's label or placeholder, its options, and its custom id."""
+    shown = []
+    for item in view_.children:
+        inner = item.item if isinstance(item, discord.ui.DynamicItem) else item
+        labels = [o.label for o in inner.options] if isinstance(inner, discord.ui.Select) else []
+        shown.append((getattr(inner, "label", None) or inner.placeholder, repr(labels), item.custom_id))
+    return shown
+
+
+def every_view(state: GameState, faction: Faction) -> list[discord.ui.View]:
+    choices = anytime_choices(state, faction)
+    return [panel_view(SNOWFLAKE_GAME, choices)] + [choice_view(SNOWFLAKE_GAME, c, faction) for c in choices]
+
+
+def first_values(form) -> list[int]:
+    return [0] * len(form.fields)
+
+
+# --- the views ------------------------------------------------------------------------------------------------
+
+
+def test_every_panel_and_form_fits_discord_and_every_custom_id_has_one_handler():
+    for state in positions()[::4]:
+        for faction in state.factions:
+            for view_ in every_view(state, faction):
+                rows = {item.row if item.row is not None else 0 for item in view_.children}
+                assert len(view_.children) <= MAX_CHOICES and len(rows) <= 5
+                for item in view_.children:
+                    assert len(item.custom_id) <= 100, item.custom_id
+                    assert [t.fullmatch(item.custom_id) is not None for t in TEMPLATES].count(True) == 1
+                    if isinstance(item.item, discord.ui.Select):
+                        assert 0 < len(item.item.options) <= MAX_CHOICES
+
+
+def test_every_action_the_panel_offers_is_accepted():
+    """Each button's value, or each menu's first and last value, with the typed parts at their limits: the form
+    makes an action the rules accept."""
+    tried = 0
+    for state in positions()[1::6]:
+        for faction in state.factions:
+            for choice in anytime_choices(state, faction):
+                form = choice_form(choice, faction)
+                picks = [[i] for i in range(len(form.fields[0].choices))] if len(form.fields) == 1 else \
+                    [[0] * len(form.fields), [len(f.choices) - 1 for f in form.fields]]
+                for typed in _typed_values(choice):
+                    for chosen in picks:
+                        action = choice_form(choice, faction, typed).action(chosen)
+                        try:
+                            apply(state, action)
+                        except RuleViolation as refusal:
+                            pytest.fail(f"{action!r} offered but refused: {refusal}")
+                        tried += 1
+    assert tried > 500
+
+
+def _typed_values(choice) -> list[dict]:
+    parts = typed_parts(choice)
+    if not parts:
+        return [{}]
+    return [{p.name: (p.low if isinstance(p, Amount) else QUESTIONS[0]) for p in parts},
+            {p.name: (p.high if isinstance(p, Amount) else QUESTIONS[1]) for p in parts}]
+
+
+def test_a_factions_panel_does_not_change_with_another_factions_secrets():
+    rng = Rng.from_seed(5)
+    for state in positions()[2::6]:
+        for faction in state.factions:
+            changed = _others_secrets_changed(state, faction, rng)
+            assert [controls(v) for v in every_view(changed, faction)] == [controls(v) for v in
+                                                                          every_view(state, faction)]
+            assert panel_text(view(changed, faction), anytime_choices(changed, faction)) == \
+                panel_text(view(state, faction), anytime_choices(state, faction))
+
+
+def test_the_panel_says_what_may_be_done_and_the_standing_orders():
+    state = ready_game()
+    holding(state, H, "karama_1")
+    holding(state, A)
+    state.faction(H).bid_order.max_bid = 4
+    text = panel_text(view(state, H), anytime_choices(state, H))
+    assert "- Karama: cancel another faction's advantage (rule A-14)" in text
+    assert "- Karama: tax the Bene Tleilaxu 10 spice (rule BT-51)" in text
+    assert "- Bidding: outbid by 1 up to 4 spice." in text and "- Traitor calls: ask me each time." in text
+    atreides = panel_text(view(state, A), anytime_choices(state, A))
+    assert "Karama" not in atreides and "- Give a bribe (rule A-16)" in atreides
+    state.faction(A).spice = 0
+    broke = panel_text(view(state, A), anytime_choices(state, A))
+    assert "- No card or power of yours may be played right now." in broke
+
+
+# --- the callbacks ----------------------------------------------------------------------------------------------
+
+
+class PanelResponse(EditingResponse):
+    """Also records the content an edit writes, a message's view, and the modal a press opens."""
+
+    def __init__(self, log: list):
+        super().__init__(log)
+        self.modal = None
+        self.sent_view = None
+
+    async def edit_message(self, *, content=None, view=None, **_):
+        self.log.append(("edit", content, False))
+        self.edited_view = view
+        self._done = True
+
+    async def send_message(self, content=None, *, ephemeral=False, view=None, **_):
+        self.sent_view = view
+        await super().send_message(content, ephemeral=ephemeral)
+
+    async def send_modal(self, modal):
+        self.modal = modal
+        self._done = True
+
+
+class PanelInteraction(ComponentInteraction):
+    def __init__(self, client, user_id: int):
+        super().__init__(client, user_id)
+        self.response = PanelResponse(self.log)
+
+
+async def press(item_cls, view_item, bot, user: int, values=None) -> PanelInteraction:
+    """Press a control as Discord would: rebuilt from its custom id (as after a restart), then its callback."""
+    interaction = PanelInteraction(bot, user)
+    match = item_cls.__discord_ui_compiled_template__.fullmatch(view_item.custom_id)
+    rebuilt = await item_cls.from_custom_id(interaction, view_item.item, match)
+    if values is not None:
+        rebuilt.item._refresh_state(interaction, {"values": values})
+    await rebuilt.callback(interaction)
+    return interaction
+
+
+async def submit_modal(bot, user: int, modal: TypedModal, **typed: str) -> PanelInteraction:
+    interaction = PanelInteraction(bot, user)
+    for name, text in typed.items():
+        modal.inputs[name]._value = text
+    await modal.on_submit(interaction)
+    return interaction
+
+
+@pytest.fixture
+async def table():
+    """A running game of the Atreides, the Harkonnen (holding a Karama and a Truthtrance) and the BT."""
+    bot = MentatBot(GameService(MemoryGameStore()))
+    state = ready_game(factions=(A, H, BT), seed=3)
+    holding(state, H, "karama_1", "truthtrance_1")
+    game_id = await store_running_game(bot.service.store, state, USERS, channel_id=55)
+    return bot, game_id
+
+
+def item_labelled(view_: discord.ui.View, label: str):
+    return next(item for item in view_.children if getattr(item.item, "label", None) == label)
+
+
+async def test_the_open_button_shows_the_clickers_own_panel(table):
+    bot, game_id = table
+    opened = await press(OpenPanel, OpenPanel(game_id), bot, USERS[H])
+    [(text, ephemeral)] = opened.answers
+    assert ephemeral and "Karama: tax the Bene Tleilaxu 10 spice" in text
+    menu = opened.response.sent_view.children[0]
+    assert [o.value for o in menu.item.options] == ["karama", "karama_tax_bt", "karama_destroy_trap", "truthtrance",
+                                                    "bribe", "bid_order", "bid_limit", "traitor_order"]
+    theirs = await press(OpenPanel, OpenPanel(game_id), bot, USERS[A])  # the same button, the Atreides' own panel
+    assert "Karama" not in theirs.answers[0][0]
+    stranger = await press(OpenPanel, OpenPanel(game_id), bot, 999)
+    assert stranger.answers == [("You have no seat in that game.", True)]
+
+
+async def test_choosing_an_action_shows_its_form_and_a_click_plays_it(table):
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    menu = PanelMenu.of(game_id, anytime_choices(state, H))
+    chosen = await press(PanelMenu, menu, bot, USERS[H], values=["karama_tax_bt"])
+    [(kind, content, _)] = chosen.log
+    assert kind == "edit" and content.startswith("**Karama: tax the Bene Tleilaxu 10 spice** (rule BT-51")
+    button = item_labelled(chosen.response.edited_view, "Karama")
+    done = await press(AnyButton, button, bot, USERS[H])
+    assert done.answers[-1][0].startswith("Done: Karama: tax the Bene Tleilaxu 10 spice: Karama (game version 1)")
+    after = await bot.service.state_of(game_id)
+    assert "karama_1" in after.treachery_discard and after.faction(BT).spice == max(0, state.faction(BT).spice - 10)
+    again = await press(AnyButton, button, bot, USERS[H])  # the card is gone: the panel as it is now
+    assert again.log[0][0] == "edit" and again.log[0][1].startswith(NOT_NOW)
+    assert len(await bot.service.store.actions(game_id)) == 1
+
+
+async def test_menus_then_submit_ready_a_karama_in_secret(table):
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    [karama] = [c for c in anytime_choices(state, H) if c.kind == AnytimeKind.KARAMA]
+    form_view = choice_view(game_id, karama, H)
+    advantage = [item for item in form_view.children if isinstance(item, AnySelect)][1]
+    index = karama.part("advantage").options.index("prescience")
+    picked = await press(AnySelect, advantage, bot, USERS[H], values=[str(index)])
+    draft_view = picked.response.edited_view
+    submit = next(item for item in draft_view.children if isinstance(item, AnySubmit))
+    missing = await press(AnySubmit, submit, bot, USERS[H])  # the card is not chosen yet
+    assert missing.answers == [("Not yet: choose your card first.", True)]
+    card = next(item for item in draft_view.children if isinstance(item, AnySelect))
+    both = await press(AnySelect, card, bot, USERS[H], values=["0"])
+    submit = next(item for item in both.response.edited_view.children if isinstance(item, AnySubmit))
+    done = await press(AnySubmit, submit, bot, USERS[H])
+    assert done.answers[-1][0].startswith("Done: Karama: cancel another faction's advantage: Card: Karama; "
+                                          "Advantage: Atreides: ask the prescience question")
+    after = await bot.service.state_of(game_id)
+    assert [(o.faction, o.card, o.advantage) for o in after.karama_orders] == [(H, "karama_1", "prescience")]
+
+
+async def test_a_truthtrance_question_is_typed_into_a_modal(table):
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    [truthtrance] = [c for c in anytime_choices(state, H) if c.kind == AnytimeKind.TRUTHTRANCE]
+    button = item_labelled(choice_view(game_id, truthtrance, H), "Atreides…")
+    shown = await press(AnyButton, button, bot, USERS[H])
+    modal = shown.response.modal
+    assert isinstance(modal, TypedModal) and modal.inputs["question"].max_length == 300
+    blank = await submit_modal(bot, USERS[H], modal, question="   ")
+    assert blank.answers == [("Not yet: Question: 1 to 300 characters.", True)]
+    asked = await submit_modal(bot, USERS[H], modal, question="Do you hold a traitor?")
+    assert asked.answers[-1][0].startswith("Done: Truthtrance: ask a yes/no question: Atreides; Question: Do you")
+    after = await bot.service.state_of(game_id)
+    assert [(p.faction, p.detail["question"]) for p in after.prompts if p.kind.value == "truthtrance"] == [
+        (A, "Do you hold a traitor?")]
+
+
+async def test_a_bribe_amount_is_checked_against_the_spice_held(table):
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    [bribe] = [c for c in anytime_choices(state, H) if c.kind == AnytimeKind.BRIBE]
+    spice = state.faction(H).spice
+    shown = await press(AnyButton, item_labelled(choice_view(game_id, bribe, H), "Atreides…"), bot, USERS[H])
+    modal = shown.response.modal
+    assert modal.inputs["amount"].placeholder == f"a number from 1 to {spice}"
+    too_much = await submit_modal(bot, USERS[H], modal, amount=str(spice + 1))
+    assert too_much.answers[0][0].startswith(f"Not yet: Spice: a whole number from 1 to {spice}")
+    paid = await submit_modal(bot, USERS[H], modal, amount="2")
+    assert paid.answers[-1][0].startswith("Done: Give a bribe: Atreides; Spice: 2")
+    after = await bot.service.state_of(game_id)
+    assert after.faction(A).bribes == 2 and after.faction(H).spice == spice - 2
+
+
+async def test_a_standing_bid_limit_is_set_through_its_modal_and_back_shows_the_list(table):
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    [limit] = [c for c in anytime_choices(state, A) if c.kind == AnytimeKind.BID_LIMIT]
+    form_view = choice_view(game_id, limit, A)
+    submit = next(item for item in form_view.children if isinstance(item, AnySubmit))
+    shown = await press(AnySubmit, submit, bot, USERS[A])
+    await submit_modal(bot, USERS[A], shown.response.modal, max_bid="6")
+    assert (await bot.service.state_of(game_id)).faction(A).bid_order.max_bid == 6
+    back = await press(PanelBack, next(i for i in form_view.children if isinstance(i, PanelBack)), bot, USERS[A])
+    assert "- Bidding: outbid by 1 up to 6 spice." in back.log[0][1]
+
+
+async def test_a_panel_form_pressed_by_another_seat_acts_for_that_seat_only(table):
+    """Custom ids name no faction: the Atreides pressing the Harkonnen's Karama form get their own panel."""
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    [tax] = [c for c in anytime_choices(state, H) if c.kind == AnytimeKind.KARAMA_TAX_BT]
+    pressed = await press(AnyButton, choice_view(game_id, tax, H).children[0], bot, USERS[A])
+    assert pressed.log[0][1].startswith(NOT_NOW)
+    assert await bot.service.store.actions(game_id) == []
+    assert Draft.decode("", choice_form(tax, H)) is None  # one part: a draft of none does not fit
