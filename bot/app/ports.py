@@ -7,6 +7,7 @@ Nothing here imports discord. The service (bot/app/service.py) uses these; bot/s
 
 from __future__ import annotations
 
+import re
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,10 +25,22 @@ class GameStatus(StrEnum):
 
 
 class Recipient(BaseModel):
-    """Where a message goes: the game's channel, or one seated faction (a DM to its player)."""
+    """Where a message goes: the game's channel (or a thread of it), or one seated faction (a DM to its player)."""
 
     channel: bool = False
     faction: str | None = None  # a Faction value; None with channel=True
+    # With channel=True: the thread opened from the message created under this key (OutgoingMessage.key and
+    # opens_thread), e.g. "turn:3"; the channel itself when that message was never posted.
+    thread: str | None = None
+
+
+MENTION = re.compile(r"\{@([a-z_]+)\}")
+
+
+def mention(faction: str) -> str:
+    """A seated player called by name in a message's text: the front writes it as its own mention (Discord: the
+    user, who is pinged; the console: the faction) and pings nobody else."""
+    return f"{{@{faction}}}"
 
 
 class OutgoingMessage(BaseModel):
@@ -53,6 +66,13 @@ class OutgoingMessage(BaseModel):
     edit_of: str | None = None
     # Set by the service for an edit: the platform's reference of the message to edit (from the store).
     edit_ref: str | None = None
+    # With edit_of: the new text replaces the message's (a status board) instead of being added to it.
+    replace: bool = False
+    # A channel post that opens a thread of this name (a turn's detail), and one that is pinned (the status board).
+    opens_thread: str | None = None
+    pin: bool = False
+    # Set by the service for a message into a thread: the platform's reference of the message that opened it.
+    thread_ref: str | None = None
 
 
 class OutboxRow(BaseModel):

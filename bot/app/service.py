@@ -586,6 +586,8 @@ class GameService:
             faction = row.message.recipient.faction
             known_unreachable = faction in game.settings.get("unreachable", [])
             update: dict = {"outbox_id": row.id}
+            if row.message.recipient.thread is not None:  # the turn's thread, once its opening post is out
+                update["thread_ref"] = await self.store.message_ref(row.game_id, row.message.recipient.thread)
             if row.message.edit_of is not None:
                 update["edit_ref"] = await self.store.message_ref(row.game_id, row.message.edit_of)
                 if update["edit_ref"] is None:  # the message to change never arrived (closed DMs): nothing to do

@@ -19,7 +19,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
+from bot.app.ports import MENTION, DeliveryFailed, GameRecordRow, OutgoingMessage
+from engine.ids import Faction
+from engine.names import faction_name
 
 CHANNEL_PREFIX = "[#game] "
 CLOSED_PREFIX = "(decision card closed) "
@@ -64,23 +66,34 @@ class ConsoleGateway:
         self.fresh: Counter[str] = Counter()  # DMs delivered since the last `take_fresh`
         self.closed: set[str] = set()
         self.deliveries = DeliveryFile(deliveries) if deliveries is not None else None
+        self.threads: dict[str, str] = {}  # a thread's opening post (its place) -> " > <thread name>"
+        self.status = ""  # the status board, as last replaced
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
-        """Print a channel post, or put a DM in its inbox; a card's closing line (an edit on Discord) arrives
-        as a DM of its own. Returns the message's place: its outbox id."""
+        """Print a channel post (a thread's with the thread's name), or put a DM in its inbox. An edit prints
+        (or files) only what it adds: a card's closing line arrives as a DM of its own, a phase post's new lines
+        print as posts; a replaced status board is kept in `status`, not printed. Returns the message's place:
+        its outbox id."""
         faction = message.recipient.faction
         if faction is not None and faction in self.closed:
             raise DeliveryFailed(f"{faction} does not accept DMs")
         if self.deliveries is not None:
             self.deliveries.record(message)
-        text = readable_times(message.text)
+        text = readable_times(MENTION.sub(lambda m: "@" + faction_name(Faction(m[1])), message.text))
+        if message.edit_ref is not None and message.replace:
+            self.status = text
+            return message.edit_ref
         if faction is None:
+            prefix = f"[#game{self.threads[message.thread_ref]}] " if message.thread_ref in self.threads \
+                else CHANNEL_PREFIX
             for line in text.splitlines() or [""]:
-                self.out(CHANNEL_PREFIX + line)
-            return str(message.outbox_id)
+                self.out(prefix + line)
+            if message.opens_thread:
+                self.threads[str(message.outbox_id)] = f" > {message.opens_thread}"
+            return message.edit_ref or str(message.outbox_id)
         self.inboxes.setdefault(faction, []).append(f"{CLOSED_PREFIX}{text}" if message.edit_ref else text)
         self.fresh[faction] += 1
-        return str(message.outbox_id)
+        return message.edit_ref or str(message.outbox_id)
 
     async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
         """A send cut off by a crash: the delivery file is what the platform shows; without one (a plain console

@@ -5,14 +5,16 @@ service tells the table and keeps the message for /me prompts; any other failure
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
+import re
 from datetime import datetime, timedelta
 
 import discord
 
 from bot.app.map_picture import render_map
-from bot.app.ports import DeliveryFailed, GameRecordRow, OutgoingMessage
+from bot.app.ports import MENTION, DeliveryFailed, GameRecordRow, OutgoingMessage
 from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
 from bot.discord.text import MESSAGE_LIMIT, split_message
@@ -36,15 +38,17 @@ class DiscordGateway:
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         if message.edit_ref is not None:
-            await self._close(message.edit_ref, message.text)
-            return None
+            return await self._edit(game, message)
         faction = message.recipient.faction
+        text, pinged = self._mentions(game, message.text)
         if faction is None:
-            channel = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
-            sent = await self._send(channel, split_message(message.text), self._buttons(game, message),
-                                    message.outbox_id)
-            if message.attach_map:
-                await self._send_map(channel, game, message.outbox_id)
+            where = await self._place(game, message)
+            sent = await self._send(where, split_message(text), self._buttons(game, message), message.outbox_id,
+                                    pinged, await self._map(game, message))
+            if message.opens_thread:
+                await sent.create_thread(name=message.opens_thread[:100])
+            if message.pin:
+                await sent.pin()
             return _ref(sent)
         user_id = game.seats.get(faction)
         if user_id is None:
@@ -52,29 +56,83 @@ class DiscordGateway:
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             # A player may sit in several games: each DM says which one it is about.
-            chunks = split_message(f"**Dune in <#{game.channel_id}>**\n{message.text}")
+            chunks = split_message(f"**Dune in <#{game.channel_id}>**\n{text}")
             return _ref(await self._send(user, chunks, self._buttons(game, message), message.outbox_id))
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
             raise DeliveryFailed(faction) from error
 
+    async def _place(self, game: GameRecordRow, message: OutgoingMessage) -> discord.abc.Messageable:
+        """The game's channel, or the thread the message belongs in (a thread's id is its opening message's)."""
+        if message.thread_ref is not None:
+            thread_id = int(message.thread_ref.partition(":")[2])
+            found = self.client.get_channel(thread_id)
+            if found is None:
+                with contextlib.suppress(discord.NotFound):
+                    found = await self.client.fetch_channel(thread_id)
+            if found is not None:
+                return found
+        return self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
+
+    @staticmethod
+    def _mentions(game: GameRecordRow, text: str) -> tuple[str, list[int]]:
+        """The text with each called player written as a Discord mention, and the users it may ping: those
+        players, and nobody else (no role, no @everyone)."""
+        pinged: list[int] = []
+
+        def write(match: re.Match[str]) -> str:
+            user = game.seats.get(match[1])
+            if user is None:
+                return faction_name(Faction(match[1]))
+            pinged.append(user)
+            return f"<@{user}>"
+
+        return MENTION.sub(write, text), pinged
+
+    async def _edit(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        """Change the message `edit_ref` names: replace its text (a status board), or add the text to it and
+        disable its controls (a closed decision card, a phase post growing). A message that would outgrow
+        Discord's limit is continued in a new post, whose place then stands for the key. A message deleted
+        meanwhile is left alone; a line already there is not added twice."""
+        posted = await self._fetch(message.edit_ref)
+        text, _ = self._mentions(game, message.text)
+        if posted is None or (not message.replace and posted.content.endswith(text)):
+            return message.edit_ref
+        if message.replace:
+            await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS)
+            return message.edit_ref
+        view = discord.ui.View.from_message(posted, timeout=None)
+        for item in view.children:
+            item.disabled = True
+        view.stop()  # nothing listens to disabled controls: discord.py need not keep the view
+        content = f"{posted.content}\n{text}"
+        if len(content) > MESSAGE_LIMIT:
+            if message.key is not None:  # a growing post goes on in a new one
+                return _ref(await posted.channel.send(text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS))
+            content = posted.content[:MESSAGE_LIMIT - len(text) - 3] + "…\n" + text
+        await posted.edit(content=content, view=view if view.children else None, allowed_mentions=NO_MENTIONS)
+        return message.edit_ref
+
     async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
         """A send begun at `since` and cut off by a crash: the bot's own message with the same words, posted since
         then in the channel or the player's DM, is that send (its reference); an edit that shows its line is
         done. Looked for in the recent history only (RECENT messages)."""
+        text, _ = self._mentions(game, message.text)
         if message.edit_ref is not None:
             posted = await self._fetch(message.edit_ref)
-            return message.edit_ref if posted is None or posted.content.endswith(message.text) else None
+            done = posted is None or (posted.content == text[:MESSAGE_LIMIT] if message.replace
+                                      else posted.content.endswith(text))
+            return message.edit_ref if done else None
         if message.recipient.faction is None:
-            where = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
-            last = split_message(message.text)[-1]
+            where = await self._place(game, message)
+            last = split_message(text)[-1]
         else:
             user_id = game.seats.get(message.recipient.faction)
             if user_id is None:
                 return None
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             where = user.dm_channel or await user.create_dm()
-            last = split_message(f"**Dune in <#{game.channel_id}>**\n{message.text}")[-1]
+            last = split_message(f"**Dune in <#{game.channel_id}>**\n{text}")[-1]
         mine = self.client.user.id if self.client.user else None
         async for posted in where.history(limit=RECENT, after=since - timedelta(seconds=1)):
             if posted.author.id == mine and posted.content == last:
@@ -88,21 +146,6 @@ class DiscordGateway:
             return await channel.fetch_message(int(message_id))
         except discord.NotFound:
             return None
-
-    async def _close(self, ref: str, text: str) -> None:
-        """Add `text` to the message `ref` names and disable its controls (a decision card whose decision
-        closed). A message deleted meanwhile is left alone; one already closed so is not closed twice."""
-        posted = await self._fetch(ref)
-        if posted is None or posted.content.endswith(text):
-            return
-        view = discord.ui.View.from_message(posted, timeout=None)
-        for item in view.children:
-            item.disabled = True
-        view.stop()  # nothing listens to disabled controls: discord.py need not keep the view
-        content = f"{posted.content}\n{text}"
-        if len(content) > MESSAGE_LIMIT:
-            content = posted.content[:MESSAGE_LIMIT - len(text) - 3] + "…\n" + text
-        await posted.edit(content=content, view=view if view.children else None, allowed_mentions=NO_MENTIONS)
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
         """Send the seated player a short welcome DM: Discord tells whether DMs reach a user only by refusing
@@ -127,29 +170,32 @@ class DiscordGateway:
 
     @staticmethod
     async def _send(target: discord.abc.Messageable, chunks: list[str], view: discord.ui.View | None,
-                    outbox_id: int | None) -> discord.Message | None:
+                    outbox_id: int | None, pinged: list[int] = (), file: discord.File | None = None,
+                    ) -> discord.Message | None:
         """Send the chunks in order, the view with the last. Each chunk carries a nonce made of its outbox row
         and number, which discord.py sends with enforce_nonce: Discord drops a second message with the same
         nonce sent within minutes, so redelivering a row after a crash between the send and its `sent` mark
         (GameService.deliver) posts nothing twice."""
+        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                          users=[discord.Object(u) for u in pinged]) if pinged else NO_MENTIONS
         sent = None
         for number, chunk in enumerate(chunks, start=1):
-            extra = {"nonce": f"mentat-{outbox_id}-{number}"} if outbox_id is not None else {}
-            if view is not None and number == len(chunks):
-                sent = await target.send(chunk, view=view, allowed_mentions=NO_MENTIONS, **extra)
-            else:
-                sent = await target.send(chunk, allowed_mentions=NO_MENTIONS, **extra)
-        return sent  # the last chunk: the one that carries the controls
+            extra: dict = {"nonce": f"mentat-{outbox_id}-{number}"} if outbox_id is not None else {}
+            if number == len(chunks):  # the last chunk carries the controls and the picture
+                extra.update({"view": view} if view is not None else {})
+                extra.update({"file": file} if file is not None else {})
+            sent = await target.send(chunk, allowed_mentions=allowed, **extra)
+        return sent
 
     @staticmethod
-    async def _send_map(channel: discord.abc.Messageable, game: GameRecordRow, outbox_id: int | None) -> None:
-        """The table's map of the game as it stands (never a faction's: the channel sees public facts only),
-        drawn off the event loop; its own nonce keeps a redelivery from posting it twice."""
+    async def _map(game: GameRecordRow, message: OutgoingMessage) -> discord.File | None:
+        """The table's map of the game as it stands, for a post that shows it (never a faction's: the channel sees
+        public facts only), drawn off the event loop."""
+        if not message.attach_map:
+            return None
         state = GameState.model_validate_json(game.state_json)
         png = await asyncio.to_thread(render_map, state, None)
-        file = discord.File(io.BytesIO(png), filename=f"{game.game_id}-turn{state.turn}.png")
-        extra = {"nonce": f"mentat-{outbox_id}-map"} if outbox_id is not None else {}
-        await channel.send(file=file, allowed_mentions=NO_MENTIONS, **extra)
+        return discord.File(io.BytesIO(png), filename=f"{game.game_id}-turn{state.turn}.png")
 
     @staticmethod
     def _buttons(game: GameRecordRow, message: OutgoingMessage) -> discord.ui.View | None:
