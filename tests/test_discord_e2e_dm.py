@@ -118,9 +118,10 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     for other in (alice, room.players[BT]):  # the menus of the Harkonnen plan went to the Harkonnen DM alone
         assert not any(f":{plan.id}:" in (c.custom_id or "") for m in other.user.dm_channel.history()
                        for c in components(m))
-    assert parts(first) == ["Leader", "Weapon: No weapon", "Defense: No defense", "Dial", "Submit"]
+    # prescience binds the weapon to the Crysknife answered: the only weapon offered, already chosen
+    assert parts(first) == ["Leader", "Weapon: Crysknife", "Defense: No defense", "Dial", "Submit"]
+    assert [o.label for o in menu(first, "Weapon").options] == ["Crysknife"]
     await choose(bob, plan.id, "Leader", "Feyd-Rautha")
-    await choose(bob, plan.id, "Weapon", "Crysknife")
     await choose(bob, plan.id, "Defense", "Snooper")
     await choose(bob, plan.id, "Dial", "2")
     edited = dm_for(bob, plan.id)
@@ -252,20 +253,22 @@ async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_reve
     game_id = await plant(room, attack_position())
     attack = await open_prompt(env, game_id, BT, PromptKind.BT_ATTACK)
     assert [b.label for b in components(dm_for(carol, attack.id))] == [
-        "Attack Dr. Wellington Yueh", "Attack Umman Kudu", "Attack no leader"]
-    chosen = await carol.user.click(dm_for(carol, attack.id), label="Attack Umman Kudu")
+        "Attack Dr. Wellington Yueh (Atreides, The Great Flat)", "Attack Umman Kudu (Harkonnen, The Great Flat)",
+        "Attack no leader"]
+    chosen = await carol.user.click(dm_for(carol, attack.id), label="Attack Umman Kudu (Harkonnen, The Great Flat)")
     assert chosen.ephemeral and reply(chosen).startswith("Done: Attack Umman Kudu")
     await deliver(env)
     assert "The Bene Tleilaxu attack Umman Kudu in The Great Flat (BT-11)." in contents(room.channel)[-1]
 
     plan = await open_prompt(env, game_id, BT, PromptKind.BATTLE_PLAN)
-    assert parts(dm_for(carol, plan.id)) == ["Weapon", "Defense: No defense", "Impairment: No impairment", "Submit"]
-    await choose(carol, plan.id, "Weapon", "Baliset")
+    # the Baliset, their one card, fills the weapon slot (so it is no defense); BT-16: it must impair
+    assert parts(dm_for(carol, plan.id)) == ["Weapon: Baliset", "Impairment", "Submit"]
+    assert [o.label for o in menu(dm_for(carol, plan.id), "Impairment").options] == [
+        "Impair: no shipping next turn", "Impair: no moving next turn"]
     await choose(carol, plan.id, "Impairment", "Impair: no moving next turn")
     before = room.screens()
     submitted = await carol.user.click(dm_for(carol, plan.id), label="Submit")
-    assert reply(submitted).startswith(
-        "Done: Weapon: Baliset; Defense: No defense; Impairment: Impair: no moving next turn")
+    assert reply(submitted).startswith("Done: Weapon: Baliset; Impairment: Impair: no moving next turn")
     await deliver(env)
     news = room.news(before)
     assert news["channel"] == "Bene Tleilaxu submitted a battle plan."
