@@ -73,6 +73,7 @@ class BattlePublic(BaseModel):
     aggressor: Faction
     defender: Faction
     leaders: dict[Faction, list[str]] = {}  # the leaders each side may still lead with here (alive, not used elsewhere)
+    attack: str | None = None  # a BT "leader" attack (BT-11) or a "trap" (BT-32): the BT against one leader
     step: str
     prescience_element: str | None
     voice: str | None
@@ -187,7 +188,7 @@ def _battle_view(state: GameState) -> BattlePublic | None:
         leaders = {side: available_leaders(state, side, battle.territory) for side in sides}
     return BattlePublic(
         territory=battle.territory, locations=list(battle.locations), aggressor=battle.aggressor,
-        defender=battle.defender, leaders=leaders, step=battle.step,
+        defender=battle.defender, leaders=leaders, attack=battle.attack, step=battle.step,
         prescience_element=battle.prescience_element, voice=battle.voice,
         revealed_plans={f: p.model_copy() for f, p in battle.plans.items()} if revealed else {},
     )

@@ -248,12 +248,13 @@ def test_battle_plan_form_builds_the_plan_chosen():
     form = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(
         ["feyd_rautha", "beast_rabban"], ["cheap_hero_1"], (0, 3), ["crysknife", "baliset"], ["shield_1", "baliset"])))
     assert [f.name for f in form.fields] == ["Leader", "Weapon", "Defense", "Dial"]
-    assert [c.label for c in form.fields[0].choices] == ["Feyd-Rautha", "Beast Rabban", "Cheap Hero (cheap hero)"]
+    assert [c.label for c in form.fields[0].choices] == ["Feyd-Rautha (6)", "Beast Rabban (4)",
+                                                         "Cheap Hero (cheap hero, 0)"]
     assert [c.label for c in form.fields[3].choices] == ["0", "1", "2", "3"]
-    chosen = pick(form, Leader="Beast Rabban", Weapon="Crysknife", Dial="3")
+    chosen = pick(form, Leader="Beast Rabban (4)", Weapon="Crysknife", Dial="3")
     assert form.action(chosen) == SubmitBattlePlan(faction=H, leader="beast_rabban", weapon="crysknife", dial=3)
-    assert form.summary(chosen) == "Leader: Beast Rabban; Weapon: Crysknife; Defense: No defense; Dial: 3"
-    hero = pick(form, Leader="Cheap Hero (cheap hero)", Defense="Baliset", Dial="0")
+    assert form.summary(chosen) == "Leader: Beast Rabban (4); Weapon: Crysknife; Defense: No defense; Dial: 3"
+    hero = pick(form, Leader="Cheap Hero (cheap hero, 0)", Defense="Baliset", Dial="0")
     assert form.action(hero) == SubmitBattlePlan(faction=H, cheap_hero="cheap_hero_1", defense="baliset")
     with pytest.raises(FormIncomplete, match="Choose your leader, dial first"):
         form.action(pick(form, Weapon="Crysknife"))

@@ -33,6 +33,7 @@ from engine.actions import (
     TrapsAndGifts,
     UseVoice,
 )
+from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name
@@ -44,6 +45,14 @@ NOTHING = ""  # a menu's "no weapon", "no defense", "keep the card"...: None in 
 def _leader(leader_id: str) -> str:
     try:
         return leader_name(leader_id)
+    except (KeyError, LookupError):
+        return leader_id
+
+
+def _strong(leader_id: str) -> str:
+    """"Feyd-Rautha (6)": a leader and his strength, for a battle plan."""
+    try:
+        return f"{leader_name(leader_id)} ({load_game_data().leader(leader_id).strength})"
     except (KeyError, LookupError):
         return leader_id
 
@@ -359,7 +368,8 @@ def _battle_plan(prompt: Prompt) -> Form:
 
     heads = plan_heads(d)
     if heads:
-        choices = [Choice(_leader(x) if who == "leader" else f"{_card(x)} (cheap hero)", (who, x)) for who, x in heads]
+        choices = [Choice(_strong(x) if who == "leader" else f"{_card(x)} (cheap hero, 0)", (who, x))
+                   for who, x in heads]
         part("Leader", lambda before: _field("Leader", choices))
     weapons, defenses = plan_weapons(d), plan_defenses(d, None, decided=False)
     if any(weapons):
