@@ -13,7 +13,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.battle_autocomplete import (
+    battle_opponents,
+    battle_territories,
+    plan_cheap_heroes,
+    plan_defense_cards,
+    plan_dials,
+    plan_impairments,
+    plan_leaders,
+    plan_weapon_cards,
+    predicted_factions,
+    predicted_turns,
+    prescience_answers,
+    prescience_elements,
+    traitor_call_answers,
+    traitor_candidates,
+    voice_kinds,
+)
 from bot.discord.common import submit_for_seat
+from bot.discord.text import parse_faction
 from engine.actions import (
     AcceptAlliance,
     Action,
@@ -43,7 +61,7 @@ from engine.actions import (
     UseVoice,
 )
 from engine.data import load_game_data
-from engine.ids import CardCategory, Faction
+from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import card_name, faction_name, location_label
 from engine.views import PlayerView, view
@@ -108,17 +126,6 @@ async def territory_choices(interaction: discord.Interaction, current: str) -> l
 
 async def stronghold_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     return _matching([(name, name) for name in load_game_data().board.strongholds], current)
-
-
-async def category_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return _matching([(c.value, c.value) for c in CardCategory], current)
-
-
-async def prompt_option_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """The options of the caller's open decisions (e.g. the answers prescience allows)."""
-    mine = await _my_view(interaction)
-    options = [o for p in mine.own_prompts for o in p.options] if mine else []
-    return _matching([(o, o) for o in dict.fromkeys(options)], current)
 
 
 async def own_hand(interaction: discord.Interaction) -> list[str]:
@@ -223,7 +230,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="traitor")
     @app_commands.describe(leader="The leader you keep as your traitor")
-    @app_commands.autocomplete(leader=leader_choices)
+    @app_commands.autocomplete(leader=traitor_candidates)
     async def traitor(self, interaction: discord.Interaction, leader: str) -> None:
         """Choose your traitor at the start of the game (secret)."""
         await self._submit(interaction, lambda f: ChooseTraitor(faction=f, leader=leader_id(leader)),
@@ -231,11 +238,11 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="predict")
     @app_commands.describe(faction="The faction you predict will win", turn="The turn it wins on")
-    @app_commands.choices(faction=FACTION_CHOICES)
+    @app_commands.autocomplete(faction=predicted_factions, turn=predicted_turns)
     async def predict(self, interaction: discord.Interaction, faction: str,
                       turn: app_commands.Range[int, 1, 30]) -> None:
         """The Bene Gesserit prediction (secret)."""
-        await self._submit(interaction, lambda f: PredictWinner(faction=f, predicted=Faction(faction), turn=turn),
+        await self._submit(interaction, lambda f: PredictWinner(faction=f, predicted=parse_faction(faction), turn=turn),
                            f"you predict {faction} on turn {turn}")
 
     @app_commands.command(name="plan")
@@ -243,18 +250,21 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                            weapon="A weapon card from your hand", defense="A defense card from your hand",
                            cheap_hero="A Cheap Hero card instead of a leader",
                            kwisatz_haderach="The Kwisatz Haderach goes with your leader (Atreides, once awake)",
-                           spice="Spice backing the dial, 1 per token (advanced combat)")
-    @app_commands.autocomplete(leader=leader_choices, weapon=card_choices, defense=card_choices,
-                               cheap_hero=card_choices)
+                           spice="Spice backing the dial, 1 per token (advanced combat)",
+                           impairment="BT attack with a worthless card: what the attacked may not do next turn")
+    @app_commands.autocomplete(leader=plan_leaders, weapon=plan_weapon_cards, defense=plan_defense_cards,
+                               cheap_hero=plan_cheap_heroes, dial=plan_dials, impairment=plan_impairments)
     async def plan(self, interaction: discord.Interaction, dial: app_commands.Range[int, 0, 25],
                    leader: str | None = None, weapon: str | None = None, defense: str | None = None,
                    cheap_hero: str | None = None, kwisatz_haderach: bool = False,
-                   spice: app_commands.Range[int, 0, 25] = 0) -> None:
+                   spice: app_commands.Range[int, 0, 25] = 0,
+                   impairment: str | None = None) -> None:
         """Submit your battle plan (secret until both plans are in)."""
         await self._submit(interaction, lambda f: SubmitBattlePlan(faction=f, leader=leader_id(leader), dial=dial,
                                                                    weapon=weapon, defense=defense,
                                                                    cheap_hero=cheap_hero,
-                                                                   kwisatz_haderach=kwisatz_haderach, spice=spice),
+                                                                   kwisatz_haderach=kwisatz_haderach, spice=spice,
+                                                                   impair=impairment),
                            "battle plan submitted")
 
     @app_commands.command(name="capture")
@@ -311,32 +321,31 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="choose-battle")
     @app_commands.describe(territory="Where to fight next", opponent="Whom to fight there")
-    @app_commands.autocomplete(territory=territory_choices)
-    @app_commands.choices(opponent=FACTION_CHOICES)
+    @app_commands.autocomplete(territory=battle_territories, opponent=battle_opponents)
     async def choose_battle(self, interaction: discord.Interaction, territory: str, opponent: str) -> None:
         """The aggressor picks the next battle."""
         await self._submit(interaction, lambda f: ChooseBattle(faction=f, territory=territory,
-                                                               opponent=Faction(opponent)),
+                                                               opponent=parse_faction(opponent)),
                            f"battle {opponent} in {territory}")
 
     @app_commands.command(name="ask")
     @app_commands.describe(element="The element of your opponent's plan to see, or none")
-    async def ask(self, interaction: discord.Interaction,
-                  element: Literal["leader", "weapon", "defense", "dial", "none"]) -> None:
+    @app_commands.autocomplete(element=prescience_elements)
+    async def ask(self, interaction: discord.Interaction, element: str) -> None:
         """Atreides prescience: ask for one element of the opponent's plan."""
         wanted = None if element == "none" else element
         await self._submit(interaction, lambda f: AskPrescience(faction=f, element=wanted), f"you ask: {element}")
 
     @app_commands.command(name="answer")
     @app_commands.describe(answer="The element you will play (a leader, card, number, or none)")
-    @app_commands.autocomplete(answer=prompt_option_choices)
+    @app_commands.autocomplete(answer=prescience_answers)
     async def answer(self, interaction: discord.Interaction, answer: str) -> None:
         """Answer the Atreides' prescience; the answer binds your plan (secret)."""
         await self._submit(interaction, lambda f: AnswerPrescience(faction=f, answer=answer), f"you answer {answer}")
 
     @app_commands.command(name="voice")
     @app_commands.describe(command="Play, not play, or no Voice", category="The kind of card")
-    @app_commands.autocomplete(category=category_choices)
+    @app_commands.autocomplete(category=voice_kinds)
     async def voice(self, interaction: discord.Interaction, command: Literal["play", "not", "none"],
                     category: str | None = None) -> None:
         """The Bene Gesserit Voice."""
@@ -346,8 +355,9 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                            "no Voice" if said is None else f"Voice: {command} {category}")
 
     @app_commands.command(name="call")
-    @app_commands.describe(call="Call the traitor?")
-    async def call(self, interaction: discord.Interaction, call: Literal["yes", "no"]) -> None:
+    @app_commands.describe(call="Call the traitor? (yes only when you hold the opposing leader's traitor card)")
+    @app_commands.autocomplete(call=traitor_call_answers)
+    async def call(self, interaction: discord.Interaction, call: str) -> None:
         """Call, or do not call, a traitor (secret)."""
         await self._submit(interaction, lambda f: CallTraitor(faction=f, call=call == "yes"), f"traitor call: {call}")
 
