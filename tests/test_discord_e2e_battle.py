@@ -323,7 +323,8 @@ async def test_bt_5_bt_30_the_setup_traps_say_what_a_trap_does_and_never_trap_a_
     assert all("Trap on Carthag" not in [o.label for o in menu.options] for menu in later)
     hand = [o for o in await offered(arena, game_id, BT, "bt setup-traps", "traps", "Carth")]
     assert hand and all(value.startswith("Carthag=") for value in hand)
-    laid = await arena.players[BT].slash(arena.planted[game_id], "bt setup-traps", traps=hand[0])
+    channel = arena.planted[game_id]
+    laid = await arena.players[BT].slash(channel, "bt setup-traps", traps=hand[0])
     assert reply(laid).startswith("Done: traps laid")
 
 
