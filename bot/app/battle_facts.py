@@ -167,8 +167,11 @@ def _battle_plan(seen: PlayerView, prompt: Prompt) -> list[str]:
         facts += _attack_plan(seen, prompt)
     else:
         low, high = d.get("min_dial", 0), d.get("max_dial", 0)
-        facts.append(f"Your dial: {low} to {high}" + (" (your tokens there; a starred token counts at its worth)."
-                                                      if high else ": you have no token to dial."))
+        starred = seen.battle is not None and any(seen.elites.get(loc, {}).get(seen.viewer)
+                                                  for loc in seen.battle.locations)
+        facts.append(f"Your dial: {low} to {high}" + (": you have no token to dial." if not high else
+                                                      " (your tokens there, each starred one at its worth, A-15)."
+                                                      if starred else " (your tokens there)."))
         if not d.get("may_play_cards"):
             facts.append("You have no leader and no cheap hero: you fight with your dial alone and play no card "
                          "(A-13).")
