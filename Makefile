@@ -22,9 +22,9 @@ lint: venv
 test: lint
 	$(BIN)/python -m pytest
 
-# The crash test at full strength: the console killed 50 times on each store (`make test` kills it 4 times).
+# The crash test at full strength: the console killed 100 times on each store (`make test` kills it 4 times).
 crash: venv
-	CRASH_KILLS=50 $(BIN)/python -m pytest tests/test_crash.py -k killed_mid_game
+	CRASH_KILLS=100 $(BIN)/python -m pytest tests/test_crash.py -k killed_mid_game
 
 # The demo and the bench need only the runtime dependencies: on a fresh clone they install those alone (about
 # half the time of the dev extras, which `make venv` and `make test` add later).

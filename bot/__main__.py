@@ -113,6 +113,7 @@ async def _check(settings: Settings, shards: Shards) -> None:
     print(f"  DEV_GUILD_ID: {settings.dev_guild_id if settings.dev_guild_id is not None else 'not set (no sync)'}")
     print(f"  Store: {settings.store_description}")
     print(f"  LOG_LEVEL: {settings.log_level}")
+    print(f"  GAME_FILE_KEY: {'set' if settings.game_file_key else 'not set (written into .env at the first run)'}")
     if shards != ALL_SHARDS:
         print(f"  Shards: {', '.join(map(str, sorted(shards.ids)))} of {shards.count}")
     store = await _open_store(settings)
@@ -130,16 +131,17 @@ async def _check(settings: Settings, shards: Shards) -> None:
         await store.close()
 
 
-async def _run(settings: Settings, shards: Shards) -> None:
+async def _run(settings: Settings, shards: Shards, env_file: str | None) -> None:
     import discord
 
     from bot.app.service import GameService
 
     if not settings.has_token:
         raise ConfigError(["DISCORD_TOKEN: not set; put it in the environment or in .env to run the bot"])
+    settings = settings.with_file_key(env_file)
     store = await _open_store(settings)
     try:
-        bot = _make_bot(GameService(store, shards=shards), settings, shards)
+        bot = _make_bot(GameService(store, shards=shards, file_key=settings.file_key), settings, shards)
         async with bot:
             try:
                 await bot.start(settings.discord_token.get_secret_value())
@@ -162,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings.load(env_file=args.env_file)
         shards = shards_of(args, settings)
         configure_logging(settings)
-        asyncio.run(_check(settings, shards) if args.command == "check" else _run(settings, shards))
+        asyncio.run(_check(settings, shards) if args.command == "check" else _run(settings, shards, args.env_file))
     except ConfigError as error:
         print("Configuration problem:", file=sys.stderr)
         for problem in error.problems:

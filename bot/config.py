@@ -7,6 +7,8 @@ pydantic-settings (which reads `.env` through python-dotenv).
                     several bot processes (each running some shards) may share. Its password is never shown.
     DATABASE_PATH   the SQLite file, when DATABASE_URL is not set (default mentat.sqlite3)
     LOG_LEVEL       DEBUG, INFO, WARNING, ERROR or CRITICAL (default INFO)
+    GAME_FILE_KEY   the key that signs exported game files (bot/app/game_files.py); written into .env at the
+                    first run when it is missing. Never shown.
 
 A malformed value is reported with its variable's name, never with the value itself (it may be a secret
 pasted into the wrong variable).
@@ -15,6 +17,7 @@ pasted into the wrong variable).
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -45,6 +48,7 @@ class Settings(BaseSettings):
     database_url: SecretStr | None = None
     database_path: Path = Path("mentat.sqlite3")
     log_level: str = "INFO"
+    game_file_key: SecretStr | None = None
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod
@@ -89,6 +93,24 @@ class Settings(BaseSettings):
         except ValidationError as error:
             raise ConfigError([f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg'].removeprefix('Value error, ')}"
                                for e in error.errors()]) from None
+
+    def with_file_key(self, env_file: str | os.PathLike[str] | None) -> Settings:
+        """These settings with a GAME_FILE_KEY: the one set, or a new one written into `env_file` (created if
+        need be) so that the files this bot signs still import after a restart."""
+        if self.game_file_key is not None:
+            return self
+        key = secrets.token_hex(32)
+        if env_file is not None:
+            path = Path(env_file)
+            before = path.read_text(encoding="utf-8") if path.is_file() else ""
+            separator = "" if before == "" or before.endswith("\n") else "\n"
+            path.write_text(f"{before}{separator}# Signs exported game files; keep it secret, keep it the same.\n"
+                            f"GAME_FILE_KEY={key}\n", encoding="utf-8")
+        return self.model_copy(update={"game_file_key": SecretStr(key)})
+
+    @property
+    def file_key(self) -> bytes | None:
+        return self.game_file_key.get_secret_value().encode() if self.game_file_key is not None else None
 
     @property
     def has_token(self) -> bool:

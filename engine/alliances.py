@@ -22,7 +22,7 @@ from engine.actions import AcceptAlliance, BreakAlliance, EndNexus, GiveAllySpic
 from engine.economy import pay, require_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
 from engine.names import faction_name
@@ -63,14 +63,61 @@ def open_nexus(state: GameState, log: EventLog) -> None:
     """A-8, A-21: every faction may talk; each has a public NEXUS prompt, all opened together."""
     state.nexus = NexusState()
     for faction in storm_order(state):
-        others = [f.value for f in state.factions if f != faction]
-        open_prompt(state, PromptKind.NEXUS, faction, secret=False, options=others,
+        open_prompt(state, PromptKind.NEXUS, faction, secret=False, options=_others(state, faction),
                     max_alliance_size=state.setup.options.max_alliance_size)
+    for prompt in state.prompts:  # once every faction is talking: what each may do
+        if prompt.kind == PromptKind.NEXUS:
+            prompt.detail.update(nexus_choices(state, prompt.faction))
     log.public(
         "nexus_opened",
         "A Nexus: alliances may now be formed and broken (A-8). " + alliances_text(state),
         alliances=[[f.value for f in a] for a in state.alliances],
     )
+
+
+def _talking(state: GameState, faction: Faction) -> bool:
+    return any(p.kind == PromptKind.NEXUS for p in state.prompts_for(faction))
+
+
+def _partner_problem(state: GameState, faction: Faction, partner: Faction) -> RuleViolation | None:
+    try:
+        _check_partner(state, faction, partner)
+    except RuleViolation as problem:
+        return problem
+    return None
+
+
+def nexus_choices(state: GameState, faction: Faction) -> dict:
+    """What the faction may do in the Nexus now (all of it public): propose to whom (`propose_to`: factions still
+    talking that an alliance with it may take in), accept whose standing offer (`offers`), break its alliance
+    with `allies` (`may_break`); ending its part is always open."""
+    others = [f for f in state.factions if f != faction]
+    proposals = state.nexus.proposals if state.nexus else {}
+    offers = [p for p, to in proposals.items() if to == faction]
+    return dict(
+        propose_to=[f.value for f in others if _talking(state, f) and _partner_problem(state, faction, f) is None
+                    and proposals.get(faction) != f],  # an offer already standing is not made again
+        offers=[f.value for f in others if f in offers and _partner_problem(state, faction, f) is None],
+        allies=[f.value for f in state.ally_of(faction)], may_break=bool(state.ally_of(faction)),
+    )
+
+
+def _others(state: GameState, faction: Faction) -> list[str]:
+    return [f.value for f in state.factions if f != faction]
+
+
+def _open_nexus_prompt(state: GameState, faction: Faction) -> None:
+    open_prompt(state, PromptKind.NEXUS, faction, secret=False, options=_others(state, faction),
+                max_alliance_size=state.setup.options.max_alliance_size, **nexus_choices(state, faction))
+
+
+def _ask_again_where_changed(state: GameState) -> None:
+    """After each Nexus action: a faction whose choices it changed (an offer made to it, an alliance formed or
+    broken, a faction done talking) is asked again."""
+    for prompt in [p for p in state.prompts if p.kind == PromptKind.NEXUS]:
+        now = nexus_choices(state, prompt.faction)
+        if any(prompt.detail.get(key) != value for key, value in now.items()):
+            ask_again(state, prompt, lambda faction=prompt.faction: _open_nexus_prompt(state, faction))
 
 
 def close_nexus(state: GameState, log: EventLog) -> None:
@@ -88,7 +135,7 @@ def _require_talking(state: GameState, faction: Faction) -> None:
             "Alliances are formed and broken only during a Nexus, which follows a spice blow in which "
             "Shai-Hulud appeared (after turn 1).",
         )
-    if not any(p.kind == PromptKind.NEXUS for p in state.prompts_for(faction)):
+    if not _talking(state, faction):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
                             f"{faction_name(faction)} have already ended their part in this Nexus.")
 
@@ -117,16 +164,20 @@ def _check_partner(state: GameState, faction: Faction, partner: Faction) -> None
 def propose_alliance(state: GameState, action: ProposeAlliance, log: EventLog) -> None:
     _require_talking(state, action.faction)
     _check_partner(state, action.faction, action.partner)
-    if not any(p.kind == PromptKind.NEXUS for p in state.prompts_for(action.partner)):
+    if not _talking(state, action.partner):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
                             f"{faction_name(action.partner)} have already ended their part in this Nexus.")
     assert state.nexus is not None
+    if state.nexus.proposals.get(action.faction) == action.partner:  # a second click, a retried command
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE, f"Your offer to {faction_name(action.partner)} "
+                            "already stands; they may accept it.")
     state.nexus.proposals[action.faction] = action.partner
     log.public(
         "alliance_proposed",
         f"{faction_name(action.faction)} propose an alliance to {faction_name(action.partner)} (A-8).",
         faction=action.faction.value, partner=action.partner.value,
     )
+    _ask_again_where_changed(state)
 
 
 @handles(AcceptAlliance)
@@ -153,6 +204,7 @@ def accept_alliance(state: GameState, action: AcceptAlliance, log: EventLog) -> 
         f"{faction_name(action.faction)} accept: {_names(merged)} are now allies (A-8).",
         members=[f.value for f in merged],
     )
+    _ask_again_where_changed(state)
 
 
 @handles(BreakAlliance)
@@ -170,6 +222,7 @@ def break_alliance(state: GameState, action: BreakAlliance, log: EventLog) -> No
         f"{faction_name(action.faction)} leave their alliance with {_names(allies)} (A-8).",
         faction=action.faction.value, former_allies=[f.value for f in allies],
     )
+    _ask_again_where_changed(state)
 
 
 @handles(EndNexus)
@@ -177,6 +230,7 @@ def end_nexus(state: GameState, action: EndNexus, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.NEXUS, NEXUS_RULE)
     log.public("nexus_done", f"{faction_name(action.faction)} are done with the Nexus.",
                faction=action.faction.value)
+    _ask_again_where_changed(state)
 
 
 @default_for(PromptKind.NEXUS)

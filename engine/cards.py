@@ -39,7 +39,7 @@ from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
 from engine.names import faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import movement as _movement  # noqa: F401  (its MOVEMENT sampler is wrapped below)
-from engine.phases.revival import revivable_leaders, revival_prompt_detail, revive_leader
+from engine.phases.revival import reopen_revival_prompt, revive_leader
 from engine.rng import Rng
 
 WEATHER_CONTROL, FAMILY_ATOMICS, HAJR, GHOLA = "weather_control", "family_atomics", "hajr", "tleilaxu_ghola"
@@ -277,17 +277,7 @@ def play_ghola(state: GameState, action: PlayGhola, log: EventLog) -> None:
         what = f"{action.tokens} token{'s' if action.tokens != 1 else ''}"
     log.public("card_played", f"{faction_name(faction)} play the Tleilaxu Ghola: {what} revived from the tanks, "
                "free.", faction=faction.value, card=GHOLA, leader=action.leader, tokens=action.tokens)
-    _refresh_revival_prompt(state, faction)
-
-
-def _refresh_revival_prompt(state: GameState, faction: Faction) -> None:
-    """A Ghola played while the faction's revival decision is open changes what is left to revive: the open
-    prompt is brought up to date (same shape as engine/phases/revival.py's), so its default stays legal."""
-    for prompt in state.prompts_for(faction):
-        if prompt.kind != PromptKind.REVIVAL:
-            continue
-        prompt.options = revivable_leaders(state, faction)
-        prompt.detail.update(revival_prompt_detail(state, faction))  # BT-60: an ally's limits too
+    reopen_revival_prompt(state, faction)  # what is left to revive changed
 
 
 _sample_revival = SAMPLERS[PromptKind.REVIVAL]

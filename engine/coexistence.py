@@ -26,7 +26,6 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import frozen_tokens
 from engine.factions.bt_control import tokens_leave
-from engine.flow import handles
 from engine.forces import land
 from engine.ids import Faction
 from engine.model import GameState, PromptKind
@@ -68,8 +67,8 @@ def declarable_territories(state: GameState, advisors: bool) -> list[str]:
                    if not stronghold_full(state, BG, board.location_territory(loc))})
 
 
-@handles(SetCoexistence)
-def set_coexistence(state: GameState, action: SetCoexistence, log: EventLog) -> None:
+def declare_coexistence(state: GameState, action: SetCoexistence, log: EventLog) -> None:
+    """SetCoexistence (its handler, engine/phases/movement.py, then asks the movement decision again)."""
     if not state.setup.options.character_advantages:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "Co-existence is a character advantage (option "
                             "character_advantages), which is off in this game.")

@@ -98,6 +98,19 @@ def open_prompt(
     return prompt
 
 
+def ask_again(state: GameState, prompt: Prompt, open_successor: Callable[[], None]) -> None:
+    """A decision whose legal choices changed while it was open is asked again: `prompt` closes and
+    `open_successor` opens the same decision under a new id (a decision's choices never change under its id: a
+    card's controls were made for them), in its place among the open prompts; or nothing, if nothing is left to
+    decide."""
+    index = state.prompts.index(prompt)
+    state.prompts.remove(prompt)
+    count = len(state.prompts)
+    open_successor()
+    if len(state.prompts) > count:
+        state.prompts.insert(index, state.prompts.pop())
+
+
 def take_prompt(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:
     """Close and return the faction's open prompt of this kind, or refuse the action."""
     for prompt in state.prompts:

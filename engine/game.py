@@ -7,7 +7,7 @@ import json
 from typing import NamedTuple
 
 # Importing the rule modules registers their handlers and phase runners.
-from engine import admin, alliances, cards, coexistence, karama, special_karama_powers  # noqa: F401
+from engine import admin, alliances, cards, karama, special_karama_powers  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import Event, EventLog

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.actions import ReturnCards, UseSpecialKarama
-from engine.cards import _refresh_revival_prompt as refresh_revival_prompt  # the Ghola's: the same need
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
@@ -13,7 +12,7 @@ from engine.karama import counts_as_karama, karama_cards
 from engine.model import GameState, Prompt, PromptKind, SpecialKaramaOrder
 from engine.names import card_name, faction_name, leader_name
 from engine.phases.battle import describe_plan
-from engine.phases.revival import revive_leader
+from engine.phases.revival import reopen_revival_prompt, revive_leader
 from engine.phases.spice_blow import sand_territories
 from engine.rng import Rng
 from engine.special_karama import FREMEN_WORM, RULE, STOP_SHIPMENT, spend_special_karama
@@ -107,7 +106,7 @@ def _emperor(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
                "free.", faction=E.value, card=action.card, power="revival", leader=action.leader, tokens=action.tokens)
     if action.leader:
         revive_leader(state, E, action.leader, log, "karama")  # BT-20: the BT may mark him
-    refresh_revival_prompt(state, E)
+    reopen_revival_prompt(state, E)  # what is left to revive changed
 
 
 def _fremen(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:

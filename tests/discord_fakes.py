@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from types import SimpleNamespace
 
 
@@ -42,9 +43,12 @@ class FakeUser(SimpleNamespace):
 class FakeInteraction:
     """`log` records ("send" | "defer" | "followup", text, ephemeral) in order."""
 
+    _ids = itertools.count(1_000_000)
+
     def __init__(self, client, user_id: int, *, channel_id: int = 55, guild_id: int = 1, manage_guild=False,
-                 roles=(), command_name: str | None = None):
+                 roles=(), command_name: str | None = None, interaction_id: int | None = None):
         self.client = client
+        self.id = interaction_id if interaction_id is not None else next(FakeInteraction._ids)  # Discord's is unique
         self.user = FakeUser(id=user_id, mention=f"<@{user_id}>", roles=[SimpleNamespace(id=r) for r in roles],
                              guild_permissions=SimpleNamespace(manage_guild=manage_guild))
         self.channel_id, self.guild_id = channel_id, guild_id

@@ -58,7 +58,8 @@ TURN_POST = re.compile(r"^Turn (\d+): Storm\.$", re.MULTILINE)
 GAME_OVER = re.compile(r"^The game ends on turn (\d+)\. (?:Winners: (.+?)|No winner): ", re.MULTILINE)
 AWAITED = re.compile(r"^- (?P<faction>.+?): (?P<kind>.+?)(?: \(secret\))?, decision (?P<prompt>p\d+)$", re.MULTILINE)
 AMOUNT_RANGE = re.compile(r"\((-?\d+) to (-?\d+)\)")
-CLOSING_LINE = re.compile(r"\n\*\*(You answered|Forced by the moderator|The deadline passed|Closed)[^\n]*\*\*$")
+CLOSING_LINE = re.compile(r"\n\*\*(You answered|Forced by the moderator|The deadline passed|Closed"
+                          r"|Your choices changed)[^\n]*\*\*$")
 CARD_TITLE = re.compile(re.escape(CARD_HEADING) + r"(.+?)\*\*")
 KINDS_BY_NAME = {name: kind.value for kind, name in KIND_NAMES.items()}
 FACTIONS_BY_NAME = {faction_name(f): f.value for f in Faction}

@@ -61,6 +61,17 @@ def test_an_accepted_proposal_forms_a_public_alliance():
     assert len([p for p in state.prompts if p.kind == PromptKind.NEXUS]) == len(ALL_SEVEN)
 
 
+def test_a_8_the_same_proposal_twice_is_refused_and_announced_once():
+    """Issue 15: a proposal leaves the Nexus decision open (talking goes on), so a second click or a retried
+    command must not log and announce it again."""
+    state, events = apply(in_nexus(), ProposeAlliance(faction=H, partner=A))
+    assert [e.type for e in events].count("alliance_proposed") == 1
+    refusal = refused(state, ProposeAlliance(faction=H, partner=A), rule="A-8")
+    assert "already stands" in refusal.message
+    state, events = apply(state, ProposeAlliance(faction=H, partner=F))  # another offer replaces it
+    assert state.nexus.proposals[H] == F and [e.type for e in events].count("alliance_proposed") == 1
+
+
 def test_the_bt_may_ally_like_anyone():
     """BT-60."""
     state = in_nexus()

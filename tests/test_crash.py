@@ -3,14 +3,15 @@ game stored in SQLite, or in PostgreSQL (the test run's own server); after each 
 whole — its actions replay to its snapshot, its version counts its actions, and no outbox row is lost or
 half-written (bot issue, persistence). Every queued message
 is delivered exactly once: the console's gateway appends each delivery, with its outbox id, to a file it
-fsyncs, and after the kills and a clean final run every outbox row is in that file once.
+fsyncs (the platform's history) and does NOT drop a second delivery of a row; after the kills and a clean final
+run every outbox row is in that file exactly once.
 
-Why exactly once holds (GameService.deliver): a row is marked sent only after the gateway returned, so a kill
-between the two leaves it pending and the restarted drain hands it over again with the same outbox id; the
-gateway recorded that id durably with the delivery and drops the copy. Marking first would lose the message
-instead.
+Why exactly once holds (GameService.deliver): a row is marked as being sent before the gateway is asked and as
+sent after; a kill between the two leaves it pending with its `sending_since`, and the restarted drain first
+asks the gateway whether the platform shows it (the console: the file; Discord: the recent history) before it
+sends it again.
 
-`make test` kills each store's console KILLS times; `make crash` kills it 50 times (CRASH_KILLS=50).
+`make test` kills each store's console KILLS times; `make crash` kills it 100 times (CRASH_KILLS=100).
 """
 
 from __future__ import annotations
@@ -174,6 +175,11 @@ class Killed(BaseException):
     """A SIGKILL as the service sees it: nothing after it runs (the service catches only Exception)."""
 
 
+class KilledRightBeforeDelivering(ConsoleGateway):
+    async def deliver(self, game, message):
+        raise Killed
+
+
 class KilledRightAfterDelivering(ConsoleGateway):
     async def deliver(self, game, message):
         await super().deliver(game, message)
@@ -182,7 +188,8 @@ class KilledRightAfterDelivering(ConsoleGateway):
 
 async def test_a_message_delivered_just_before_a_kill_is_not_delivered_again(tmp_path):
     """The window the subprocess test can only hit by chance: delivered, killed before the `sent` mark. The row
-    stays pending, the restarted drain hands it over again, and the gateway drops the copy by its outbox id."""
+    stays pending with its `sending_since`; the restarted drain finds it in the platform's history (the file)
+    and marks it sent without sending it again."""
     db, deliveries = tmp_path / "window.sqlite3", tmp_path / "delivered.jsonl"
     store = await SqliteGameStore.open(db)
     await GameService(store).create_game(1, 9, [Faction.ATREIDES, Faction.HARKONNEN], seed=3)  # queues one post
@@ -195,9 +202,31 @@ async def test_a_message_delivered_just_before_a_kill_is_not_delivered_again(tmp
     store = await SqliteGameStore.open(db)  # the restart
     try:
         [pending] = await store.pending_outbox()
+        assert pending.sending_since is not None  # caught between its send and its mark
+        after: list[str] = []
+        assert await GameService(store).deliver(ConsoleGateway(after.append, deliveries)) == 1  # found, not sent
+        assert await store.pending_outbox() == [] and after == [] and before[0].startswith("[#game] A new game")
+        assert [entry["outbox_id"] for entry in _delivered(deliveries)] == [pending.id]
+    finally:
+        await store.close()
+
+
+async def test_a_message_whose_send_was_cut_off_before_it_left_is_sent_after_the_restart(tmp_path):
+    """The other side of the window: marked as being sent, killed before the platform got it. The restarted
+    drain does not find it in the history and sends it, once."""
+    db, deliveries = tmp_path / "window.sqlite3", tmp_path / "delivered.jsonl"
+    store = await SqliteGameStore.open(db)
+    await GameService(store).create_game(1, 9, [Faction.ATREIDES, Faction.HARKONNEN], seed=3)
+    with pytest.raises(Killed):
+        await GameService(store).deliver(KilledRightBeforeDelivering(print, deliveries))
+    await store.close()
+    store = await SqliteGameStore.open(db)
+    try:
+        [pending] = await store.pending_outbox()
+        assert pending.sending_since is not None
         after: list[str] = []
         assert await GameService(store).deliver(ConsoleGateway(after.append, deliveries)) == 1
-        assert await store.pending_outbox() == [] and after == [] and before[0].startswith("[#game] A new game")
+        assert after[0].startswith("[#game] A new game") and await store.pending_outbox() == []
         assert [entry["outbox_id"] for entry in _delivered(deliveries)] == [pending.id]
     finally:
         await store.close()

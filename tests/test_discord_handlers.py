@@ -982,3 +982,31 @@ async def test_two_simultaneous_clicks_on_one_button_are_applied_once(tmp_path):
         assert await stored_types(bot) == ["choose_traitor"]
     finally:
         await store.close()
+
+
+async def test_twenty_identical_bribes_with_one_interaction_id_are_applied_once(tmp_path):
+    """Issue 15, exactly once from the click: Discord retrying one interaction (or a client sending it again)
+    submits the same action under the same interaction id; twenty at once on SQLite, where the calls really
+    interleave, apply one bribe and answer all twenty alike."""
+    import asyncio
+
+    from bot.store.sqlite import SqliteGameStore
+
+    store = await SqliteGameStore.open(tmp_path / "mentat.db")
+    try:
+        bot = MentatBot(GameService(store))
+        await bot.add_cogs()
+        await store_running_game(store, _setup(), SEATS, channel_id=55)
+        spice = (await bot.service.state_of("g55")).faction(A).spice
+        play = cog(bot, "PlayCog")
+        retries = [itx(bot, SEATS[A], interaction_id=4242) for _ in range(20)]
+        await asyncio.gather(*(play.bribe.callback(play, retry, to="harkonnen", amount=1) for retry in retries))
+        assert {text for retry in retries for text, _ in retry.answers} == {
+            "Done: bribe of 1 to harkonnen (game version 1)."}
+        assert await stored_types(bot) == ["give_bribe"]
+        assert (await bot.service.state_of("g55")).faction(A).spice == spice - 1
+        other = itx(bot, SEATS[A])  # another interaction is another bribe
+        await play.bribe.callback(play, other, to="harkonnen", amount=1)
+        assert await stored_types(bot) == ["give_bribe", "give_bribe"]
+    finally:
+        await store.close()

@@ -1,5 +1,5 @@
-"""Secret decisions as DM forms (bot/discord/prompt_forms.py) and their buttons and menus
-(bot/discord/components.py): every secret prompt kind the engine opens has one, each builds exactly the action
+"""Decisions as DM forms (bot/discord/prompt_forms.py) and their buttons and menus (bot/discord/components.py):
+every prompt kind the engine opens has one (a few public battle kinds still to come), each builds exactly the action
 its choices say, long menus turn pages, the draft in the custom ids survives decoding and rejects what does not
 fit, and the callbacks refuse a closed decision or a stranger without changing anything."""
 
@@ -71,7 +71,7 @@ def pick(form, **labels) -> list[int | None]:
     return chosen
 
 
-# --- every secret decision has a form ---------------------------------------------------------------------
+# --- every decision has a form ----------------------------------------------------------------------------
 
 
 def kinds_opened_by_the_engine() -> dict[PromptKind, bool]:
@@ -89,17 +89,11 @@ def kinds_opened_by_the_engine() -> dict[PromptKind, bool]:
     return kinds
 
 
-# The turn's public decisions, whose forms are written elsewhere (issue 13): this list only shrinks.
-WITHOUT_FORM_YET = {PromptKind.STARTING_PLACEMENT, PromptKind.NEXUS, PromptKind.WORM_RIDE, PromptKind.BID,
-                    PromptKind.REVIVAL, PromptKind.SHIPMENT, PromptKind.MOVEMENT, PromptKind.SPIRITUAL_ADVISOR,
-                    PromptKind.TRUTHTRANCE, PromptKind.WORM_PLACEMENT, PromptKind.GUILD_TIMING,
-                    PromptKind.LEADER_CAPTURE}
-
 
 def test_every_prompt_kind_the_engine_opens_has_a_form():
     opened = kinds_opened_by_the_engine()
     assert len(opened) >= 25 and sum(opened.values()) >= 12  # the scan finds them, secret and public
-    assert set(opened) - set(FORMS) == WITHOUT_FORM_YET, "a decision with no buttons or menus"
+    assert set(opened) - set(FORMS) == set(), "a decision with no buttons or menus"
     assert set(FORMS) - set(opened) == set(), "a form for a kind the engine never opens"
     assert {kind for kind, secret in opened.items() if secret} <= set(FORMS), "a secret decision with no DM form"
 

@@ -87,10 +87,13 @@ async def test_game_import_is_for_moderators_and_creates_the_game_here(running):
     again = FakeInteraction(bot, MODERATOR, channel_id=66, manage_guild=True)
     await game_cog(bot).import_.callback(game_cog(bot), again, game_file=FakeAttachment(exported))
     assert again.answers[0][0].startswith("Refused: This channel already has a game")
+    altered = FakeAttachment(exported.replace('"seed": 7', '"seed": 8'))
     forged = FakeInteraction(bot, MODERATOR, channel_id=67, manage_guild=True)
-    await game_cog(bot).import_.callback(game_cog(bot), forged,
-                                         game_file=FakeAttachment(exported.replace('"seed": 7', '"seed": 8')))
-    assert forged.answers[0][0].startswith("Refused: The game file fails verification")
+    await game_cog(bot).import_.callback(game_cog(bot), forged, game_file=altered)
+    assert forged.answers[0][0].startswith("Refused: This game file is not signed by this bot, or was changed")
+    trusted = FakeInteraction(bot, MODERATOR, channel_id=67, manage_guild=True)  # trusted, it must still replay
+    await game_cog(bot).import_.callback(game_cog(bot), trusted, game_file=altered, trust_unsigned=True)
+    assert trusted.answers[0][0].startswith("Refused: The game file fails verification")
     assert await bot.service.store.game_in_channel(67) is None
 
 

@@ -10,14 +10,23 @@ from bot.app.ports import DeliveryFailed, GameStatus
 from bot.app.service import GameService, NotAllowed, Refused
 from bot.discord.text import prompts_text
 from bot.store.memory import MemoryGameStore
-from engine.actions import ChooseTraitor, ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
+from engine.actions import (
+    ChooseTraitor,
+    ForceDefault,
+    MoveCard,
+    PlaceTokens,
+    SetLeader,
+    SetSpice,
+    SetStorm,
+    parse_action,
+)
 from engine.autoplay import play_prompt
 from engine.game import apply, new_game, state_hash
 from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.names import card_name, faction_name, leader_name
 from engine.options import GameOptions, GameSetup
-from engine.record import record_game
+from engine.record import record_game, replay
 from engine.rng import Rng
 from engine.views import view
 from tests.conftest import store_running_game
@@ -50,6 +59,9 @@ class RecordingGateway:
         else:
             self.dms.setdefault(faction, []).append(message.text)
         self.outbox_ids.append(message.outbox_id)
+
+    async def find(self, game, message, since):
+        return None  # this fake never loses a send: whatever failed did not arrive
 
     async def can_dm(self, game, faction):
         self.probed.append(faction)
@@ -310,7 +322,7 @@ async def test_an_engine_demo_file_has_no_seats_and_waits_for_them(tmp_path):
     path = tmp_path / "demo.json"
     assert engine_cli(["demo", "--seed", "4", "--export", str(path)]) == 0
     service = GameService(MemoryGameStore())
-    row = await service.import_game(1, 78, path.read_text())
+    row = await service.import_game(1, 78, path.read_text(), trust_unsigned=True)  # the engine signs nothing
     assert row.seats == {} and row.status == GameStatus.OPEN and row.seq > 0
     with pytest.raises(NotAllowed, match="These seats are empty"):
         await service.start(row.game_id)
@@ -328,18 +340,44 @@ async def test_an_import_is_refused_in_a_busy_channel_or_when_the_file_fails_ver
     record = json.loads(exported)
     forged = {**record, "state_hash": "0" * 64}
     with pytest.raises(NotAllowed, match="fails verification.*altered"):
-        await service.import_game(1, 80, json.dumps(forged))
+        await service.import_game(1, 80, json.dumps(forged), trust_unsigned=True)
     other = next(o for o in (await _traitor_prompt(service, game, F)).options)
     tampered = {**record, "actions": [{**record["actions"][0], "faction": "fremen", "leader": other}]}
     with pytest.raises(NotAllowed, match="fails verification"):
-        await service.import_game(1, 80, json.dumps(tampered))
+        await service.import_game(1, 80, json.dumps(tampered), trust_unsigned=True)
     with pytest.raises(NotAllowed, match="not a Mentat game file"):
         await service.import_game(1, 80, "this is no game")
     with pytest.raises(NotAllowed, match="not a Mentat game file.*format"):
         await service.import_game(1, 80, json.dumps({**record, "format": "chess/1"}))
     with pytest.raises(NotAllowed, match="seats emperor"):
-        await service.import_game(1, 80, json.dumps({**record, "seats": {"emperor": 5}}))
+        await service.import_game(1, 80, json.dumps({**record, "seats": {"emperor": 5}}), trust_unsigned=True)
     assert await service.store.game_in_channel(80) is None  # nothing was created
+
+
+async def test_a_file_changed_after_its_export_is_refused_for_its_signature_even_when_it_replays(running):
+    """Issue 15, signed game files: swapped seats, or the game re-made with another traitor pick and its state
+    hash recomputed, replay fine; only the signature tells they are not what this bot exported."""
+    service, game = running
+    options = (await _traitor_prompt(service, game, A)).options
+    record = json.loads(await _one_traitor_picked(service, game))
+    swapped = {**record, "seats": {"atreides": record["seats"]["fremen"], "fremen": record["seats"]["atreides"]}}
+    setup = GameSetup.model_validate(record["setup"])
+    picked = record["actions"][0]
+    other = next(o for o in options if o != picked["leader"])
+    remade_actions = [{**picked, "leader": other}]
+    state, _ = replay(setup, [parse_action(a) for a in remade_actions])
+    remade = {**record, "actions": remade_actions, "state_hash": state_hash(state)}
+    for changed in (swapped, remade):
+        with pytest.raises(NotAllowed, match="not signed by this bot, or was changed"):
+            await service.import_game(1, 81, json.dumps(changed))
+    assert await service.store.game_in_channel(81) is None
+    row = await service.import_game(1, 81, json.dumps(remade), trust_unsigned=True, by="mod")
+    assert row.seq == 1  # a moderator who trusts it may, and the table is told
+    notices = [n.text for n in await service.store.log_notes(row.game_id)]
+    assert any("NOT signed by this bot (trusted by the moderator)" in text for text in notices)
+    other_bot = GameService(MemoryGameStore(), file_key=b"another bot's key")
+    with pytest.raises(NotAllowed, match="not signed by this bot"):
+        await other_bot.import_game(1, 82, json.dumps(record))
 
 
 async def test_an_ended_game_is_imported_ended():
@@ -347,7 +385,7 @@ async def test_an_ended_game_is_imported_ended():
     ended, _ = apply(state, last)
     record = record_game(state.setup, [*_actions_to(state), last], ended)
     service = GameService(MemoryGameStore())
-    row = await service.import_game(1, 81, record.model_dump_json())
+    row = await service.import_game(1, 81, record.model_dump_json(), trust_unsigned=True)  # the engine signs nothing
     assert row.status == GameStatus.ENDED
     with pytest.raises(NotAllowed, match="already started"):
         await service.start(row.game_id)

@@ -24,6 +24,7 @@ from bot.app.ports import (
     UnknownGame,
     VersionConflict,
 )
+from bot.store.common import migration_files
 from bot.store.memory import MemoryGameStore
 from bot.store.postgres import PostgresGameStore
 from bot.store.sqlite import MIGRATIONS, SqliteGameStore, apply_migrations
@@ -287,6 +288,40 @@ async def test_a_double_click_applies_once(store):
     assert await texts(store) == ["done"]
 
 
+async def test_an_action_is_kept_with_its_idempotency_key_and_the_key_is_taken_once(store):
+    """Issue 15: a submission's key (its interaction) is stored with the action; the same key again, even at the
+    next version, is refused, and the first action is found by its key."""
+    await store.create_game(record(), [])
+    assert await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [], key="i-42") == 1
+    with pytest.raises(VersionConflict):
+        await store.commit_action("g1", 1, ALICE, '{"a": 1}', '{"seq": 2}', [to_channel("twice")], key="i-42")
+    found = await store.action_with_key("g1", "i-42")
+    assert found is not None and (found.seq, found.action_json, found.key) == (1, '{"a": 1}', "i-42")
+    assert await store.action_with_key("g1", "i-43") is None
+    assert [a.seq for a in await store.actions("g1")] == [1] and await texts(store) == []
+
+
+async def test_settings_and_their_announcement_are_stored_together(store):
+    """Issue 15: a reminder and the record that it was sent are one transaction (a crash between the two used
+    to send it again)."""
+    await store.create_game(record(), [])
+    await store.set_settings("g1", {"reminded": ["p3"]}, [to_faction("atreides", "Reminder: your bid.")])
+    assert (await store.load_game("g1")).settings == {"reminded": ["p3"]}
+    [reminder] = await store.pending_outbox()
+    assert reminder.message.text == "Reminder: your bid." and reminder.seq == 0
+
+
+async def test_messages_kept_under_a_name_are_found_once_sent(store):
+    """A decision card's place is kept (its key) once it is sent, for its closing edit."""
+    await store.create_game(record(), [])
+    await store.queue("g1", [to_channel("card").model_copy(update={"key": "card:p3"}), to_channel("plain")])
+    card, plain = await store.pending_outbox()
+    assert await store.message_ref("g1", "card:p3") is None
+    await store.mark_outbox(card.id, "sent", "55:777")
+    await store.mark_outbox(plain.id, "sent", "55:778")
+    assert await store.message_ref("g1", "card:p3") == "55:777" and await store.message_ref("g1", "plain") is None
+
+
 async def test_undo_drops_later_actions_and_play_continues_from_the_kept_seq(store):
     await store.create_game(record(), [])
     for seq in range(3):
@@ -454,7 +489,7 @@ async def test_sqlite_migrations_run_once(tmp_path):
         await (await SqliteGameStore.open(path)).close()
 
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2, 3]
+        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
         assert await apply_migrations(db) == []
 
 
@@ -478,7 +513,7 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
     finally:
         await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [1, 2, 3]
+        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
 
 
 def real_migrations_plus(tmp_path, name: str, sql: str) -> tuple[Path, int]:

@@ -14,6 +14,7 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from bot.app.battle_facts import BATTLE_FACTS
+from bot.app.turn_facts import TURN_FACTS
 from bot.app.words import Facts
 from engine.model import Prompt, PromptKind
 from engine.names import option_name
@@ -88,7 +89,7 @@ KIND_RULES: dict[PromptKind, str] = {
 CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)
 # The lines a card of each kind shows beyond the standard ones: (the decider's view, the prompt) -> lines. Each
 # area of the game keeps its own in a module of bot/app (turn_facts, battle_facts...), merged here.
-FACTS: dict[PromptKind, Facts] = {**BATTLE_FACTS}
+FACTS: dict[PromptKind, Facts] = {**TURN_FACTS, **BATTLE_FACTS}
 
 
 class DecisionCard(BaseModel):

@@ -63,6 +63,7 @@ class OutboxRow(BaseModel):
     attempts: int = 0
     status: str = "pending"  # pending, sent, undeliverable
     created_at: datetime | None = None
+    sending_since: datetime | None = None  # a delivery began then and was not marked done: it may have arrived
 
 
 class GameRecordRow(BaseModel):
@@ -97,6 +98,7 @@ class StoredAction(BaseModel):
     actor: int  # Discord user id of whoever submitted it (a player, or an admin for corrections)
     action_json: str  # engine Action as JSON
     created_at: datetime | None = None
+    key: str | None = None  # the idempotency key it was submitted with (the Discord interaction's id)
 
 
 DISCORD_SHARD_SHIFT = 22  # a guild's shard is (guild_id >> 22) % shard_count (Discord's sharding formula)
@@ -155,8 +157,14 @@ class GameStore(Protocol):
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]: ...
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
-        """The action, the new snapshot, its messages and (when the game ends) its new status, atomically."""
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
+                            key: str | None = None) -> int:
+        """The action (with its idempotency key), the new snapshot, its messages and (when the game ends) its new
+        status, atomically. A key already stored for the game refuses with VersionConflict."""
+        ...
+
+    async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
+        """The game's action submitted with this idempotency key, if any."""
         ...
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
@@ -179,8 +187,9 @@ class GameStore(Protocol):
         also records `started_at` (the store's clock)."""
         ...
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
-        """Replace the game's bot settings (a JSON-serialisable dict)."""
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
+        """Replace the game's bot settings (a JSON-serialisable dict) and queue their announcement (a reminder
+        and the record that it was sent, a new deadline and its notice) in the same transaction."""
         ...
 
     def delivery_turn(self, shards: Shards) -> AbstractAsyncContextManager[Shards]:
@@ -190,6 +199,10 @@ class GameStore(Protocol):
 
     async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
         """The oldest pending rows of the games in `shards`, in id order."""
+        ...
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        """Record that a delivery of the row begins now (OutboxRow.sending_since), before the platform is asked."""
         ...
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
@@ -218,6 +231,11 @@ class Gateway(Protocol):
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         """Send the message (or, with `edit_ref`, change the message it names) and return the platform's
         reference of the message sent, to edit it later (None where the platform has none)."""
+        ...
+
+    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
+        """Whether the message was already delivered, by a send begun at `since` that a crash cut off before it
+        was marked: its reference (its edit, for an edit) if the platform shows it, else None."""
         ...
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:

@@ -97,8 +97,9 @@ def _default_words(state: GameState, prompt: Prompt) -> str | None:
 
 def closing_messages(before: GameState, after: GameState, action: Action) -> list[OutgoingMessage]:
     """For every decision the action closed, the line its card gets and its controls disabled: how it
-    closed."""
+    closed (or that it is asked again, its choices changed: engine/alliances.py, revival.py, movement.py)."""
     messages = []
+    opened_before = {p.id for p in before.prompts}
     for prompt in before.prompts:
         if after.prompt(prompt.id) is not None:
             continue
@@ -106,13 +107,21 @@ def closing_messages(before: GameState, after: GameState, action: Action) -> lis
             how = "The deadline passed" if action.admin == DEADLINE_ADMIN else "Forced by the moderator"
             words = _default_words(before, prompt) or "its default."
             text = f"{how}: {words}"
-        elif isinstance(action, PlayerAction) and action.faction == prompt.faction and answers(action, prompt.kind):
+        elif any(p.faction == prompt.faction and p.kind == prompt.kind and p.id not in opened_before
+                 for p in after.prompts):
+            answered = f"You answered: {describe(action)}. " if _answered(action, prompt) else ""
+            text = f"{answered}Your choices changed: this decision is asked again in a new card."
+        elif _answered(action, prompt):
             text = f"You answered: {describe(action)}."
         else:
             text = "Closed: the game moved on."
         messages.append(OutgoingMessage(recipient=Recipient(faction=prompt.faction.value), text=f"**{text}**",
                                         edit_of=card_key(prompt.id)))
     return messages
+
+
+def _answered(action: Action, prompt: Prompt) -> bool:
+    return isinstance(action, PlayerAction) and action.faction == prompt.faction and answers(action, prompt.kind)
 
 
 def end_of_game_reveal(state: GameState) -> OutgoingMessage:

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import Field, StrictInt, ValidationError
 
+from bot.app.game_files import sign, signature_holds
 from bot.app.map_picture import with_map
 from bot.app.ports import (
     ALL_SHARDS,
@@ -62,9 +63,11 @@ REVEALING_EVENTS = {
 
 
 class GameFile(GameRecord):
-    """A game file as /game export writes it: the engine's record and who sat where (Discord user ids)."""
+    """A game file as /game export writes it: the engine's record, who sat where (Discord user ids), and the
+    bot's signature over both (bot/app/game_files.py)."""
 
     seats: dict[Faction, StrictInt] = Field(default_factory=dict)
+    signature: str | None = None
 
 
 class ServiceError(Exception):
@@ -164,12 +167,17 @@ class GameService:
     """`shards`: the Discord shards this process runs (several processes may share one PostgreSQL store, each
     running some shards). It delivers the outbox and runs the deadlines of their guilds' games only. Actions
     are taken from wherever they come (a DM's buttons reach shard 0's process): the store's version check
-    makes two processes acting on one game harmless."""
+    makes two processes acting on one game harmless.
 
-    def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow, shards: Shards = ALL_SHARDS):
+    `file_key`: the key that signs the game files this bot exports and checks the ones it imports (GAME_FILE_KEY;
+    bot/app/game_files.py). Without one, a key of this process alone: its files import only here."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], datetime] = _utcnow, shards: Shards = ALL_SHARDS,
+                 file_key: bytes | None = None):
         self.store = store
         self.clock = clock
         self.shards = shards
+        self.file_key = file_key if file_key is not None else secrets.token_bytes(32)
         self._locks: dict[str, asyncio.Lock] = {}
         # game_id -> (snapshot JSON, that snapshot parsed), oldest first: what submit last read or made.
         self._states: dict[str, tuple[str, GameState]] = {}
@@ -276,9 +284,13 @@ class GameService:
             raise NotAllowed(f"You are not seated as {action.faction.value} in this game.")
 
     async def submit(self, game_id: str, user_id: int, action: Action, *, admin: bool = False,
-                     prompt_id: str | None = None) -> Accepted:
-        """Apply one action for a seated player (or an admin, logged under the admin's id)."""
+                     prompt_id: str | None = None, key: str | None = None) -> Accepted:
+        """Apply one action for a seated player (or an admin, logged under the admin's id). `key` makes the
+        submission idempotent (the Discord interaction's id: Discord retries an interaction, a client may send it
+        twice): a second submission with a key already taken answers with the first's result."""
         async with self._lock(game_id):
+            if key is not None and (done := await self.store.action_with_key(game_id, key)) is not None:
+                return Accepted(seq=done.seq, events=[])
             row = await self._load(game_id)
             if row.status != GameStatus.RUNNING:
                 raise NotAllowed(f"The game is {row.status.value}; actions are not taken now.")
@@ -298,8 +310,10 @@ class GameService:
             after_json = after.model_dump_json()
             try:
                 seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
-                                                     after_json, outbox, status=ended)
-            except VersionConflict:
+                                                     after_json, outbox, status=ended, key=key)
+            except VersionConflict:  # another process took this very submission meanwhile, or another action
+                if key is not None and (done := await self.store.action_with_key(game_id, key)) is not None:
+                    return Accepted(seq=done.seq, events=[])
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
             self._keep_parsed(game_id, after_json, after)
             return Accepted(seq=seq, events=events)
@@ -350,7 +364,7 @@ class GameService:
         actions = [parse_action(a.action_json) for a in await self.store.actions(game_id)]
         setup = GameSetup.model_validate_json(row.setup_json)
         record = record_game(setup, actions, _state(row)).model_dump(mode="json")
-        return json.dumps({**record, "seats": row.seats}, indent=1)
+        return json.dumps(sign({**record, "seats": row.seats}, self.file_key), indent=1)
 
     async def export_for(self, game_id: str, reader: Faction | None) -> str:
         """A running game as `reader` may know it (None: the table, e.g. a moderator without a seat): the
@@ -373,7 +387,7 @@ class GameService:
         }, indent=1)
 
     async def import_game(self, guild_id: int, channel_id: int, game_file: str, *, by: str = "moderator",
-                          by_user: int = IMPORTED_ACTOR) -> GameRecordRow:
+                          by_user: int = IMPORTED_ACTOR, trust_unsigned: bool = False) -> GameRecordRow:
         """Create this channel's game from a game file (/game export, or `python -m engine demo --export`):
         it must replay to its recorded state hash. Seats come from the file when it has them; the game waits
         for its empty seats and /game start, which resumes it where it stood (an ended game stays ended)."""
@@ -386,6 +400,11 @@ class GameService:
             record = GameFile.model_validate_json(game_file)
         except ValidationError as error:
             raise NotAllowed(f"This is not a Mentat game file (mentat-game/1): {_first_problem(error)}") from None
+        signed = signature_holds(game_file, self.file_key)
+        if not signed and not trust_unsigned:
+            raise NotAllowed("This game file is not signed by this bot, or was changed after it was exported (its "
+                             "seats, its actions...): it was not imported. A moderator who trusts it may import it "
+                             "with trust_unsigned; the table is then told.")
         try:
             state = await asyncio.to_thread(verify, record)  # a replay: off the event loop
         except ReplayMismatch as mismatch:
@@ -403,8 +422,9 @@ class GameService:
         then = ("The game is over; /game export and /game log show it." if ended else
                 f"Empty seats: {', '.join(empty)} (take one with /game join); then /game start resumes it."
                 if empty else "Every seat is taken; /game start resumes it.")
+        origin = "signed by this bot" if signed else "NOT signed by this bot (trusted by the moderator)"
         notice = _correction(by, f"imported a game: {len(record.actions)} actions, turn {state.turn}, "
-                                 f"{state.phase.value.replace('_', ' ')}, verified by replay", None)
+                                 f"{state.phase.value.replace('_', ' ')}, verified by replay, {origin}", None)
         try:
             await self.store.create_game(row, [notice, _to_table(then)], actions)
         except GameExists:
@@ -450,10 +470,10 @@ class GameService:
             else:
                 deadlines[key] = seconds
             settings["deadlines"] = deadlines
-            await self.store.set_settings(game_id, settings)
             told = ", ".join(f"{'every decision' if k == ANY_KIND else k.replace('_', ' ')}: {v / 3600:g} h"
                              for k, v in sorted(deadlines.items())) or "none"
-            await self.store.queue(game_id, [_to_table(f"Deadlines for decisions are now: {told}.", logged=True)])
+            await self.store.set_settings(game_id, settings,
+                                          [_to_table(f"Deadlines for decisions are now: {told}.", logged=True)])
             return deadlines
 
     async def tick(self, now: datetime | None = None) -> int:
@@ -508,10 +528,8 @@ class GameService:
                                              f"until {when}"),
                     ]
                     reminded.append(prompt.id)
-            if outbox:
-                await self.store.queue(game_id, outbox)
-            if reminded != row.settings.get("reminded", []):
-                await self.store.set_settings(game_id, {**row.settings, "reminded": reminded})
+            if reminded != row.settings.get("reminded", []):  # the reminders and their record: one transaction
+                await self.store.set_settings(game_id, {**row.settings, "reminded": reminded}, outbox)
             return expired
 
     # --- undo --------------------------------------------------------------------------------
@@ -545,11 +563,11 @@ class GameService:
     async def deliver(self, gateway: Gateway) -> int:
         """Drain the outbox, oldest first. Returns how many messages went out.
 
-        Exactly once: a row is marked sent only after the gateway returned, and handed over with its outbox id
-        as the idempotency key. A crash after the send and before the mark leaves the row pending, so it is
-        delivered again after the restart with the same id, and the gateway drops the copy (Discord: the
-        message nonce, which Discord enforces; the console: its delivery file). Marking first ("sending")
-        instead would lose such a message, and neither order alone can tell whether a send finished.
+        Exactly once: a row is marked as being sent (`sending_since`) before the gateway is asked, and sent,
+        with where the message went, after. A crash between the two leaves a row pending with `sending_since`
+        set; the next drain first asks the gateway whether the platform shows that message (the recent history
+        of the channel or the DM since then) and only sends it when it does not. Each send also carries the
+        outbox id as its idempotency key (Discord: the message nonce).
 
         A DM the player does not accept is marked undeliverable and the table is told once, until a DM gets
         through again; the player reads the decision with /me prompts (the open prompts are in the game's
@@ -573,8 +591,12 @@ class GameService:
                 if update["edit_ref"] is None:  # the message to change never arrived (closed DMs): nothing to do
                     await self.store.mark_outbox(row.id, "sent")
                     continue
+            message = row.message.model_copy(update=update)
             try:
-                ref = await gateway.deliver(game, row.message.model_copy(update=update))
+                ref = await gateway.find(game, message, row.sending_since) if row.sending_since else None
+                if ref is None:
+                    await self.store.mark_sending(row.id)
+                    ref = await gateway.deliver(game, message)
             except DeliveryFailed:
                 await self.store.mark_outbox(row.id, "undeliverable")
                 if faction is not None and not known_unreachable:

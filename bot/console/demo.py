@@ -51,9 +51,10 @@ class CountingGateway(ConsoleGateway):
         super().__init__(out)
         self.channel_posts = 0
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> None:
-        await super().deliver(game, message)
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        ref = await super().deliver(game, message)
         self.channel_posts += message.recipient.faction is None
+        return ref
 
 
 @dataclass

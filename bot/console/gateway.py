@@ -4,9 +4,9 @@ Hot seat: several players share one screen, so a DM is never printed until its f
 (`inbox`). `closed` holds factions whose DMs are refused, as closed DMs are on Discord, to show the fallback.
 
 With a delivery file (`--deliveries FILE`), every delivered message is first appended to that file with its
-outbox id and fsynced: the file is the durable record of what was delivered, and an outbox id already in it is
-not delivered again. That makes delivery idempotent, which the service's exactly-once design asks of every
-gateway (bot/app/ports.py Gateway); the crash test reads the file.
+outbox id and fsynced: the file plays the platform's history. The gateway does not deduplicate: after a crash
+the service asks `find` whether a send it had begun arrived (bot/app/service.py deliver), as it asks Discord's
+history; the crash test reads the file and counts every row delivered twice.
 """
 
 from __future__ import annotations
@@ -45,12 +45,9 @@ class DeliveryFile:
                     cut.truncate(len(whole))
             self.delivered = {json.loads(line)["outbox_id"] for line in whole.decode().splitlines()}
 
-    def record(self, message: OutgoingMessage) -> bool:
-        """Append the message durably; False (and nothing written) when its outbox id is already there."""
-        if message.outbox_id is None:  # not handed over by the service's outbox: nothing to key it by
-            return True
-        if message.outbox_id in self.delivered:
-            return False
+    def record(self, message: OutgoingMessage) -> None:
+        """Append the message durably, as the platform shows it from then on. No check: a second delivery of
+        one outbox row is written twice, which the crash test counts (the service must never do it)."""
         line = json.dumps({"outbox_id": message.outbox_id, "to": message.recipient.faction or "#channel",
                            "text": message.text}) + "\n"
         with self.path.open("ab") as file:
@@ -58,7 +55,6 @@ class DeliveryFile:
             file.flush()
             os.fsync(file.fileno())
         self.delivered.add(message.outbox_id)
-        return True
 
 
 class ConsoleGateway:
@@ -75,8 +71,8 @@ class ConsoleGateway:
         faction = message.recipient.faction
         if faction is not None and faction in self.closed:
             raise DeliveryFailed(f"{faction} does not accept DMs")
-        if self.deliveries is not None and not self.deliveries.record(message):
-            return str(message.outbox_id)  # delivered before a crash, marked sent only now
+        if self.deliveries is not None:
+            self.deliveries.record(message)
         text = readable_times(message.text)
         if faction is None:
             for line in text.splitlines() or [""]:
@@ -85,6 +81,13 @@ class ConsoleGateway:
         self.inboxes.setdefault(faction, []).append(f"{CLOSED_PREFIX}{text}" if message.edit_ref else text)
         self.fresh[faction] += 1
         return str(message.outbox_id)
+
+    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
+        """A send cut off by a crash: the delivery file is what the platform shows; without one (a plain console
+        session, which cannot crash between the two), nothing was delivered."""
+        if self.deliveries is not None and message.outbox_id in self.deliveries.delivered:
+            return str(message.outbox_id)
+        return None
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
         """The console cannot send a probe anywhere: a faction's DMs are open unless `dm close` shut them."""

@@ -87,6 +87,6 @@ async def submit_for_seat(bot: GameBot, interaction: discord.Interaction, build:
     async with refusals(interaction):
         game = await game_here(bot.service, interaction)
         action = build(seat_of(game, interaction.user.id))
-        accepted = await bot.service.submit(game.game_id, interaction.user.id, action)
+        accepted = await bot.service.submit(game.game_id, interaction.user.id, action, key=str(interaction.id))
         bot.wake_outbox()
         await answer(interaction, f"Done: {done} (game version {accepted.seq}).")

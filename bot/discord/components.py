@@ -70,7 +70,8 @@ async def _submit(interaction: discord.Interaction[Any], row: GameRecordRow, for
         except FormIncomplete as missing:
             await answer(interaction, f"Not yet: {missing}")
             return
-        accepted = await bot.service.submit(row.game_id, interaction.user.id, action, prompt_id=form.prompt.id)
+        accepted = await bot.service.submit(row.game_id, interaction.user.id, action, prompt_id=form.prompt.id,
+                                            key=str(interaction.id))
         bot.wake_outbox()
         await answer(interaction, f"Done: {done()} (game version {accepted.seq}).")
 

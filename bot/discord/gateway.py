@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from datetime import datetime, timedelta
 
 import discord
 
@@ -20,6 +21,7 @@ from engine.names import faction_name
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
+RECENT = 50  # messages of a channel or DM looked through for a send a crash cut off
 
 
 def _ref(message: discord.Message | None) -> str | None:
@@ -55,14 +57,42 @@ class DiscordGateway:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
             raise DeliveryFailed(faction) from error
 
-    async def _close(self, ref: str, text: str) -> None:
-        """Add `text` to the message `ref` names and disable its controls (a decision card whose decision
-        closed). A message deleted meanwhile is left alone."""
+    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
+        """A send begun at `since` and cut off by a crash: the bot's own message with the same words, posted since
+        then in the channel or the player's DM, is that send (its reference); an edit that shows its line is
+        done. Looked for in the recent history only (RECENT messages)."""
+        if message.edit_ref is not None:
+            posted = await self._fetch(message.edit_ref)
+            return message.edit_ref if posted is None or posted.content.endswith(message.text) else None
+        if message.recipient.faction is None:
+            where = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
+            last = split_message(message.text)[-1]
+        else:
+            user_id = game.seats.get(message.recipient.faction)
+            if user_id is None:
+                return None
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            where = user.dm_channel or await user.create_dm()
+            last = split_message(f"**Dune in <#{game.channel_id}>**\n{message.text}")[-1]
+        mine = self.client.user.id if self.client.user else None
+        async for posted in where.history(limit=RECENT, after=since - timedelta(seconds=1)):
+            if posted.author.id == mine and posted.content == last:
+                return _ref(posted)
+        return None
+
+    async def _fetch(self, ref: str) -> discord.Message | None:
         channel_id, _, message_id = ref.partition(":")
         try:
             channel = self.client.get_channel(int(channel_id)) or await self.client.fetch_channel(int(channel_id))
-            posted = await channel.fetch_message(int(message_id))
+            return await channel.fetch_message(int(message_id))
         except discord.NotFound:
+            return None
+
+    async def _close(self, ref: str, text: str) -> None:
+        """Add `text` to the message `ref` names and disable its controls (a decision card whose decision
+        closed). A message deleted meanwhile is left alone; one already closed so is not closed twice."""
+        posted = await self._fetch(ref)
+        if posted is None or posted.content.endswith(text):
             return
         view = discord.ui.View.from_message(posted, timeout=None)
         for item in view.children:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.discord.form_core import Choice, Field, Form
+from bot.discord.turn_forms import TURN_FORMS
 from engine.actions import (
     Action,
     AnswerPrescience,
@@ -443,6 +444,7 @@ FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
     PromptKind.PRESCIENCE: _prescience,
     PromptKind.VOICE: _voice,
     PromptKind.BT_IMPAIRMENT: _bt_impairment,
+    **TURN_FORMS,
 }
 
 

@@ -79,13 +79,16 @@ class MemoryGameStore:
         return [game.model_copy(deep=True) for game in sorted(games, key=lambda game: game.created_at)]
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
+                            key: str | None = None) -> int:
         game = self._game(game_id)
         if game.seq != expected_seq:
             raise VersionConflict(f"game {game_id} is at seq {game.seq}, not {expected_seq}")
+        if key is not None and await self.action_with_key(game_id, key) is not None:
+            raise VersionConflict(f"game {game_id} already took the action of {key}")
         new_seq = expected_seq + 1
         self._actions[game_id].append(
-            StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now()))
+            StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now(), key=key))
         game.state_json, game.seq = state_json, new_seq
         self._queue(game_id, new_seq, outbox)
         if status is not None:
@@ -98,6 +101,10 @@ class MemoryGameStore:
         self._actions[game_id] = [action for action in self._actions[game_id] if action.seq <= keep]
         game.state_json, game.seq = state_json, keep
         self._queue(game_id, keep, outbox)
+
+    async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
+        found = next((a for a in self._actions.get(game_id, []) if a.key == key), None)
+        return found.model_copy() if found is not None else None
 
     async def actions(self, game_id: str) -> list[StoredAction]:
         return [action.model_copy() for action in self._actions.get(game_id, [])]
@@ -119,9 +126,10 @@ class MemoryGameStore:
         if outbox:
             self._queue(game_id, game.seq, list(outbox))
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
         game = self._game(game_id)
         game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
+        self._queue(game_id, game.seq, list(outbox))
 
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         self._queue(game_id, self._game(game_id).seq, outbox)
@@ -130,6 +138,12 @@ class MemoryGameStore:
         pending = [row for row in map(self._outbox.__getitem__, self._pending)
                    if shards.owns(self._games[row.game_id].guild_id)]
         return [row.model_copy(deep=True) for row in pending[:limit]]
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        row = self._outbox.get(outbox_id)
+        if row is None:
+            raise KeyError(f"no outbox row {outbox_id}")
+        row.sending_since = self._now()
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
         check_outbox_status(status)

@@ -70,8 +70,8 @@ WITH game AS (
     WHERE game_id = $1 AND seq = $2
     RETURNING game_id
 ), action AS (
-    INSERT INTO actions (game_id, seq, actor, action_json, created_at)
-    SELECT game_id, $2 + 1, $3, $5, $7 FROM game
+    INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)
+    SELECT game_id, $2 + 1, $3, $5, $7, $10 FROM game
 ), messages AS (
     INSERT INTO outbox (game_id, seq, message_json, logged, created_at)
     SELECT game.game_id, $2 + 1, message.json, message.logged, $7
@@ -88,7 +88,8 @@ FROM unnest($4::text[], $5::boolean[]) WITH ORDINALITY AS message (json, logged,
 ORDER BY message.position
 """
 
-_OUTBOX_COLUMNS = "outbox.id, outbox.game_id, outbox.seq, message_json, attempts, outbox.status, outbox.created_at"
+_OUTBOX_COLUMNS = ("outbox.id, outbox.game_id, outbox.seq, message_json, attempts, outbox.status, outbox.created_at,"
+                   " sending_since")
 
 
 async def apply_migrations(db: asyncpg.Connection, directory: Path = MIGRATIONS) -> list[int]:
@@ -177,12 +178,16 @@ class PostgresGameStore:
         return await self._select_games("$1::bigint IS NULL OR guild_id = $1", guild_id)
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
+                            key: str | None = None) -> int:
         messages, logged = _outbox_columns(outbox)
         new_status = GameStatus(status).value if status is not None else None
-        committed, seq_before = await self._pool.fetchrow(
-            _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
-            as_utc(self._clock()), messages, logged)
+        try:
+            committed, seq_before = await self._pool.fetchrow(
+                _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
+                as_utc(self._clock()), messages, logged, key)
+        except asyncpg.UniqueViolationError:  # the key was taken already: the first submission stands
+            raise VersionConflict(f"game {game_id} already took the action of {key}") from None
         if not committed:
             if seq_before is None:
                 raise UnknownGame(game_id)
@@ -197,10 +202,14 @@ class PostgresGameStore:
             await self._queue(db, game_id, keep, outbox)
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        rows = await self._pool.fetch("SELECT seq, actor, action_json, created_at FROM actions WHERE game_id = $1"
-                                      " ORDER BY seq", game_id)
-        return [StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
-                             created_at=row["created_at"]) for row in rows]
+        rows = await self._pool.fetch("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+                                      " WHERE game_id = $1 ORDER BY seq", game_id)
+        return [_stored_action(row) for row in rows]
+
+    async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
+        row = await self._pool.fetchrow("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+                                        " WHERE game_id = $1 AND idempotency_key = $2", game_id, key)
+        return _stored_action(row) if row is not None else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
                        outbox: list[OutgoingMessage] = ()) -> None:
@@ -225,11 +234,13 @@ class PostgresGameStore:
                 raise UnknownGame(game_id)
             await self._queue(db, game_id, seq, outbox)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
-        found = await self._pool.fetchval("UPDATE games SET settings_json = $2 WHERE game_id = $1 RETURNING 1",
-                                          game_id, json.dumps(settings))
-        if found is None:
-            raise UnknownGame(game_id)
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
+        async with self._pool.acquire() as db, db.transaction():
+            seq = await db.fetchval("UPDATE games SET settings_json = $2 WHERE game_id = $1 RETURNING seq",
+                                    game_id, json.dumps(settings))
+            if seq is None:
+                raise UnknownGame(game_id)
+            await self._queue(db, game_id, seq, outbox)
 
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         async with self._pool.acquire() as db, db.transaction():
@@ -261,7 +272,13 @@ class PostgresGameStore:
                 limit, shards.count, sorted(shards.ids))
         return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
                           status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
-                          created_at=row["created_at"]) for row in rows]
+                          created_at=row["created_at"], sending_since=row["sending_since"]) for row in rows]
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        found = await self._pool.fetchval("UPDATE outbox SET sending_since = $2 WHERE id = $1 RETURNING 1",
+                                          outbox_id, as_utc(self._clock()))
+        if found is None:
+            raise KeyError(f"no outbox row {outbox_id}")
 
     async def mark_outbox(self, outbox_id: int, status: str, ref: str | None = None) -> None:
         check_outbox_status(status)
@@ -301,6 +318,11 @@ class PostgresGameStore:
         messages, logged = _outbox_columns(outbox)
         if messages:
             await db.execute(_QUEUE, game_id, seq, as_utc(self._clock()), messages, logged)
+
+
+def _stored_action(row: asyncpg.Record) -> StoredAction:
+    return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
+                        created_at=row["created_at"], key=row["idempotency_key"])
 
 
 async def _lock_game(db: asyncpg.Connection, game_id: str) -> int:

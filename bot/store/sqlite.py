@@ -183,7 +183,8 @@ class SqliteGameStore:
         return await self._select_games(":guild_id IS NULL OR guild_id = :guild_id", {"guild_id": guild_id})
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
-                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None) -> int:
+                            state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
+                            key: str | None = None) -> int:
         new_seq = expected_seq + 1
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
@@ -193,8 +194,11 @@ class SqliteGameStore:
             seq = _current_seq(db, game_id)
             if seq != expected_seq:
                 raise VersionConflict(f"game {game_id} is at seq {seq}, not {expected_seq}")
-            db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
-                       (game_id, new_seq, actor, action_json, now))
+            try:
+                db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)"
+                           " VALUES (?, ?, ?, ?, ?, ?)", (game_id, new_seq, actor, action_json, now, key))
+            except sqlite3.IntegrityError:  # the key was taken already: the first submission stands
+                raise VersionConflict(f"game {game_id} already took the action of {key}") from None
             db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
                        (state_json, new_seq, new_status, game_id))
             self._queue(db, game_id, new_seq, messages, now)
@@ -218,10 +222,14 @@ class SqliteGameStore:
         await self._write(work, game_id, lambda row: row.model_copy(update={"seq": keep, "state_json": state_json}))
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        rows = await self._read("SELECT seq, actor, action_json, created_at FROM actions WHERE game_id = ?"
-                                " ORDER BY seq", (game_id,))
-        return [StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
-                             created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
+        rows = await self._read("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+                                " WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [_stored_action(row) for row in rows]
+
+    async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
+        rows = await self._read("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+                                " WHERE game_id = ? AND idempotency_key = ?", (game_id, key))
+        return _stored_action(rows[0]) if rows else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
                        outbox: list[OutgoingMessage] = ()) -> None:
@@ -257,13 +265,17 @@ class SqliteGameStore:
 
         await self._write(work, game_id)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
         settings_json = json.dumps(settings)
+        now = _timestamp(self._clock())
+        messages = _outbox_json(outbox)
 
         def work(db: sqlite3.Connection) -> None:
             cursor = db.execute("UPDATE games SET settings_json = ? WHERE game_id = ?", (settings_json, game_id))
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
+            if messages:
+                self._queue(db, game_id, _current_seq(db, game_id), messages, now)
 
         await self._write(work, game_id)
 
@@ -274,17 +286,29 @@ class SqliteGameStore:
 
     async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
         if shards.everything:
-            rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at FROM outbox"
-                                    " WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,))
+            rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at,"
+                                    " sending_since FROM outbox WHERE status = 'pending' ORDER BY id LIMIT ?",
+                                    (limit,))
         else:
             rows = await self._read(
-                "SELECT id, game_id, seq, message_json, attempts, outbox.status, outbox.created_at"
+                "SELECT id, game_id, seq, message_json, attempts, outbox.status, outbox.created_at, sending_since"
                 " FROM outbox JOIN games USING (game_id) WHERE outbox.status = 'pending'"
                 " AND (guild_id >> 22) % ? IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
                 (shards.count, json.dumps(sorted(shards.ids)), limit))
         return [OutboxRow(id=row["id"], game_id=row["game_id"], seq=row["seq"], attempts=row["attempts"],
                           status=row["status"], message=OutgoingMessage.model_validate_json(row["message_json"]),
-                          created_at=datetime.fromisoformat(row["created_at"])) for row in rows]
+                          created_at=datetime.fromisoformat(row["created_at"]),
+                          sending_since=datetime.fromisoformat(row["sending_since"]) if row["sending_since"] else None)
+                for row in rows]
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        now = _timestamp(self._clock())
+
+        def work(db: sqlite3.Connection) -> None:
+            if db.execute("UPDATE outbox SET sending_since = ? WHERE id = ?", (now, outbox_id)).rowcount == 0:
+                raise KeyError(f"no outbox row {outbox_id}")
+
+        await self._write(work)
 
     async def log_notes(self, game_id: str) -> list[LogNote]:
         def work(db: sqlite3.Connection) -> list[sqlite3.Row]:
@@ -421,6 +445,11 @@ def _current_seq(db: sqlite3.Connection, game_id: str) -> int:
     if row is None:
         raise UnknownGame(game_id)
     return row["seq"]
+
+
+def _stored_action(row: sqlite3.Row) -> StoredAction:
+    return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
+                        created_at=datetime.fromisoformat(row["created_at"]), key=row["idempotency_key"])
 
 
 def _outbox_json(outbox: Iterable[OutgoingMessage]) -> list[str]:

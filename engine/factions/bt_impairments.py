@@ -10,13 +10,16 @@ from engine.model import GameState
 NO_SHIPPING, NO_MOVING = "no_shipping", "no_moving"
 
 
+def is_impaired(state: GameState, faction: Faction, kind: str) -> bool:
+    """An impairment of this kind (NO_SHIPPING or NO_MOVING) bars the faction this turn."""
+    return state.bt is not None and any(
+        i.faction == faction and i.kind == kind and i.turn == state.turn for i in state.bt.impairments)
+
+
 def check_not_impaired(state: GameState, faction: Faction, kind: str) -> None:
     """Refuse a shipment (NO_SHIPPING: from reserves, Fremen placement, cross-shipping, shipping back) or a move
     (NO_MOVING: the normal move, Hajr, a worm ride) that an impairment bars this turn."""
-    if state.bt is None:
-        return
-    for impairment in state.bt.impairments:
-        if impairment.faction == faction and impairment.kind == kind and impairment.turn == state.turn:
-            what = "ship any tokens" if kind == NO_SHIPPING else "move any on-board tokens"
-            raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-16",
-                                f"A Bene Tleilaxu worthless card bars you: you may not {what} this turn (R-17).")
+    if is_impaired(state, faction, kind):
+        what = "ship any tokens" if kind == NO_SHIPPING else "move any on-board tokens"
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-16",
+                            f"A Bene Tleilaxu worthless card bars you: you may not {what} this turn (R-17).")

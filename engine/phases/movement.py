@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.actions import GuildTiming, Move, SkipMove
+from engine.actions import GuildTiming, Move, SetCoexistence, SkipMove
 from engine.board import (
     board_index,
     has_ornithopters,
@@ -27,13 +27,13 @@ from engine.board import (
     territory_of,
     tokens_in_territory,
 )
-from engine.coexistence import coexistence_in_play
+from engine.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_control import tokens_leave
-from engine.factions.bt_impairments import check_not_impaired
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
+from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
@@ -284,8 +284,24 @@ def _open_movement_prompt(state: GameState, faction: Faction) -> None:
     coexisting = faction == BG and coexistence_in_play(state) and (state.bg_advisors or occupied_territories(state, BG))
     if not sources and not coexisting:  # the Bene Gesserit may still declare co-existence (A-15)
         return
+    # Beyond the moves: why the range is what it is, an impairment (BT-16), and where the Bene Gesserit may
+    # declare co-existence now (A-15): territories whose fighters may become advisors, and the reverse.
+    extra = dict(coexist={"advisors": declarable_territories(state, True),
+                          "fighters": declarable_territories(state, False)}) if coexisting else {}
     open_prompt(state, PromptKind.MOVEMENT, faction, secret=False, options=list(sources), range=distance,
-                destinations=sources, tokens={loc: movable_tokens(state, faction, loc) for loc in sources})
+                destinations=sources, tokens={loc: movable_tokens(state, faction, loc) for loc in sources},
+                ornithopters=has_ornithopters(state, faction), impaired=is_impaired(state, faction, NO_MOVING),
+                **extra)
+
+
+@handles(SetCoexistence)
+def set_coexistence(state: GameState, action: SetCoexistence, log: EventLog) -> None:
+    """A-15: declared in the Bene Gesserit's own turn (engine/coexistence.py). Their open movement decision is
+    asked again: the tokens that may move, and where they may co-exist, have changed."""
+    declare_coexistence(state, action, log)
+    for prompt in state.prompts_for(BG):
+        if prompt.kind == PromptKind.MOVEMENT:
+            ask_again(state, prompt, lambda: _open_movement_prompt(state, BG))
 
 
 @handles(Move)

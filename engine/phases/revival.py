@@ -15,7 +15,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import bt_alliance_revival, revival_payee
 from engine.factions.bt_traitors import offer_mark
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
@@ -76,17 +76,20 @@ def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | 
 
 
 def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
-    """The shape of a REVIVAL prompt: token limit, free tokens, costs; `max_leaders` 2 and `bt_alliance` for an
-    ally of the BT (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`)."""
-    data = load_game_data()
+    """The shape of a REVIVAL prompt: token limit, free tokens, and the cost of each choice as `revival_cost`
+    reckons it (`token_costs[n]`: n tokens; `leader_costs`; `kwisatz_haderach_cost`, None when he cannot be
+    revived), a revival costing the sum of its parts; the reviver's `spice`. `max_leaders` 2 and `bt_alliance` for
+    an ally of the BT (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`)."""
     grant = bt_alliance_revival(state, faction)
+    most = min(token_limit(state, faction), revivable_tokens(state, faction))
     return dict(
-        max_tokens=min(token_limit(state, faction), revivable_tokens(state, faction)),
-        free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
-        leader_costs={leader: 0 if grant else data.leader(leader).strength
-                      for leader in revivable_leaders(state, faction)},
+        max_tokens=most, free_tokens=free_revivals(state, faction), token_cost=TOKEN_COST,
+        token_costs=[revival_cost(state, faction, n, None) for n in range(most + 1)],
+        leader_costs={leader: revival_cost(state, faction, 0, leader) for leader in revivable_leaders(state, faction)},
         max_leaders=grant[1] if grant else 1, bt_alliance=grant is not None,
-        kwisatz_haderach_cost=KH_COST if kwisatz_haderach_revivable(state, faction) else None,
+        kwisatz_haderach_cost=(revival_cost(state, faction, 0, None, kwisatz_haderach=True)
+                               if kwisatz_haderach_revivable(state, faction) else None),
+        spice=state.faction(faction).spice,
     )
 
 
@@ -97,8 +100,20 @@ def open_revival_prompts(state: GameState) -> None:
         leaders = revivable_leaders(state, faction)
         if not fs.tanks and not leaders and not kwisatz_haderach_revivable(state, faction):
             continue
-        open_prompt(state, PromptKind.REVIVAL, faction, secret=False, options=leaders,
-                    **revival_prompt_detail(state, faction))
+        _open_revival_prompt(state, faction)
+
+
+def _open_revival_prompt(state: GameState, faction: Faction) -> None:
+    open_prompt(state, PromptKind.REVIVAL, faction, secret=False, options=revivable_leaders(state, faction),
+                **revival_prompt_detail(state, faction))
+
+
+def reopen_revival_prompt(state: GameState, faction: Faction) -> None:
+    """What is left to revive changed while the faction's revival decision was open (a Tleilaxu Ghola played,
+    engine/cards.py): the decision is asked again, with its new choices and costs."""
+    for prompt in state.prompts_for(faction):
+        if prompt.kind == PromptKind.REVIVAL:
+            ask_again(state, prompt, lambda: _open_revival_prompt(state, faction))
 
 
 @handles(Revive)

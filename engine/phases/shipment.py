@@ -17,7 +17,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import free_to_leave, frozen_tokens
 from engine.factions.bt_control import tokens_leave
-from engine.factions.bt_impairments import check_not_impaired
+from engine.factions.bt_impairments import NO_SHIPPING, check_not_impaired, is_impaired
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction
@@ -101,6 +101,18 @@ def _half(cost: int) -> int:
     return -(-cost // 2)  # A-23, A-26: half, rounded up
 
 
+def shipment_cost(tokens: int, rate: int, half_price: bool) -> int:
+    """1979 rules: `rate` spice a token (STRONGHOLD_RATE into a stronghold, ELSEWHERE_RATE elsewhere); the Guild
+    and its allies pay half, rounded up (A-23, A-26). The one reckoning of a shipment's cost: the handlers' and,
+    from a SHIPMENT prompt's detail, the menus'."""
+    return _half(tokens * rate) if half_price else tokens * rate
+
+
+def ship_back_cost(tokens: int) -> int:
+    """A-23: the Guild ship tokens back to reserves for 1 spice per 2 tokens, rounded up."""
+    return _half(tokens)
+
+
 def _shipment_destinations(state: GameState, faction: Faction) -> list[str]:
     index = board_index()
     allowed = set(load_game_data().board.fremen_shipping_territories) if faction == FREMEN else None
@@ -125,14 +137,20 @@ def open_shipment_prompt(state: GameState, faction: Faction) -> None:
         return
     half = (faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in state.movement.cancelled) or (
         GUILD in state.ally_of(faction))
+    destinations = _shipment_destinations(state, faction)
+    # The menus' facts: each destination's rate (`strongholds` take stronghold_rate, the rest elsewhere_rate; the
+    # cost is `shipment_cost`), the shipper's spice, what is closed and why (the storm's sector is public).
     open_prompt(
-        state, PromptKind.SHIPMENT, faction, secret=False, options=_shipment_destinations(state, faction),
+        state, PromptKind.SHIPMENT, faction, secret=False, options=destinations,
         reserves=fs.reserves, free=faction == FREMEN,
         stronghold_rate=0 if faction == FREMEN else STRONGHOLD_RATE,
         elsewhere_rate=0 if faction == FREMEN else ELSEWHERE_RATE,
         half_price=half and faction != FREMEN, ship_from=sources,
         tokens_at={loc: movable_tokens(state, faction, loc) for loc in sources},
         allies=[f.value for f in state.ally_of(faction)],
+        strongholds=[loc for loc in destinations if is_stronghold(territory_of(loc))],
+        full_strongholds=sorted(full_strongholds(state, faction)), spice=fs.spice,
+        impaired=is_impaired(state, faction, NO_SHIPPING),
     )
 
 
@@ -251,9 +269,9 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     if shipment_stopped(state, faction, log):  # A-14: the Guild's special Karama; the shipment is spent
         return
     ally = _paying_ally(state, action)
-    base = action.tokens * _rate(location)
+    base = shipment_cost(action.tokens, _rate(location), half_price=False)
     guild_half = faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in m.cancelled
-    cost = _half(base) if guild_half or GUILD in state.ally_of(faction) else base
+    cost = shipment_cost(action.tokens, _rate(location), guild_half or GUILD in state.ally_of(faction))
     _check_payment(state, faction, cost, ally, action.ally_pays, RULE_SHIP)
     if guild_half:
         cost = _cost_after_half_price_karama(state, faction, cost, base, ally, action.ally_pays, log)
@@ -308,9 +326,9 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-23", "Ship to another territory; inside "
                             f"{territory_of(source)} tokens move with the movement instead.")
     ally = _paying_ally(state, action)
-    base = action.tokens * _rate(location)
+    base = shipment_cost(action.tokens, _rate(location), half_price=False)
     half = Advantage.HALF_PRICE_SHIPPING not in m.cancelled
-    cost = _half(base) if half else base
+    cost = shipment_cost(action.tokens, _rate(location), half)
     _check_payment(state, faction, cost, ally, action.ally_pays, "A-23")
     if karama_cancels(state, Advantage.CROSS_SHIPPING, log):
         m.cancelled.append(Advantage.CROSS_SHIPPING)
@@ -339,7 +357,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     source = resolve_location(action.from_location, "A-23")
     check_tokens(state, faction, source, action.tokens, "A-23")
     check_can_leave(state, faction, source, action.tokens, "R-24")
-    cost = _half(action.tokens)
+    cost = ship_back_cost(action.tokens)
     _check_payment(state, faction, cost, None, 0, "A-23")
     if karama_cancels(state, Advantage.CROSS_SHIPPING, log):
         state.movement.cancelled.append(Advantage.CROSS_SHIPPING)

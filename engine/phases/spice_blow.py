@@ -30,7 +30,7 @@ from engine.data import SpiceCard, load_game_data, location_key
 from engine.economy import place_spice, remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.factions.bt_impairments import check_not_impaired
+from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
 from engine.flow import blocking_prompts, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import kill_advisors, move_tokens, wipe_out
 from engine.ids import Faction, TerritoryKind
@@ -327,7 +327,8 @@ def _offer_ride(state: GameState, territory: str, log: EventLog) -> None:
         return
     open_prompt(state, PromptKind.WORM_RIDE, Faction.FREMEN, secret=False,
                 options=ride_destinations(state, territory),
-                territory=territory, tokens=sum(riding.values()), from_locations=riding)
+                territory=territory, tokens=sum(riding.values()), from_locations=riding,
+                impaired=is_impaired(state, Faction.FREMEN, NO_MOVING))  # a ride is a move
     log.public("worm_ride_offered",
                f"The Fremen may ride Shai-Hulud out of {territory} with {sum(riding.values())} tokens, or stay.",
                territory=territory, tokens=sum(riding.values()))

@@ -58,7 +58,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         async with refusals(interaction):
             game = await self._game(interaction)
             action = ForceDefault(admin=str(interaction.user), reason=reason, prompt_id=prompt.strip())
-            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True)
+            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True,
+                                                     key=str(interaction.id))
             self.bot.wake_outbox()
             await answer(interaction, f"Decision {prompt} forced (game version {accepted.seq}).")
 
@@ -73,7 +74,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         async with refusals(interaction):
             game = await self._game(interaction)
             action = SetSpice(admin=str(interaction.user), reason=reason, faction=Faction(faction), amount=amount)
-            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True)
+            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True,
+                                                     key=str(interaction.id))
             self.bot.wake_outbox()
             await answer(interaction, f"Spice corrected (game version {accepted.seq}).")
 
@@ -111,7 +113,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await self._game(interaction)
-            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True)
+            accepted = await self.bot.service.submit(game.game_id, interaction.user.id, action, admin=True,
+                                                     key=str(interaction.id))
             self.bot.wake_outbox()
             await answer(interaction, f"Corrected (game version {accepted.seq}).")
 

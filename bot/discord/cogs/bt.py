@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.battle_autocomplete import (
+from bot.discord.autocomplete import (
     attack_leaders,
     bidding_traps,
     gifts,

@@ -13,16 +13,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.battle_autocomplete import cards_given_back
+from bot.discord.autocomplete import cards_given_back
 from bot.discord.cogs.play import (
     FACTION_CHOICES,
     card_choices,
     card_in,
+    coexistence_choices,
     leader_choices,
     leader_id,
-    location_choices,
     own_hand,
+    ride_choices,
+    ship_back_choices,
     territory_choices,
+    worm_territory_choices,
 )
 from bot.discord.common import submit_for_seat
 from engine.actions import (
@@ -119,7 +122,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.command(name="worm")
     @app_commands.rename(to_location="to")
     @app_commands.describe(to_location="Where the Fremen ride to; leave out to stay")
-    @app_commands.autocomplete(to_location=location_choices)
+    @app_commands.autocomplete(to_location=ride_choices)
     async def worm(self, interaction: discord.Interaction, to_location: str | None = None) -> None:
         """The Fremen ride Shai-Hulud, or stay."""
         await submit_for_seat(self.bot, interaction, lambda f: RideWorm(faction=f, to_location=to_location),
@@ -135,7 +138,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.command(name="ship-back")
     @app_commands.rename(from_location="from")
     @app_commands.describe(from_location="Where the tokens are", tokens="How many go back to reserves")
-    @app_commands.autocomplete(from_location=location_choices)
+    @app_commands.autocomplete(from_location=ship_back_choices)
     async def ship_back(self, interaction: discord.Interaction, from_location: str,
                         tokens: app_commands.Range[int, 1, 20]) -> None:
         """The Guild ships tokens from the board back to reserves."""
@@ -147,7 +150,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
 
     @app_commands.command(name="worm-place")
     @app_commands.describe(territory="The sand territory the Fremen send the worm to; leave out for nowhere")
-    @app_commands.autocomplete(territory=territory_choices)
+    @app_commands.autocomplete(territory=worm_territory_choices)
     async def worm_place(self, interaction: discord.Interaction, territory: str | None = None) -> None:
         """The Fremen place a further Shai-Hulud (A-21, character advantages)."""
         await submit_for_seat(self.bot, interaction, lambda f: PlaceWorm(faction=f, territory=territory),
@@ -163,7 +166,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.command(name="coexist")
     @app_commands.describe(territory="Where your tokens are", advisors="yes: they become co-existing advisors; "
                                                                          "no: advisors become fighters")
-    @app_commands.autocomplete(territory=territory_choices)
+    @app_commands.autocomplete(territory=coexistence_choices)
     async def coexist(self, interaction: discord.Interaction, territory: str, advisors: Literal["yes", "no"]) -> None:
         """The Bene Gesserit co-exist in a territory, or stop (A-15, character advantages)."""
         await submit_for_seat(self.bot, interaction,

@@ -142,9 +142,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
                 await interaction.followup.send(page, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="import")
-    @app_commands.describe(game_file="A game file from /game export or `python -m engine demo --export`")
+    @app_commands.describe(game_file="A game file from /game export or `python -m engine demo --export`",
+                           trust_unsigned="Import a file this bot did not sign (the table is told)")
     @app_commands.rename(game_file="file")
-    async def import_(self, interaction: discord.Interaction, game_file: discord.Attachment) -> None:
+    async def import_(self, interaction: discord.Interaction, game_file: discord.Attachment,
+                      trust_unsigned: bool = False) -> None:
         """Create this channel's game from a game file, checked by replaying it (moderators)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
@@ -154,7 +156,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
                                  f"{MAX_IMPORT_BYTES}.")
             text = (await game_file.read()).decode("utf-8", errors="replace")
             game = await self.bot.service.import_game(interaction.guild_id or 0, interaction.channel_id or 0, text,
-                                                      by=str(interaction.user), by_user=interaction.user.id)
+                                                      by=str(interaction.user), by_user=interaction.user.id,
+                                                      trust_unsigned=trust_unsigned)
             self.bot.wake_outbox()
             await answer(interaction, f"Imported as game {game.game_id} at version {game.seq} "
                                       f"({game.status.value}).")

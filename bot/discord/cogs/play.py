@@ -13,9 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.battle_autocomplete import (
+from bot.discord.autocomplete import (
     battle_opponents,
     battle_territories,
+    matching,
+    open_decision,
     plan_cheap_heroes,
     plan_defense_cards,
     plan_dials,
@@ -28,10 +30,19 @@ from bot.discord.battle_autocomplete import (
     prescience_elements,
     traitor_call_answers,
     traitor_candidates,
+    typed,
     voice_kinds,
 )
 from bot.discord.common import submit_for_seat
 from bot.discord.text import parse_faction
+from bot.discord.turn_forms import (
+    RESERVES,
+    movement_sources,
+    revival_leaders,
+    ride_destinations,
+    shipment_destinations,
+    shipment_sources,
+)
 from engine.actions import (
     AcceptAlliance,
     Action,
@@ -63,7 +74,7 @@ from engine.actions import (
 from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import PromptKind
-from engine.names import card_name, faction_name, location_label
+from engine.names import card_name, faction_name, leader_name, location_label
 from engine.views import PlayerView, view
 
 if TYPE_CHECKING:
@@ -85,47 +96,117 @@ async def _my_view(interaction: discord.Interaction) -> PlayerView | None:
     return view(await service.state_of(game.game_id), Faction(seats[interaction.user.id]))
 
 
-def _matching(pairs: list[tuple[str, str]], current: str) -> list[Choice[str]]:
-    current = current.lower()
-    return [Choice(name=label[:100], value=value) for label, value in pairs if current in label.lower()][:25]
+# The caller's open decision says what is legal now (bot/discord/turn_forms.py reads it as the DM form does):
+# these offer only that, and nothing to a caller who has no such decision open.
 
 
-async def location_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    locations = load_game_data().board.all_locations()
-    return _matching([(location_label(loc), loc) for loc in locations], current)
+def _places(locations: list[str], current: str) -> list[Choice[str]]:
+    return matching([(location_label(loc), loc) for loc in locations], current)
+
+
+async def ship_from_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The Guild's places on the board that something may ship from (A-23); the reserves are the default."""
+    prompt = await open_decision(interaction, PromptKind.SHIPMENT)
+    sources = [s for s in shipment_sources(prompt) if s != RESERVES] if prompt else []
+    return _places(sources, current)
+
+
+async def ship_back_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await open_decision(interaction, PromptKind.SHIPMENT)
+    sources = [s for s in shipment_sources(prompt) if s != RESERVES and RESERVES in shipment_destinations(prompt, s)] \
+        if prompt else []
+    return _places(sources, current)
+
+
+async def ship_to_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Where the caller may ship now from the source typed (the reserves when none), and pay for."""
+    prompt = await open_decision(interaction, PromptKind.SHIPMENT)
+    source = typed(interaction, "from") or RESERVES
+    if prompt is None or source not in shipment_sources(prompt):
+        return []
+    return _places([loc for loc in shipment_destinations(prompt, source) if loc != RESERVES], current)
+
+
+async def move_from_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await open_decision(interaction, PromptKind.MOVEMENT)
+    return _places(movement_sources(prompt) if prompt else [], current)
+
+
+async def move_to_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Where the group typed may move (before a group is typed: wherever any of the caller's groups may)."""
+    prompt = await open_decision(interaction, PromptKind.MOVEMENT)
+    sources = movement_sources(prompt) if prompt else []
+    source = typed(interaction, "from")
+    reach = [loc for s in sources if source in (None, s) for loc in prompt.detail["destinations"][s]]
+    return _places(sorted(set(reach), key=reach.index), current)
+
+
+async def revival_leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await open_decision(interaction, PromptKind.REVIVAL)
+    leaders = revival_leaders(prompt) if prompt else []
+    return matching([(leader_name(leader), leader) for leader in leaders], current)
+
+
+async def ride_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await open_decision(interaction, PromptKind.WORM_RIDE)
+    return _places(ride_destinations(prompt) if prompt else [], current)
+
+
+async def worm_territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await open_decision(interaction, PromptKind.WORM_PLACEMENT)
+    return matching([(t, t) for t in (prompt.options if prompt else [])], current)
+
+
+async def coexistence_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Where the Bene Gesserit may declare co-existence now (A-15): for the way typed, or either way."""
+    prompt = await open_decision(interaction, PromptKind.MOVEMENT)
+    coexist = (prompt.detail.get("coexist") or {}) if prompt else {}
+    way = typed(interaction, "advisors")
+    ways = ["advisors", "fighters"] if way is None else ["advisors" if way == "yes" else "fighters"]
+    territories = [t for w in ways for t in coexist.get(w, [])]
+    return matching([(t, t) for t in dict.fromkeys(territories)], current)
+
+
+async def proposal_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await open_decision(interaction, PromptKind.NEXUS)
+    partners = prompt.detail.get("propose_to", []) if prompt else []
+    return matching([(faction_name(Faction(f)), f) for f in partners], current)
+
+
+async def offer_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    prompt = await open_decision(interaction, PromptKind.NEXUS)
+    partners = prompt.detail.get("offers", []) if prompt else []
+    return matching([(faction_name(Faction(f)), f) for f in partners], current)
 
 
 async def leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """For /play traitor the leaders offered as traitors; otherwise the caller's own leaders."""
+    """The caller's own leaders (/play traitor offers its candidates: bot/discord/autocomplete.py)."""
     mine = await _my_view(interaction)
     if mine is None or mine.viewer is None:
         return []
-    picks = [o for p in mine.own_prompts if p.kind == PromptKind.TRAITOR_PICK for o in p.options]
     data = load_game_data()
-    ids = picks if interaction.command and interaction.command.name == "traitor" and picks else \
-        [leader.id for leader in data.factions[mine.viewer].leaders]
-    return _matching([(data.leader(i).name, i) for i in ids], current)
+    return matching([(leader.name, leader.id) for leader in data.factions[mine.viewer].leaders], current)
 
 
 async def card_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     mine = await _my_view(interaction)
     hand = mine.own.hand if mine and mine.own else []
-    return _matching([(card_name(c), c) for c in hand], current)
+    return matching([(card_name(c), c) for c in hand], current)
 
 
 async def any_leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Every leader in the game's data, by name (the BT mark and reveal other factions' leaders)."""
     data = load_game_data()
-    return _matching([(leader.name, leader.id) for faction in data.factions.values() for leader in faction.leaders],
+    return matching([(leader.name, leader.id) for faction in data.factions.values() for leader in faction.leaders],
                      current)
 
 
 async def territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return _matching([(name, name) for name in load_game_data().board.territories], current)
+    return matching([(name, name) for name in load_game_data().board.territories], current)
 
 
 async def stronghold_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return _matching([(name, name) for name in load_game_data().board.strongholds], current)
+    return matching([(name, name) for name in load_game_data().board.strongholds], current)
 
 
 async def own_hand(interaction: discord.Interaction) -> list[str]:
@@ -140,6 +221,14 @@ def card_in(hand: list[str], text: str) -> str:
     if text in hand:
         return text
     return next((c for c in hand if card_name(c).lower() == text.lower()), text)
+
+
+def faction_of(text: str) -> Faction:
+    """A faction from its value or its name (typed without choosing from the list)."""
+    for faction in Faction:
+        if text.strip().lower() in (faction.value, faction_name(faction).lower()):
+            return faction
+    return Faction(text.strip())
 
 
 def leader_id(text: str | None) -> str | None:
@@ -190,7 +279,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.describe(to_location="Where the tokens land", tokens="How many tokens",
                            from_location="The Guild only: ship from this territory instead of reserves",
                            ally_pays="How much of the cost your ally pays")
-    @app_commands.autocomplete(to_location=location_choices, from_location=location_choices)
+    @app_commands.autocomplete(to_location=ship_to_choices, from_location=ship_from_choices)
     async def ship(self, interaction: discord.Interaction, to_location: str, tokens: app_commands.Range[int, 1, 20],
                    from_location: str | None = None, ally_pays: app_commands.Range[int, 0, 200] = 0) -> None:
         """Ship tokens onto Dune."""
@@ -201,7 +290,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.command(name="move")
     @app_commands.rename(from_location="from", to_location="to")
     @app_commands.describe(from_location="Where the tokens are", to_location="Where they go", tokens="How many")
-    @app_commands.autocomplete(from_location=location_choices, to_location=location_choices)
+    @app_commands.autocomplete(from_location=move_from_choices, to_location=move_to_choices)
     async def move(self, interaction: discord.Interaction, from_location: str, to_location: str,
                    tokens: app_commands.Range[int, 1, 20]) -> None:
         """Move tokens from one territory to another."""
@@ -219,7 +308,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.command(name="revive")
     @app_commands.describe(tokens="Tokens to revive from the tanks", leader="A leader to revive",
                            kwisatz_haderach="Revive the dead Kwisatz Haderach (Atreides, character advantages)")
-    @app_commands.autocomplete(leader=leader_choices)
+    @app_commands.autocomplete(leader=revival_leader_choices)
     async def revive(self, interaction: discord.Interaction, tokens: app_commands.Range[int, 0, 20] = 0,
                      leader: str | None = None, kwisatz_haderach: bool = False) -> None:
         """Revive tokens and perhaps a leader from the tanks."""
@@ -277,18 +366,18 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="propose")
     @app_commands.describe(partner="The faction you offer an alliance")
-    @app_commands.choices(partner=FACTION_CHOICES)
+    @app_commands.autocomplete(partner=proposal_choices)
     async def propose(self, interaction: discord.Interaction, partner: str) -> None:
         """Offer an alliance during a Nexus."""
-        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=Faction(partner)),
+        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=faction_of(partner)),
                            f"you offer {partner} an alliance")
 
     @app_commands.command(name="accept")
     @app_commands.describe(partner="The faction whose offer you accept")
-    @app_commands.choices(partner=FACTION_CHOICES)
+    @app_commands.autocomplete(partner=offer_choices)
     async def accept(self, interaction: discord.Interaction, partner: str) -> None:
         """Accept an alliance offer during a Nexus."""
-        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=Faction(partner)),
+        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=faction_of(partner)),
                            f"you accept {partner}'s offer")
 
     @app_commands.command(name="break")

@@ -1,8 +1,9 @@
-"""Autocomplete for the slash commands of the battle round, the Bene Tleilaxu's decisions and the secret setup
-choices (/play choose-battle, ask, answer, voice, plan, call, traitor, predict; /bt mark, reveal-window, attack,
-impair, traps-and-gifts, setup-traps; /card return-cards): the second way to answer what the DM forms answer
-(bot/discord/prompt_forms.py), offering only what is legal for the caller now: the choices of their open
-decision of that kind, as its form offers them. A caller with no such decision is offered nothing.
+"""Slash-command autocomplete that offers only what is legal for the caller now: their open decision of the
+command's kind, as its DM form offers it (bot/discord/prompt_forms.py, turn_forms.py); a caller with no such
+decision is offered nothing. The lookups every command shares (the caller's open decision, what they typed in
+another option), and the choices of the battle round's, the Bene Tleilaxu's and the secret setup decisions
+(/play choose-battle, ask, answer, voice, plan, call, traitor, predict; /bt mark, reveal-window, attack, impair,
+traps-and-gifts, setup-traps; /card return-cards). The turn's are in bot/discord/cogs/play.py.
 """
 
 from __future__ import annotations

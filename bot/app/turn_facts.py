@@ -1,0 +1,234 @@
+"""The facts on the decision cards of the turn's decisions (bot/app/decision_cards.py): the storm dial and storm
+cards, a bid, revival, shipment and movement, the starting placements, the worm, the spiritual advisor, the Guild's
+timing, the Nexus, Truthtrance and a captured leader. Merged into decision_cards.FACTS.
+
+Each is built from the decider's own view (what they may know) and the prompt (what the engine says is legal and
+what it costs), in a few short lines.
+"""
+
+from __future__ import annotations
+
+from bot.app.words import Facts, faction_words, tokens, where
+from engine.hands import hand_limit
+from engine.ids import Faction
+from engine.model import Prompt, PromptKind
+from engine.names import card_name, option_name
+from engine.views import PlayerView
+
+HAJR, WEATHER_CONTROL, FAMILY_ATOMICS = "hajr", "weather_control", "family_atomics"  # engine/cards.py card ids
+
+
+def _names(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _allies(prompt: Prompt) -> str:
+    return _names([f"the {faction_words(f)}" for f in prompt.detail.get("allies", [])])
+
+
+def _own_groups(seen: PlayerView) -> str:
+    groups = [f"{where(loc)} {n}" for loc, here in seen.forces.items() if (n := here.get(seen.viewer, 0))]
+    return ", ".join(groups) or "none"
+
+
+def _public(seen: PlayerView):
+    return next(f for f in seen.factions if f.faction == seen.viewer)
+
+
+# --- the storm (A-1, A-2) ----------------------------------------------------------------------------
+
+
+def _storm_dial(seen: PlayerView, prompt: Prompt) -> list[str]:
+    low, high = prompt.options[0], prompt.options[-1]
+    if prompt.detail.get("forecast"):
+        return [f"Dial {low} to {high} for the storm of turn {prompt.detail.get('turn')} (weather, A-15): the two "
+                "dials' sum is how far it will move then; the Fremen alone learn the sum now."]
+    start = "from the Storm Start Sector" if seen.turn == 1 else f"from sector {seen.storm_sector}"
+    return [f"Dial {low} to {high}, in secret: the two dials' sum is how far the storm moves counterclockwise, "
+            f"{start}. Tokens in the sand it passes or stops on go to the tanks; the spice there is lost (A-2)."]
+
+
+def _storm_cards(seen: PlayerView, prompt: Prompt) -> list[str]:
+    facts = [f"The storm will move {prompt.detail.get('distance')} sectors from sector {seen.storm_sector} unless "
+             "a card changes it. Every faction is asked, so nobody learns who holds a storm card."]
+    if WEATHER_CONTROL in prompt.options:
+        low, high = prompt.detail.get("weather_control_range", (0, 10))
+        facts.append(f"You hold {card_name(WEATHER_CONTROL)}: you may make the storm move {low} to {high} sectors "
+                     "instead.")
+    if FAMILY_ATOMICS in prompt.options:
+        facts.append(f"You hold {card_name(FAMILY_ATOMICS)}, and you may play it: it destroys the Shield Wall.")
+    if len(prompt.options) == 1:
+        facts.append("You have no storm card to play now: answer that you play none.")
+    return facts
+
+
+# --- bidding (A-5, A-6, A-8) ---------------------------------------------------------------------------
+
+
+def _bid(seen: PlayerView, prompt: Prompt) -> list[str]:
+    d = prompt.detail
+    high = (f"the high bid is {d['high_bid']}, by the {faction_words(d['high_bidder'])}" if d.get("high_bidder")
+            else "nobody has bid yet")
+    low, most = d["min_bid"], d["max_bid"]
+    facts = [f"Card {d['card_number']} of {d['cards']} is up for auction; {high}.",
+             f"Your spice: {seen.own.spice if seen.own else most}: "
+             + (f"you may bid {low} to {most}, or pass." if most >= low else "you cannot outbid it: pass.")]
+    if d.get("allies"):
+        facts.append(f"Your ally ({_allies(prompt)}) may pay part of a bid (A-8): `/play bid amount:N ally_pays:M`.")
+    if seen.own is not None and seen.viewer is not None:
+        facts.append(f"Your hand: {len(seen.own.hand)} of {hand_limit(seen.viewer)} cards.")
+    return facts
+
+
+# --- revival (A-7, A-15, BT-60) ------------------------------------------------------------------------
+
+
+def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
+    d = prompt.detail
+    mine = _public(seen)
+    elites = f" ({mine.elites_in_tanks} elite)" if mine.elites_in_tanks else ""
+    dead = ", ".join(option_name(leader) for leader in mine.leaders_in_tanks) or "none"
+    facts = [f"In your tanks: {tokens(mine.tanks)}{elites}; leaders: {dead}."]
+    costs = d["token_costs"]
+    if len(costs) > 1:
+        priced = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
+                           for n, cost in enumerate(costs) if n)
+        facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {priced}.")
+    priced = {option_name(leader): cost for leader, cost in d.get("leader_costs", {}).items()}
+    if d.get("kwisatz_haderach_cost") is not None:
+        priced["the Kwisatz Haderach"] = d["kwisatz_haderach_cost"]
+    if priced:
+        how_many = "up to two leaders" if d.get("max_leaders", 1) > 1 else "one leader"
+        facts.append(f"You may revive {how_many}: " + ", ".join(f"{name} ({'free' if cost == 0 else f'{cost} spice'})"
+                                                                 for name, cost in priced.items()) + ".")
+    if d.get("bt_alliance"):
+        facts.append("Your alliance with the Bene Tleilaxu makes this revival free (BT-60).")
+    facts.append(f"Your spice: {d['spice']}.")
+    return facts
+
+
+# --- shipment and movement (1979 rules; A-8, A-15, A-22, A-23, A-26, BT-16) -------------------------------
+
+
+def _closed_places(seen: PlayerView, prompt: Prompt) -> str:
+    full = prompt.detail.get("full_strongholds", [])
+    line = f"Closed to you: sector {seen.storm_sector} (the storm)"
+    if full:
+        line += f"; {_names(full)} (two other factions there)"
+    return line + "."
+
+
+def _shipment(seen: PlayerView, prompt: Prompt) -> list[str]:
+    d = prompt.detail
+    if d.get("impaired"):
+        return ["A Bene Tleilaxu worthless card bars you from shipping this turn (BT-16): ship nothing."]
+    spice = d.get("spice", seen.own.spice if seen.own else 0)
+    facts = [f"Your reserves: {tokens(d['reserves'])}; your spice: {spice}."]
+    if d.get("free"):
+        facts.append("The Fremen bring their tokens free, to The Great Flat or a territory near it.")
+    else:
+        half = ", half that (rounded up) for the Guild and its allies" if d.get("half_price") else ""
+        facts.append(f"Shipping costs {d['stronghold_rate']} spice a token into a stronghold, {d['elsewhere_rate']} "
+                     f"elsewhere{half}.")
+    if d.get("ship_from"):
+        facts.append("You may also ship tokens from the board to another territory, or back to your reserves for 1 "
+                     "spice per 2 tokens (A-23).")
+    facts.append(_closed_places(seen, prompt))
+    if d.get("allies") and not d.get("free"):
+        facts.append(f"Your ally ({_allies(prompt)}) may pay part (A-8): `/play ship ... ally_pays:N`.")
+    return facts
+
+
+def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
+    d = prompt.detail
+    distance = int(d["range"])
+    why = ("ornithopters: you have tokens in Arrakeen or Carthag" if d.get("ornithopters")
+           else "the Fremen move two" if seen.viewer == Faction.FREMEN and distance == 2 else "no ornithopters")
+    facts = [f"You may move one group {distance} territor{'y' if distance == 1 else 'ies'} ({why}), around the "
+             "storm and full strongholds.",
+             f"Your tokens: {_own_groups(seen)}."]
+    if d.get("impaired"):
+        facts.append("A Bene Tleilaxu worthless card bars you from moving your tokens this turn (BT-16).")
+    coexist = d.get("coexist") or {}
+    if coexist.get("advisors") or coexist.get("fighters"):
+        facts.append("You may also declare co-existence in a territory (A-15): your tokens there become advisors, "
+                     "or your advisors fighters; you are then asked to move again.")
+    if seen.own is not None and HAJR in seen.own.hand:
+        facts.append(f"You hold {card_name(HAJR)}: `/card hajr` gives you one more move.")
+    return facts
+
+
+# --- setup, the worm, the turn's other public decisions -------------------------------------------------
+
+
+def _starting_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
+    total, places = prompt.detail["tokens"], list(prompt.options)
+    if total > 1:
+        return [f"Place your {tokens(total)} in {_names(places)}, split as you like: each place offers what is "
+                "left, the last one takes the rest."]
+    return [f"Place your starting token anywhere: {len(places)} territories to choose from (A-15)."]
+
+
+def _worm_ride(seen: PlayerView, prompt: Prompt) -> list[str]:
+    d = prompt.detail
+    if d.get("impaired"):
+        return [f"Shai-Hulud appeared in {d['territory']}, but a Bene Tleilaxu worthless card bars you from moving "
+                "this turn (BT-16): you stay."]
+    return [f"Shai-Hulud appeared in {d['territory']}: your {tokens(d['tokens'])} there may ride it to any other "
+            f"territory, not under the storm (sector {seen.storm_sector}), not a full stronghold and not where your "
+            "ally is; or stay."]
+
+
+def _worm_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
+    return ["Shai-Hulud appeared again in this blow: place it in a sand territory, where it devours what is "
+            "there, or nowhere (A-21)."]
+
+
+def _spiritual_advisor(seen: PlayerView, prompt: Prompt) -> list[str]:
+    d = prompt.detail
+    how = " as a co-existing advisor" if d.get("advisor") else ""
+    return [f"The {faction_words(d['shipper'])} shipped: you may send one token from your reserves "
+            f"({tokens(_public(seen).reserves)}), free, to {where(d['to_location'])}{how}."]
+
+
+def _guild_timing(seen: PlayerView, prompt: Prompt) -> list[str]:
+    before = faction_words(prompt.detail.get("before"))
+    return [f"The {before} are about to take their turn: take yours now, before them, or wait. Having waited past "
+            "everyone, you go last."]
+
+
+def _nexus(seen: PlayerView, prompt: Prompt) -> list[str]:
+    d = prompt.detail
+    allies = _names([f"the {faction_words(f)}" for f in d.get("allies", [])]) if d.get("allies") else "none"
+    offers = _names([f"the {faction_words(f)}" for f in d.get("offers", [])]) if d.get("offers") else "none"
+    return [f"Your allies: {allies}. Offers standing to you: {offers}.",
+            f"An alliance has at most {d.get('max_alliance_size', 2)} members. Once you are done you may not act "
+            "again in this Nexus; your offer still stands."]
+
+
+def _truthtrance(seen: PlayerView, prompt: Prompt) -> list[str]:
+    return [f"The {faction_words(prompt.detail['asker'])} played Truthtrance: answer yes or no, truthfully, in "
+            f"public: \u201c{prompt.detail['question']}\u201d"]
+
+
+def _leader_capture(seen: PlayerView, prompt: Prompt) -> list[str]:
+    return [f"You captured {option_name(prompt.detail['leader'])}: keep him (he may lead for you), kill him for "
+            "spice, or let him go home."]
+
+
+TURN_FACTS: dict[PromptKind, Facts] = {
+    PromptKind.STORM_DIAL: _storm_dial,
+    PromptKind.STORM_CARDS: _storm_cards,
+    PromptKind.BID: _bid,
+    PromptKind.REVIVAL: _revival,
+    PromptKind.SHIPMENT: _shipment,
+    PromptKind.MOVEMENT: _movement,
+    PromptKind.STARTING_PLACEMENT: _starting_placement,
+    PromptKind.WORM_RIDE: _worm_ride,
+    PromptKind.WORM_PLACEMENT: _worm_placement,
+    PromptKind.SPIRITUAL_ADVISOR: _spiritual_advisor,
+    PromptKind.GUILD_TIMING: _guild_timing,
+    PromptKind.NEXUS: _nexus,
+    PromptKind.TRUTHTRANCE: _truthtrance,
+    PromptKind.LEADER_CAPTURE: _leader_capture,
+}
