@@ -15,7 +15,7 @@ from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, option_name
-from engine.views import BattlePublic, PlayerView
+from engine.views import PlayerView
 
 NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
 ATTACK_CARDS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.WORTHLESS)
@@ -45,10 +45,6 @@ def _tokens_at(seen: PlayerView, locations: list[str], faction: Faction) -> str:
     count = sum(seen.forces.get(loc, {}).get(faction, 0) for loc in locations)
     elites = sum(seen.elites.get(loc, {}).get(faction, 0) for loc in locations)
     return tokens(count) + (f" ({elites} of them starred)" if elites else "")
-
-
-def _other(battle: BattlePublic, side: Faction) -> Faction:
-    return battle.defender if side == battle.aggressor else battle.aggressor
 
 
 def _battle(seen: PlayerView) -> list[str]:
