@@ -54,7 +54,7 @@ BACK_ODDS = 0.25  # how often a player goes back to the parts of a long form alr
 REFUSALS_QUOTED = 10  # refusals printed to stderr (and kept in the summary) with their text
 PROGRESS_EVERY = 250  # interactions between two progress lines on stderr
 
-TURN_POST = re.compile(r"^Turn (\d+): Storm\.$", re.MULTILINE)
+TURN_POST = re.compile(r"^\*\*Turn (\d+) · Storm\.\*\*", re.MULTILINE)
 GAME_OVER = re.compile(r"^The game ends on turn (\d+)\. (?:Winners: (.+?)|No winner): ", re.MULTILINE)
 AWAITED = re.compile(r"^- (?P<faction>.+?): (?P<kind>.+?)(?: \(secret\))?, decision (?P<prompt>p\d+)$", re.MULTILINE)
 AMOUNT_RANGE = re.compile(r"\((-?\d+) to (-?\d+)\)")
@@ -198,7 +198,7 @@ def reply_text(result: Any) -> str:
 def bot_posts(channel, bot_id: int) -> list[discord.Message]:
     """The messages the bot posted or sent on its own (the outbox), not its answers to commands or clicks."""
     return [m for m in channel.history() if m.author.id == bot_id and m.interaction_metadata is None
-            and not m.flags.ephemeral]
+            and not m.flags.ephemeral and m.type == discord.MessageType.default]  # not Discord's own notices
 
 
 def kind_of(heading: str) -> str:

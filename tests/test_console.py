@@ -43,7 +43,8 @@ async def _run(console, *commands):
 
 
 def _channel(lines):
-    return [line.removeprefix(CHANNEL_PREFIX) for line in lines if line.startswith(CHANNEL_PREFIX)]
+    """What the table reads: the channel's posts and its turn threads' ("[#game > Turn 3] ...")."""
+    return [line.partition("] ")[2] for line in lines if line.startswith(CHANNEL_PREFIX[:6])]
 
 
 async def _snapshot(console):
@@ -82,8 +83,9 @@ def _script(tmp_path, text, name="script.txt"):
 async def test_the_channel_shows_the_setup_and_the_phases(played):
     channel = "\n".join(_channel(played.lines))
     for announcement in ("A new game of Dune is open", "A game of Dune begins with Atreides, Fremen, Bene Tleilaxu",
-                         "Atreides chose a traitor.", "Fremen chose a traitor.", "Setup is complete",
-                         "Turn 1: Storm.", "Turn 1: Spice blow.", "Turn 1: Bidding.", "Turn 2: Storm."):
+                         "Traitor picks: 1 still to answer (Fremen).", "Traitor picks: all answered.",
+                         "Setup is complete", "**Turn 1 · Storm.**", "**Turn 1 · Spice blow.**",
+                         "**Turn 1 · Bidding.**", "**Turn 2 · Storm.**"):
         assert announcement in channel
     assert CARD_HEADING not in channel
     assert any(line.startswith("auto: 200 decision(s) taken") for line in played.lines)
@@ -305,7 +307,7 @@ def test_python_m_bot_console_runs_a_script(tmp_path):
     done = subprocess.run([sys.executable, "-m", "bot.console", "--script", script], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "[#game] A game of Dune begins" in done.stdout and "> status" not in done.stdout  # quit ends the script
+    assert "[#game] - A game of Dune begins" in done.stdout and "> status" not in done.stdout  # quit ends the script
 
 
 def test_the_interactive_prompt_reads_until_end_of_input(monkeypatch, capsys):

@@ -82,11 +82,11 @@ def test_the_demo_writes_the_channel_the_inboxes_the_game_and_a_map_per_turn(dem
     for faction in Faction:
         assert (out / f"dm-{faction.value}.txt").stat().st_size > 0
     channel = (out / "channel.txt").read_text(encoding="utf-8")
-    for announcement in ("A game of Dune begins with Atreides", "Turn 1: Storm.", "Turn 2: Bidding.",
+    for announcement in ("A game of Dune begins with Atreides", "**Turn 1 · Storm.**", "**Turn 2 · Bidding.**",
                          "The game ends on turn 2.", "The game is over. What was secret:"):
         assert announcement in channel
     posts = int(re.search(r"Channel posts: (\d+)\.", report).group(1))
-    assert posts > TURNS * 10
+    assert TURNS <= posts <= (TURNS + 1) * 12  # issue 14: a post per phase, the detail in each turn's thread
     maps = sorted(p.name for p in out.glob("map-*.png"))
     assert maps == ["map-end.png"] + [f"map-turn-{turn:02d}.png" for turn in range(1, TURNS + 1)]
     assert all((out / name).read_bytes().startswith(b"\x89PNG") for name in maps)

@@ -69,8 +69,21 @@ def answered(result):
     return result.followups[-1] if result.followups else result.response
 
 
+def table_messages(channel, viewer=None) -> list:
+    """The game's channel and its threads as one feed, oldest first (Discord ids grow with time); the notices
+    that a thread was started are Discord's, not the bot's posts."""
+    posts = [m for place in (channel, *channel.threads) for m in place.history(viewer=viewer)
+             if m.type != discord.MessageType.thread_created]
+    return sorted(posts, key=lambda m: m.id)
+
+
 def contents(channel) -> list[str]:
-    return [message.content for message in channel.history()]
+    return [message.content for message in table_messages(channel)]
+
+
+def feed_text(channel) -> str:
+    """The table's whole feed as it reads now: posts edited since (a counter, an auction, a phase post) included."""
+    return "\n".join(contents(channel))
 
 
 async def deliver(env) -> None:
@@ -91,8 +104,9 @@ class Room:
     dave: Any
 
     def screens(self) -> dict[str, list[str]]:
-        """What the channel shows a member outside the game, and what each player's DMs show."""
-        shown = {"channel": [m.content for m in self.channel.history(viewer=self.dave)]}
+        """What the table shows a member outside the game (the channel and its turn threads, in the order posted),
+        and what each player's DMs show."""
+        shown = {"channel": [m.content for m in table_messages(self.channel, self.dave)]}
         for faction, member in self.players.items():
             shown[faction.value] = [m.content for m in member.user.dm_channel.history()]
         return shown
@@ -148,8 +162,7 @@ async def test_starting_sends_the_table_news_and_each_seat_its_own_deal(table):
         assert f"{table.players[faction].mention} plays {name}." in shown["channel"]
     assert "A new game of Dune is open for atreides, harkonnen, bene_tleilaxu. Take a seat, then start it." \
         in shown["channel"]
-    assert any(text.startswith("A game of Dune begins with Atreides, Harkonnen, Bene Tleilaxu")
-               for text in shown["channel"])
+    assert any("A game of Dune begins with Atreides, Harkonnen, Bene Tleilaxu" in text for text in shown["channel"])
     for faction in table.players:
         assert shown[faction.value] and all(text.startswith("**Dune in <#") for text in shown[faction.value])
         assert any("Your starting Treachery cards" in text for text in shown[faction.value])
@@ -336,8 +349,9 @@ async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room
     again = await room.players[H].slash(room.channel, "play bid", amount=2)  # submitted twice
     assert again.ephemeral and reply(again).startswith("Refused: [")
     await deliver(room.env)
-    news = room.news(before)
-    assert news["channel"].count("Harkonnen bid 2") == 1
+    auction = next(m.content for m in table_messages(room.channel) if m.content.startswith("Card 1 of"))
+    assert auction.count("Harkonnen bid 2") == 1  # the card's auction post, edited as the bids come in
+    assert "Harkonnen bid 2" not in room.news(before)["channel"]  # no post of its own
     assert len(await room.actions()) == 2
 
 
@@ -406,8 +420,8 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
     assert revealed.ephemeral and reply(revealed) == "Done: revealed Duncan Idaho (game version 1)."
     await deliver(room.env)
     news = room.news(before)
-    assert news["channel"].startswith("The Bene Tleilaxu reveal Duncan Idaho as their traitor! He won Arrakeen "
-                                      "for the Atreides: unless a Karama cancels the reveal")
+    assert ("The Bene Tleilaxu reveal Duncan Idaho as their traitor! He won Arrakeen for the Atreides: unless a "
+            "Karama cancels the reveal") in news["channel"]
     assert "Gurney" not in news["channel"]
     # BT-51: every faction but the BT is asked in secret, by DM; the betrayal waits for the answers.
     assert "bt reveal karama" in news["atreides"] and "bt reveal karama" in news["harkonnen"]
@@ -420,9 +434,9 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
         assert answered.ephemeral and reply(answered).startswith("Done: the BT reveal: let it stand")
     await deliver(room.env)
     news = room.news(before)
-    assert news["channel"].startswith("No Karama: Duncan Idaho goes to the tanks with the Atreides's 7 tokens in "
-                                      "Arrakeen; the Bene Tleilaxu now control Arrakeen")
-    assert "Waiting for Atreides: their shipment." in news["channel"]  # the decision set aside meanwhile is back
+    assert ("No Karama: Duncan Idaho goes to the tanks with the Atreides's 7 tokens in Arrakeen; the Bene Tleilaxu "
+            "now control Arrakeen") in news["channel"]
+    assert f"{room.players[A].mention}: your shipment (your DM has it)." in news["channel"]  # set aside, now back
     after = await room.env.bot.service.state_of(f"g{room.channel.id}")
     assert after.bt.controlled == ["Arrakeen"] and after.tokens_at(ARRAKEEN, A) == 0
 
@@ -461,7 +475,7 @@ async def test_game_map_posts_the_tables_map_and_mine_shows_a_players_own_map_to
     refused = await table.dave.slash(table.channel, "game map", mine=True)
     assert refused.ephemeral and reply(refused).startswith("Refused: You have no seat in this game")
     # the table's map is in the channel for everyone; the BT's own map is not
-    assert len(table.channel.history(viewer=table.players[H])) == len(before["channel"]) + 1
+    assert len(table_messages(table.channel, table.players[H])) == len(before["channel"]) + 1
 
 
 async def test_a_player_whose_dms_are_closed_is_told_in_the_channel_to_use_me_prompts(table):
@@ -535,7 +549,8 @@ async def test_a_send_cut_off_by_a_crash_is_found_in_the_history_and_not_sent_ag
     other = OutgoingMessage(recipient=Recipient(faction=H.value), text="A secret for you.", outbox_id=903)
     assert await gateway.find(game, other, since) is None  # the same words elsewhere are not this send
 
-    closing = OutgoingMessage(recipient=Recipient(faction=A.value), text="**Closed.**", edit_ref=dm_ref)
+    closing = OutgoingMessage(recipient=Recipient(faction=A.value), text="**Closed.**", edit_of="card:p1",
+                              edit_ref=dm_ref)
     assert await gateway.find(game, closing, since) is None
     await gateway.deliver(game, closing)
     assert await gateway.find(game, closing, since) == dm_ref

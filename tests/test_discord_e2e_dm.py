@@ -25,7 +25,7 @@ from engine.model import GameState, Phase, PromptKind
 from tests import test_discord_e2e as e2e
 from tests.conftest import prompt_of
 from tests.test_bt_traitors import ARRAKEEN, ATREIDES, DUNCAN, FLAT, at, drive, position
-from tests.test_discord_e2e import contents, deliver, reply
+from tests.test_discord_e2e import contents, deliver, feed_text, reply
 
 simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures, shared with tests/test_discord_e2e.py
 
@@ -132,9 +132,9 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     assert reply(submitted).startswith("Done: Leader: Feyd-Rautha (6); Weapon: Crysknife; Defense: Snooper; Dial: 2")
     await deliver(env)
     news = room.news(before)
-    assert news["channel"] == "Harkonnen submitted a battle plan."
+    assert news["channel"] == "" and "Battle plans: 1 still to answer (Atreides)." in feed_text(channel)  # counted
     for secret in ("Feyd-Rautha", "Snooper"):  # nothing of the plan before the reveal, to anybody else
-        assert secret not in news["channel"] + news["atreides"] + news["bene_tleilaxu"]
+        assert secret not in feed_text(channel) + news["atreides"] + news["bene_tleilaxu"]
 
     # the Atreides plan the same way; then both plans are revealed to the table
     plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
@@ -258,7 +258,7 @@ async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_reve
     chosen = await carol.user.click(dm_for(carol, attack.id), label="Attack Umman Kudu (Harkonnen, The Great Flat)")
     assert chosen.ephemeral and reply(chosen).startswith("Done: Attack Umman Kudu")
     await deliver(env)
-    assert "The Bene Tleilaxu attack Umman Kudu in The Great Flat (BT-11)." in contents(room.channel)[-1]
+    assert "The Bene Tleilaxu attack Umman Kudu in The Great Flat (BT-11)." in feed_text(room.channel)
 
     plan = await open_prompt(env, game_id, BT, PromptKind.BATTLE_PLAN)
     # the Baliset, their one card, fills the weapon slot (so it is no defense); BT-16: it must impair
@@ -271,7 +271,7 @@ async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_reve
     assert reply(submitted).startswith("Done: Weapon: Baliset; Impairment: Impair: no moving next turn")
     await deliver(env)
     news = room.news(before)
-    assert news["channel"] == "Bene Tleilaxu submitted a battle plan."
+    assert news["channel"] == "" and "Battle plans: 1 still to answer (Harkonnen)." in feed_text(room.channel)
     assert news["atreides"] == news["harkonnen"] == ""
 
     defense = await open_prompt(env, game_id, H, PromptKind.BATTLE_PLAN)

@@ -16,6 +16,7 @@ import pytest
 
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
+from engine.names import faction_name
 from tests import test_discord_e2e as e2e
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, start
 from tests.test_bt_traitors import ARRAKEEN, ATREIDES, at, drive, position
@@ -79,7 +80,9 @@ async def test_a_1_the_storm_dial_card_gives_the_range_and_what_the_dial_does(ta
     clicked = await table.players[dialer].user.click(card, label="7")
     assert reply(clicked).startswith("Done: 7")
     await deliver(table.env)
-    assert "dialed the storm." in news(table, before) and "7" not in news(table, before)
+    counter = next(text for text in contents(table.channel) if text.startswith("Storm dials:"))
+    assert counter == f"Storm dials: 1 still to answer ({faction_name(next(f for f in (A, H) if f != dialer))})."
+    assert "7" not in news(table, before) + counter
 
 
 async def test_the_storm_cards_card_says_the_distance_and_the_cards_held(table):
@@ -422,4 +425,4 @@ async def test_a_15_the_harkonnen_decide_about_the_captured_leader_named_on_thei
 async def test_no_card_or_control_of_a_turn_decision_ever_reaches_the_channel(table):
     await card_of(table, auction(), A, PromptKind.BID)
     assert not any(message.components for message in table.channel.history())
-    assert "Waiting for Atreides: a bid." in contents(table.channel)
+    assert f"{table.players[A].mention}: a bid (your DM has it)." in contents(table.channel)

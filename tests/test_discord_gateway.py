@@ -20,15 +20,31 @@ def closed_dms() -> discord.Forbidden:
                              {"code": 50007, "message": "Cannot send messages to this user"})
 
 
+class FakeMessage:
+    """A posted message: where it is, and what the gateway may do with it next (pin it, open a thread)."""
+
+    def __init__(self, channel, number: int):
+        self.channel, self.id = channel, number
+        self.pinned, self.thread = False, None
+
+    async def pin(self):
+        self.pinned = True
+
+    async def create_thread(self, *, name):
+        self.thread = name
+
+
 class FakeTarget:
     def __init__(self, refuse: bool = False):
         self.sent: list[tuple[str, object]] = []
         self.refuse = refuse
+        self.id = id(self)
 
     async def send(self, content, *, view=None, **_):
         if self.refuse:
             raise closed_dms()
         self.sent.append((content, view))
+        return FakeMessage(self, len(self.sent))
 
 
 class FakeClient:
@@ -43,6 +59,9 @@ class FakeClient:
 
     async def fetch_user(self, user_id):
         raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), {"code": 10013, "message": "?"})
+
+    async def fetch_channel(self, channel_id):  # a thread this fake does not keep: the gateway posts in the channel
+        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), {"code": 10003, "message": "?"})
 
 
 def game(state_json: str = "{}") -> GameRecordRow:

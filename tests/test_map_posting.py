@@ -1,11 +1,11 @@
-"""The table's map in the bot: the service flags the channel post after the storm, the movement round and the
-battles; the Discord gateway attaches the picture to it; /game map posts it on request."""
+"""The table's map in the bot: the feed flags the turn's opening post and the post after the battles; the Discord
+gateway attaches the picture to it; /game map posts it on request."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.app.map_picture import calls_for_map, render_map
+from bot.app.map_picture import render_map
 from bot.app.ports import OutgoingMessage, Recipient
 from bot.app.service import GameService, Refused
 from bot.discord.client import MentatBot
@@ -50,33 +50,21 @@ async def _play_one(service: GameService, game: str, rng: Rng) -> list[Event]:
     return (await service.submit(game, ADMIN, action, admin=True)).events
 
 
-def test_the_map_moments_are_after_the_storm_the_movement_and_the_battles():
-    def public(type_, **data):
-        return Event(type=type_, message="", data=data)
-
-    assert calls_for_map([public("phase_started", phase="spice_blow")])  # the storm is over
-    assert calls_for_map([public("movement_over")]) and calls_for_map([public("battles_over")])
-    assert not calls_for_map([public("phase_started", phase="bidding"), public("storm_moved")])
-    assert not calls_for_map([Event(type="movement_over", message="", audience=(A,))])  # never a private one
-
-
-async def test_the_channel_post_after_the_storm_the_movement_and_the_battles_carries_the_map(running):
+async def test_the_map_is_posted_in_the_channel_as_each_turn_begins_and_after_the_battles(running):
+    """Issue 14: the map at the start of each turn (on the turn's own post) and after the battles, nowhere else."""
     service, game = running
     rng = Rng.from_seed(3)
-    flagged_moments: list[str] = []
-    while (await service.state_of(game)).turn < 2:
+    moments: list[str] = []
+    while (await service.state_of(game)).turn < 3:
         before = {row.id for row in await service.store.pending_outbox(limit=10_000)}
         events = await _play_one(service, game, rng)
         queued = [row.message for row in await service.store.pending_outbox(limit=10_000) if row.id not in before]
         flagged = [m for m in queued if m.attach_map]
-        if calls_for_map(events):
-            assert len(flagged) == 1 and flagged[0].recipient.channel, "one channel post carries the map"
-            assert flagged[0] == next(m for m in queued if m.recipient.channel)
-            flagged_moments += [e.type if e.type != "phase_started" else e.data["phase"] for e in events
-                                if calls_for_map([e])]
-        else:
-            assert flagged == [], f"a map after {[e.type for e in events]}"
-    assert flagged_moments == ["spice_blow", "movement_over", "battles_over"]
+        assert all(m.recipient.channel and m.recipient.thread is None for m in flagged)  # the channel itself
+        moments += ["turn begins" if m.opens_thread else "after the battles" for m in flagged]
+        starts = [e for e in events if e.public and e.type == "phase_started" and e.data["phase"] == "storm"]
+        assert len(flagged) == len(starts) + sum(e.type == "battles_over" for e in events)
+    assert moments[:3] == ["turn begins", "after the battles", "turn begins"]
 
 
 

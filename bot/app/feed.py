@@ -49,9 +49,14 @@ STORY = {
     "spice_collected", "stronghold_income", "spice_win_declared", "spice_declaration_ended",
     "karama_played", "special_karama", "bribe_given", "ally_spice_given", "truthtrance_answered",
     "admin_tokens", "admin_storm", "admin_leader", "admin_card", "admin_set_spice", "admin_forced_default",
-    "setup_complete", "starting_tokens_placed",
+    "game_created", "dots_assigned", "setup_complete", "starting_tokens_placed",
 }
 AUCTION = {"card_up", "bid_made", "bid_passed", "card_sold", "auction_returned"}  # one post a card, in the thread
+# Decisions asked of several factions at once: their answers are counted in one post, not told one by one.
+WINDOWS = {PromptKind.STORM_DIAL: "Storm dials", PromptKind.STORM_CARDS: "Storm cards",
+           PromptKind.TRAITOR_PICK: "Traitor picks", PromptKind.BATTLE_PLAN: "Battle plans",
+           PromptKind.TRAITOR_CALL: "Traitor calls", PromptKind.REVIVAL: "Revival", PromptKind.NEXUS: "The Nexus",
+           PromptKind.BT_REVEAL_KARAMA: "Karama against the BT reveal"}
 
 
 def turn_key(turn: int) -> str:
@@ -59,8 +64,8 @@ def turn_key(turn: int) -> str:
 
 
 def phase_key(turn: int, phase: str) -> str:
-    """The channel post of a phase; the storm's is the turn's own post."""
-    return turn_key(turn) if phase == Phase.STORM.value else f"phase:{turn}:{phase}"
+    """The channel post of a phase; the storm's is the turn's own post, the setup's the game's opening post."""
+    return turn_key(turn) if phase in (Phase.STORM.value, Phase.SETUP.value) else f"phase:{turn}:{phase}"
 
 
 def _channel(text: str, **fields) -> OutgoingMessage:
@@ -107,9 +112,6 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
     calls = _calls(before, after)
     if calls:
         messages.append(_thread(after.turn, "\n".join(calls)))
-    if before is not None and any(e.type == "battles_over" for e in events):
-        messages.append(_channel(f"**Turn {after.turn} · after the battles.** The map as it stands.",
-                                 attach_map=True))
     return messages
 
 
@@ -127,13 +129,21 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool]) -> list[Outgo
     if detail:
         messages.append(_thread(segment.turn, "\n".join(detail)))
     messages += _auction(segment, public)
+    if any(e.type == "battles_over" for e in public):
+        messages.append(_channel(f"**Turn {segment.turn} · after the battles.** The map as it stands.",
+                                 attach_map=True))
+    ending = [e.message for e in public if e.type == "game_over"]  # the end is a post of its own
+    if ending:
+        messages.append(_channel("\n".join(ending)))
     return messages
 
 
 def _counted_answers(events: list[Event], before: GameState | None) -> dict[int, bool]:
-    """The "X answered" events of decisions that were part of a window of several: their counter tells them."""
+    """The "X answered" events of decisions that were part of a window still of several: their counter tells them
+    (a decision asked alone, or the last of its window, is told as it is)."""
     windows = _by_window(before)
-    in_window = {p.faction for prompts in windows.values() if len(prompts) > 1 for p in prompts}
+    in_window = {p.faction for (kind, _), prompts in windows.items() if kind in WINDOWS and len(prompts) > 1
+                 for p in prompts}
     return {id(e): e.type == "decision_made" and Faction(e.data.get("faction", "")) in in_window
             for e in events if e.type == "decision_made" and e.data.get("faction")}
 
@@ -179,11 +189,11 @@ def _counters(before: GameState | None, after: GameState) -> list[OutgoingMessag
     was, now = _by_window(before), _by_window(after)
     messages = []
     for window, prompts in now.items():
-        if window not in was and len(prompts) > 1:
+        if window not in was and window[0] in WINDOWS and len(prompts) > 1:
             messages.append(_thread(after.turn, _counter_text(window[0], prompts), key=_counter_key(window)))
     for window, prompts in was.items():
         remaining = now.get(window, [])
-        if len(remaining) < len(prompts):
+        if window[0] in WINDOWS and len(remaining) < len(prompts):
             messages.append(OutgoingMessage(recipient=Recipient(channel=True, thread=turn_key(after.turn)),
                                             text=_counter_text(window[0], remaining), edit_of=_counter_key(window),
                                             replace=True))
@@ -195,8 +205,7 @@ def _counter_key(window: tuple[PromptKind, int]) -> str:
 
 
 def _counter_text(kind: PromptKind, remaining: list[Prompt]) -> str:
-    name = table_kind_name(kind)
-    what = name[0].upper() + name[1:]
+    what = WINDOWS[kind]
     if not remaining:
         return f"{what}: all answered."
     waiting = ", ".join(faction_name(p.faction) for p in remaining)

@@ -24,11 +24,9 @@ from functools import cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-from bot.app.ports import OutgoingMessage
 from engine.data import POLAR_SINK, SECTOR_COUNT, Board, load_game_data
-from engine.events import Event
 from engine.ids import Faction, TerritoryKind
-from engine.model import GameState, Phase
+from engine.model import GameState
 from engine.names import card_name, faction_name
 from engine.views import PlayerView, view
 
@@ -468,25 +466,3 @@ def render_map(state: GameState, viewer: Faction | None) -> bytes:
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=3)  # PNG's `optimize` would save a tenth for 4x the time
     return out.getvalue()
-
-
-# --- when the table gets the map --------------------------------------------------------------------------
-
-
-def calls_for_map(events: list[Event]) -> bool:
-    """The table sees the map after the storm (the spice blow begins), after the movement round and after
-    the battles: the moments the board has changed most."""
-    return any(e.public and (e.type in ("movement_over", "battles_over")
-                             or (e.type == "phase_started" and e.data.get("phase") == Phase.SPICE_BLOW.value))
-               for e in events)
-
-
-def with_map(outbox: list[OutgoingMessage], events: list[Event]) -> list[OutgoingMessage]:
-    """The action's messages, its first channel post flagged to carry the table's map when the events call
-    for one (the front renders it on delivery: OutgoingMessage.attach_map)."""
-    if not calls_for_map(events):
-        return outbox
-    first = next((i for i, m in enumerate(outbox) if m.recipient.channel), None)
-    if first is None:
-        return outbox
-    return [m.model_copy(update={"attach_map": True}) if i == first else m for i, m in enumerate(outbox)]

@@ -50,7 +50,7 @@ class OutgoingMessage(BaseModel):
     text: str
     prompt_id: str | None = None  # set when the message carries a decision's buttons or menus
     # A channel post after the storm, the movement round or the battles: the front attaches the table's map
-    # picture of the game as it stands (bot/app/map_picture.py `with_map`).
+    # picture of the game as it stands (bot/app/feed.py: as each turn begins, and after the battles).
     attach_map: bool = False
     # A correction the engine does not record (a seat, a pause, an undo): also an entry of the game's public
     # log (`GameService.public_log`). Only channel messages are logged.

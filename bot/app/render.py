@@ -10,7 +10,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
-from bot.app.decision_cards import build_card, table_kind_name
+from bot.app.decision_cards import build_card
+from bot.app.feed import feed_messages
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, ForceDefault, PlayerAction
 from engine.events import Event
@@ -59,25 +60,17 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
 
 def messages_for(events: list[Event], before: GameState | None, after: GameState,
                  deadline_of: DeadlineOf | None = None) -> list[OutgoingMessage]:
-    """The channel post, the DMs, and a decision card for each decision this action opened (a public one is
-    also announced in the channel)."""
-    messages: list[OutgoingMessage] = []
-    public = [e.message for e in events if e.public]
-    if public:
-        messages.append(OutgoingMessage(recipient=Recipient(channel=True), text="\n".join(public)))
+    """An action's messages: the channel's story and the turn thread's detail (bot/app/feed.py), each faction's
+    private news by DM, and a decision card for each decision the action opened."""
+    messages = feed_messages(events, before, after)
     for faction in after.factions:
         private = [e.message for e in events if not e.public and faction in e.audience]
         if private:
             messages.append(OutgoingMessage(recipient=Recipient(faction=faction.value), text="\n".join(private)))
     already_open = {p.id for p in before.prompts} if before else set()
     for prompt in after.prompts:
-        if prompt.id in already_open:
-            continue
-        messages.append(decision_card(after, prompt, deadline_of(prompt) if deadline_of else None))
-        if not prompt.secret:
-            messages.append(OutgoingMessage(recipient=Recipient(channel=True), prompt_id=prompt.id,
-                                            text=f"Waiting for {faction_name(prompt.faction)}: "
-                                                 f"{table_kind_name(prompt.kind)}."))
+        if prompt.id not in already_open:
+            messages.append(decision_card(after, prompt, deadline_of(prompt) if deadline_of else None))
     return messages
 
 

@@ -16,8 +16,8 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import Field, StrictInt, ValidationError
 
+from bot.app.feed import status_board, status_opening
 from bot.app.game_files import sign, signature_holds
-from bot.app.map_picture import with_map
 from bot.app.ports import (
     ALL_SHARDS,
     DeliveryFailed,
@@ -246,12 +246,12 @@ class GameService:
                            if probe is not None and not await probe.can_dm(row, f.value)]
             if row.seq == 0:
                 state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
-                outbox = messages_for(events, None, state, self._deadline_of(row))
+                outbox = [status_opening(state)] + messages_for(events, None, state, self._deadline_of(row))
             else:  # an imported game: its decisions still open are called again
                 state = _state(row)
                 outbox = [_to_table(f"The game resumes at version {row.seq} (turn {state.turn}, "
                                     f"{state.phase.value.replace('_', ' ')}).")] + messages_for(
-                    [], None, state, self._deadline_of(row))
+                    [], None, state, self._deadline_of(row)) + [status_opening(state)]
             outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
                                  "members; until then they use /me prompts.") for f in unreachable]
             if unreachable:
@@ -302,8 +302,8 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            outbox = with_map(messages_for(events, before, after, self._deadline_of(row)), events)
-            outbox += closing_messages(before, after, action)
+            outbox = messages_for(events, before, after, self._deadline_of(row))
+            outbox += closing_messages(before, after, action) + [status_board(after)]
             if after.phase == Phase.ENDED:
                 outbox.append(end_of_game_reveal(after))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
@@ -581,7 +581,10 @@ class GameService:
 
     async def _deliver(self, gateway: Gateway, shards: Shards) -> int:
         sent = 0
+        held: set[str] = set()  # games whose next message must wait: one failed, and order matters (an edit)
         for row in await self.store.pending_outbox(shards=shards):
+            if row.game_id in held:
+                continue
             game = await self._load(row.game_id)
             faction = row.message.recipient.faction
             known_unreachable = faction in game.settings.get("unreachable", [])
@@ -590,9 +593,10 @@ class GameService:
                 update["thread_ref"] = await self.store.message_ref(row.game_id, row.message.recipient.thread)
             if row.message.edit_of is not None:
                 update["edit_ref"] = await self.store.message_ref(row.game_id, row.message.edit_of)
-                if update["edit_ref"] is None:  # the message to change never arrived (closed DMs): nothing to do
-                    await self.store.mark_outbox(row.id, "sent")
-                    continue
+                if update["edit_ref"] is None and not row.message.replace:
+                    # Lines to add to a post that is not there (a game resumed mid-phase, a refused DM): they
+                    # become that post. A board to replace that is not there stays unshown (the gateway skips it).
+                    update["edit_of"] = None
             message = row.message.model_copy(update=update)
             try:
                 ref = await gateway.find(game, message, row.sending_since) if row.sending_since else None
@@ -607,6 +611,7 @@ class GameService:
             except Exception:  # noqa: BLE001 - any other failure is retried later, never lost
                 status = "undeliverable" if row.attempts + 1 >= MAX_DELIVERY_ATTEMPTS else "pending"
                 await self.store.mark_outbox(row.id, status)
+                held.add(row.game_id)  # the game's later messages wait for it: they may change it
                 continue
             await self.store.mark_outbox(row.id, "sent", ref)
             if known_unreachable:

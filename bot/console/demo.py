@@ -53,7 +53,8 @@ class CountingGateway(ConsoleGateway):
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         ref = await super().deliver(game, message)
-        self.channel_posts += message.recipient.faction is None
+        self.channel_posts += (message.recipient.faction is None and message.recipient.thread is None
+                               and message.edit_of is None)  # a new post in the channel itself
         return ref
 
 
@@ -155,7 +156,7 @@ async def play_demo(store: GameStore, seed: int, out_dir: Path, options: str) ->
     row = await store.load_game(game_id)
     assert row is not None
     files = [out_dir / "channel.txt"]
-    files[0].write_text("\n".join(line.removeprefix(CHANNEL_PREFIX) for line in channel) + "\n", encoding="utf-8")
+    files[0].write_text("\n".join(_feed_line(line) for line in channel) + "\n", encoding="utf-8")
     for faction in factions:
         path = out_dir / f"dm-{faction.value}.txt"
         path.write_text("\n\n".join(gateway.inboxes.get(faction.value, [])) + "\n", encoding="utf-8")
@@ -169,6 +170,14 @@ async def play_demo(store: GameStore, seed: int, out_dir: Path, options: str) ->
                       actions=row.seq, channel_posts=gateway.channel_posts,
                       dms={f.value: len(gateway.inboxes.get(f.value, [])) for f in factions},
                       files=files, maps=players.maps)
+
+
+def _feed_line(line: str) -> str:
+    """A line of the table's feed as the file keeps it: the channel's bare, a turn thread's as "[Turn 3] ..."."""
+    if line.startswith(CHANNEL_PREFIX):
+        return line.removeprefix(CHANNEL_PREFIX)
+    thread, _, text = line.removeprefix("[#game > ").partition("] ")
+    return f"[{thread}] {text}"
 
 
 def report(result: DemoResult, seconds: float, store: str) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.app.feed import STATUS_KEY
 from bot.app.ports import MENTION, DeliveryFailed, GameRecordRow, OutgoingMessage
 from engine.ids import Faction
 from engine.names import faction_name
@@ -80,7 +81,9 @@ class ConsoleGateway:
         if self.deliveries is not None:
             self.deliveries.record(message)
         text = readable_times(MENTION.sub(lambda m: "@" + faction_name(Faction(m[1])), message.text))
-        if message.edit_ref is not None and message.replace:
+        if message.edit_of is not None and message.edit_ref is None:  # the message to change never arrived
+            return None
+        if message.edit_of == STATUS_KEY:  # the status board: kept, shown by `table` and /game status
             self.status = text
             return message.edit_ref
         if faction is None:

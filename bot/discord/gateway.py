@@ -37,8 +37,8 @@ class DiscordGateway:
         self.client = client
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
-        if message.edit_ref is not None:
-            return await self._edit(game, message)
+        if message.edit_of is not None:  # without a place, the message to change never arrived: nothing to do
+            return await self._edit(game, message) if message.edit_ref is not None else None
         faction = message.recipient.faction
         text, pinged = self._mentions(game, message.text)
         if faction is None:
@@ -87,7 +87,7 @@ class DiscordGateway:
             pinged.append(user)
             return f"<@{user}>"
 
-        return MENTION.sub(write, text), pinged
+        return MENTION.sub(write, text), list(dict.fromkeys(pinged))  # Discord wants each user once
 
     async def _edit(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         """Change the message `edit_ref` names: replace its text (a status board), or add the text to it and
@@ -118,7 +118,9 @@ class DiscordGateway:
         then in the channel or the player's DM, is that send (its reference); an edit that shows its line is
         done. Looked for in the recent history only (RECENT messages)."""
         text, _ = self._mentions(game, message.text)
-        if message.edit_ref is not None:
+        if message.edit_of is not None:
+            if message.edit_ref is None:
+                return None
             posted = await self._fetch(message.edit_ref)
             done = posted is None or (posted.content == text[:MESSAGE_LIMIT] if message.replace
                                       else posted.content.endswith(text))
