@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from contextlib import suppress
 from typing import NamedTuple
 
 from engine.actions import (
@@ -260,10 +261,8 @@ def play_one(state: GameState, rng: Rng) -> list[tuple[Action, Transition]]:
     steps: list[tuple[Action, Transition]] = []
     spontaneous = spontaneous_action(state, rng)
     if spontaneous is not None:
-        try:
+        with suppress(RuleViolation):  # the moment did not allow it (a battle in progress, say): no harm done
             steps.append((spontaneous, apply(state, spontaneous)))
-        except RuleViolation:
-            pass  # the moment did not allow it (a battle in progress, say): no harm done
     if not steps or not steps[0][1].events:
         state = steps[0][1].state if steps else state
         steps.append(play_prompt(state, rng.choice(state.prompts), rng))

@@ -105,13 +105,15 @@ def _attack_cards(state: GameState) -> list[str]:
 
 
 def offer_leader_attack(state: GameState, log: EventLog) -> bool:
-    """After the last battle, ask the BT whether to attack (BT-11); False when there is nothing to decide."""
+    """After the last battle, ask the BT whether to attack (BT-11); False when there is nothing to decide. The
+    BT are asked whenever a leader may be attacked, whether or not they hold a card for the weapon slot (BT-12):
+    asking only a BT who hold one would tell the table so. Without one, declining is their only choice."""
     if not state.in_game(BT) or state.bt is None:
         return False
-    targets = attack_targets(state)
-    if not targets or not _attack_cards(state):
+    targets = sorted(attack_targets(state)) if _attack_cards(state) else []
+    if not attack_targets(state):
         return False
-    open_prompt(state, PromptKind.BT_ATTACK, BT, secret=True, options=[*sorted(targets), DECLINE])
+    open_prompt(state, PromptKind.BT_ATTACK, BT, secret=True, options=[*targets, DECLINE])
     return True
 
 
@@ -123,6 +125,9 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
         log.public("bt_attack_declined", "The Bene Tleilaxu attack no leader this round.")
         return
     # A target offered when the prompt opened may have died since (a traitor reveal, a Karama): refused too.
+    if not _attack_cards(state):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-12", "The BT attack with a weapon, worthless or Karama "
+                            "card, and hold none: they may only decline.", [DECLINE])
     if action.leader not in prompt.options or action.leader == DECLINE or action.leader not in attack_targets(state):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-11", "The BT may attack only a leader who led tokens "
                             "in a battle this round and survived.", prompt.options)
