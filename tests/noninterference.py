@@ -109,6 +109,8 @@ class Change:
     what: str
     answer: Action | None = None
     reveals: frozenset[str] | None = None  # instead of the kind's own
+    # The ids the secret is about (two swapped cards, two traitors...): a reveal must name one of them.
+    ids: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ def change_hand(moment: Moment, rng: Rng) -> Change | None:
     other = _other_card(state, rng, card, state.treachery_deck)
     if other is None:
         return None
-    return Change(_swap_ids(state, card, other), frozenset({owner}), f"{owner.value}'s {card} is {other}")
+    return Change(_swap_ids(state, card, other), frozenset({owner}), f"{owner.value}'s {card} is {other}",
+                  ids=frozenset({card, other}))
 
 
 def change_traitor(moment: Moment, rng: Rng) -> Change | None:
@@ -179,7 +182,8 @@ def change_traitor(moment: Moment, rng: Rng) -> Change | None:
     traitors, unused = changed.faction(owner).traitors, changed.traitor_deck_unused
     i, j = rng.below(len(traitors)), rng.below(len(unused))
     traitors[i], unused[j] = unused[j], traitors[i]
-    return Change(changed, frozenset({owner}), f"{owner.value}'s traitor {unused[j]} is {traitors[i]}")
+    return Change(changed, frozenset({owner}), f"{owner.value}'s traitor {unused[j]} is {traitors[i]}",
+                  ids=frozenset({unused[j], traitors[i]}))
 
 
 def change_trap(moment: Moment, rng: Rng) -> Change | None:
@@ -193,7 +197,8 @@ def change_trap(moment: Moment, rng: Rng) -> Change | None:
     other = _other_card(state, rng, card, state.faction(bt).hand)
     if other is None:
         return None
-    return Change(_swap_ids(state, card, other), frozenset({bt}), f"the trap on {stronghold} is {other}, not {card}")
+    return Change(_swap_ids(state, card, other), frozenset({bt}), f"the trap on {stronghold} is {other}, not {card}",
+                  ids=frozenset({card, other}))
 
 
 def change_mark(moment: Moment, rng: Rng) -> Change | None:
@@ -217,9 +222,10 @@ def change_mark(moment: Moment, rng: Rng) -> Change | None:
         old, marked[index] = marked[index], new
         what = f"the BT mark {old} is {new}"
     else:
+        old = None
         marked.append(new)
         what = f"the BT marked {new}"
-    return Change(changed, frozenset({Faction.BENE_TLEILAXU}), what)
+    return Change(changed, frozenset({Faction.BENE_TLEILAXU}), what, ids=frozenset({new, old} - {None}))
 
 
 def change_prediction(moment: Moment, rng: Rng) -> Change | None:
@@ -351,7 +357,8 @@ def change_treachery_deck(moment: Moment, rng: Rng) -> Change | None:
     changed = _copy(state)
     deck = changed.treachery_deck
     deck[i], deck[j] = deck[j], deck[i]
-    return Change(changed, frozenset(), f"treachery deck positions {i} and {j} swapped")
+    return Change(changed, frozenset(), f"treachery deck positions {i} and {j} swapped",
+                  ids=frozenset({deck[i], deck[j]}))
 
 
 def change_spice_deck(moment: Moment, rng: Rng) -> Change | None:
@@ -364,7 +371,7 @@ def change_spice_deck(moment: Moment, rng: Rng) -> Change | None:
     changed = _copy(state)
     deck = changed.spice_deck
     deck[i], deck[j] = deck[j], deck[i]
-    return Change(changed, frozenset(), f"spice deck positions {i} and {j} swapped")
+    return Change(changed, frozenset(), f"spice deck positions {i} and {j} swapped", ids=frozenset({deck[i], deck[j]}))
 
 
 def change_auction(moment: Moment, rng: Rng) -> Change | None:
@@ -380,7 +387,7 @@ def change_auction(moment: Moment, rng: Rng) -> Change | None:
     changed = _copy(state)
     cards = changed.bidding.cards
     cards[i], cards[j] = cards[j], cards[i]
-    return Change(changed, frozenset(), f"auction cards {i} and {j} swapped")
+    return Change(changed, frozenset(), f"auction cards {i} and {j} swapped", ids=frozenset({cards[i], cards[j]}))
 
 
 def _answered(played: Played) -> Prompt | None:
@@ -563,8 +570,20 @@ class Game:
         return self._after[key]
 
 
-def _revealed_to(events: list[Event], reveals: frozenset[str], viewer: Viewer) -> bool:
-    return any(e.type in reveals and e.visible_to(viewer) for e in events)
+def _strings(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*map(_strings, value.values()), *map(_strings, value)) if value else set()
+    if isinstance(value, list | tuple):
+        return set().union(*map(_strings, value)) if value else set()
+    return set()
+
+
+def _revealed_to(events: list[Event], change: Change, reveals: frozenset[str], viewer: Viewer) -> bool:
+    """An event of a revealing kind reached `viewer`, about the secret (naming one of its ids, when it has some)."""
+    return any(e.type in reveals and e.visible_to(viewer) and (not change.ids or change.ids & _strings(e.data)
+                                                               or e.type in ENDS) for e in events)
 
 
 def _learn(knowers: set[Viewer], viewer: Viewer, everyone: list[Viewer]) -> None:
@@ -623,7 +642,7 @@ def compare_pair(game: Game, index: int, kind: SecretKind, change: Change, figur
             differing = next((part for part, text in original.items() if changed[part] != text), None)
             if differing is None:
                 continue
-            if not (_revealed_to(step.events, reveals, viewer) or _revealed_to(events, reveals, viewer)):
+            if not any(_revealed_to(told, change, reveals, viewer) for told in (step.events, events)):
                 figures.violations.append(
                     f"{label}: after action {index + offset} ({action.type}), {viewer or 'the table'} is shown "
                     f"other {differing}: {_first_difference(original[differing], changed[differing])}")
