@@ -28,7 +28,7 @@ OPTION_EVENTS = {
 
 def test_games_with_every_option_finish_clean_and_show_each_option():
     events: Counter = Counter()
-    for seed in (0, 2, 7):  # seeds whose games, between them, show every option
+    for seed in (1, 3, 7):  # seeds whose games, between them, show every option
         result = play_game(GameSetup(factions=FACTIONS, options=EVERYTHING, seed=seed), seed, check=violations)
         assert result.violations == [] and result.finished, result.violations
         events.update(result.event_counts)
