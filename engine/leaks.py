@@ -171,11 +171,13 @@ class LeakChecker:
         return found
 
     def _unrevealed_plans(self, state: GameState) -> list[str]:
-        """Until the reveal, a submitted plan is in no other view, save what prescience told the Atreides."""
+        """Until the reveal, a submitted plan (its leader, cards, dial) is in no other view, save what prescience
+        told the Atreides."""
         battle = state.battle.current if state.battle else None
         if battle is None or battle.step != "plans":
             return []
-        found = []
+        found = [f"{viewer or 'the table'} sees the plans before the reveal" for viewer in [None, *state.factions]
+                 if view(state, viewer).battle.revealed_plans]
         for owner, plan in battle.plans.items():
             parts = {plan.leader, plan.cheap_hero, plan.weapon, plan.defense} - {None}
             if battle.attack == "trap" and owner == Faction.BENE_TLEILAXU:

@@ -94,3 +94,22 @@ def test_a_public_message_telling_spice_behind_a_shield_or_an_awaited_storm_dial
     assert "storm dial" in LeakChecker().check(state, [dial], views=False)[0]
     state.prompts = []  # both dials in: they are shown together
     assert not LeakChecker().check(state, [dial], views=False)
+
+
+def test_a_view_showing_a_plan_before_the_reveal_is_caught(monkeypatch):
+    """A-13: the plans (their dials too) are shown together once both are in, not before."""
+    import engine.leaks
+
+    def early_view(state, viewer):
+        seen = real_view(state, viewer)
+        seen.battle.revealed_plans = dict(state.battle.current.plans)
+        return seen
+
+    real_view = engine.leaks.view
+    state = ready_game()
+    state.battle = BattleState(current=Battle(territory="Carthag", locations=["Carthag#10"],
+                                              aggressor=Faction.HARKONNEN, defender=Faction.ATREIDES, step="plans",
+                                              plans={Faction.HARKONNEN: BattlePlan(dial=3)}))
+    assert not LeakChecker().check(state, [])
+    monkeypatch.setattr(engine.leaks, "view", early_view)
+    assert "the table sees the plans before the reveal" in LeakChecker().check(state, [])
