@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import leaks
 from engine.autoplay import play_game
 from engine.events import Event
 from engine.ids import Faction
@@ -98,18 +99,16 @@ def test_a_public_message_telling_spice_behind_a_shield_or_an_awaited_storm_dial
 
 def test_a_view_showing_a_plan_before_the_reveal_is_caught(monkeypatch):
     """A-13: the plans (their dials too) are shown together once both are in, not before."""
-    import engine.leaks
-
     def early_view(state, viewer):
         seen = real_view(state, viewer)
         seen.battle.revealed_plans = dict(state.battle.current.plans)
         return seen
 
-    real_view = engine.leaks.view
+    real_view = leaks.view
     state = ready_game()
     state.battle = BattleState(current=Battle(territory="Carthag", locations=["Carthag#10"],
                                               aggressor=Faction.HARKONNEN, defender=Faction.ATREIDES, step="plans",
                                               plans={Faction.HARKONNEN: BattlePlan(dial=3)}))
     assert not LeakChecker().check(state, [])
-    monkeypatch.setattr(engine.leaks, "view", early_view)
+    monkeypatch.setattr(leaks, "view", early_view)
     assert "the table sees the plans before the reveal" in LeakChecker().check(state, [])
