@@ -3,7 +3,7 @@ are shown byte-identical views, events, messages, decision cards and controls un
 
 `make test` runs a sample: NONINTERFERENCE_GAMES games (20 unless set; 7 factions with the BT and every option,
 7 with none, the 6 base factions, 4 with the BT, 3 without: in turn), one changed state of each kind of secret
-per game, each followed for 20 actions. `NONINTERFERENCE_GAMES=300` runs the long mode's sample instead (six
+per game, each followed for 20 actions. `NONINTERFERENCE_GAMES=300` runs the long mode's sample instead (four
 changed states of each kind per game, 40 actions each), as `make noninterference` does. The other tests show
 that the harness can fail: a view, a channel post or a DM that carries a secret, and a refusal that tells one.
 """
@@ -31,7 +31,7 @@ LONG = GAMES > 20
 
 
 def test_nobody_is_shown_a_difference_when_one_secret_changes():
-    figures = ni.run(GAMES, states_per_secret=6 if LONG else 1, max_steps=40 if LONG else 20)
+    figures = ni.run(GAMES, states_per_secret=4 if LONG else 1, max_steps=40 if LONG else 20)
     print(json.dumps(figures.summary()))  # the figures, with -s
     assert figures.violations == []
     assert figures.games == GAMES
