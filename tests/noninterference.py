@@ -3,12 +3,13 @@
 `python -m tests.noninterference --games 300` (`make noninterference`) runs the long mode and prints its
 figures; tests/test_noninterference.py runs a sample of games in `make test`.
 
-How it works. A game is played by the automatic players (engine.autoplay) and every action is kept. At states
-sampled along it, one secret is changed in a copy of the state, in a way the others cannot rule out (the
-`SECRETS` below: a card of a hand swapped with one of the deck, a kept traitor with an unused traitor card, a
-trap's card with a BT hand card, a BT mark moved to another revived leader, the Bene Gesserit prediction, a storm
-dial awaiting its partner, next turn's weather dial, a Weather Control distance, a submitted battle plan's dial,
-the spice behind a shield, two cards of a deck or of the face-down auction). Then:
+How it works. A game is played by the automatic players (engine.autoplay) and every action is kept; the pattern
+checks of engine/leaks.py run over each (its events: the views are compared below). At states drawn along it,
+one secret is changed in a copy of the state, consistently (the `SECRETS` below: a card of a hand swapped with
+one of the deck, a kept traitor with an unused traitor card, a trap's card with a BT hand card, a BT mark moved
+to another leader or added, the Bene Gesserit prediction, a storm dial awaiting its partner, next turn's weather
+dial, a Weather Control distance, a submitted battle plan's dial, a readied Karama, the spice behind a shield,
+two cards of a deck or of the face-down auction), or a secret decision is answered otherwise. Then:
 
 - every other viewer (each other faction and the table) must get a byte-identical view of both states, and
   byte-identical decision cards for its open decisions (their words include the default, which the engine
@@ -20,10 +21,12 @@ the spice behind a shield, two cards of a deck or of the face-down auction). The
   `prompt_view`: every button's and menu's JSON, custom ids, labels and option values included).
 
 A secret is allowed to come out the way the rules let it: each kind of secret lists the events that rightly
-reveal it (a storm dial when the storm moves, a plan at the reveal, a card when it is played, bought or drawn...).
-When such an event reaches a viewer in the step where that viewer first sees a difference, the viewer joins
-those who know, and is no longer compared; a public one ends the pair. A difference without such an event is a
-violation. An action the original game took that the changed state refuses ends the pair when it is the
+reveal it (a storm dial when the storm moves, a plan at the reveal, a card when it is played, bought or drawn...);
+a secret about cards, traitors or marks is revealed only by such an event naming one of them. When such an event
+reaches a viewer in the step where that viewer first sees a difference, the viewer joins those who know, and is
+no longer compared; a public one ends the pair. A difference without such an event is a violation. (The
+harness trusts those events' audiences: engine/private_audiences.py checks them, on every action of the
+changed games too.) An action the original game took that the changed state refuses ends the pair when it is the
 decision of someone who knows the secret (the owner playing the card that is no longer there), and is a
 violation otherwise: the refusal would tell its author the secret.
 
