@@ -524,9 +524,8 @@ def _standing(state: GameState, viewer: Viewer) -> dict[str, str]:
     return shown
 
 
-def _outbox(step: Played | tuple[GameState, Action, GameState, list[Event]]) -> list[OutgoingMessage]:
+def _outbox(before: GameState, action: Action, after: GameState, events: list[Event]) -> list[OutgoingMessage]:
     """Every message the bot would queue for one action (GameService.submit)."""
-    before, action, after, events = step
     outbox = with_map(messages_for(events, before, after), events)
     outbox += closing_messages(before, after, action)
     if after.phase == Phase.ENDED:
@@ -557,6 +556,10 @@ def _after_action(after: GameState, events: list[Event], outbox: list[OutgoingMe
 
 @dataclass
 class Figures:
+    """What a run did: games played and their actions, the states changed (by kind of secret), the actions
+    followed from them, the comparisons made (one per viewer and part shown: view, events, messages, controls,
+    open cards), why each pair ended, and every violation found."""
+
     games: int = 0
     actions: int = 0
     states: int = 0
@@ -602,7 +605,7 @@ class Game:
         if key not in self._after:
             step = self.played[index]
             if index not in self._outboxes:
-                self._outboxes[index] = _outbox((step.before, step.action, step.after, step.events))
+                self._outboxes[index] = _outbox(step.before, step.action, step.after, step.events)
             self._after[key] = _after_action(step.after, step.events, self._outboxes[index], viewer)
         return self._after[key]
 
@@ -670,7 +673,7 @@ def compare_pair(game: Game, index: int, kind: SecretKind, change: Change, figur
         step_of = Step(state, action, after)
         figures.violations += [f"{label}: {problem}" for e in events if not e.public
                                for problem in audience_problems(e, step_of)]
-        outbox = _outbox((state, action, after, events))
+        outbox = _outbox(state, action, after, events)
         for viewer in game.viewers:
             if viewer in knowers:
                 continue
