@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint crash demo bench playthrough clean
+.PHONY: venv test lint crash noninterference demo bench playthrough clean
 
 venv: $(STAMP)
 
@@ -25,6 +25,11 @@ test: lint
 # The crash test at full strength: the console killed 100 times on each store (`make test` kills it 4 times).
 crash: venv
 	CRASH_KILLS=100 $(BIN)/python -m pytest tests/test_crash.py -k killed_mid_game
+
+# The non-interference check at full strength (tests/noninterference.py): 300 random games, one secret changed at
+# a time, every other viewer shown the same; prints its figures (`make test` runs a 20-game sample).
+noninterference: venv
+	$(BIN)/python -m tests.noninterference --games 300
 
 # The demo and the bench need only the runtime dependencies: on a fresh clone they install those alone (about
 # half the time of the dev extras, which `make venv` and `make test` add later).

@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     auto.add_argument("--factions", help="comma-separated faction ids (default: the six base factions)")
     auto.add_argument("--bt", action="store_true", help="add the Bene Tleilaxu")
     auto.add_argument("--options", help="'all', or comma-separated option names to switch on")
-    auto.add_argument("--leaks", action="store_true", help="also check every view and public event for secrets")
+    auto.add_argument("--leaks", action="store_true",
+                      help="also check every view and public event for secrets, and whom each private event reaches")
     auto.add_argument("--defaults-only", action="store_true",
                       help="players answer every decision with its default and do nothing else")
     auto.add_argument("--check-defaults", action="store_true",

@@ -19,7 +19,7 @@ faction that proposes or accepts speaks for its whole alliance; the other member
 from __future__ import annotations
 
 from engine.actions import AcceptAlliance, BreakAlliance, EndNexus, GiveAllySpice, GiveBribe, ProposeAlliance
-from engine.economy import pay, require_spice
+from engine.economy import pay, require_spare_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
@@ -275,7 +275,7 @@ def give_bribe(state: GameState, action: GiveBribe, log: EventLog) -> None:
     if not state.in_game(action.to):
         raise RuleViolation(ViolationCode.NOT_IN_GAME, BRIBE_RULE, f"{action.to.value} is not in this game.",
                             [f.value for f in state.factions if f != action.faction])
-    require_spice(state, action.faction, action.amount, BRIBE_RULE, "This bribe")
+    require_spare_spice(state, action.faction, action.amount, BRIBE_RULE, "This bribe")
     # Both piles count in the ledger (economy.total_spice_outside_bank), so it stays right.
     state.faction(action.faction).spice -= action.amount
     state.faction(action.to).bribes += action.amount
@@ -310,6 +310,7 @@ def give_ally_spice(state: GameState, action: GiveAllySpice, log: EventLog) -> N
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, ALLY_SPICE_RULE,
                             f"The Emperor may give spice only to an ally; {action.to.value} is not one.",
                             [f.value for f in allies])
+    require_spare_spice(state, action.faction, action.amount, ALLY_SPICE_RULE, "This gift")
     pay(state, action.faction, action.amount, action.to, ALLY_SPICE_RULE, "This gift")
     log.private(
         "ally_spice_given", (action.faction, action.to),

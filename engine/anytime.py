@@ -43,6 +43,7 @@ from engine.actions import (
 from engine.cards import GHOLA, GHOLA_TOKENS, HAJR, QUESTION_LIMIT
 from engine.coexistence import declarable_territories, may_declare
 from engine.data import load_game_data
+from engine.economy import spare_spice
 from engine.elites import revivable_tokens
 from engine.factions.bt_impairments import NO_MOVING
 from engine.factions.bt_traitors import fighting_now, leader_faction, live_marks
@@ -310,17 +311,17 @@ def _coexistence(state: GameState, faction: Faction) -> AnytimeChoice | None:
 
 
 def _bribe(state: GameState, faction: Faction) -> AnytimeChoice | None:
-    spice = state.faction(faction).spice
+    spice = spare_spice(state, faction)
     others = [f.value for f in _others(state, faction)]
-    if not spice or not others:
+    if spice <= 0 or not others:
         return None
     return _choice(AnytimeKind.BRIBE, Pick(name="to", options=others), Amount(name="amount", low=1, high=spice))
 
 
 def _ally_spice(state: GameState, faction: Faction) -> AnytimeChoice | None:
-    spice = state.faction(faction).spice
+    spice = spare_spice(state, faction)
     allies = [f.value for f in state.ally_of(faction)]
-    if faction != E or not spice or not allies:
+    if faction != E or spice <= 0 or not allies:
         return None
     return _choice(AnytimeKind.ALLY_SPICE, Pick(name="to", options=allies), Amount(name="amount", low=1, high=spice))
 

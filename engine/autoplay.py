@@ -232,17 +232,20 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
     actions = 0
     while state.phase != Phase.ENDED and state.prompts and actions < max_actions and not found:
         try:
-            state, events = _answer_with_default(state, rng) if defaults_only else _play_one(state, rng)
+            steps = _answer_with_default(state, rng) if defaults_only else play_one(state, rng)
         except RuleViolation as refusal:  # a default or an any-time choice refused: the lists lie to players
             found = [f"turn {state.turn} {state.phase.value}, action {actions + 1}: refused: {refusal}"]
             break
         actions += 1
-        counts.update(e.type for e in events)
-        played.update(cards_played(events))
-        bt.update(bt_counts(events))
-        problems = list(check(state)) if check else []
-        if checker:
-            problems += checker.check(state, events)
+        problems = []
+        for action, (after, events) in steps:
+            counts.update(e.type for e in events)
+            played.update(cards_played(events))
+            bt.update(bt_counts(events))
+            if checker:
+                problems += checker.check(after, events, before=state, action=action)
+            state = after
+        problems = (list(check(state)) if check else []) + problems
         found = [f"turn {state.turn} {state.phase.value}, action {actions}: {v}" for v in problems]
         if state.turn > setup.options.turns:
             break
@@ -251,16 +254,17 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
                       state.turn, actions, counts, played, bt)
 
 
-def _play_one(state: GameState, rng: Rng) -> Transition:
-    """One random action: now and then a spontaneous one, else an answer to a random open prompt."""
-    spontaneous = spontaneous_action(state, rng)  # legal: engine/anytime.py lists only what the rules accept
+def play_one(state: GameState, rng: Rng) -> list[tuple[Action, Transition]]:
+    """One random move: now and then a spontaneous action (legal: engine/anytime.py lists only what the rules
+    accept), else an answer to a random open prompt; each action with the transition it made."""
+    spontaneous = spontaneous_action(state, rng)
     if spontaneous is not None:
-        return apply(state, spontaneous)
-    _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
-    return Transition(state, events)
+        return [(spontaneous, apply(state, spontaneous))]
+    return [play_prompt(state, rng.choice(state.prompts), rng)]
 
 
-def _answer_with_default(state: GameState, rng: Rng) -> Transition:
+def _answer_with_default(state: GameState, rng: Rng) -> list[tuple[Action, Transition]]:
     """A random open prompt answered with its default."""
     prompt = rng.choice(state.prompts)
-    return apply(state, DEFAULTS[prompt.kind](state, prompt))
+    action = DEFAULTS[prompt.kind](state, prompt)
+    return [(action, apply(state, action))]

@@ -27,6 +27,32 @@ def require_spice(state: GameState, faction: Faction, amount: int, rule: str, wh
         raise RuleViolation(ViolationCode.NOT_ALLOWED, rule, f"{what} costs {amount} spice; you have {have}.")
 
 
+def spice_committed(state: GameState, faction: Faction) -> int:
+    """Spice a faction has bid for the card up for auction and must still be able to pay when it is sold (its
+    share of the standing high bid; an ally's share when it supports one, A-8)."""
+    auction = state.bidding
+    if auction is None or not auction.card_open:
+        return 0
+    if auction.high_bidder == faction:
+        return auction.high_bid - auction.high_ally_pays
+    return auction.high_ally_pays if auction.high_ally == faction else 0
+
+
+def spare_spice(state: GameState, faction: Faction) -> int:
+    """What a faction may give away now: its spice less what it has bid (a bribe or a gift cannot leave a standing
+    bid unpaid, nor tell the table so when the card is sold)."""
+    return state.faction(faction).spice - spice_committed(state, faction)
+
+
+def require_spare_spice(state: GameState, faction: Faction, amount: int, rule: str, what: str) -> None:
+    committed = spice_committed(state, faction)
+    if committed and amount > spare_spice(state, faction):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, rule,
+                            f"{what} would leave your bid of {committed} unpaid: you may give up to "
+                            f"{spare_spice(state, faction)} until the card is sold.")
+    require_spice(state, faction, amount, rule, what)
+
+
 def pay(state: GameState, faction: Faction, amount: int, to: Faction | None, rule: str, what: str) -> None:
     """Pay spice to another faction, or to the bank when `to` is None; refused if the payer is short."""
     require_spice(state, faction, amount, rule, what)

@@ -1,15 +1,25 @@
 """Secret-keeping checks over a game in progress: no view and no public event shows what its reader may not
-know (hands, traitors, the prediction, spice behind shields, BT marks, trap cards, unrevealed plans).
+know (hands, traitors, the prediction, spice behind shields, BT marks, trap cards, unrevealed plans, dials), and
+every private event goes only to the factions entitled to it (engine/private_audiences.py).
+
+These are pattern checks: they look for a secret's own words and ids where they do not belong. What they cannot
+see (a secret that changes a message without naming itself) the non-interference harness finds by changing
+the secret and comparing what everyone else is shown (tests/noninterference.py).
 
 Used after every action by the leak tests and by `python -m engine autoplay --leaks`.
 """
 
 from __future__ import annotations
 
+import re
+
+from engine.actions import Action
 from engine.data import load_game_data
 from engine.events import Event
 from engine.ids import Faction
-from engine.model import GameState
+from engine.model import GameState, PromptKind
+from engine.names import faction_name
+from engine.private_audiences import Step, audience_problems
 from engine.views import view
 
 
@@ -23,46 +33,73 @@ def _strings(value) -> set[str]:
     return set()
 
 
+# Words that say how much spice a faction holds, before the amount ("could pay only 3", "has 12 spice left"); a
+# bound ("hold at least 35", BT-27) is a rule's words.
+HOLDING = re.compile(r"\b(?:ha(?:ve|s)|holds?|held|only|left with|behind (?:the|their) shield)\D{0,24}?(\d+)")
+
+
+# Rule words in public messages that name a card without telling of one.
+RULE_WORDS = ("cancelled by Karama",)
+
+
 class LeakChecker:
     """Remembers what the table has rightly seen (cards revealed in battle plans) across one game."""
 
     def __init__(self) -> None:
         self.revealed: set[str] = set()
         data = load_game_data()
-        # Names printed on one card only: seeing one in a public message while it is hidden is a leak.
-        self.unique_names = {c.name: c.id for c in data.treachery_cards
-                             if sum(d.name == c.name for d in data.treachery_cards) == 1}
-        self.territories = list(data.board.territories)
+        # A card's name, as a public message would print it -> every card bearing it (four Shields, two Karamas).
+        self.cards_named: dict[str, set[str]] = {}
+        for card in data.treachery_cards:
+            self.cards_named.setdefault(card.name, set()).add(card.id)
+        self.name_patterns = {name: re.compile(rf"\b{re.escape(name)}\b") for name in self.cards_named}
+        self.every_card = {c.id for c in data.treachery_cards}
+        # "Gara Kulon" and "Shield Wall" are places; "cancelled by Karama" says what a Karama would do.
+        self.not_cards = sorted(data.board.territories, key=len, reverse=True) + list(RULE_WORDS)
 
-    def check(self, state: GameState, events: list[Event], views: bool = True) -> list[str]:
-        found = self._public_events(state, events)
+    def check(self, state: GameState, events: list[Event], views: bool = True, before: GameState | None = None,
+              action: Action | None = None) -> list[str]:
+        """Every leak in the state reached and the events of the action that reached it (`before` and `action`
+        are the state it was applied to and the action itself; None for a new game's events)."""
+        step = Step(before, action, state)
+        found = [problem for e in events if not e.public for problem in audience_problems(e, step)]
+        found += self._public_events(state, events, before) + self._numbers(state, events, before)
         if views:
             found += self._views(state) + self._unrevealed_plans(state)
         return found
 
     def _hidden_cards(self, state: GameState) -> set[str]:
+        """Every Treachery card whose face the table has not seen: in a hand, a deck, a trap, the auction."""
         self.revealed -= set(state.treachery_deck)  # back in the deck: secret again once drawn
-        held = {c for fs in state.factions.values() for c in fs.hand} - self.revealed
-        return held | {t.card for t in state.traps.values()}
+        return self.every_card - set(state.treachery_discard) - set(state.removed_cards) - self.revealed
 
-    def _public_events(self, state: GameState, events: list[Event]) -> list[str]:
+    def _public_events(self, state: GameState, events: list[Event], before: GameState | None) -> list[str]:
+        """No public event names a hidden card by its id, nor by its name while no card of that name is known to
+        the table (four cards are called Shield: "Shield" names one only when none is in the open)."""
         found = self._forecast_events(state, events)
-        hidden = self._hidden_cards(state)
         for event in events:
-            if not event.public:
-                continue
-            if event.type == "plans_revealed":
+            if event.public and event.type == "plans_revealed":
                 self.revealed |= _strings(event.data["plans"])
+        hidden = self._hidden_cards(state)
+        # Cards a faction keeps face down (a card named in passing may be shuffled back into the deck at once).
+        held = hidden & ({c for fs in state.factions.values() for c in fs.hand} | {t.card for t in state.traps.values()}
+                         | set(state.bidding.cards if state.bidding else ()))
+        # Cards the table knows of now: named in this action's public events, revealed in a battle, discarded.
+        shown = set().union(*(_strings(e.data) for e in events if e.public)) if events else set()
+        shown |= self.revealed | set(state.treachery_discard) | set(before.treachery_discard if before else ())
+        for event in events:
+            if not event.public or event.type == "plans_revealed":
                 continue
             data = {k: v for k, v in event.data.items() if k != "category"}  # "lasgun" is a kind and a card id
-            named = _strings(data) & hidden
+            named = _strings(data) & held
             if named:
                 found.append(f"public event {event.type} names hidden cards {sorted(named)}")
             message = event.message
-            for territory in self.territories:  # "Gara Kulon" is a place, not the Kulon card
-                message = message.replace(territory, "")
-            found += [f"public message names the hidden {name}: {event.message}"
-                      for name, card in self.unique_names.items() if card in hidden and name in message]
+            for words in self.not_cards:
+                message = message.replace(words, "")
+            for name, cards in self.cards_named.items():
+                if cards & hidden and not cards & shown and self.name_patterns[name].search(message):
+                    found.append(f"public message names a hidden {name} while none is shown: {event.message}")
         return found
 
     @staticmethod
@@ -74,6 +111,27 @@ class LeakChecker:
                 found.append(f"the weather forecast reached {event.audience or 'the table'}")
             if event.type == "storm_dialed" and (event.audience is None or len(event.audience) != 1):
                 found.append("a storm dial reached more than its dialer")
+        return found
+
+    @staticmethod
+    def _numbers(state: GameState, events: list[Event], before: GameState | None) -> list[str]:
+        """No public message tells a storm dial still secret (A-1: the dials are shown together, a weather
+        forecast's when the storm moves by it) or how much spice a faction holds behind its shield."""
+        found = []
+        secret_dials = dict(state.storm_forecast)
+        if any(p.kind == PromptKind.STORM_DIAL and not p.detail.get("forecast") for p in state.prompts):
+            secret_dials |= state.storm_dials
+        dial_patterns = [re.compile(rf"\b{re.escape(faction_name(f))}:? {v}\b")
+                         for f, v in secret_dials.items()]
+        for event in (e for e in events if e.public):
+            if "dial" in event.message and any(p.search(event.message) for p in dial_patterns):
+                found.append(f"public message tells a storm dial before the dials are shown: {event.message}")
+            faction = event.data.get("faction")
+            if faction not in {f.value for f in state.factions}:
+                continue
+            totals = {_hidden_spice(s, Faction(faction)) for s in (state, before) if s is not None}
+            if any(int(m.group(1)) in totals and "at least" not in m.group(0) for m in HOLDING.finditer(event.message)):
+                found.append(f"public message tells the {faction} spice: {event.message}")
         return found
 
     def _views(self, state: GameState) -> list[str]:
@@ -113,11 +171,13 @@ class LeakChecker:
         return found
 
     def _unrevealed_plans(self, state: GameState) -> list[str]:
-        """Until the reveal, a submitted plan is in no other view, save what prescience told the Atreides."""
+        """Until the reveal, a submitted plan (its leader, cards, dial) is in no other view, save what prescience
+        told the Atreides."""
         battle = state.battle.current if state.battle else None
         if battle is None or battle.step != "plans":
             return []
-        found = []
+        found = [f"{viewer or 'the table'} sees the plans before the reveal" for viewer in [None, *state.factions]
+                 if view(state, viewer).battle.revealed_plans]
         for owner, plan in battle.plans.items():
             parts = {plan.leader, plan.cheap_hero, plan.weapon, plan.defense} - {None}
             if battle.attack == "trap" and owner == Faction.BENE_TLEILAXU:
@@ -139,3 +199,9 @@ class LeakChecker:
                 if seen & parts:
                     found.append(f"{viewer} sees {sorted(seen & parts)} of {owner.value}'s unrevealed plan")
         return found
+
+
+def _hidden_spice(state: GameState, faction: Faction) -> int:
+    """The spice behind a faction's shield; the BT's declared spice lies in open view (BT-27)."""
+    open_spice = state.bt.open_spice if faction == Faction.BENE_TLEILAXU and state.bt else 0
+    return state.faction(faction).spice - open_spice

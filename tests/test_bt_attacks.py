@@ -80,6 +80,28 @@ def test_bt_11_declining_ends_the_round_and_no_second_attack():
     assert not any(e.type == "bt_attack" for e in events) and "crysknife" in state.faction(BT).hand
 
 
+def test_bt_11_bt_12_the_bt_are_asked_even_without_a_card_for_the_weapon_slot():
+    """BT-11 asks the BT after every battle round with a surviving leader; BT-12 needs a weapon, worthless or
+    Karama card to attack. Asking only a BT who hold one would tell the table so: without one the BT are asked
+    all the same, may only decline, and the table sees the same as when a BT holding a card declines."""
+    told = []
+    for card in ("shield_1", "crysknife"):  # a defense only, or a weapon: one card either way (hand sizes are public)
+        state = bt_arena()
+        give(state, BT, card)
+        state, _ = fought(state)
+        prompt = prompt_of(state, BT, PromptKind.BT_ATTACK)
+        armed = card == "crysknife"
+        assert prompt.options == (["feyd_rautha", "hasimir_fenring", "decline"] if armed else ["decline"])
+        if not armed:
+            with pytest.raises(RuleViolation) as refusal:
+                apply(state, ChooseBtAttack(faction=BT, leader="feyd_rautha"))
+            assert refusal.value.rule == "BT-12"
+        table = view(state, None).model_dump_json()
+        state, events = apply(state, ChooseBtAttack(faction=BT))
+        told.append((table, [e for e in events if e.public], view(state, None).model_dump_json()))
+    assert told[0] == told[1]
+
+
 def test_bt_11_a_leader_who_did_not_fight_cannot_be_attacked():
     state = bt_arena()
     give(state, BT, "crysknife")

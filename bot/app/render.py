@@ -11,13 +11,13 @@ from datetime import datetime
 
 from bot.app.action_words import answers, describe
 from bot.app.decision_cards import build_card
-from bot.app.feed import feed_messages
+from bot.app.feed import feed_messages, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, ForceDefault, PlayerAction
 from engine.events import Event
 from engine.flow import DEFAULTS
 from engine.ids import Faction
-from engine.model import GameState, Prompt
+from engine.model import GameState, Phase, Prompt
 from engine.names import faction_name, option_name
 from engine.views import FactionSecrets, view
 
@@ -72,6 +72,17 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
         if prompt.id not in already_open:
             messages.append(decision_card(after, prompt, deadline_of(prompt) if deadline_of else None))
     return messages
+
+
+def action_messages(events: list[Event], before: GameState, action: Action, after: GameState,
+                    deadline_of: DeadlineOf | None = None) -> list[OutgoingMessage]:
+    """Everything the bot sends for one action (GameService.submit): its messages, the closing line of each card
+    whose decision it closed, the status board, and at the end what was secret."""
+    outbox = messages_for(events, before, after, deadline_of) + closing_messages(before, after, action)
+    outbox.append(status_board(after))
+    if after.phase == Phase.ENDED:
+        outbox.append(end_of_game_reveal(after))
+    return outbox
 
 
 def decision_card(state: GameState, prompt: Prompt, deadline: datetime | None) -> OutgoingMessage:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import Field, StrictInt, ValidationError
 
-from bot.app.feed import status_board, status_opening
+from bot.app.feed import status_opening
 from bot.app.game_files import sign, signature_holds
 from bot.app.ports import (
     ALL_SHARDS,
@@ -32,7 +32,7 @@ from bot.app.ports import (
     StoredAction,
     VersionConflict,
 )
-from bot.app.render import DEADLINE_ADMIN, closing_messages, end_of_game_reveal, messages_for
+from bot.app.render import DEADLINE_ADMIN, action_messages, messages_for
 from engine import apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
@@ -302,10 +302,7 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            outbox = messages_for(events, before, after, self._deadline_of(row))
-            outbox += closing_messages(before, after, action) + [status_board(after)]
-            if after.phase == Phase.ENDED:
-                outbox.append(end_of_game_reveal(after))
+            outbox = action_messages(events, before, action, after, self._deadline_of(row))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:

@@ -96,7 +96,7 @@ def attack_targets(state: GameState) -> dict[str, str]:
     return {leader: territory for leader, territory in state.battle.leader_territory.items() if leader not in dead}
 
 
-def _attack_cards(state: GameState) -> list[str]:
+def attack_cards(state: GameState) -> list[str]:
     """What may fill the BT's weapon slot (R-34): a weapon, a worthless card, a Karama. BT-12 ("a weapon card
     and/or a worthless card") allows a worthless card alone whether or not BT-16's impairers are on; with them
     off it simply does nothing."""
@@ -105,12 +105,14 @@ def _attack_cards(state: GameState) -> list[str]:
 
 
 def offer_leader_attack(state: GameState, log: EventLog) -> bool:
-    """After the last battle, ask the BT whether to attack (BT-11); False when there is nothing to decide."""
+    """After the last battle, ask the BT whether to attack (BT-11); False when there is nothing to decide. The
+    BT are asked whenever a leader may be attacked, whether or not they hold a card for the weapon slot (BT-12):
+    asking only a BT who hold one would tell the table so. Without one, declining is their only choice."""
     if not state.in_game(BT) or state.bt is None:
         return False
-    targets = attack_targets(state)
-    if not targets or not _attack_cards(state):
+    if not attack_targets(state):
         return False
+    targets = attack_targets(state) if attack_cards(state) else {}
     # public facts for the decision card: whose each target is and where he fought
     open_prompt(state, PromptKind.BT_ATTACK, BT, secret=True, options=[*sorted(targets), DECLINE],
                 targets={leader: {"territory": territory, "faction": holder(state, leader).value}
@@ -126,6 +128,9 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
         log.public("bt_attack_declined", "The Bene Tleilaxu attack no leader this round.")
         return
     # A target offered when the prompt opened may have died since (a traitor reveal, a Karama): refused too.
+    if not attack_cards(state):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-12", "The BT attack with a weapon, worthless or Karama "
+                            "card, and hold none: they may only decline.", [DECLINE])
     if action.leader not in prompt.options or action.leader == DECLINE or action.leader not in attack_targets(state):
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-11", "The BT may attack only a leader who led tokens "
                             "in a battle this round and survived.", prompt.options)
@@ -139,7 +144,7 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
 def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> bool:
     """R-34: the BT attack's plan must fill the weapon slot. If the BT spent their last such card after
     choosing the target (a Karama against prescience or Voice), the attack is called off; True if so."""
-    if battle.attack != "leader" or _attack_cards(state):
+    if battle.attack != "leader" or attack_cards(state):
         return False
     log.public("bt_attack_called_off", f"The Bene Tleilaxu attack on {leader_name(battle.target_leader)} is "
                "called off: they hold no card left for its weapon slot (R-34).", leader=battle.target_leader)
@@ -155,7 +160,7 @@ def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     Voice)."""
     hand = state.faction(faction).hand
     if faction == BT and battle.attack == "leader":
-        weapons, leaders = _attack_cards(state), []
+        weapons, leaders = attack_cards(state), []
         defenses = [c for c in hand if category(c) == CardCategory.WORTHLESS]
     else:
         weapons = [c for c in hand if category(c) == CardCategory.WORTHLESS]

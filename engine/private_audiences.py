@@ -1,0 +1,194 @@
+"""Who may receive each kind of private event: the factions entitled to know what it says.
+
+Most private events tell one faction about its own things (its dial, its cards, its plan); a few are shared by
+the rules: a BT gift (BT-40, the BT and the receiver), the answer to prescience (A-26, the asker and the
+target), the hands swapped by the Harkonnen's special Karama (A-14, the Harkonnen and their target), spice
+given to an ally (A-26, the two allies). The Atreides alone see the card up for auction, the top spice card, a
+trap that strikes them (BT-34) and, with their special Karama, the opponent's plan (A-14).
+
+Each rule reads the states before and after the action, the action and the event's own data, never the event's
+audience: `allowed` says who may know, and the leak check compares that with whom the event went to. A private
+event type without a rule here is itself reported, so that a new secret message has to say who may read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from engine.actions import Action, ForceDefault, PlayerAction
+from engine.events import Event
+from engine.ids import Faction
+from engine.karama import Advantage
+from engine.model import GameState, PromptKind
+
+
+class Step(NamedTuple):
+    """One action and the states around it; `before` and `action` are None for the events of a new game."""
+
+    before: GameState | None
+    action: Action | None
+    after: GameState
+
+
+Rule = Callable[[Event, Step], set[Faction]]
+
+
+def actor(step: Step) -> Faction | None:
+    """The faction whose decision the action is: its player, or the faction whose default a moderator forced."""
+    if isinstance(step.action, PlayerAction):
+        return step.action.faction
+    if isinstance(step.action, ForceDefault) and step.before is not None:
+        prompt = step.before.prompt(step.action.prompt_id)
+        return prompt.faction if prompt is not None else None
+    return None
+
+
+def _only(faction: Faction) -> Rule:
+    return lambda event, step: {faction}
+
+
+def _closed(kind: PromptKind) -> Rule:
+    """The factions whose decision of `kind` this action answered (the event reports that answer)."""
+    def rule(event: Event, step: Step) -> set[Faction]:
+        if step.before is None:
+            return set()
+        return {p.faction for p in step.before.prompts if p.kind == kind and step.after.prompt(p.id) is None}
+    return rule
+
+
+def _holders(key: str) -> Rule:
+    """The faction now holding the card(s) the event names: a card dealt, bought, drawn or handed over."""
+    def rule(event: Event, step: Step) -> set[Faction]:
+        cards = event.data.get(key)
+        cards = set(cards) if isinstance(cards, list) else {cards}
+        return {f for f, fs in step.after.factions.items() if cards <= set(fs.hand)}
+    return rule
+
+
+def _the_actor(event: Event, step: Step) -> set[Faction]:
+    faction = actor(step)
+    return {faction} if faction is not None else set()
+
+
+def _traitors_kept(event: Event, step: Step) -> set[Faction]:
+    return {f for f, fs in step.after.factions.items() if fs.traitors == event.data["traitors"]}
+
+
+def _traitors_dealt(event: Event, step: Step) -> set[Faction]:
+    return {p.faction for p in step.after.prompts
+            if p.kind == PromptKind.TRAITOR_PICK and p.options == event.data["traitors"]}
+
+
+def _traitor_chosen(event: Event, step: Step) -> set[Faction]:
+    return {f for f, fs in step.after.factions.items() if event.data["leader"] in fs.traitors}
+
+
+def _plan_submitted(event: Event, step: Step) -> set[Faction]:
+    """The side whose plan decision the event answers; without the state before it, the side whose plan on the
+    wheel is the one the event tells."""
+    if step.before is not None:
+        prompt = step.before.prompt(event.data["prompt"])
+        return {prompt.faction} if prompt is not None else set()
+    battle = step.after.battle.current if step.after.battle is not None else None
+    plans = battle.plans if battle is not None else {}
+    return {f for f, plan in plans.items() if plan.model_dump(mode="json") == event.data["plan"]}
+
+
+def _traitor_answer(event: Event, step: Step) -> set[Faction]:
+    """A-13: the answer to a traitor question, or the standing order that answered it at once."""
+    automatic = {f for f, fs in step.after.factions.items() if fs.auto_traitor}
+    return _closed(PromptKind.TRAITOR_CALL)(event, step) | automatic
+
+
+def _karama_window_answer(event: Event, step: Step) -> set[Faction]:
+    """BT-51: an answer in the Karama window after a BT reveal, given by its decider or, at once, by the Karama
+    it had readied against such reveals."""
+    readied = {o.faction for state in (step.before, step.after) if state is not None for o in state.karama_orders
+               if o.advantage == Advantage.BT_TRAITOR_REVEAL}
+    return _the_actor(event, step) | readied
+
+
+def _prescience_answered(event: Event, step: Step) -> set[Faction]:
+    """A-26: the asker and the target; the answer binds the target's plan."""
+    battle = step.before.battle.current if step.before is not None and step.before.battle else None
+    return {battle.prescience_asker, battle.prescience_target} - {None} if battle is not None else set()
+
+
+def _orders(attribute: str) -> Rule:
+    """The faction that readied the Karama card the event names (A-14)."""
+    def rule(event: Event, step: Step) -> set[Faction]:
+        return {o.faction for o in getattr(step.after, attribute) if o.card == event.data["card"]}
+    return rule
+
+
+def _with(key: str, faction: Faction | None = None) -> Rule:
+    """Two parties: the faction named under `key` in the event, and `faction` (or the one under "faction")."""
+    def rule(event: Event, step: Step) -> set[Faction]:
+        other = faction or Faction(event.data["faction"])
+        return {other, Faction(event.data[key])}
+    return rule
+
+
+ATREIDES, BENE_GESSERIT, FREMEN, HARKONNEN, BENE_TLEILAXU = (
+    Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.FREMEN, Faction.HARKONNEN, Faction.BENE_TLEILAXU,
+)
+
+# Events about one faction's own things: exactly one reader, the one the rule finds.
+OWN: dict[str, Rule] = {
+    "cards_dealt": _holders("cards"),
+    "card_bought": _holders("card"),
+    "extra_card_drawn": _holders("card"),
+    "admin_card_given": _holders("card"),
+    "traitors_kept": _traitors_kept,
+    "traitors_dealt": _traitors_dealt,
+    "traitor_chosen": _traitor_chosen,
+    "prediction_made": _only(BENE_GESSERIT),
+    "storm_dialed": _closed(PromptKind.STORM_DIAL),
+    "storm_cards_chosen": _closed(PromptKind.STORM_CARDS),
+    "storm_forecast": _only(FREMEN),  # A-15 `weather`
+    "plan_submitted": _plan_submitted,
+    "traitor_answer": _traitor_answer,
+    "traitor_order": _the_actor,
+    "karama_window_answered": _karama_window_answer,
+    "bid_order_set": _the_actor,
+    "admin_set_spice_amount": _the_actor,
+    "karama_readied": _orders("karama_orders"),
+    "special_karama_readied": _orders("special_karama_orders"),
+    "traps_laid": _only(BENE_TLEILAXU),
+    "trap_laid_card": _only(BENE_TLEILAXU),
+    "bt_mark_declined": _only(BENE_TLEILAXU),
+    "bt_mark_window_closed": _only(BENE_TLEILAXU),
+    "bt_traitor_marked": _only(BENE_TLEILAXU),
+    "spice_win_order_set": _only(BENE_TLEILAXU),
+    "auction_card_seen": _only(ATREIDES),  # the Atreides' prescience
+    "spice_deck_seen": _only(ATREIDES),
+    "trap_seen": _only(ATREIDES),  # BT-34, R-22
+    "plan_seen": _only(ATREIDES),  # A-14 special Karama
+}
+
+# Events the rules let two factions share.
+SHARED: dict[str, Rule] = {
+    "prescience_answered": _prescience_answered,
+    "card_given_card": _with("to", BENE_TLEILAXU),  # BT-40
+    "hand_taken": _with("target", HARKONNEN),  # A-14
+    "cards_given_back": _with("target", HARKONNEN),
+    "ally_spice_given": _with("to"),  # A-26
+}
+
+
+def audience_problems(event: Event, step: Step) -> list[str]:
+    """What is wrong with whom a private event went to: readers not entitled to it, or no rule for it."""
+    readers = set(event.audience or ())
+    if not readers:
+        return [f"the private event {event.type} has no reader"]
+    rule = OWN.get(event.type) or SHARED.get(event.type)
+    if rule is None:
+        return [f"the private event {event.type} has no audience rule (engine/private_audiences.py)"]
+    allowed = rule(event, step)
+    wrong = readers - allowed
+    if wrong or (event.type in OWN and len(readers) != 1):
+        names = ", ".join(sorted(f.value for f in readers))
+        return [f"the private event {event.type} ({event.message!r}) went to {names}; only "
+                f"{', '.join(sorted(f.value for f in allowed)) or 'nobody'} may read it"]
+    return []
