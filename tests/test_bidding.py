@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from engine.actions import Bid, ForceDefault, PassBid, SetBidOrder, SetSpice, UseKarama
+from engine.actions import Bid, ForceDefault, GiveBribe, PassBid, SetBidOrder, SetSpice, UseKarama
 from engine.autoplay import play_prompt
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
@@ -201,6 +201,17 @@ def test_nobody_may_bid_more_spice_than_they_have():
     assert refusal.code == ViolationCode.NOT_ALLOWED and refusal.rule == RULE
     state, _ = apply(state, Bid(faction=A, amount=4))
     assert state.bidding.high_bid == 4
+
+
+def test_a_16_a_standing_high_bidder_may_not_bribe_away_the_spice_it_bid():
+    """A bribe (or an ally's gift) that would leave the high bid unpaid is refused: else the sale would tell the
+    table how little spice was left behind the shield (found by the non-interference check)."""
+    state, _ = game(spice={A: 6})
+    state, _ = apply(state, Bid(faction=A, amount=4))
+    refusal = refused(state, GiveBribe(faction=A, to=H, amount=3), rule="A-16")
+    assert "would leave your bid of 4 unpaid: you may give up to 2" in refusal.message
+    state, _ = apply(state, GiveBribe(faction=A, to=H, amount=2))  # the spare spice may go
+    assert state.faction(A).spice == 4
 
 
 def test_bidding_out_of_turn_is_refused():
