@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.app.decision_cards import kind_name, timestamp
+from bot.app.decision_cards import timestamp
 from bot.app.ports import GameStatus, OutgoingMessage, mention
 from bot.app.service import GameService, NotAllowed, NotFound
 from bot.store.memory import MemoryGameStore
@@ -95,8 +95,8 @@ async def test_reminders_at_half_time_and_just_before_call_the_awaited_players_i
     [called] = [m for m in sent if m.recipient.channel]
     # both awaited players by name, in the turn's thread; a secret decision is not named
     assert called.recipient.thread == "turn:0"
-    assert called.text == (f"Reminder: {mention('atreides')}, {mention('fremen')}, the table waits for a secret "
-                           f"decision, due {timestamp(due, 'R')}.")
+    assert called.text == (f"Reminder: {mention('atreides')}, {mention('fremen')}, the table waits on you: a "
+                           f"secret decision, due {timestamp(due, 'R')}.")
     assert not any(leader in m.text for m in sent for leader in secret_options)
     assert (await service.store.load_game(game)).settings["reminded"] == {"p1": "half", "p2": "half"}
 
@@ -140,15 +140,16 @@ async def test_a_public_decisions_reminder_names_it_and_only_its_decider(table):
         await service.submit(game, USERS[faction], ChooseTraitor(faction=faction, leader=prompt.options[0]),
                              prompt_id=prompt.id)
     state = await service.state_of(game)
-    public = [p for p in state.prompts if p.blocking and not p.secret]
-    assert public  # the game waits on a public decision now (setup's starting tokens)
+    [placement] = state.prompts  # the game waits on the Fremen's starting tokens, a public decision
+    assert (placement.faction, placement.kind, placement.secret) == (F, PromptKind.STARTING_PLACEMENT, False)
     await service.set_deadline(game, None, 2 * HOUR)
     await drain(service)
     opened = (await service.store.actions(game))[-1].created_at
     await service.tick(opened + timedelta(hours=1))
     [called] = [m for m in await drain_messages(service) if m.recipient.channel]
-    names = ", ".join(mention(p.faction.value) for p in public)
-    assert called.text.startswith(f"Reminder: {names}, the table waits for {kind_name(public[0].kind)}, due <t:")
+    due = timestamp(opened + timedelta(hours=2), "R")
+    assert called.text == f"Reminder: {mention('fremen')}, the table waits on you: where your starting tokens go, " \
+                          f"due {due}."
     assert called.recipient.thread == f"turn:{state.turn}"
 
 

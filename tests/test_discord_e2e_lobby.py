@@ -134,7 +134,7 @@ async def test_a_reminder_calls_the_awaited_player_by_name_and_pings_only_them_t
     before, dms = len(table_posts(table)), table.screens()
     await table.env.advance_time(DRAIN_INTERVAL)  # past half time: the reminder
     [called] = table_posts(table)[before:]
-    assert re.fullmatch(rf"Reminder: {re.escape(alice.mention)}, the table waits for a secret decision, due "
+    assert re.fullmatch(rf"Reminder: {re.escape(alice.mention)}, the table waits on you: a secret decision, due "
                         r"<t:\d+:R>\.", called.content)
     assert called.ping_user_ids == [alice.id] and called.allowed_mentions.users == frozenset({alice.id})
     news = table.news(dms)

@@ -633,7 +633,7 @@ class GameService:
             for (stage, what, expires), names in called.items():
                 lead = "Last call" if stage == LAST else "Reminder"
                 outbox.append(OutgoingMessage(recipient=thread, text=f"{lead}: {', '.join(names)}, the table waits "
-                                              f"for {what}, due {timestamp(expires, 'R')}."))
+                                              f"on you: {what}, due {timestamp(expires, 'R')}."))
             if stages != row.settings.get("reminded", {}) or grace != row.settings.get("grace", {}):
                 # the reminders and their record: one transaction
                 await self.store.set_settings(game_id, {**row.settings, "reminded": stages, "grace": grace}, outbox)
