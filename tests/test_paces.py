@@ -79,6 +79,13 @@ def test_status_names_the_pace_and_what_a_moderator_changed():
     changed = {"pace": "daily", "deadlines": {**pace_deadlines(Pace.DAILY), "bid": 7200}}
     assert settings_pace_text(changed).endswith("Changed by a moderator: bid decisions: 2 h.")
     assert settings_pace_text({}) == "Pace: none (no deadlines)."  # a game created before paces
+    replaced = {"pace": "daily", "deadlines": {"*": 7200}}  # /admin deadline without a kind
+    assert settings_pace_text(replaced).endswith("Deadlines set by a moderator since: every decision: 2 h.")
+    cleared = {"pace": "fast", "deadlines": {}}
+    assert settings_pace_text(cleared).endswith("Deadlines set by a moderator since: none.")
+    set_on_none = {"pace": "none", "deadlines": {"*": 60, "bid": 30}}
+    assert settings_pace_text(set_on_none) == ("Pace: none (no deadlines). Deadlines set by a moderator since: "
+                                               "other decisions: 1 min; bid decisions: 30 s.")
 
 
 # --- a new game and its lobby -----------------------------------------------------------------------------

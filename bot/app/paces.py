@@ -92,14 +92,23 @@ def pace_text(pace: Pace) -> str:
 
 
 def settings_pace_text(settings: dict[str, Any]) -> str:
-    """The game's pace as /game status shows it, with the deadlines a moderator changed since (/admin deadline)."""
+    """The game's pace as /game status shows it, with what a moderator changed since (/admin deadline): the kinds
+    changed, or the deadlines as they are when none of the pace's is left."""
     pace = Pace(settings.get("pace", Pace.NONE))
-    deadlines = settings.get("deadlines", {})
+    deadlines: dict[str, int] = settings.get("deadlines", {})
     wanted = pace_deadlines(pace)
+    text = f"Pace: {pace_text(pace)}"
+    if deadlines == wanted:
+        return f"{text}."
+    if not any(deadlines.get(kind) == seconds for kind, seconds in wanted.items()):
+        alone = list(deadlines) == [ANY_KIND]
+        shown = "; ".join(f"{'every decision' if alone else kind_words(kind)}: {duration(seconds)}"
+                          for kind, seconds in sorted(deadlines.items())) or "none"
+        return f"{text}. Deadlines set by a moderator since: {shown}."
     changed = sorted(kind for kind in wanted.keys() | deadlines.keys() if wanted.get(kind) != deadlines.get(kind))
     changes = "; ".join(f"{kind_words(kind)}: {duration(deadlines[kind]) if kind in deadlines else 'none'}"
                         for kind in changed)
-    return f"Pace: {pace_text(pace)}" + (f". Changed by a moderator: {changes}" if changes else "") + "."
+    return f"{text}. Changed by a moderator: {changes}."
 
 
 def kind_words(kind: str) -> str:
