@@ -82,7 +82,8 @@ def _script(tmp_path, text, name="script.txt"):
 
 async def test_the_channel_shows_the_setup_and_the_phases(played):
     channel = "\n".join(_channel(played.lines))
-    for announcement in ("A new game of Dune is open", "A game of Dune begins with Atreides, Fremen, Bene Tleilaxu",
+    for announcement in ("A game of Dune is open: Atreides, Fremen, Bene Tleilaxu.",
+                         "A game of Dune begins with Atreides, Fremen, Bene Tleilaxu",
                          "Traitor picks: 1 still to answer (Fremen).", "Traitor picks: all answered.",
                          "Setup is complete", "**Turn 1 · Storm.**", "**Turn 1 · Spice blow.**",
                          "**Turn 1 · Bidding.**", "**Turn 2 · Storm.**"):
@@ -259,7 +260,8 @@ async def test_a_delivery_file_records_each_delivery_once(tmp_path):
     console = Console(GameService(MemoryGameStore()), ConsoleGateway(lines.append, deliveries), out=lines.append)
     await _run(console, NEW, "start")
     recorded = [json.loads(line) for line in deliveries.read_text().splitlines()]
-    assert [entry["text"] for entry in recorded if entry["to"] == "#channel"][0].startswith("A new game of Dune")
+    channel = [entry["text"] for entry in recorded if entry["to"] == "#channel"]
+    assert channel[0].startswith("**A game of Dune is open: ")
     assert {entry["to"] for entry in recorded} == {"#channel", "atreides", "fremen", "bene_tleilaxu"}
     ids = [entry["outbox_id"] for entry in recorded]
     assert ids == sorted(set(ids))  # each once, in queue order

@@ -205,7 +205,8 @@ async def test_a_message_delivered_just_before_a_kill_is_not_delivered_again(tmp
         assert pending.sending_since is not None  # caught between its send and its mark
         after: list[str] = []
         assert await GameService(store).deliver(ConsoleGateway(after.append, deliveries)) == 1  # found, not sent
-        assert await store.pending_outbox() == [] and after == [] and before[0].startswith("[#game] A new game")
+        assert await store.pending_outbox() == [] and after == []
+        assert before[0].startswith("[#game] **A game of Dune is open")
         assert [entry["outbox_id"] for entry in _delivered(deliveries)] == [pending.id]
     finally:
         await store.close()
@@ -226,7 +227,7 @@ async def test_a_message_whose_send_was_cut_off_before_it_left_is_sent_after_the
         assert pending.sending_since is not None
         after: list[str] = []
         assert await GameService(store).deliver(ConsoleGateway(after.append, deliveries)) == 1
-        assert after[0].startswith("[#game] A new game") and await store.pending_outbox() == []
+        assert after[0].startswith("[#game] **A game of Dune is open") and await store.pending_outbox() == []
         assert [entry["outbox_id"] for entry in _delivered(deliveries)] == [pending.id]
     finally:
         await store.close()

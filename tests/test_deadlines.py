@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.app.ports import GameStatus
+from bot.app.decision_cards import timestamp
+from bot.app.ports import GameStatus, OutgoingMessage, mention
 from bot.app.service import GameService, NotAllowed, NotFound
 from bot.store.memory import MemoryGameStore
 from engine.actions import ChooseTraitor, ForceDefault, parse_action
@@ -49,10 +50,15 @@ async def table():
 
 async def drain(service: GameService) -> list[tuple[str | None, str]]:
     """The pending messages as (faction or None for the channel, text), marked sent."""
+    return [(message.recipient.faction, message.text) for message in await drain_messages(service)]
+
+
+async def drain_messages(service: GameService) -> list[OutgoingMessage]:
+    """The pending messages, marked sent."""
     rows = await service.store.pending_outbox()
     for row in rows:
         await service.store.mark_outbox(row.id, "sent")
-    return [(row.message.recipient.faction, row.message.text) for row in rows]
+    return [row.message for row in rows]
 
 
 def discord_time(seconds: float) -> str:
@@ -68,32 +74,95 @@ async def test_without_a_deadline_nothing_happens(table):
     assert await service.tick(clock.at(30 * 24 * HOUR)) == 0
     assert await drain(service) == []
     assert await service.store.actions(game) == []
-    assert (await service.store.load_game(game)).settings == {}
+    assert (await service.store.load_game(game)).settings == {"pace": "none"}
 
 
-async def test_a_reminder_at_half_time_goes_to_the_awaited_faction_and_the_channel_once(table):
+async def test_reminders_at_half_time_and_just_before_call_the_awaited_players_in_the_turns_thread_once(table):
     service, game, clock = table
     await service.set_deadline(game, None, 2 * HOUR)
     await drain(service)  # the table is told the new deadlines
     secret_options = [leader for p in (await prompts(service, game)).values() for leader in p.options]
+    due = START + timedelta(seconds=2 * HOUR)
 
     assert await service.tick(clock.at(HOUR - 1)) == 0
     assert await drain(service) == []
     assert await service.tick(clock.at(HOUR)) == 0
-    sent = await drain(service)
-    due = discord_time(2 * HOUR)
-    assert sorted(faction for faction, _ in sent if faction) == ["atreides", "fremen"]
-    assert all(due in text for _, text in sent)
-    assert sorted(text for faction, text in sent if faction is None) == [
-        f"Reminder: waiting for Atreides (traitor pick) until {due}",
-        f"Reminder: waiting for Fremen (traitor pick) until {due}",
-    ]
-    assert not any(leader in text for _, text in sent for leader in secret_options)
-    assert sorted((await service.store.load_game(game)).settings["reminded"]) == ["p1", "p2"]
+    sent = await drain_messages(service)
+    dms = {m.recipient.faction: m.text for m in sent if m.recipient.faction}
+    assert dms == {faction.value: f"Reminder, your decision: your traitor. Due {timestamp(due)} "
+                                  f"({timestamp(due, 'R')}); then the default your card names is applied for you."
+                   for faction in (A, F)}
+    [called] = [m for m in sent if m.recipient.channel]
+    # both awaited players by name, in the turn's thread; a secret decision is not named
+    assert called.recipient.thread == "turn:0"
+    assert called.text == (f"Reminder: {mention('atreides')}, {mention('fremen')}, the table waits on you: a "
+                           f"secret decision, due {timestamp(due, 'R')}.")
+    assert not any(leader in m.text for m in sent for leader in secret_options)
+    assert (await service.store.load_game(game)).settings["reminded"] == {"p1": "half", "p2": "half"}
 
     assert await service.tick(clock.at(HOUR + 600)) == 0
     assert await drain(service) == []  # once
+    # the last call: a tenth of the deadline before it (12 minutes of 2 hours)
+    assert await service.tick(clock.at(2 * HOUR - 12 * 60 - 1)) == 0
+    assert await drain(service) == []
+    assert await service.tick(clock.at(2 * HOUR - 12 * 60)) == 0
+    sent = await drain_messages(service)
+    assert sorted(m.recipient.faction or "thread" for m in sent) == ["atreides", "fremen", "thread"]
+    assert all(m.text.startswith("Last call") for m in sent)
+    assert (await service.store.load_game(game)).settings["reminded"] == {"p1": "last", "p2": "last"}
+    assert await service.tick(clock.at(2 * HOUR - 1)) == 0
+    assert await drain(service) == []  # once
     assert await service.store.actions(game) == []
+
+
+async def test_a_long_deadlines_last_call_comes_an_hour_before_and_a_late_tick_sends_only_the_last_call(table):
+    service, game, clock = table
+    await service.set_deadline(game, PromptKind.TRAITOR_PICK, 2 * 24 * HOUR)
+    await drain(service)  # the table is told the new deadlines
+    assert await service.tick(clock.at(47 * HOUR - 1)) == 0  # past half time: the reminder
+    assert all(text.startswith("Reminder") for _, text in await drain(service))
+    assert await service.tick(clock.at(47 * HOUR)) == 0  # not a tenth (4.8 h) before: at most an hour
+    assert all(text.startswith("Last call") for _, text in await drain(service))
+
+    await service.set_deadline(game, PromptKind.TRAITOR_PICK, 100 * HOUR)
+    await drain(service)
+    fresh = (await service.store.load_game(game)).settings
+    await service.store.set_settings(game, {**fresh, "reminded": {}})  # as if nothing had been sent
+    assert await service.tick(clock.at(99 * HOUR + 1)) == 0  # a tick after both points: the last call alone
+    texts = [text for _, text in await drain(service)]
+    assert len(texts) == 3 and all(text.startswith("Last call") for text in texts)
+
+
+async def test_a_public_decisions_reminder_names_it_and_only_its_decider(table):
+    service, game, clock = table
+    atreides, fremen = (await prompts(service, game))[A], (await prompts(service, game))[F]
+    for faction, prompt in ((A, atreides), (F, fremen)):
+        await service.submit(game, USERS[faction], ChooseTraitor(faction=faction, leader=prompt.options[0]),
+                             prompt_id=prompt.id)
+    state = await service.state_of(game)
+    [placement] = state.prompts  # the game waits on the Fremen's starting tokens, a public decision
+    assert (placement.faction, placement.kind, placement.secret) == (F, PromptKind.STARTING_PLACEMENT, False)
+    await service.set_deadline(game, None, 2 * HOUR)
+    await drain(service)
+    opened = (await service.store.actions(game))[-1].created_at
+    await service.tick(opened + timedelta(hours=1))
+    [called] = [m for m in await drain_messages(service) if m.recipient.channel]
+    due = timestamp(opened + timedelta(hours=2), "R")
+    assert called.text == f"Reminder: {mention('fremen')}, the table waits on you: where your starting tokens go, " \
+                          f"due {due}."
+    assert called.recipient.thread == f"turn:{state.turn}"
+
+
+async def test_a_game_reminded_before_the_stages_existed_gets_only_its_last_call(table):
+    service, game, clock = table
+    await service.set_deadline(game, None, 2 * HOUR)
+    await drain(service)
+    settings = (await service.store.load_game(game)).settings
+    await service.store.set_settings(game, {**settings, "reminded": ["p1", "p2"]})  # the old record: half time sent
+    assert await service.tick(clock.at(HOUR + 60)) == 0
+    assert await drain(service) == []
+    assert await service.tick(clock.at(2 * HOUR - 60)) == 0
+    assert all(text.startswith("Last call") for _, text in await drain(service))
 
 
 async def test_at_expiry_the_default_is_applied_logged_by_actor_0_and_announced(table):
@@ -198,8 +267,11 @@ async def test_set_deadline_sets_clears_and_refuses_nonsense(table):
     service, game, _ = table
     assert await service.set_deadline(game, "bid", 600) == {"bid": 600}
     assert await service.set_deadline(game, "*", 60) == {"bid": 600, "*": 60}
-    assert await service.set_deadline(game, None, None) == {"bid": 600}
+    assert await service.set_deadline(game, "*", None) == {"bid": 600}
     assert await service.set_deadline(game, "bid", None) == {}
+    await service.set_deadline(game, "bid", 600)
+    assert await service.set_deadline(game, None, 60) == {"*": 60}  # every kind: the kinds' own deadlines go
+    assert await service.set_deadline(game, None, None) == {}
     for kind, seconds in [("bid", -5), ("bid", 0), (None, 1.5), ("bid", True), ("no_such_kind", 60), ("", 60)]:
         with pytest.raises(NotAllowed):
             await service.set_deadline(game, kind, seconds)
@@ -207,12 +279,99 @@ async def test_set_deadline_sets_clears_and_refuses_nonsense(table):
     with pytest.raises(NotFound):
         await service.set_deadline("nope", None, 60)
         await drain(service)  # the table is told the new deadlines
-    assert (await service.store.load_game(game)).settings == {"deadlines": {}}
+    assert (await service.store.load_game(game)).settings == {"pace": "none", "deadlines": {}}
 
 
-async def test_the_table_is_told_the_new_deadlines(table):
+async def test_the_table_is_told_each_new_deadline_with_its_author_and_it_is_logged(table):
     service, game, _ = table
-    await service.set_deadline(game, "bid", 2 * HOUR)
-    await service.set_deadline(game, None, HOUR)
+    await service.set_deadline(game, "bid", 2 * HOUR, by="alice", reason="slow auctions")
+    await service.set_deadline(game, None, HOUR, by="alice")
+    await service.set_deadline(game, "*", None, by="bob")
     told = [text for _, text in await drain(service)]
-    assert told[-1] == "Deadlines for decisions are now: every decision: 1 h, bid: 2 h."
+    assert told == ["Admin alice set the deadline of bid decisions to 2 h (slow auctions).",
+                    "Admin alice set the deadline of every decision to 1 h.",
+                    "Admin bob removed the deadline of other decisions."]
+    assert (await service.public_log(game))[-3:] == [f"v0 {text}" for text in told]
+
+
+# --- a grace: one player's decisions are due later -----------------------------------------------------------
+
+
+async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
+    service, game, clock = table
+    await service.set_deadline(game, None, 2 * HOUR)
+    await drain(service)
+    atreides, fremen = (await prompts(service, game))[A], (await prompts(service, game))[F]
+    clock.at(HOUR)
+
+    [due] = await service.grace(game, A, 3 * HOUR, by="alice", reason="a night shift")
+    assert due == START + timedelta(hours=5)
+    sent = await drain(service)
+    assert sent == [
+        (None, f"Admin alice gave Atreides 3 h more for their open decision (a night shift); due {timestamp(due)}."),
+        ("atreides", f"Admin alice gave you 3 h more (a night shift):\n- your traitor: now due {timestamp(due)} "
+                     f"({timestamp(due, 'R')})."),
+    ]
+    assert (await service.public_log(game))[-1] == f"v0 {sent[0][1]}"  # logged like every correction
+    assert (await service.store.load_game(game)).settings["grace"] == {atreides.id: 3 * HOUR}
+
+    assert await service.tick(clock.at(2 * HOUR)) == 1  # the Fremen's deadline is where it was
+    assert [parse_action(a.action_json).prompt_id for a in await service.store.actions(game)] == [fremen.id]
+    assert (await service.state_of(game)).prompt(atreides.id) is not None
+    assert await service.tick(clock.at(5 * HOUR - 1)) == 0
+    assert await service.tick(clock.at(5 * HOUR)) == 1
+    assert (await service.state_of(game)).prompt(atreides.id) is None
+    await service.tick(clock.at(5 * HOUR + 1))
+    assert (await service.store.load_game(game)).settings["grace"] == {}  # a closed decision's grace is dropped
+
+
+async def test_after_a_grace_the_last_call_comes_again_before_the_new_deadline(table):
+    service, game, clock = table
+    await service.set_deadline(game, PromptKind.TRAITOR_PICK, 2 * HOUR)
+    await drain(service)
+    await service.tick(clock.at(2 * HOUR - 60))  # both last calls sent
+    await drain(service)
+    await service.grace(game, F, HOUR, by="alice", reason="travel")
+    await drain(service)
+    assert await service.tick(clock.at(2 * HOUR)) == 1  # the Atreides' default
+    await drain(service)
+    assert await service.tick(clock.at(3 * HOUR - 18 * 60 - 1)) == 0  # the last call: a tenth of 3 h before
+    assert await drain(service) == []
+    assert await service.tick(clock.at(3 * HOUR - 18 * 60)) == 0
+    sent = await drain(service)
+    assert [faction for faction, _ in sent] == ["fremen", None]
+    assert all(text.startswith("Last call") for _, text in sent) and mention("fremen") in sent[1][1]
+    assert mention("atreides") not in sent[1][1]
+
+
+async def test_a_grace_in_a_paused_game_counts_an_overdue_decision_from_now(table):
+    service, game, clock = table
+    await service.set_deadline(game, None, HOUR)
+    await drain(service)
+    await service.pause(game, True)
+    clock.at(10 * HOUR)  # long overdue while paused
+    [due] = await service.grace(game, A, 2 * HOUR, by="alice", reason="back from holiday")
+    assert due == START + timedelta(hours=12)
+    await service.pause(game, False)
+    assert await service.tick(clock.at(10 * HOUR + 1)) == 1  # only the Fremen pick is overdue
+    assert await service.tick(clock.at(12 * HOUR)) == 1
+
+
+async def test_a_grace_is_refused_without_a_decision_with_a_deadline_or_for_nothing(table):
+    service, game, _ = table
+    with pytest.raises(NotAllowed, match="no open decision with a deadline"):
+        await service.grace(game, A, HOUR, reason="no deadline set")
+    await service.set_deadline(game, None, HOUR)
+    with pytest.raises(NotAllowed, match="Harkonnen have no open decision"):  # they keep every traitor
+        await service.grace(game, H, HOUR, reason="nothing to extend")
+    for seconds in (0, -60, 1.5, True):
+        with pytest.raises(NotAllowed, match="positive number of seconds"):
+            await service.grace(game, A, seconds, reason="nonsense")
+    assert "grace" not in (await service.store.load_game(game)).settings
+
+
+async def test_a_grace_before_the_start_is_refused():
+    service = GameService(MemoryGameStore())
+    row = await service.create_game(guild_id=1, channel_id=56, factions=[A, H, F], seed=7)
+    with pytest.raises(NotAllowed, match="The game is open"):
+        await service.grace(row.game_id, A, HOUR, reason="early")

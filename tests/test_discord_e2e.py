@@ -6,7 +6,8 @@ nobody's ephemeral answer) and what each player's DMs show, and what they do not
 What SimCord covers here: slash commands with their option types, choices and ranges as Discord would send
 them; ephemeral versus public answers and who can see them; DMs; buttons that survive as dynamic items; the
 `discord.ext.tasks` loop that drains the outbox, whose sleep SimCord parks and fires on its virtual clock, with
-the deadline tick it runs; Discord refusing a message (a channel post, a closed DM) through injected errors.
+the deadline tick it runs (tests/test_discord_e2e_lobby.py); Discord refusing a message (a channel post, a closed
+DM) through injected errors.
 
 Where SimCord falls short, and what the tests do instead:
 - A parked wait fires only through `env.advance_time`, never on the wall clock. `wake_outbox()` makes the
@@ -143,7 +144,7 @@ async def table(room):
     """The three seated through /game new, /game join and /game start; the opening deal delivered."""
     alice = room.players[A]
     opened = await alice.slash(room.channel, "game new", factions="atreides, harkonnen, bt", seed=7)
-    assert not opened.ephemeral and "is open for Atreides, Harkonnen, Bene Tleilaxu" in opened.response.content
+    assert opened.ephemeral and "its lobby is posted in this channel" in opened.response.content  # the lobby: news
     for faction, member in room.players.items():
         joined = await member.slash(room.channel, "game join", faction=faction.value)
         assert not joined.ephemeral and joined.response.content.startswith(member.mention)
@@ -160,8 +161,8 @@ async def test_starting_sends_the_table_news_and_each_seat_its_own_deal(table):
     shown = table.screens()
     for faction, name in ((A, "Atreides"), (H, "Harkonnen"), (BT, "Bene Tleilaxu")):
         assert f"{table.players[faction].mention} plays {name}." in shown["channel"]
-    assert "A new game of Dune is open for atreides, harkonnen, bene_tleilaxu. Take a seat, then start it." \
-        in shown["channel"]
+    [lobby] = [text for text in shown["channel"] if "A game of Dune" in text and "Pace:" in text]  # announced once
+    assert lobby.startswith("**A game of Dune has started: Atreides, Harkonnen, Bene Tleilaxu.**")
     assert any("A game of Dune begins with Atreides, Harkonnen, Bene Tleilaxu" in text for text in shown["channel"])
     for faction in table.players:
         assert shown[faction.value] and all(text.startswith("**Dune in <#") for text in shown[faction.value])
@@ -510,27 +511,6 @@ async def test_autocomplete_offers_each_member_only_what_they_may_play_now(room)
     assert await room.dave.autocomplete(room.channel, "card karama", "card", "") == []
     # no shipment is asked of the Atreides now: no place is offered (tests/test_discord_e2e_turn.py: when it is)
     assert await room.players[A].autocomplete(room.channel, "play ship", "to", "carth") == []
-
-
-async def test_a_deadline_reminds_at_half_time_and_then_applies_the_default(table):
-    """The drain loop runs the deadline tick: with a 4-second deadline the reminder goes out at 2 s and the
-    default at 4 s, on SimCord's clock (the service and the store read discord.utils.utcnow here)."""
-    alice = table.players[A]
-    set_to = await alice.slash(table.channel, "admin deadline", hours=4 / 3600, kind="traitor_pick")
-    assert reply(set_to) == "Deadline for traitor pick decisions: 0.00111111 h."
-    await deliver(table.env)
-    before = table.screens()
-    await table.env.advance_time(DRAIN_INTERVAL)  # past half time: the reminder
-    news = table.news(before)
-    assert "Reminder: your traitor pick decision is due <t:" in news["atreides"]
-    assert "Reminder: waiting for Atreides (traitor pick)" in news["channel"]
-    assert news["harkonnen"] == ""
-    await table.env.advance_time(DRAIN_INTERVAL)  # past the deadline: the default, announced like a correction
-    news = table.news(before)
-    assert "Admin deadline applied the default for Atreides's traitor pick (the traitor pick deadline passed)." \
-        in news["channel"]
-    state = await table.env.bot.service.state_of(f"g{table.channel.id}")
-    assert not [p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK]
 
 
 async def test_a_send_cut_off_by_a_crash_is_found_in_the_history_and_not_sent_again(table):

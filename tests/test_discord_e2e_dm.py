@@ -291,7 +291,7 @@ async def prediction_game(room):
     dave, bob, carol = room.dave, room.players[H], room.players[BT]
     opened = await dave.slash(channel, "game new", factions="bene_gesserit, harkonnen, bt", options="turns=30",
                               seed=3)
-    assert not opened.ephemeral
+    assert opened.ephemeral  # the lobby post is the table's news
     for member, faction in ((dave, "bene_gesserit"), (bob, "harkonnen"), (carol, "bene_tleilaxu")):
         await member.slash(channel, "game join", faction=faction)
     await dave.slash(channel, "game start")

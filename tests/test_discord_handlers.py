@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.app.paces import Pace, pace_deadlines
 from bot.app.service import GameService, Refused
 from bot.discord.client import MentatBot
 from bot.discord.common import is_moderator
@@ -66,7 +67,7 @@ async def running(bot):
     game = cog(bot, "GameCog")
     opening = itx(bot, USERS[A])
     await game.new.callback(game, opening, factions="Atreides, harkonnen, FREMEN", options="turns=5", seed=7)
-    assert opening.answers[0][1] is False and "Game g55 is open" in opening.answers[0][0]
+    assert opening.answers[0][1] is True and "Game g55 is open" in opening.answers[0][0]  # the lobby is the news
     for faction, user in USERS.items():
         await game.join.callback(game, itx(bot, user), faction=faction.value)
     await game.start.callback(game, itx(bot, USERS[A]))
@@ -283,7 +284,9 @@ async def test_admin_deadline_sets_the_games_deadlines(running):
     moderator = itx(running, MODERATOR, manage_guild=True)
     await admin.deadline.callback(admin, moderator, hours=12, kind="bid")
     assert moderator.answers == [("Deadline for bid decisions: 12 h.", True)]
-    assert (await running.service.store.load_game("g55")).settings["deadlines"] == {"bid": 12 * 3600}
+    # over the pace /game new gave the game (daily): the bid's deadline alone changes
+    assert (await running.service.store.load_game("g55")).settings["deadlines"] == \
+        {**pace_deadlines(Pace.DAILY), "bid": 12 * 3600}
     wrong = itx(running, MODERATOR, manage_guild=True)
     await admin.deadline.callback(admin, wrong, hours=1, kind="lunch")
     assert "no decision kind 'lunch'" in wrong.answers[0][0]

@@ -51,7 +51,7 @@ async def test_the_four_groups_exist(bot):
                                                        "attack", "impair", "ally-revive", "spice-order",
                                                        "karama-tax", "karama-trap", "karama-reveal"}
     assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline", "tokens",
-                                                           "card", "leader", "storm", "pause"}
+                                                           "card", "leader", "storm", "pause", "grace"}
     assert groups["admin"].default_permissions.manage_guild
 
 

@@ -12,6 +12,7 @@ import pytest
 from bot.app.ports import GameRecordRow, GameStatus, OutgoingMessage, Recipient
 from bot.discord.gateway import DiscordGateway
 from engine.actions import ChooseTraitor, SetStorm
+from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import leader_name
@@ -126,9 +127,13 @@ async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():
     game = GameRecordRow(game_id="g55", guild_id=1, channel_id=55, status=GameStatus.OPEN, setup_json="{}",
                          state_json="{}", seq=0, seats={"atreides": 101, "harkonnen": 102})
     assert await gateway.can_dm(game, "atreides") is True
-    assert open_dms.sent == ["**Dune in <#55>**\nYou play Atreides. Your secret decisions and cards will come here "
-                             "by DM. Cards you may play at any time, bribes and your standing orders: the button "
-                             "below, or `/me act` in the game's channel."]
+    [welcome_text] = open_dms.sent  # the welcome: the faction, its advantages, how decisions come, the commands
+    assert welcome_text.startswith("**Dune in <#55>**\nWelcome: you play **Atreides**. You start with 10 spice and "
+                                   "may hold 4 Treachery cards.")
+    assert all(f"\n- {advantage}\n" in welcome_text for advantage in load_game_data().factions[A].advantages)
+    assert "each as a card with its buttons" in welcome_text and "calls you by name" in welcome_text
+    assert all(command in welcome_text for command in ("`/me act`", "`/me hand`", "`/me prompts`", "`/rules`"))
+    assert "this game has no deadlines" in welcome_text  # a game created without a pace
     [welcome] = open_dms.views  # the any-time panel's button (bot/discord/anytime_panel.py)
     assert [(b.item.label, b.custom_id) for b in welcome.children] == [("Play a card or act now…", "mentat:act:g55")]
     assert await gateway.can_dm(game, "harkonnen") is False
@@ -137,11 +142,15 @@ async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():
 
 async def test_game_start_probes_the_seats_and_tells_the_starter_who_cannot_be_dmed(bot):
     service = bot.service
-    row = await service.create_game(1, 55, [A, H], seed=7)
+    row = await service.create_game(1, 55, [A, H], seed=7, creator=USERS[A])
     for faction in (A, H):
         await service.seat(row.game_id, faction, USERS[faction])
     bot.gateway = DiscordGateway(ReadyClient({101: FakeUserTarget(refuse=False), 102: FakeUserTarget(refuse=True)}))
-    asked = FakeInteraction(bot, USERS[A])
+    player = FakeInteraction(bot, USERS[H])  # neither the creator nor a moderator
+    await game_cog(bot).start.callback(game_cog(bot), player)
+    assert player.answers == [("Refused: Only the game's creator or a moderator may start it.", True)]
+    assert (await service.store.load_game(row.game_id)).status == GameStatus.OPEN
+    asked = FakeInteraction(bot, USERS[A])  # the creator
     await game_cog(bot).start.callback(game_cog(bot), asked)
     assert asked.answers == [("The game has started; check your DMs (or /me prompts) for your decisions. The bot "
                               "cannot DM Harkonnen: the table was told.", True)]

@@ -100,11 +100,13 @@ async def test_game_new_lists_the_options_and_status_shows_them(bot):
     game = bot.get_cog("GameCog")
     opening = FakeInteraction(bot, 101)
     await game.new.callback(game, opening, factions="atreides, fremen", options="weather, double_spice_blow", seed=7)
-    assert "Options: weather, double_spice_blow." in opening.answers[0][0]
+    [lobby] = [row.message.text for row in await bot.service.store.pending_outbox() if row.message.key == "lobby"]
+    assert "Options: weather, double_spice_blow." in lobby
     assert (await bot.service.state_of("g55")).setup.options.weather
     asked = FakeInteraction(bot, 999)
     await game.status.callback(game, asked)
     assert "Options: weather, double_spice_blow" in asked.answers[0][0]
+    assert "Pace: daily" in asked.answers[0][0]  # /game new's default pace
     choices = await game._options_autocomplete(FakeInteraction(bot, 101), "weather,dou")
     assert [c.value for c in choices] == ["weather,double_spice_blow"]
 

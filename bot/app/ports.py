@@ -99,8 +99,9 @@ class GameRecordRow(BaseModel):
     seats: dict[str, int] = Field(default_factory=dict)  # Faction value -> Discord user id
     moderator_role_id: int | None = None
     created_at: datetime | None = None
-    # The bot's settings for this game, as JSON: {"deadlines": {"<prompt kind or *>": seconds},
-    # "reminded": ["<prompt id>", ...]} (bot/app/service.py set_deadline, tick).
+    # The bot's settings for this game, as JSON: {"pace": "daily", "deadlines": {"<prompt kind or *>": seconds},
+    # "reminded": {"<prompt id>": "half" | "last"}, "grace": {"<prompt id>": extra seconds}, "creator": user id}
+    # (bot/app/service.py create_game, set_deadline, grace, tick; bot/app/paces.py).
     settings: dict[str, Any] = Field(default_factory=dict)
     started_at: datetime | None = None  # set by the store when the game first goes RUNNING
 

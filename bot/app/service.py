@@ -16,8 +16,11 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import Field, StrictInt, ValidationError
 
+from bot.app.decision_cards import kind_name, timestamp
 from bot.app.feed import status_opening
 from bot.app.game_files import sign, signature_holds
+from bot.app.lobby import LOBBY_KEY, lobby_text
+from bot.app.paces import ANY_KIND, Pace, duration, kind_words, pace_deadlines
 from bot.app.ports import (
     ALL_SHARDS,
     DeliveryFailed,
@@ -31,6 +34,7 @@ from bot.app.ports import (
     Shards,
     StoredAction,
     VersionConflict,
+    mention,
 )
 from bot.app.render import DEADLINE_ADMIN, action_messages, messages_for
 from engine import apply, new_game
@@ -51,7 +55,12 @@ MAX_LOG_LENGTH = 500
 MAX_GAME_FILE = 5_000_000  # characters: a 15-turn game's file is some 200 kB
 IMPORTED_ACTOR = 0  # the actor of an imported game's actions: the file does not say who took them
 STATE_CACHE_SIZE = 1024  # games whose parsed snapshot submit keeps: some 30 KiB each as objects
-ANY_KIND = "*"  # the deadline key for every prompt kind without a deadline of its own
+# Reminders of a decision with a deadline: at half its time, then a last call a tenth of its time before it (at
+# most an hour before: a day-long deadline calls an hour ahead, a live evening's five minutes 30 s ahead).
+HALF, LAST = "half", "last"
+STAGE_ORDER = {None: 0, HALF: 1, LAST: 2}
+LAST_CALL_SHARE = 0.1
+LAST_CALL_MAX = timedelta(hours=1)
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets).
 REVEALING_EVENTS = {
@@ -112,6 +121,32 @@ def _correction(by: str, did: str, reason: str | None, then: str = "") -> Outgoi
     """A correction the engine does not record, told to the table as the engine tells its own ("Admin mod
     set the storm to sector 9 (table error).") and kept in the game's public log."""
     return _to_table(f"Admin {by} {did}" + (f" ({reason})" if reason else "") + f"{then}.", logged=True)
+
+
+def _lobby_edit(setup: GameSetup, seats: dict[str, int], settings: dict, *, started: bool = False) -> OutgoingMessage:
+    """The lobby post as it stands now, in place of what it showed (an imported game has none: nothing to edit)."""
+    return OutgoingMessage(recipient=Recipient(channel=True), text=lobby_text(setup, seats, settings, started=started),
+                           edit_of=LOBBY_KEY, replace=True)
+
+
+def _open_stages(settings: dict, state: GameState) -> dict[str, str]:
+    """The reminder each open decision got (HALF or LAST), by prompt id. A game reminded before the stages
+    existed kept a list of the prompts reminded at half time."""
+    reminded = settings.get("reminded", {})
+    stages = dict.fromkeys(reminded, HALF) if isinstance(reminded, list) else reminded
+    return {prompt: stage for prompt, stage in stages.items() if state.prompt(prompt) is not None}
+
+
+def _open_grace(settings: dict, state: GameState) -> dict[str, int]:
+    """The extra seconds a moderator gave each open decision (GameService.grace), by prompt id."""
+    return {prompt: extra for prompt, extra in settings.get("grace", {}).items() if state.prompt(prompt) is not None}
+
+
+def _stage_due(opened: datetime, expires: datetime, now: datetime) -> str | None:
+    """The reminder a decision due at `expires` has earned by `now`: the last call, half time, or none yet."""
+    if now >= expires - min((expires - opened) * LAST_CALL_SHARE, LAST_CALL_MAX):
+        return LAST
+    return HALF if now >= opened + (expires - opened) / 2 else None
 
 
 def _player(user_id: int, faction: str) -> str:
@@ -194,7 +229,10 @@ class GameService:
     # --- games and seats ---------------------------------------------------------------------
 
     async def create_game(self, guild_id: int, channel_id: int, factions: list[Faction],
-                          options: GameOptions | None = None, seed: int | None = None) -> GameRecordRow:
+                          options: GameOptions | None = None, seed: int | None = None, *, pace: Pace = Pace.NONE,
+                          creator: int | None = None) -> GameRecordRow:
+        """Open a game in a channel with the pace's deadlines (bot/app/paces.py), and post its lobby: the seats,
+        the options and the pace, edited in place as seats fill. `creator` may start it like a moderator."""
         if await self.store.game_in_channel(channel_id) is not None:
             raise NotAllowed("This channel already has a game; use another channel or thread.")
         try:
@@ -203,37 +241,52 @@ class GameService:
         except ValueError as error:
             raise NotAllowed(f"This game cannot be created: {error}") from None
         state, _ = new_game(setup)
+        settings: dict = {"pace": Pace(pace).value}
+        if deadlines := pace_deadlines(Pace(pace)):
+            settings["deadlines"] = deadlines
+        if creator is not None:
+            settings["creator"] = creator
         row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
-                            state_json=state.model_dump_json(), seq=0, created_at=self.clock())
-        names = ", ".join(f.value for f in factions)
+                            state_json=state.model_dump_json(), seq=0, created_at=self.clock(), settings=settings)
+        lobby = OutgoingMessage(recipient=Recipient(channel=True), text=lobby_text(setup, {}, settings), key=LOBBY_KEY)
         try:
-            await self.store.create_game(row, [OutgoingMessage(recipient=Recipient(channel=True),
-                                                               text=f"A new game of Dune is open for {names}. "
-                                                                    "Take a seat, then start it.")])
+            await self.store.create_game(row, [lobby])
         except GameExists:  # created by someone else a moment ago
             raise NotAllowed("This channel already has a game; use another channel or thread.") from None
         return row
 
     async def seat(self, game_id: str, faction: Faction, user_id: int | None, *, admin: bool = False,
                    by: str = "moderator", reason: str | None = None) -> None:
-        """Seat a player (anyone may take a free seat before the start; only an admin reseats after). A seat
-        an admin sets is a correction: announced with its author and reason, and logged."""
+        """Seat a player (anyone may take a free seat before the start, one seat each; only an admin reseats
+        after, or seats one player twice). A seat an admin sets is a correction: announced with its author and
+        reason, and logged. Before the start, the lobby post shows the new seats."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
+            setup = GameSetup.model_validate_json(row.setup_json)
+            if faction.value not in {f.value for f in setup.factions}:
                 raise NotAllowed(f"{faction.value} is not in this game.")
             taken = row.seats.get(faction.value)
             if not admin and (row.status != GameStatus.OPEN or (taken and taken != user_id)):
                 raise NotAllowed("That seat is taken or the game has started; an admin can reseat players.")
+            elsewhere = [f for f, user in row.seats.items() if user == user_id and f != faction.value]
+            if not admin and elsewhere:
+                raise NotAllowed(f"You already play {faction_name(Faction(elsewhere[0]))} in this game: one seat "
+                                 "each (a moderator can seat one player twice with /admin seat).")
             who = f"<@{user_id}>" if user_id is not None else "nobody"
             notice = [_correction(by, f"seated {who} as {faction_name(faction)}", reason)] if admin else []
+            if row.status == GameStatus.OPEN:
+                seats = {f: u for f, u in row.seats.items() if f != faction.value}
+                if user_id is not None:
+                    seats[faction.value] = user_id
+                notice.append(_lobby_edit(setup, seats, row.settings))
             await self.store.set_seat(game_id, faction.value, user_id, notice)
 
     async def start(self, game_id: str, probe: Gateway | None = None) -> list[str]:
         """Start the game (or resume an imported one where it stood). With `probe`, first check that every
-        seated player receives DMs: the table is told who must open them (their decisions wait in
-        /me prompts meanwhile) and the game starts all the same. Returns the factions the bot cannot DM."""
+        seated player receives DMs (the probe is their welcome DM): the table is told who must open them (their
+        decisions wait in /me prompts meanwhile) and the game starts all the same. Returns the factions the bot
+        cannot DM."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != GameStatus.OPEN:
@@ -254,6 +307,7 @@ class GameService:
                     [], None, state, self._deadline_of(row)) + [status_opening(state)]
             outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
                                  "members; until then they use /me prompts.") for f in unreachable]
+            outbox.append(_lobby_edit(setup, row.seats, row.settings, started=True))
             if unreachable:
                 await self.store.set_settings(game_id, {**row.settings, "unreachable": unreachable})
             await self.store.set_status(game_id, GameStatus.RUNNING, outbox)
@@ -449,9 +503,11 @@ class GameService:
 
     # --- deadlines ---------------------------------------------------------------------------
 
-    async def set_deadline(self, game_id: str, kind: str | None, seconds: int | None) -> dict[str, int]:
-        """Set (or, with seconds None, clear) the deadline for one prompt kind, or for every kind ("*", kind
-        None) that has none of its own. Returns the game's deadlines."""
+    async def set_deadline(self, game_id: str, kind: str | None, seconds: int | None, *, by: str = "moderator",
+                           reason: str | None = None) -> dict[str, int]:
+        """Set (or, with seconds None, clear) the deadline of one prompt kind, of every kind without one of its
+        own ("*"), or, with kind None, of every kind (the pace's other deadlines go). Announced to the table with
+        its author and logged. Returns the game's deadlines."""
         key = ANY_KIND if kind is None else str(kind)
         if key != ANY_KIND and key not in {k.value for k in PromptKind}:
             raise NotAllowed(f"There is no decision kind {kind!r}; use one of: "
@@ -461,22 +517,57 @@ class GameService:
         async with self._lock(game_id):
             row = await self._load(game_id)
             settings = dict(row.settings)
-            deadlines = dict(settings.get("deadlines", {}))
+            deadlines = {} if kind is None else dict(settings.get("deadlines", {}))
             if seconds is None:
                 deadlines.pop(key, None)
             else:
                 deadlines[key] = seconds
             settings["deadlines"] = deadlines
-            told = ", ".join(f"{'every decision' if k == ANY_KIND else k.replace('_', ' ')}: {v / 3600:g} h"
-                             for k, v in sorted(deadlines.items())) or "none"
-            await self.store.set_settings(game_id, settings,
-                                          [_to_table(f"Deadlines for decisions are now: {told}.", logged=True)])
+            what = "every decision" if kind is None else kind_words(key)
+            did = (f"set the deadline of {what} to {duration(seconds)}" if seconds is not None
+                   else f"removed the deadline of {what}")
+            await self.store.set_settings(game_id, settings, [_correction(by, did, reason)])
             return deadlines
 
+    async def grace(self, game_id: str, faction: Faction, seconds: int, *, by: str = "moderator",
+                    reason: str) -> list[datetime]:
+        """Give one player more time: every open decision of `faction` that has a deadline is due `seconds` later
+        (counted from now for one already overdue, in a paused game), kept by prompt id in the game's settings
+        (`grace`), which the tick reads. The table is told who gave it and why (logged), the player by DM when
+        each decision is now due. Returns the new due times."""
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0:
+            raise NotAllowed(f"A grace is a positive number of seconds, not {seconds!r}.")
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                raise NotAllowed(f"The game is {row.status.value}: no decision is waiting.")
+            state = _state(row)
+            due = [(prompt, expires) for prompt, _, expires in await self._due_dates(row, state)
+                   if prompt.faction == faction]
+            if not due:
+                raise NotAllowed(f"{faction_name(faction)} have no open decision with a deadline.")
+            now = self.clock()
+            grace, stages = _open_grace(row.settings, state), _open_stages(row.settings, state)
+            lines, new_due = [], []
+            for prompt, expires in due:
+                later = max(expires, now) + timedelta(seconds=seconds)
+                grace[prompt.id] = grace.get(prompt.id, 0) + round((later - expires).total_seconds())
+                if stages.get(prompt.id) == LAST:  # a new last call before the new deadline
+                    stages[prompt.id] = HALF
+                lines.append(f"- {kind_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
+                new_due.append(later)
+            decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
+            told = _correction(by, f"gave {faction_name(faction)} {duration(seconds)} more for {decisions}", reason,
+                               f"; due {timestamp(max(new_due))}")
+            dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
+                                 text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
+            await self.store.set_settings(game_id, {**row.settings, "grace": grace, "reminded": stages}, [told, dm])
+            return new_due
+
     async def tick(self, now: datetime | None = None) -> int:
-        """Remind players of decisions at half their deadline, and apply a decision's default once its
-        deadline passed (logged as a correction by actor 0, announced like one). Returns how many defaults
-        were applied. Call it periodically; a prompt closed meanwhile is skipped."""
+        """Remind players of decisions at half their deadline and just before it, and apply a decision's default
+        once its deadline (with any grace) passed (logged as a correction by actor 0, announced like one).
+        Returns how many defaults were applied. Call it periodically; a prompt closed meanwhile is skipped."""
         now = now if now is not None else self.clock()
         applied = 0
         for listed in await self.store.list_games():
@@ -493,40 +584,56 @@ class GameService:
                 applied += 1
         return applied
 
+    async def _due_dates(self, row: GameRecordRow, state: GameState) -> list[tuple[Prompt, datetime, datetime]]:
+        """The open decisions the game waits on that have a deadline: (prompt, opened, due with its grace)."""
+        deadlines = row.settings.get("deadlines", {})
+        grace = row.settings.get("grace", {})
+        opened_times = {a.seq: a.created_at for a in await self.store.actions(row.game_id)}
+        opened_times[0] = row.started_at or row.created_at
+        due = []
+        for prompt in blocking_prompts(state):
+            seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+            opened = opened_times.get(prompt.opened_at)
+            if seconds is not None and opened is not None:
+                due.append((prompt, opened, opened + timedelta(seconds=seconds + grace.get(prompt.id, 0))))
+        return due
+
     async def _remind(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
-        """Queue the reminders due in one game and return its expired prompts (id, kind)."""
+        """Queue the reminders due in one game and return its expired prompts (id, kind). A reminder calls the
+        awaited players by name in the turn's thread (a secret decision is "a secret decision" there) and
+        reminds each by DM; the stage each decision was reminded at is kept with them (settings["reminded"])."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != GameStatus.RUNNING:
                 return []
-            deadlines = row.settings.get("deadlines", {})
             state = _state(row)
-            opened_times = {a.seq: a.created_at for a in await self.store.actions(game_id)}
-            opened_times[0] = row.started_at or row.created_at
-            reminded = [p for p in row.settings.get("reminded", []) if state.prompt(p) is not None]
+            stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
             expired, outbox = [], []
-            for prompt in blocking_prompts(state):
-                seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-                opened = opened_times.get(prompt.opened_at)
-                if seconds is None or opened is None:
-                    continue
+            called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
+            for prompt, opened, expires in await self._due_dates(row, state):
                 kind = prompt.kind.value.replace("_", " ")
-                expires = opened + timedelta(seconds=seconds)
                 if now >= expires:
                     expired.append((prompt.id, kind))
-                elif now >= opened + timedelta(seconds=seconds / 2) and prompt.id not in reminded:
-                    when = f"<t:{int(expires.timestamp())}:R>"
-                    outbox += [
-                        OutgoingMessage(recipient=Recipient(faction=prompt.faction.value),
-                                        text=f"Reminder: your {kind} decision is due {when}; after that its "
-                                             "default is applied for you."),
-                        OutgoingMessage(recipient=Recipient(channel=True),
-                                        text=f"Reminder: waiting for {faction_name(prompt.faction)} ({kind}) "
-                                             f"until {when}"),
-                    ]
-                    reminded.append(prompt.id)
-            if reminded != row.settings.get("reminded", []):  # the reminders and their record: one transaction
-                await self.store.set_settings(game_id, {**row.settings, "reminded": reminded}, outbox)
+                    continue
+                stage = _stage_due(opened, expires, now)
+                if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(prompt.id)]:
+                    continue
+                stages[prompt.id] = stage
+                what = "a secret decision" if prompt.secret else kind_name(prompt.kind)
+                called.setdefault((stage, what, expires), []).append(mention(prompt.faction.value))
+                lead = "Last call" if stage == LAST else "Reminder"
+                outbox.append(OutgoingMessage(
+                    recipient=Recipient(faction=prompt.faction.value),
+                    text=f"{lead}, your decision: {kind_name(prompt.kind)}. Due {timestamp(expires)} "
+                         f"({timestamp(expires, 'R')}); then the default your card names is applied for you."))
+            thread = Recipient(channel=True, thread=f"turn:{state.turn}")
+            for (stage, what, expires), names in called.items():
+                lead = "Last call" if stage == LAST else "Reminder"
+                outbox.append(OutgoingMessage(recipient=thread, text=f"{lead}: {', '.join(names)}, the table waits "
+                                              f"on you: {what}, due {timestamp(expires, 'R')}."))
+            if stages != row.settings.get("reminded", {}) or grace != row.settings.get("grace", {}):
+                # the reminders and their record: one transaction
+                await self.store.set_settings(game_id, {**row.settings, "reminded": stages, "grace": grace}, outbox)
             return expired
 
     # --- undo --------------------------------------------------------------------------------

@@ -13,10 +13,12 @@ from datetime import datetime, timedelta
 
 import discord
 
+from bot.app.lobby import LOBBY_KEY, welcome_text
 from bot.app.map_picture import render_map
 from bot.app.ports import MENTION, DeliveryFailed, GameRecordRow, OutgoingMessage
 from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
+from bot.discord.lobby import lobby_view
 from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
 from engine.model import GameState
@@ -99,7 +101,8 @@ class DiscordGateway:
         if posted is None or (not message.replace and posted.content.endswith(text)):
             return message.edit_ref
         if message.replace:
-            await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS)
+            renewed = {"view": lobby_view(game)} if message.edit_of == LOBBY_KEY else {}  # the seats still free
+            await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS, **renewed)
             return message.edit_ref
         view = discord.ui.View.from_message(posted, timeout=None)
         for item in view.children:
@@ -150,9 +153,9 @@ class DiscordGateway:
             return None
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
-        """Send the seated player a short welcome DM: Discord tells whether DMs reach a user only by refusing
-        one (Forbidden, code 50007). Any other failure says nothing about the DMs, so it counts as reachable:
-        a later DM that fails is reported then."""
+        """Send the seated player their welcome DM (bot/app/lobby.py welcome_text, with the button to the any-time
+        panel): Discord tells whether DMs reach a user only by refusing one (Forbidden, code 50007). Any other
+        failure says nothing about the DMs, so it counts as reachable: a later DM that fails is reported then."""
         user_id = game.seats.get(faction)
         if user_id is None:
             return False
@@ -160,9 +163,7 @@ class DiscordGateway:
             return True
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(f"**Dune in <#{game.channel_id}>**\nYou play {faction_name(Faction(faction))}. Your "
-                            "secret decisions and cards will come here by DM. Cards you may play at any time, "
-                            "bribes and your standing orders: the button below, or `/me act` in the game's channel.",
+            await user.send(f"**Dune in <#{game.channel_id}>**\n{welcome_text(Faction(faction), game.settings)}",
                             view=welcome_view(game.game_id), allowed_mentions=NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound):
             return False
@@ -202,7 +203,9 @@ class DiscordGateway:
     @staticmethod
     def _buttons(game: GameRecordRow, message: OutgoingMessage) -> discord.ui.View | None:
         """Buttons or menus for the decision the message calls for, while it is still open; only a DM to the
-        deciding faction gets them (components.prompt_view)."""
+        deciding faction gets them (components.prompt_view). The lobby post gets its seats and Start."""
+        if message.key == LOBBY_KEY:
+            return lobby_view(game)
         if message.prompt_id is None:
             return None
         prompt = GameState.model_validate_json(game.state_json).prompt(message.prompt_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
 from bot.app.service import NotAllowed
@@ -90,18 +91,6 @@ def option_suggestions(current: str, limit: int = 25) -> list[str]:
     names = ["all", *switch_names()] if not done else switch_names()
     fitting = [n for n in names if n.startswith(partial.strip().lower()) and n not in chosen]
     return [f"{prefix}{name}"[:100] for name in fitting][:limit]
-
-
-def options_text(options: GameOptions) -> str:
-    """The options that differ from the defaults, as `name` (switched on), `name=off` or `name=value`."""
-    default = GameOptions()
-    parts = []
-    for name in GameOptions.model_fields:
-        value = getattr(options, name)
-        if value == getattr(default, name):
-            continue
-        parts.append(name if value is True else f"{name}=off" if value is False else f"{name}={value}")
-    return ", ".join(parts) or "the defaults"
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.decision_cards import timestamp
 from bot.discord.common import answer, game_here, refusals, require_moderator
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.ids import Faction
@@ -95,18 +96,35 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
 
     @app_commands.command(name="deadline")
     @app_commands.describe(hours="Hours a player has for a decision (0 to clear)",
-                           kind="One kind of decision (e.g. bid, battle_plan); leave out for every kind")
+                           kind="One kind of decision (e.g. bid, battle_plan); leave out for every kind",
+                           reason="Why, for the table")
     async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720],
-                       kind: str | None = None) -> None:
-        """Set how long players have to decide; then the decision's default is applied and the table told."""
+                       kind: str | None = None, reason: str | None = None) -> None:
+        """Set how long players have to decide (over the game's pace); then the decision's default is applied."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await self._game(interaction)
             seconds = round(hours * 3600) or None
-            await self.bot.service.set_deadline(game.game_id, kind, seconds)
-            self.bot.wake_outbox()  # the service announces the new deadlines to the table
+            await self.bot.service.set_deadline(game.game_id, kind, seconds, **self._who(interaction, reason))
+            self.bot.wake_outbox()  # the service announces the new deadline to the table
             what = f"{kind.replace('_', ' ')} decisions" if kind else "every decision"
             await answer(interaction, f"Deadline for {what}: {f'{hours:g} h' if seconds else 'none'}.")
+
+    @app_commands.command(name="grace")
+    @app_commands.describe(faction="Whose decisions", hours="How many hours more they get",
+                           reason="Why, for the table")
+    @app_commands.choices(faction=FACTION_CHOICES)
+    async def grace(self, interaction: discord.Interaction, faction: str,
+                    hours: app_commands.Range[float, 0.01, 720.0], reason: str) -> None:
+        """Give one player more time for their open decisions (announced to the table, the player told by DM)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            due = await self.bot.service.grace(game.game_id, Faction(faction), round(hours * 3600),
+                                               **self._who(interaction, reason))
+            self.bot.wake_outbox()
+            await answer(interaction, f"Done: {faction_name(Faction(faction))}'s open decisions are now due "
+                                      + ", ".join(timestamp(moment) for moment in due) + ".")
 
     async def _correct(self, interaction: discord.Interaction, action) -> None:
         """Submit one correction as the moderator (announced to the table with its reason)."""
@@ -119,7 +137,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             await answer(interaction, f"Corrected (game version {accepted.seq}).")
 
     def _who(self, interaction: discord.Interaction, reason: str | None) -> dict:
-        """The author and reason of a correction the service announces (seat, pause, undo)."""
+        """The author and reason of a correction the service announces (seat, pause, undo, deadline, grace)."""
         return {"by": str(interaction.user), "reason": reason}
 
     def _signed(self, interaction: discord.Interaction, reason: str) -> dict:

@@ -11,12 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.map_picture import render_map
+from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
 from bot.app.ports import GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator, seat_of
+from bot.discord.lobby import DYNAMIC_ITEMS as LOBBY_ITEMS
+from bot.discord.lobby import start_game
 from bot.discord.text import (
     option_suggestions,
-    options_text,
     parse_faction,
     parse_factions,
     parse_options,
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 
 MAX_IMPORT_BYTES = 8_000_000  # a whole game's file is well under a megabyte
 FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
+DEFAULT_PACE = Pace.DAILY  # play by post: a game created without a pace has deadlines all the same (issue 14)
+PACE_CHOICES = [app_commands.Choice(name=f"{p.value}: {PACE_TITLES[p]}", value=p.value) for p in Pace]
 
 
 @app_commands.guild_only()
@@ -45,19 +49,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.describe(factions="Factions in play, separated by commas (e.g. atreides, harkonnen, fremen, bt)",
                            options="Optional rules: all, names to switch on, or name=value (e.g. weather, "
                                    "double_spice_blow, turns=10)",
+                           pace=f"How long players have to decide (default {DEFAULT_PACE.value}); /admin deadline "
+                                "changes it",
                            seed="A fixed random seed (for a replayable game); random when left out")
+    @app_commands.choices(pace=PACE_CHOICES)
     async def new(self, interaction: discord.Interaction, factions: str, options: str | None = None,
-                  seed: app_commands.Range[int, 0, 2**31 - 1] | None = None) -> None:
-        """Open a new game in this channel."""
+                  pace: str = DEFAULT_PACE.value, seed: app_commands.Range[int, 0, 2**31 - 1] | None = None) -> None:
+        """Open a new game in this channel: its lobby is posted, with a button for each seat."""
         async with refusals(interaction):
             chosen = parse_factions(factions)
             rules = parse_options(options)
             game = await self.bot.service.create_game(interaction.guild_id or 0, interaction.channel_id or 0, chosen,
-                                                      rules, seed)
-            self.bot.wake_outbox()
-            await answer(interaction, f"Game {game.game_id} is open for "
-                                      f"{', '.join(faction_name(f) for f in chosen)}. Options: {options_text(rules)}. "
-                                      "Take a seat with /game join, then /game start.", ephemeral=False)
+                                                      rules, seed, pace=Pace(pace), creator=interaction.user.id)
+            self.bot.wake_outbox()  # the lobby post: the table's one news of the new game
+            await answer(interaction, f"Game {game.game_id} is open; its lobby is posted in this channel. Once every "
+                                      "seat is taken, you (or a moderator) start it there.")
 
     @new.autocomplete("options")
     async def _options_autocomplete(self, interaction: discord.Interaction,
@@ -77,16 +83,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
 
     @app_commands.command(name="start")
     async def start(self, interaction: discord.Interaction) -> None:
-        """Start this channel's game once every seat is taken (the opening deal goes out by DM)."""
+        """Start this channel's game once every seat is taken (its creator or a moderator)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
-            game = await game_here(self.bot.service, interaction)
-            unreachable = await self.bot.service.start(game.game_id, probe=self.bot.gateway)
-            self.bot.wake_outbox()
-            closed = (f" The bot cannot DM {', '.join(faction_name(Faction(f)) for f in unreachable)}: the table "
-                      "was told." if unreachable else "")
-            await answer(interaction, "The game has started; check your DMs (or /me prompts) for your decisions."
-                         + closed)
+            await start_game(interaction, await game_here(self.bot.service, interaction))
 
     @app_commands.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -94,7 +94,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         async with refusals(interaction):
             game = await game_here(self.bot.service, interaction)
             state = await self.bot.service.state_of(game.game_id)
-            await answer(interaction, status_text(game, view(state, None)), ephemeral=False)
+            await answer(interaction, f"{status_text(game, view(state, None))}\n{settings_pace_text(game.settings)}",
+                         ephemeral=False)
 
     @app_commands.command(name="map")
     @app_commands.describe(mine="Your own faction's map, with what only you know (your traps), shown to you alone")
@@ -165,3 +166,4 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
 
 async def setup(bot: MentatBot) -> None:
     await bot.add_cog(GameCog(bot))
+    bot.add_dynamic_items(*LOBBY_ITEMS)  # the lobby's buttons, which outlive a restart

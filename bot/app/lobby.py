@@ -1,0 +1,65 @@
+"""The game before it starts, in words: the lobby post (factions, options, pace, seats), which the service posts
+at /game new and edits in place as seats fill and at the start, and the welcome each player gets by DM at the
+start. The fronts add the controls: the Discord lobby's buttons (bot/discord/lobby.py), the welcome's button to
+the any-time panel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app.paces import Pace, pace_text
+from engine.data import load_game_data
+from engine.ids import Faction
+from engine.names import faction_name
+from engine.options import GameOptions, GameSetup
+
+LOBBY_KEY = "lobby"  # the lobby post's key (OutgoingMessage.key): seats and the start edit it in place
+
+
+def options_text(options: GameOptions) -> str:
+    """The options that differ from the defaults, as `name` (switched on), `name=off` or `name=value`."""
+    default = GameOptions()
+    parts = []
+    for name in GameOptions.model_fields:
+        value = getattr(options, name)
+        if value == getattr(default, name):
+            continue
+        parts.append(name if value is True else f"{name}=off" if value is False else f"{name}={value}")
+    return ", ".join(parts) or "the defaults"
+
+
+def lobby_text(setup: GameSetup, seats: dict[str, int], settings: dict[str, Any], *, started: bool = False) -> str:
+    """The lobby: who plays what (a seated player as a Discord mention, which the gateways never ping here), the
+    options and the pace; before the start, how to take a seat and who may start."""
+    names = ", ".join(faction_name(f) for f in setup.factions)
+    heading = f"**A game of Dune {'has started' if started else 'is open'}: {names}.**"
+    lines = [heading, f"Options: {options_text(setup.options)}.",
+             f"Pace: {pace_text(Pace(settings.get('pace', Pace.NONE)))}."]
+    lines += [f"- {faction_name(f)}: " + (f"<@{seats[f.value]}>" if f.value in seats else "free")
+              for f in setup.factions]
+    if not started:
+        free = [f for f in setup.factions if f.value not in seats]
+        lines.append("Take a free seat with its button (or /game join)." if free else
+                     "Every seat is taken: the game's creator or a moderator starts it with Start (or /game start); "
+                     "each player gets a welcome DM then.")
+    return "\n".join(lines)
+
+
+def welcome_text(faction: Faction, settings: dict[str, Any]) -> str:
+    """A player's welcome at the start: their faction and its advantages (data/factions.json), how decisions
+    reach them, and the commands that help."""
+    data = load_game_data().factions[faction]
+    pace = Pace(settings.get("pace", Pace.NONE))
+    named = f" (the pace: {pace_text(pace)})" if pace != Pace.NONE else ""
+    deadlines = (f"Each has a deadline{named}; when it passes, the default the card names is applied for you."
+                 if settings.get("deadlines") else
+                 "They wait for you: this game has no deadlines unless a moderator sets them.")
+    return "\n".join([
+        f"Welcome: you play **{faction_name(faction)}**. You start with {data.starting_spice} spice and may hold "
+        f"{data.hand_limit} Treachery cards. Your advantages:",
+        *(f"- {advantage}" for advantage in data.advantages),
+        "Your decisions come here by DM, each as a card with its buttons; the turn's thread in the game's channel "
+        "calls you by name when one opens and reminds you before its deadline. " + deadlines,
+        "At any time: the button below or `/me act` to play a card, bribe or set standing orders; `/me hand` shows "
+        "your spice and cards, `/me prompts` your open decisions; `/rules` finds a rule.",
+    ])
