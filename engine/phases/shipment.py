@@ -375,7 +375,10 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
 
 @handles(SkipShipment)
 def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None:
+    """Ship nothing; `no_move` waives the faction's move in this same turn too (engine/phases/movement.py
+    answers it when it is asked). Shipments and moves are public: the table reads each answer as it comes."""
     take_prompt(state, action.faction, PromptKind.SHIPMENT, RULE_SHIP)
+    state.movement.no_move = action.no_move
     log.public("shipment_skipped", f"{faction_name(action.faction)} do not ship this turn.",
                faction=action.faction.value)
 
