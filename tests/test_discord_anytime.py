@@ -207,7 +207,8 @@ async def test_the_open_button_shows_the_clickers_own_panel(table):
     assert ephemeral and "Karama: tax the Bene Tleilaxu 10 spice" in text
     menu = opened.response.sent_view.children[0]
     assert [o.value for o in menu.item.options] == ["karama", "karama_tax_bt", "karama_destroy_trap", "truthtrance",
-                                                    "bribe", "storm_card_order", "bid_order", "bid_limit", "traitor_order"]
+                                                    "bribe", "storm_card_order", "bid_order", "bid_limit",
+                                                    "traitor_order"]
     theirs = await press(OpenPanel, OpenPanel(game_id), bot, USERS[A])  # the same button, the Atreides' own panel
     assert "Karama" not in theirs.answers[0][0]
     stranger = await press(OpenPanel, OpenPanel(game_id), bot, 999)
