@@ -81,10 +81,10 @@ def run_bidding(state: GameState, log: EventLog) -> bool:
         return True
     faction = b.to_bid
     assert faction is not None  # a card is open, so somebody is to bid
-    if _has_standing_order(state, faction):
-        _apply_standing_order(state, faction, log)
-        return True
     _open_bid_prompt(state, faction)
+    if _has_standing_order(state, faction):  # the decision is opened all the same: the game runs as with a click
+        take_prompt(state, faction, PromptKind.BID, RULE)
+        _apply_standing_order(state, faction, log)
     return True
 
 
@@ -394,11 +394,11 @@ def set_bid_order(state: GameState, action: SetBidOrder, log: EventLog) -> None:
     state.faction(action.faction).bid_order = order
     log.private("bid_order_set", action.faction, _order_words(state, order), auto_pass=order.auto_pass,
                 max_bid=order.max_bid, lasts=order.lasts)
-    if order.auto_pass or order.max_bid is not None:
-        # Asked to bid right now: the order answers at once (the step runner applies it).
-        open_bid = next((p for p in state.prompts_for(action.faction) if p.kind == PromptKind.BID), None)
-        if open_bid is not None:
-            state.prompts.remove(open_bid)
+    if _has_standing_order(state, action.faction) and any(p.kind == PromptKind.BID
+                                                           for p in state.prompts_for(action.faction)):
+        # Asked to bid right now: the order answers at once.
+        take_prompt(state, action.faction, PromptKind.BID, RULE)
+        _apply_standing_order(state, action.faction, log)
 
 
 def _order_words(state: GameState, order: BidOrder) -> str:
