@@ -443,8 +443,9 @@ def _default_advisor(state: GameState, prompt: Prompt) -> SendAdvisor:
 def _sample_shipment(state: GameState, prompt: Prompt, rng: Rng) -> Ship | ShipToReserves | SkipShipment:
     faction, detail = prompt.faction, prompt.detail
     skip = SkipShipment(faction=faction)
-    if rng.below(6) == 0:
-        return skip
+    roll = rng.below(12)
+    if roll < 2:  # one time in six ship nothing, and half of those times move nothing either (one click)
+        return SkipShipment(faction=faction, no_move=roll == 0)
     sources = detail["ship_from"]
     if sources and (not detail["reserves"] or rng.below(3) == 0):
         source = rng.choice(sources)
