@@ -119,6 +119,7 @@ SPANS = {"until_changed": "", "this_card": " (this card only)", "this_turn": " (
 
 
 def bid_order_words(order: BidOrder | None) -> str:
+    """A bidding order (A-6) as its owner reads it, with how long it lasts when it was given from a bid's card."""
     if order is None or not (order.auto_pass or order.max_bid):
         return "ask me for each bid"
     what = "pass on every card" if order.auto_pass else f"outbid by 1 up to {order.max_bid} spice"
