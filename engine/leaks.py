@@ -129,6 +129,8 @@ class LeakChecker:
                 if dumped["own"]:  # one's own traitors and BT marks name others' leaders, whatever they plan
                     dumped["own"]["traitors"] = dumped["own"]["bt_marked"] = []
                 dumped["captured"] = {}  # A-15: who holds a captive is public, whatever he plans with him
+                if dumped["battle"]:
+                    dumped["battle"]["leaders"] = {}  # who may lead here is public, whatever he plans
                 seen = _strings(dumped)
                 if viewer == battle.prescience_asker and owner == battle.prescience_target:
                     seen.discard(battle.prescience_answer)

@@ -21,6 +21,7 @@ from engine.model import (
 )
 from engine.options import GameOptions
 from engine.order import storm_order
+from engine.phases.battle_plans import available_leaders
 
 
 class FactionPublic(BaseModel):
@@ -71,8 +72,11 @@ class BattlePublic(BaseModel):
     """The battle being fought as the table knows it; plans appear only once both are revealed."""
 
     territory: str
+    locations: list[str] = []  # where the two sides meet (the storm may split a territory)
     aggressor: Faction
     defender: Faction
+    leaders: dict[Faction, list[str]] = {}  # the leaders each side may still lead with here (alive, not used elsewhere)
+    attack: str | None = None  # a BT "leader" attack (BT-11) or a "trap" (BT-32): the BT against one leader
     step: str
     prescience_element: str | None
     voice: str | None
@@ -183,8 +187,14 @@ def _battle_view(state: GameState) -> BattlePublic | None:
     if battle is None:
         return None
     revealed = battle.step == "traitors"  # plans are shown together once both are in
+    if battle.attack:  # BT-11, BT-32: the attacked leader alone; the BT have none
+        leaders = {battle.defender: [battle.target_leader], battle.aggressor: []}
+    else:
+        sides = (battle.aggressor, battle.defender)
+        leaders = {side: available_leaders(state, side, battle.territory) for side in sides}
     return BattlePublic(
-        territory=battle.territory, aggressor=battle.aggressor, defender=battle.defender, step=battle.step,
+        territory=battle.territory, locations=list(battle.locations), aggressor=battle.aggressor,
+        defender=battle.defender, leaders=leaders, attack=battle.attack, step=battle.step,
         prescience_element=battle.prescience_element, voice=battle.voice,
         revealed_plans={f: p.model_copy() for f, p in battle.plans.items()} if revealed else {},
     )

@@ -86,10 +86,14 @@ def checked() -> Checked:
 
 
 def rare_positions() -> list[GameState]:
-    """BT-51: the Karama window after a BT traitor reveal that betrays tokens (random BT reveal rarely)."""
+    """BT-51: the Karama window after a BT traitor reveal that betrays tokens (random BT reveal rarely); A-14: the
+    Harkonnen giving back cards after their special Karama."""
+    from engine.actions import UseSpecialKarama
     from tests.test_bt_reveal_karama import revealed
 
-    return [revealed(hands={E: ["karama_1"]})[0]]
+    swap = apply(harkonnen_and_atreides(special_karama_powers=True),
+                 UseSpecialKarama(faction=H, card="karama_1", target=A)).state
+    return [revealed(hands={E: ["karama_1"]})[0], swap]
 
 
 def test_every_open_prompts_default_is_accepted_in_random_games(checked):

@@ -71,9 +71,16 @@ def test_a_13_a_15_the_dm_plan_form_offers_the_kwisatz_haderach_and_the_spice_di
 
 
 def test_a_14_the_harkonnen_give_back_as_many_cards_as_they_took_by_dm():
-    prompt = Prompt(id="p9", kind=PromptKind.HAND_SWAP, faction=H, secret=True, options=["kulon", "lasgun", "shield_1"],
-                    detail={"target": "atreides", "count": 1, "taken": ["lasgun"]}, opened_at=5)
-    form = form_for(prompt)
-    assert form.action([None, 1, None]).cards == ["lasgun"]
-    with pytest.raises(FormIncomplete, match="exactly 1"):
-        form.action([1, 1, None])
+    """One part per card owed, each offering the cards no earlier part gives: whatever is chosen, the count is
+    right."""
+    one = Prompt(id="p9", kind=PromptKind.HAND_SWAP, faction=H, secret=True, options=["kulon", "lasgun", "shield_1"],
+                 detail={"target": "atreides", "count": 1, "taken": ["lasgun"]}, opened_at=5)
+    form = form_for(one)
+    assert form.one_click and [c.label for c in form.fields[0].choices] == ["Kulon", "Lasgun", "Shield"]
+    assert form.action([1]).cards == ["lasgun"]
+    two = form_for(one.model_copy(update={"detail": {**one.detail, "count": 2}}))
+    assert [f.name for f in two.fields] == ["Give back (1 of 2)", "Give back (2 of 2)"]
+    assert [c.label for c in two.fields_for([1, None])[1].choices] == ["Kulon", "Shield"]
+    assert two.action([1, 1]).cards == ["lasgun", "shield_1"]
+    with pytest.raises(FormIncomplete, match="give back"):
+        two.action([1, None])

@@ -483,12 +483,13 @@ async def test_a_player_whose_dms_are_closed_is_told_in_the_channel_to_use_me_pr
     assert mine.ephemeral and reply(mine).startswith("**Harkonnen**: 12 spice")
 
 
-async def test_autocomplete_offers_each_member_only_their_own_cards(room):
+async def test_autocomplete_offers_each_member_only_what_they_may_play_now(room):
+    """A card is offered only when its play is legal now for the caller: no battle plan is open, so no weapon
+    (tests/test_discord_e2e_battle.py: when one is); a Karama only from the caller's own hand."""
     state = bidding_with_a_gift_to_make()
     await room.play_from(state)
     for faction, member in room.players.items():
-        offered = await member.autocomplete(room.channel, "play plan", "weapon", "")
-        assert sorted(choice["value"] for choice in offered) == sorted(state.faction(faction).hand)
+        assert await member.autocomplete(room.channel, "play plan", "weapon", "") == []
         karamas = await member.autocomplete(room.channel, "card karama", "card", "")  # only what is legal now
         assert [c["value"] for c in karamas] == [c for c in state.faction(faction).hand if c.startswith("karama")]
     assert await room.dave.autocomplete(room.channel, "play plan", "weapon", "") == []

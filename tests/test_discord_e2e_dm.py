@@ -118,17 +118,18 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     for other in (alice, room.players[BT]):  # the menus of the Harkonnen plan went to the Harkonnen DM alone
         assert not any(f":{plan.id}:" in (c.custom_id or "") for m in other.user.dm_channel.history()
                        for c in components(m))
-    assert parts(first) == ["Leader", "Weapon: No weapon", "Defense: No defense", "Dial", "Submit"]
-    await choose(bob, plan.id, "Leader", "Feyd-Rautha")
-    await choose(bob, plan.id, "Weapon", "Crysknife")
+    # prescience binds the weapon to the Crysknife answered: the only weapon offered, already chosen
+    assert parts(first) == ["Leader", "Weapon: Crysknife", "Defense: No defense", "Dial", "Submit"]
+    assert [o.label for o in menu(first, "Weapon").options] == ["Crysknife"]
+    await choose(bob, plan.id, "Leader", "Feyd-Rautha (6)")
     await choose(bob, plan.id, "Defense", "Snooper")
     await choose(bob, plan.id, "Dial", "2")
     edited = dm_for(bob, plan.id)
     assert edited.id == first.id  # the same DM, edited: it shows the choices so far
-    assert parts(edited) == ["Leader: Feyd-Rautha", "Weapon: Crysknife", "Defense: Snooper", "Dial: 2", "Submit"]
+    assert parts(edited) == ["Leader: Feyd-Rautha (6)", "Weapon: Crysknife", "Defense: Snooper", "Dial: 2", "Submit"]
     submitted = await bob.user.click(edited, label="Submit")
     assert submitted.ephemeral
-    assert reply(submitted).startswith("Done: Leader: Feyd-Rautha; Weapon: Crysknife; Defense: Snooper; Dial: 2")
+    assert reply(submitted).startswith("Done: Leader: Feyd-Rautha (6); Weapon: Crysknife; Defense: Snooper; Dial: 2")
     await deliver(env)
     news = room.news(before)
     assert news["channel"] == "Harkonnen submitted a battle plan."
@@ -137,12 +138,12 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
 
     # the Atreides plan the same way; then both plans are revealed to the table
     plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
-    await choose(alice, plan.id, "Leader", "Duncan Idaho")
+    await choose(alice, plan.id, "Leader", "Duncan Idaho (2)")
     await choose(alice, plan.id, "Weapon", "Lasgun")
     await choose(alice, plan.id, "Dial", "5")
     before = room.screens()
     submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
-    assert reply(submitted).startswith("Done: Leader: Duncan Idaho; Weapon: Lasgun; Defense: No defense; Dial: 5")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon: Lasgun; Defense: No defense; Dial: 5")
     await deliver(env)
     revealed = room.news(before)["channel"]
     assert "Atreides submitted a battle plan." in revealed
@@ -225,16 +226,16 @@ async def test_draft_choices_survive_a_restart_of_the_bot(room):
     await alice.slash(room.channel, "play ask", element="none")
     await deliver(env)
     plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
-    await choose(alice, plan.id, "Leader", "Duncan Idaho")
+    await choose(alice, plan.id, "Leader", "Duncan Idaho (2)")
     await choose(alice, plan.id, "Dial", "4")
 
     restarted = MentatBot(env.bot.service)  # nothing of the draft is in memory: it is in the DM's custom ids
     await env.restart_bot(restarted)
     assert env.bot is restarted
-    assert menu(dm_for(alice, plan.id), "Leader").placeholder == "Leader: Duncan Idaho"
+    assert menu(dm_for(alice, plan.id), "Leader").placeholder == "Leader: Duncan Idaho (2)"
     await choose(alice, plan.id, "Defense", "Shield")
     submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
-    assert reply(submitted).startswith("Done: Leader: Duncan Idaho; Weapon: No weapon; Defense: Shield; Dial: 4")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon: No weapon; Defense: Shield; Dial: 4")
     plan = (await restarted.service.state_of(game_id)).battle.current.plans[A]
     assert (plan.leader, plan.weapon, plan.defense, plan.dial) == (DUNCAN, None, "shield_1", 4)
 
@@ -252,28 +253,30 @@ async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_reve
     game_id = await plant(room, attack_position())
     attack = await open_prompt(env, game_id, BT, PromptKind.BT_ATTACK)
     assert [b.label for b in components(dm_for(carol, attack.id))] == [
-        "Attack Dr. Wellington Yueh", "Attack Umman Kudu", "Attack no leader"]
-    chosen = await carol.user.click(dm_for(carol, attack.id), label="Attack Umman Kudu")
+        "Attack Dr. Wellington Yueh (Atreides, The Great Flat)", "Attack Umman Kudu (Harkonnen, The Great Flat)",
+        "Attack no leader"]
+    chosen = await carol.user.click(dm_for(carol, attack.id), label="Attack Umman Kudu (Harkonnen, The Great Flat)")
     assert chosen.ephemeral and reply(chosen).startswith("Done: Attack Umman Kudu")
     await deliver(env)
     assert "The Bene Tleilaxu attack Umman Kudu in The Great Flat (BT-11)." in contents(room.channel)[-1]
 
     plan = await open_prompt(env, game_id, BT, PromptKind.BATTLE_PLAN)
-    assert parts(dm_for(carol, plan.id)) == ["Weapon", "Defense: No defense", "Impairment: No impairment", "Submit"]
-    await choose(carol, plan.id, "Weapon", "Baliset")
+    # the Baliset, their one card, fills the weapon slot (so it is no defense); BT-16: it must impair
+    assert parts(dm_for(carol, plan.id)) == ["Weapon: Baliset", "Impairment", "Submit"]
+    assert [o.label for o in menu(dm_for(carol, plan.id), "Impairment").options] == [
+        "Impair: no shipping next turn", "Impair: no moving next turn"]
     await choose(carol, plan.id, "Impairment", "Impair: no moving next turn")
     before = room.screens()
     submitted = await carol.user.click(dm_for(carol, plan.id), label="Submit")
-    assert reply(submitted).startswith(
-        "Done: Weapon: Baliset; Defense: No defense; Impairment: Impair: no moving next turn")
+    assert reply(submitted).startswith("Done: Weapon: Baliset; Impairment: Impair: no moving next turn")
     await deliver(env)
     news = room.news(before)
     assert news["channel"] == "Bene Tleilaxu submitted a battle plan."
     assert news["atreides"] == news["harkonnen"] == ""
 
     defense = await open_prompt(env, game_id, H, PromptKind.BATTLE_PLAN)
-    assert [b.label for b in components(dm_for(bob, defense.id))] == ["Umman Kudu"]  # his leader, nothing to play
-    await bob.user.click(dm_for(bob, defense.id), label="Umman Kudu")
+    assert [b.label for b in components(dm_for(bob, defense.id))] == ["Umman Kudu (1)"]  # his leader, nothing to play
+    await bob.user.click(dm_for(bob, defense.id), label="Umman Kudu (1)")
     await deliver(env)
     revealed = room.news(before)["channel"]
     assert "Bene Tleilaxu: no leader, dial 0, Baliset, no defense" in revealed

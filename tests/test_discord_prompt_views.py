@@ -61,9 +61,11 @@ def prompt(kind: PromptKind, faction: Faction = A, options=(), secret: bool = Tr
 
 
 def pick(form, **labels) -> list[int | None]:
-    """The draft that chooses, in each named field, the choice with that label (the others untouched)."""
+    """The draft that chooses, in each named field, the choice with that label (the others untouched), part by part
+    as a player does: a choice may change the parts after it."""
     chosen: list[int | None] = [None] * len(form.fields)
-    for index, field in enumerate(form.fields):
+    for index in range(len(form.fields)):
+        field = form.fields_for(chosen)[index]
         if field.name in labels:
             chosen[index] = [c.label for c in field.choices].index(labels[field.name])
     return chosen
@@ -87,17 +89,13 @@ def kinds_opened_by_the_engine() -> dict[PromptKind, bool]:
     return kinds
 
 
-# Public battle decisions still answered only by slash commands; their forms are being written (issue 13). This
-# list only shrinks: a kind leaves it when it gets its form.
-WITHOUT_FORM_YET = {PromptKind.BATTLE_CHOICE, PromptKind.PRESCIENCE, PromptKind.VOICE, PromptKind.BT_IMPAIRMENT}
-
 
 def test_every_prompt_kind_the_engine_opens_has_a_form():
     opened = kinds_opened_by_the_engine()
     assert len(opened) >= 25 and sum(opened.values()) >= 12  # the scan finds them, secret and public
-    assert set(opened) - set(FORMS) == WITHOUT_FORM_YET, "a decision with no buttons or menus"
+    assert set(opened) - set(FORMS) == set(), "a decision with no buttons or menus"
     assert set(FORMS) - set(opened) == set(), "a form for a kind the engine never opens"
-    assert WITHOUT_FORM_YET & set(FORMS) == set(), "a kind with a form is still listed as without one"
+    assert {kind for kind, secret in opened.items() if secret} <= set(FORMS), "a secret decision with no DM form"
 
 
 def real_secret_prompts(seeds=(0, 1, 2), max_actions: int = 1100, per_kind: int = 40):
@@ -199,9 +197,13 @@ def test_a_battle_plan_form_offers_the_engines_default_plan(real_prompts):
         form = form_for(plan_prompt)
         default = DEFAULTS[PromptKind.BATTLE_PLAN](state, plan_prompt)
         wanted = {"Leader": ("leader", default.leader) if default.leader else ("hero", default.cheap_hero),
-                  "Weapon": default.weapon, "Defense": default.defense, "Dial": default.dial,
-                  "Impairment": default.impair}
-        chosen = [[c.value for c in f.choices].index(wanted[f.name]) for f in form.fields]
+                  "Weapon": default.weapon or "", "Defense": default.defense or "", "Dial": default.dial,
+                  "Impairment": default.impair or "", "Kwisatz Haderach": default.kwisatz_haderach,
+                  "Spice": default.spice}
+        chosen: list[int | None] = [None] * len(form.fields)
+        for index in range(len(form.fields)):  # part by part: a choice may change the parts after it
+            field = form.fields_for(chosen)[index]
+            chosen[index] = [c.value for c in field.choices].index(wanted[field.name])
         assert form.action(chosen) == default, plan_prompt
 
 
@@ -235,44 +237,63 @@ def test_a_view_goes_only_to_the_deciding_factions_dm():
 # --- what each form builds ----------------------------------------------------------------------------
 
 
+def plan_detail(leaders=(), heroes=(), dial=(0, 0), weapons=(), defenses=(), pairs=None, **more) -> dict:
+    """A BATTLE_PLAN prompt's detail as engine/phases/battle_plans.py `plan_shape` writes it; by default every pair
+    of a weapon (or none) and another defense (or none) is legal."""
+    if pairs is None:
+        pairs = [[w, d] for w in [*weapons, None] for d in [None, *defenses] if w is None or w != d]
+    return dict(leaders=list(leaders), cheap_heroes=list(heroes), min_dial=dial[0], max_dial=dial[1], max_spice=0,
+                kwisatz_haderach=False, may_play_cards=bool(leaders or heroes), weapons=list(weapons),
+                defenses=list(defenses), card_pairs=pairs, impairments=[], impairing=[]) | more
+
+
 def test_battle_plan_form_builds_the_plan_chosen():
-    form = form_for(prompt(PromptKind.BATTLE_PLAN, H, leaders=["feyd_rautha", "beast_rabban"],
-                           cheap_heroes=["cheap_hero_1"], max_dial=3, may_play_cards=True,
-                           weapons=["crysknife", "baliset"], defenses=["shield_1", "baliset"]))
+    form = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(
+        ["feyd_rautha", "beast_rabban"], ["cheap_hero_1"], (0, 3), ["crysknife", "baliset"], ["shield_1", "baliset"])))
     assert [f.name for f in form.fields] == ["Leader", "Weapon", "Defense", "Dial"]
-    assert [c.label for c in form.fields[0].choices] == ["Feyd-Rautha", "Beast Rabban", "Cheap Hero (cheap hero)"]
+    assert [c.label for c in form.fields[0].choices] == ["Feyd-Rautha (6)", "Beast Rabban (4)",
+                                                         "Cheap Hero (cheap hero, 0)"]
     assert [c.label for c in form.fields[3].choices] == ["0", "1", "2", "3"]
-    chosen = pick(form, Leader="Beast Rabban", Weapon="Crysknife", Dial="3")
+    chosen = pick(form, Leader="Beast Rabban (4)", Weapon="Crysknife", Dial="3")
     assert form.action(chosen) == SubmitBattlePlan(faction=H, leader="beast_rabban", weapon="crysknife", dial=3)
-    assert form.summary(chosen) == "Leader: Beast Rabban; Weapon: Crysknife; Defense: No defense; Dial: 3"
-    hero = pick(form, Leader="Cheap Hero (cheap hero)", Defense="Baliset", Dial="0")
+    assert form.summary(chosen) == "Leader: Beast Rabban (4); Weapon: Crysknife; Defense: No defense; Dial: 3"
+    hero = pick(form, Leader="Cheap Hero (cheap hero, 0)", Defense="Baliset", Dial="0")
     assert form.action(hero) == SubmitBattlePlan(faction=H, cheap_hero="cheap_hero_1", defense="baliset")
     with pytest.raises(FormIncomplete, match="Choose your leader, dial first"):
         form.action(pick(form, Weapon="Crysknife"))
+    # one card a slot: the Baliset chosen as the weapon is not offered as the defense
+    baliset = pick(form, Weapon="Baliset")
+    assert [c.label for c in form.fields_for(baliset)[2].choices] == ["No defense", "Shield"]
 
 
 def test_a_13_no_leader_and_no_cheap_hero_leaves_the_dial_alone():
-    form = form_for(prompt(PromptKind.BATTLE_PLAN, A, leaders=[], cheap_heroes=[], max_dial=4, may_play_cards=False,
-                           weapons=["crysknife"], defenses=[]))
+    form = form_for(prompt(PromptKind.BATTLE_PLAN, A, **plan_detail(dial=(0, 4), pairs=[[None, None]])))
     assert [f.name for f in form.fields] == ["Dial"] and form.one_click
     assert form.action([2]) == SubmitBattlePlan(faction=A, dial=2)
-    empty = form_for(prompt(PromptKind.BATTLE_PLAN, A, leaders=[], cheap_heroes=[], max_dial=0,
-                            may_play_cards=False, weapons=[], defenses=[]))
+    empty = form_for(prompt(PromptKind.BATTLE_PLAN, A, **plan_detail(pairs=[[None, None]])))
     assert empty.one_click and empty.action([0]) == SubmitBattlePlan(faction=A)
 
 
 def test_bt_16_r_34_the_bt_attack_plan_fills_its_weapon_slot_and_may_impair():
-    shape = dict(leaders=[], cheap_heroes=[], max_dial=0, may_play_cards=True, weapons=["crysknife", "baliset"],
-                 defenses=["kulon"], attack="leader", impairments=["no_shipping", "no_moving"])
+    shape = plan_detail(weapons=["crysknife", "baliset"], defenses=["kulon"],
+                        pairs=[["crysknife", None], ["crysknife", "kulon"], ["baliset", None], ["baliset", "kulon"]],
+                        attack="leader", impairments=["no_shipping", "no_moving"], impairing=["baliset"])
     form = form_for(prompt(PromptKind.BATTLE_PLAN, BT, **shape))
     assert [f.name for f in form.fields] == ["Weapon", "Defense", "Impairment"]
     assert [c.label for c in form.fields[0].choices] == ["Crysknife", "Baliset"]  # no "No weapon" (R-34)
     with pytest.raises(FormIncomplete, match="weapon"):
         form.action([None, None, None])
+    # BT-16, R-17: the impairment comes with the worthless card alone, and must then be named
+    assert [c.label for c in form.fields_for(pick(form, Weapon="Crysknife"))[2].choices] == [
+        "No impairment (a real weapon)"]
+    assert [c.label for c in form.fields_for(pick(form, Weapon="Baliset"))[2].choices] == [
+        "Impair: no shipping next turn", "Impair: no moving next turn"]
+    with pytest.raises(FormIncomplete, match="impairment"):
+        form.action(pick(form, Weapon="Baliset"))
     chosen = pick(form, Weapon="Baliset", Impairment="Impair: no moving next turn")
     assert form.action(chosen) == SubmitBattlePlan(faction=BT, weapon="baliset", impair="no_moving")
-    defender = form_for(prompt(PromptKind.BATTLE_PLAN, H, **{**shape, "leaders": ["feyd_rautha"],
-                                                              "impairments": [], "weapons": ["baliset"]}))
+    defender = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(
+        ["feyd_rautha"], weapons=["baliset"], defenses=["kulon"], attack="leader")))
     assert [f.name for f in defender.fields] == ["Leader", "Weapon", "Defense"]
     assert defender.action([None, None, None]) == SubmitBattlePlan(faction=H, leader="feyd_rautha")
 
@@ -281,8 +302,10 @@ def test_one_click_answers_build_their_actions():
     call = form_for(prompt(PromptKind.TRAITOR_CALL, A, ["call", "no"]))
     assert [call.action([0]), call.action([1])] == [CallTraitor(faction=A, call=True),
                                                     CallTraitor(faction=A, call=False)]
-    attack = form_for(prompt(PromptKind.BT_ATTACK, BT, ["feyd_rautha", "decline"]))
-    assert [c.label for c in attack.fields[0].choices] == ["Attack Feyd-Rautha", "Attack no leader"]
+    attack = form_for(prompt(PromptKind.BT_ATTACK, BT, ["feyd_rautha", "decline"],
+                             targets={"feyd_rautha": {"territory": "Arrakeen", "faction": "harkonnen"}}))
+    assert [c.label for c in attack.fields[0].choices] == ["Attack Feyd-Rautha (Harkonnen, Arrakeen)",
+                                                           "Attack no leader"]
     assert attack.action([1]) == ChooseBtAttack(faction=BT, leader=None)
     mark = form_for(prompt(PromptKind.BT_MARK, BT, ["duncan_idaho", "no"]))
     assert [mark.action([0]), mark.action([1])] == [MarkBtTraitor(faction=BT, leader="duncan_idaho"),
@@ -313,8 +336,9 @@ def test_bt_5_bt_30_traps_form_lays_each_card_where_chosen_and_one_trap_a_strong
     assert form.action([None, None]) == LayTraps(faction=BT)  # every card kept by default
     chosen = pick(form, Kulon="Trap on Carthag", Crysknife="Trap on Arrakeen")
     assert form.action(chosen) == LayTraps(faction=BT, traps={"Carthag": "kulon", "Arrakeen": "crysknife"})
-    with pytest.raises(FormIncomplete, match="BT-30"):
-        form.action(pick(form, Kulon="Trap on Carthag", Crysknife="Trap on Carthag"))
+    # BT-30: one trap a stronghold: Carthag, taken by the Kulon, is not offered for the Crysknife
+    assert [c.label for c in form.fields_for(pick(form, Kulon="Trap on Carthag"))[1].choices] == [
+        "Keep Crysknife", "Trap on Arrakeen"]
 
 
 def test_r_11_bt_40_traps_and_gifts_form_traps_gives_and_keeps():

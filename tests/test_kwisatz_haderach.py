@@ -16,7 +16,7 @@ from engine.game import apply
 from engine.ids import Faction
 from engine.invariants import violations
 from engine.model import BattleState, Phase, PromptKind
-from engine.phases.battle import kwisatz_haderach_available
+from engine.phases.battle_plans import kwisatz_haderach_available
 from engine.views import view
 from tests.conftest import apply_all, enter_phase, let_reveal_stand, prompt_of, refused
 from tests.test_battle import FLAT, arena, give, plan, put

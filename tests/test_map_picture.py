@@ -101,8 +101,14 @@ def test_the_storms_sector_is_shaded(mid_game):
     elsewhere.storm_sector = (here + 8) % 18 + 1  # across the disc
     for location in (loc for loc in board.all_locations() if board.location_sector(loc) == here):
         darkened = ImageColor.getrgb(STORM_FILL[board.territory(board.location_territory(location)).kind])
-        assert darkened in _colours(render_map(mid_game, None), location_box(location)), location
-        assert darkened not in _colours(render_map(elsewhere, None), location_box(location)), location
+        # a cell is filled: hundreds of pixels; a label's anti-aliased edge may blend into the colour here and there
+        stormy = _count(render_map(mid_game, None), location_box(location), darkened)
+        assert stormy > 100 and _count(render_map(elsewhere, None), location_box(location), darkened) < stormy / 10, \
+            location
+
+
+def _count(png: bytes, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+    return sum(n for n, seen in _picture(png).crop(box).getcolors(maxcolors=1 << 20) if seen == colour)
 
 
 def _colours(png: bytes, box: tuple[int, int, int, int]) -> set[tuple[int, int, int]]:

@@ -23,7 +23,7 @@ from engine.ids import Faction
 from engine.invariants import violations
 from engine.model import Phase, PromptKind
 from engine.options import GameOptions
-from engine.phases.battle import available_leaders
+from engine.phases.battle_plans import available_leaders
 from engine.views import view
 from tests.conftest import apply_all, enter_phase, let_reveal_stand, prompt_of, refused
 from tests.test_battle import FLAT, arena, duel, give, plan, put

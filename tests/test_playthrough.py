@@ -22,11 +22,13 @@ from bot.app.decision_cards import CARD_HEADING
 from bot.app.render import messages_for
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
+from bot.discord.prompt_forms import form_for
 from bot.store.memory import MemoryGameStore
-from engine.flow import open_prompt
-from engine.model import GameState, PromptKind
+from engine.actions import AskPrescience
+from engine.game import apply
+from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_name
-from tests.conftest import BG, BT, A, H, ready_game, store_running_game
+from tests.conftest import BG, BT, A, H, enter_phase, prompt_of, store_running_game
 from tests.playthrough import (
     INTERACTION_KINDS,
     MAX_PAGE_TURNS,
@@ -38,6 +40,8 @@ from tests.playthrough import (
     main,
     seat_the_table,
 )
+from tests.test_battle import FLAT, arena, give, put
+from tests.test_optional_combat import switch_on
 
 TURNS = 2
 SHAPE = {"finished", "turns", "winner", "interactions", "admin_interventions", "admin_interventions_by_kind",
@@ -178,22 +182,26 @@ async def test_an_amount_is_typed_into_the_modal_within_the_range_it_writes():
     assert summary.typed_values == 0 and summary.cards_answered == 1
 
 
-def harkonnen_giving_back_four_of_eight() -> GameState:
-    """A-14's Harkonnen special Karama just took the Atreides' four cards: eight cards to keep or give back, a
-    form of eight parts, shown four at a time (bot/discord/prompt_forms.py MAX_FIELDS)."""
-    state = ready_game((A, H, BT), seed=3, special_karama_powers=True)
-    cards = [c for c in state.treachery_deck if c not in state.faction(H).hand][:8]
-    state.treachery_deck = [c for c in state.treachery_deck if c not in cards]
-    state.faction(H).hand, state.faction(A).hand = cards, []
-    open_prompt(state, PromptKind.HAND_SWAP, H, secret=True, options=cards, target=A.value, count=4,
-                taken=cards[4:])
+def atreides_planning_in_six_parts() -> GameState:
+    """An Atreides battle plan with every part: a leader, a weapon, a defense, the dial, the awakened Kwisatz
+    Haderach (A-15 `character_advantages`) and the spice backing the dial (A-15 `advanced_combat`): a form of six
+    parts, shown four at a time (bot/discord/form_core.py MAX_FIELDS)."""
+    state = arena((A, H, BT))
+    switch_on(state, character_advantages=True, advanced_combat=True)
+    state.kwisatz_haderach.active = True
+    give(state, A, "crysknife", "shield_1")
+    put(state, A, FLAT, 5)
+    put(state, H, FLAT, 5)
+    state = apply(enter_phase(state, Phase.BATTLE)[0], AskPrescience(faction=A)).state
+    assert [f.name for f in form_for(prompt_of(state, A, PromptKind.BATTLE_PLAN)).fields] == [
+        "Leader", "Weapon", "Defense", "Dial", "Kwisatz Haderach", "Spice"]
     return state
 
 
 async def test_a_form_of_more_parts_than_one_card_shows_is_filled_window_after_window():
     bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
     summary = Summary(seed=1, factions=["atreides", "harkonnen", "bene_tleilaxu"], options="")
-    state = harkonnen_giving_back_four_of_eight()
+    state = atreides_planning_in_six_parts()
     async with simcord.run(bot) as env:
         await bot.tree.sync()
         guild = env.create_guild()
@@ -206,11 +214,11 @@ async def test_a_form_of_more_parts_than_one_card_shows_is_filled_window_after_w
         await bot.service.store.queue(game_id, messages_for([], None, state))
         bot.wake_outbox()
         await env.advance_time(WAKE)
-        [card] = [i for i in table.open_cards(H) if kind_of(table.screens[H].heading_of(i)) == "hand_swap"]
-        await table.answer_card(H, card)
+        [card] = [i for i in table.open_cards(A) if kind_of(table.screens[A].heading_of(i)) == "battle_plan"]
+        await table.answer_card(A, card)
 
     # every part chosen, in both windows: "More choices" pressed once, then Submit (and "Back" perhaps)
-    assert summary.interactions["select"] == 8
+    assert summary.interactions["select"] == 6
     assert 2 <= summary.interactions["click"] <= 3
-    # a random choice keeps or gives back each card: the form refuses a count other than four ("Not yet")
-    assert summary.cards_answered + summary.offered_choice_refused == 1
+    # whatever was chosen at random among what the parts offered, the plan was accepted
+    assert summary.cards_answered == 1 and summary.offered_choice_refused == 0

@@ -25,6 +25,7 @@ from engine.actions import (
     CaptureLeader,
     ChooseBattle,
     ChooseBtAttack,
+    ChooseBtImpairment,
     ChooseTraitor,
     DialStorm,
     EndNexus,
@@ -135,6 +136,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
     CaptureLeader: lambda a: {"keep": "keep the captured leader", "kill": "kill him for 2 spice",
                               "release": "let him go"}[a.choice],
     ChooseBtAttack: lambda a: f"attack {option_name(a.leader)}" if a.leader else "attack no leader",
+    ChooseBtImpairment: lambda a: "impair them: " + ("no shipping" if a.impair == "no_shipping" else "no moving")
+                                  + " next turn",
     AnswerTruthtrance: lambda a: f"answer {a.answer}",
     AnswerRevealWindow: lambda a: f"reveal {option_name(a.leader)}" if a.leader else "let the moment pass",
     MarkBtTraitor: lambda a: f"mark {option_name(a.leader)} as your traitor" if a.leader else "mark no one",
@@ -180,6 +183,7 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.GUILD_TIMING: (GuildTiming,),
     PromptKind.HAND_SWAP: (ReturnCards,),
     PromptKind.LEADER_CAPTURE: (CaptureLeader,),
+    PromptKind.BT_IMPAIRMENT: (ChooseBtImpairment,),
 }
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from bot.app.battle_facts import BATTLE_FACTS
 from bot.app.turn_facts import TURN_FACTS
 from bot.app.words import Facts
 from engine.model import Prompt, PromptKind
@@ -49,6 +50,7 @@ KIND_NAMES: dict[PromptKind, str] = {
     PromptKind.GUILD_TIMING: "when the Guild take their turn",
     PromptKind.HAND_SWAP: "the cards you give back",
     PromptKind.LEADER_CAPTURE: "a captured leader",
+    PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
 }
 
 # The rule a decision is asked under, as /rules finds it.
@@ -81,12 +83,13 @@ KIND_RULES: dict[PromptKind, str] = {
     PromptKind.GUILD_TIMING: "A-15",
     PromptKind.HAND_SWAP: "A-14",
     PromptKind.LEADER_CAPTURE: "A-15",
+    PromptKind.BT_IMPAIRMENT: "BT-16",
 }
 
 CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)
 # The lines a card of each kind shows beyond the standard ones: (the decider's view, the prompt) -> lines. Each
 # area of the game keeps its own in a module of bot/app (turn_facts, battle_facts...), merged here.
-FACTS: dict[PromptKind, Facts] = {**TURN_FACTS}
+FACTS: dict[PromptKind, Facts] = {**TURN_FACTS, **BATTLE_FACTS}
 
 
 class DecisionCard(BaseModel):

@@ -8,18 +8,22 @@ what the prompt says is legal and assembles the typed action.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from bot.discord.form_core import Choice, Field, Form, FormIncomplete
+from bot.discord.form_core import Choice, Field, Form
 from bot.discord.turn_forms import TURN_FORMS
 from engine.actions import (
     Action,
     AnswerPrescience,
     AnswerRevealKarama,
     AnswerRevealWindow,
+    AskPrescience,
     CallTraitor,
+    ChooseBattle,
     ChooseBtAttack,
+    ChooseBtImpairment,
     ChooseTraitor,
     DialStorm,
     LayTraps,
@@ -29,17 +33,28 @@ from engine.actions import (
     ReturnCards,
     SubmitBattlePlan,
     TrapsAndGifts,
+    UseVoice,
 )
+from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name
 
-NONE = "none"  # engine/phases/battle.py: "nothing" as a prescience answer
+NONE = "none"  # engine/phases/battle.py: "nothing" as a prescience answer, no question, no Voice
+NOTHING = ""  # a menu's "no weapon", "no defense", "keep the card"...: None in a refined form means "not chosen"
 
 
 def _leader(leader_id: str) -> str:
     try:
         return leader_name(leader_id)
+    except (KeyError, LookupError):
+        return leader_id
+
+
+def _strong(leader_id: str) -> str:
+    """"Feyd-Rautha (6)": a leader and his strength, for a battle plan."""
+    try:
+        return f"{leader_name(leader_id)} ({load_game_data().leader(leader_id).strength})"
     except (KeyError, LookupError):
         return leader_id
 
@@ -69,9 +84,67 @@ def _storm_dial(prompt: Prompt) -> Form:
 
 
 def _traitor_call(prompt: Prompt) -> Form:
-    labels = {"call": "Call traitor", "no": "No traitor call"}
+    """A-13: "call" is offered only to a side holding the opposing leader's traitor card (engine/phases/battle.py
+    `traitor_options`)."""
+    leader = prompt.detail.get("leader")
+    labels = {"call": f"Call traitor: {_leader(leader)}" if leader else "Call traitor", "no": "No traitor call"}
     return _single(prompt, "Traitor call", [Choice(labels.get(o, o), o == "call") for o in prompt.options],
                    lambda f, v: CallTraitor(faction=f, call=v))
+
+
+# --- the public battle decisions: which battle, the prescience question, the Voice; a trap's impairment ---
+
+
+def battle_label(option: str) -> str:
+    """"Fight the Harkonnen in Arrakeen" for an option "Arrakeen|harkonnen" (engine/phases/battle.py)."""
+    territory, opponent = option.split("|")
+    return f"Fight the {faction_name(Faction(opponent))} in {territory}"
+
+
+def _battle_choice(prompt: Prompt) -> Form:
+    def build(faction: Faction, option: str) -> ChooseBattle:
+        territory, opponent = option.split("|")
+        return ChooseBattle(faction=faction, territory=territory, opponent=Faction(opponent))
+
+    return _single(prompt, "Battle", [Choice(battle_label(o), o) for o in prompt.options], build)
+
+
+def prescience_label(option: str) -> str:
+    return "Ask nothing" if option == NONE else f"Ask for their {option}"
+
+
+def _prescience(prompt: Prompt) -> Form:
+    return _single(prompt, "Question", [Choice(prescience_label(o), o) for o in prompt.options],
+                   lambda f, v: AskPrescience(faction=f, element=None if v == NONE else v))
+
+
+def voice_label(option: str) -> str:
+    """"They must play a poison weapon" for "play:poison weapon" (engine/phases/battle.py VOICE_CATEGORIES)."""
+    if option == NONE:
+        return "No Voice"
+    command, kind = option.split(":", 1)
+    kind = "worthless card" if kind == "worthless" else kind
+    return f"They must {'play' if command == 'play' else 'not play'} a {kind}"
+
+
+def _voice(prompt: Prompt) -> Form:
+    def build(faction: Faction, option: str) -> UseVoice:
+        if option == NONE:
+            return UseVoice(faction=faction)
+        command, kind = option.split(":", 1)
+        return UseVoice(faction=faction, command=command, category=kind)
+
+    return _single(prompt, "Voice", [Choice(voice_label(o), o) for o in prompt.options], build)
+
+
+IMPAIRMENT_LABELS = {"no_shipping": "no shipping next turn", "no_moving": "no moving next turn"}  # BT-16, R-17
+
+
+def _bt_impairment(prompt: Prompt) -> Form:
+    target = faction_name(Faction(prompt.detail["target"]))
+    return _single(prompt, "Impairment", [Choice(f"{target}: {IMPAIRMENT_LABELS.get(o, o)}", o)
+                                          for o in prompt.options],
+                   lambda f, v: ChooseBtImpairment(faction=f, impair=v))
 
 
 def _element_label(element: str, option: str) -> str:
@@ -93,8 +166,14 @@ def _prescience_answer(prompt: Prompt) -> Form:
 
 
 def _bt_attack(prompt: Prompt) -> Form:  # engine/phases/bt_attack.py: DECLINE = "decline"
-    choices = [Choice("Attack no leader", None) if o == "decline" else Choice(f"Attack {_leader(o)}", o)
-               for o in prompt.options]
+    targets = prompt.detail.get("targets", {})
+
+    def label(leader: str) -> str:
+        where = targets.get(leader)
+        return f"Attack {_leader(leader)}" + (f" ({faction_name(Faction(where['faction']))}, {where['territory']})"
+                                              if where else "")
+
+    choices = [Choice("Attack no leader", None) if o == "decline" else Choice(label(o), o) for o in prompt.options]
     return _single(prompt, "Attack", choices, lambda f, v: ChooseBtAttack(faction=f, leader=v))
 
 
@@ -126,10 +205,61 @@ def _bg_prediction(prompt: Prompt) -> Form:
     return Form(prompt, (factions, turns), lambda f, v: PredictWinner(faction=f, predicted=v[0], turn=v[1]))
 
 
-def _card_fields(hand: list[str], destinations: list[Choice]) -> tuple[Field, ...]:
-    """One field per card of the BT hand: where the card goes (kept by default)."""
-    return tuple(Field(_card(card), (Choice(f"Keep {_card(card)}", None), *destinations), default=0)
-                 for card in hand)
+def _refined(makers: list[Callable[[dict[int, Any]], Field]]) -> Callable[[list[Any]], tuple[Field, ...]]:
+    """A form's parts where each may depend on the ones before it: `makers[i]` makes part i from the values in
+    effect before it (by part: the value chosen, else the part's preselected default, else None: undecided). A
+    value its part no longer offers counts as not chosen."""
+    def refine(values: list[Any]) -> tuple[Field, ...]:
+        fields: list[Field] = []
+        in_effect: dict[int, Any] = {}
+        for index, (make, value) in enumerate(zip(makers, values, strict=True)):
+            field = make(in_effect)
+            offered = [c.value for c in field.choices]
+            if value is None or value not in offered:
+                value = offered[field.default] if field.default is not None else None
+            in_effect[index] = value
+            fields.append(field)
+        return tuple(fields)
+
+    return refine
+
+
+def _refined_form(prompt: Prompt, makers: list[Callable[[dict[int, Any]], Field]],
+                  build: Callable[[Faction, list[Any]], Action]) -> Form:
+    refine = _refined(makers)
+    return Form(prompt, refine([None] * len(makers)), build, refine=refine)
+
+
+def _field(name: str, choices: list[Choice], first_by_default: bool = False) -> Field:
+    """A part, its first choice preselected when asked or when it is the only one."""
+    return Field(name, tuple(choices), default=0 if len(choices) == 1 or first_by_default else None)
+
+
+def _slot(name: str, choices: list[Choice]) -> Field:
+    """A part whose empty choice (no card, no impairment), when offered, comes first and is preselected."""
+    return _field(name, choices, first_by_default=choices[0].value == NOTHING)
+
+
+# --- BT traps and gifts: one part per card of the hand ------------------------------------------------------
+
+
+def _card_destinations(hand: list[str], strongholds: list[str], receivers: dict[str, int]
+                       ) -> list[Callable[[dict[int, Any]], Field]]:
+    """Where each card of the BT hand goes: kept (preselected), a trap on a stronghold no earlier card traps
+    (BT-30: one trap a stronghold), or a gift to a player whose hand the earlier gifts have not filled (BT-40)."""
+    def maker(index: int, card: str) -> Callable[[dict[int, Any]], Field]:
+        def make(before: dict[int, Any]) -> Field:
+            earlier = [before[i] for i in range(index) if before[i]]
+            trapped = {target for where, target in earlier if where == "trap"}
+            given = Counter(target for where, target in earlier if where == "gift")
+            choices = [Choice(f"Keep {_card(card)}", NOTHING)]
+            choices += [Choice(f"Trap on {s}", ("trap", s)) for s in strongholds if s not in trapped]
+            choices += [Choice(f"Give to {faction_name(Faction(r))}", ("gift", r)) for r, room in receivers.items()
+                        if given[r] < room]
+            return Field(_card(card), tuple(choices), default=0)
+        return make
+
+    return [maker(index, card) for index, card in enumerate(hand)]
 
 
 def _sorted_out(hand: list[str], values: list[Any]) -> tuple[dict[str, str], dict[str, Faction]]:
@@ -137,12 +267,10 @@ def _sorted_out(hand: list[str], values: list[Any]) -> tuple[dict[str, str], dic
     traps: dict[str, str] = {}
     gifts: dict[str, Faction] = {}
     for card, value in zip(hand, values, strict=True):
-        if value is None:
+        if not value:
             continue
         where, target = value
         if where == "trap":
-            if target in traps:
-                raise FormIncomplete(f"Two cards cannot both be the trap on {target} (BT-30): one trap a stronghold.")
             traps[target] = card
         else:
             gifts[card] = Faction(target)
@@ -151,38 +279,36 @@ def _sorted_out(hand: list[str], values: list[Any]) -> tuple[dict[str, str], dic
 
 def _bt_traps(prompt: Prompt) -> Form:
     hand = list(prompt.detail.get("hand", []))
-    where = [Choice(f"Trap on {s}", ("trap", s)) for s in prompt.options]
-    return Form(prompt, _card_fields(hand, where),
-                lambda f, v: LayTraps(faction=f, traps=_sorted_out(hand, v)[0]))
+    return _refined_form(prompt, _card_destinations(hand, list(prompt.options), {}),
+                         lambda f, v: LayTraps(faction=f, traps=_sorted_out(hand, v)[0]))
 
 
 def _bt_traps_and_gifts(prompt: Prompt) -> Form:
     hand = list(prompt.detail.get("hand", []))
-    where = [Choice(f"Trap on {s}", ("trap", s)) for s in prompt.options] if prompt.detail.get("traps", True) else []
-    if prompt.detail.get("gifts", True):
-        receivers = prompt.detail.get("receivers", {})
-        where += [Choice(f"Give to {faction_name(Faction(r))}", ("gift", r)) for r in receivers]
+    strongholds = list(prompt.options) if prompt.detail.get("traps", True) else []
+    receivers = dict(prompt.detail.get("receivers", {})) if prompt.detail.get("gifts", True) else {}
 
     def build(faction: Faction, values: list[Any]) -> Action:
         traps, gifts = _sorted_out(hand, values)
         return TrapsAndGifts(faction=faction, traps=traps, gifts=gifts)
 
-    return Form(prompt, _card_fields(hand, where), build)
+    return _refined_form(prompt, _card_destinations(hand, strongholds, receivers), build)
 
 
 def _hand_swap(prompt: Prompt) -> Form:
-    """The Harkonnen special Karama (A-14): after taking a hand, give back as many cards as were taken."""
+    """The Harkonnen special Karama (A-14): after taking a hand, give back as many cards as were taken: one part
+    per card owed, each offering the cards no earlier part gives."""
     hand, count = list(prompt.options), int(prompt.detail.get("count", 0))
-    fields = tuple(Field(_card(card), (Choice(f"Keep {_card(card)}", False), Choice(f"Give back {_card(card)}", True)),
-                         default=0) for card in hand)
 
-    def build(faction: Faction, values: list[Any]) -> Action:
-        back = [card for card, give in zip(hand, values, strict=True) if give]
-        if len(back) != count:
-            raise FormIncomplete(f"Give back exactly {count} cards (you chose {len(back)}).")
-        return ReturnCards(faction=faction, cards=back)
+    def maker(index: int) -> Callable[[dict[int, Any]], Field]:
+        def make(before: dict[int, Any]) -> Field:
+            given = {before[i] for i in range(index)}
+            return _field(f"Give back ({index + 1} of {count})",
+                          [Choice(_card(card), card) for card in hand if card not in given])
+        return make
 
-    return Form(prompt, fields, build)
+    return _refined_form(prompt, [maker(index) for index in range(count)],
+                         lambda f, v: ReturnCards(faction=f, cards=list(v)))
 
 
 def _storm_cards(prompt: Prompt) -> Form:  # engine/cards.py: "pass", "weather_control", "family_atomics"
@@ -208,51 +334,105 @@ def _storm_cards(prompt: Prompt) -> Form:  # engine/cards.py: "pass", "weather_c
     return Form(prompt, tuple(fields), build)
 
 
+def plan_heads(detail: dict) -> list[tuple[str, str]]:
+    """Who may lead the plan: ("leader", id) and ("hero", card) pairs (engine/phases/battle_plans.py)."""
+    return [("leader", x) for x in detail.get("leaders", [])] + [("hero", x) for x in detail.get("cheap_heroes", [])]
+
+
+def _empty_first(cards: list[str | None]) -> list[str | None]:
+    unique = list(dict.fromkeys(cards))
+    return [None] * (None in unique) + [card for card in unique if card is not None]
+
+
+def plan_weapons(detail: dict) -> list[str | None]:
+    """The weapon slot's legal cards as the legal pairs of the shape list them; None first: the empty slot."""
+    return _empty_first([pair[0] for pair in detail.get("card_pairs", [[None, None]])])
+
+
+def plan_defenses(detail: dict, weapon: str | None, decided: bool = True) -> list[str | None]:
+    """The defense slot's legal cards beside this weapon (beside any weapon when not `decided`)."""
+    return _empty_first([pair[1] for pair in detail.get("card_pairs", [[None, None]])
+                         if not decided or pair[0] == weapon])
+
+
+def _card_choices(cards: list[str | None], empty: str) -> list[Choice]:
+    return [Choice(empty, NOTHING) if card is None else Choice(_card(card), card) for card in cards]
+
+
 def _battle_plan(prompt: Prompt) -> Form:
-    """engine/phases/battle.py `_plan_shape` (and bt_attack.py `attack_shape`): leaders and cheap heroes, the
-    weapon and defense cards, the dial's maximum, and for the BT's attack the impairments (BT-16)."""
+    """engine/phases/battle_plans.py `plan_shape`: every part offers only what the check accepts, and where a rule
+    ties two parts the later one is offered again for the earlier choice: the defense beside the weapon (one card
+    a slot; the Voice; prescience), the Kwisatz Haderach beside a leader, the spice up to the dial, the impairment
+    with a worthless card in the weapon slot (BT-16)."""
     d = prompt.detail
-    fields: list[Field] = []
-    heroes = [Choice(_leader(x), ("leader", x)) for x in d.get("leaders", [])] + \
-             [Choice(f"{_card(x)} (cheap hero)", ("hero", x)) for x in d.get("cheap_heroes", [])]
-    if heroes:
-        fields.append(Field("Leader", tuple(heroes), default=0 if len(heroes) == 1 else None))
-    cards = d.get("may_play_cards", True)
-    bt_attack = prompt.faction == Faction.BENE_TLEILAXU and d.get("attack") == "leader"
-    if cards and d.get("weapons"):
-        weapons = tuple(Choice(_card(c), c) for c in d["weapons"])
-        # R-34: the BT's attack always fills its weapon slot
-        fields.append(Field("Weapon", weapons) if bt_attack else Field("Weapon", (Choice("No weapon", None),
-                                                                                  *weapons), default=0))
-    if cards and d.get("defenses"):
-        fields.append(Field("Defense", (Choice("No defense", None), *(Choice(_card(c), c) for c in d["defenses"])),
-                            default=0))
-    if d.get("max_dial", 0) > 0:
-        fields.append(Field("Dial", tuple(Choice(str(n), n) for n in range(d["max_dial"] + 1))))
-    if d.get("kwisatz_haderach"):  # A-13, A-15: he may go with the leader
-        fields.append(Field("Kwisatz Haderach", (Choice("Without the Kwisatz Haderach", False),
-                                                 Choice("With the Kwisatz Haderach (+2)", True)), default=0))
-    if d.get("max_spice", 0) > 0:  # A-15 advanced combat: spice backing the dial
-        fields.append(Field("Spice", tuple(Choice(f"{n} spice", n) for n in range(d["max_spice"] + 1)), default=0))
-    if d.get("impairments"):
-        labels = {"no_shipping": "Impair: no shipping next turn", "no_moving": "Impair: no moving next turn"}
-        fields.append(Field("Impairment", (Choice("No impairment", None),
-                                           *(Choice(labels.get(i, i), i) for i in d["impairments"])), default=0))
-    names = [f.name for f in fields]
+    names: list[str] = []
+    makers: list[Callable[[dict[int, Any]], Field]] = []
+
+    def part(name: str, make: Callable[[dict[int, Any]], Field]) -> None:
+        names.append(name)
+        makers.append(make)
+
+    def chosen(name: str, before: dict[int, Any]) -> Any:
+        """What an earlier part holds: its value, NOTHING for an empty slot, None when undecided or absent."""
+        return before.get(names.index(name)) if name in names else None
+
+    heads = plan_heads(d)
+    if heads:
+        choices = [Choice(_strong(x) if who == "leader" else f"{_card(x)} (cheap hero, 0)", (who, x))
+                   for who, x in heads]
+        part("Leader", lambda before: _field("Leader", choices))
+    weapons, defenses = plan_weapons(d), plan_defenses(d, None, decided=False)
+    if any(weapons):
+        part("Weapon", lambda before: _slot("Weapon", _card_choices(weapons, "No weapon")))
+    if any(defenses):
+        def defense(before: dict[int, Any]) -> Field:
+            weapon = chosen("Weapon", before) if "Weapon" in names else NOTHING
+            cards = plan_defenses(d, weapon or None, decided=weapon is not None)
+            return _slot("Defense", _card_choices(cards, "No defense"))
+        part("Defense", defense)
+    low, high = d.get("min_dial", 0), d.get("max_dial", 0)
+    if high > 0:
+        part("Dial", lambda before: _field("Dial", [Choice(str(n), n) for n in range(low, high + 1)]))
+    if d.get("kwisatz_haderach"):  # A-13, A-15: he may go with a leader, never a cheap hero
+        def kwisatz_haderach(before: dict[int, Any]) -> Field:
+            head = chosen("Leader", before)
+            choices = [Choice("Without the Kwisatz Haderach", False)]
+            if head is None or head[0] == "leader":
+                choices.append(Choice("With the Kwisatz Haderach (+2)", True))
+            return _field("Kwisatz Haderach", choices, first_by_default=True)
+        part("Kwisatz Haderach", kwisatz_haderach)
+    if d.get("max_spice", 0) > 0:  # A-15 advanced combat: 1 spice backs 1 token dialed
+        def spice(before: dict[int, Any]) -> Field:
+            dial = chosen("Dial", before)
+            top = d["max_spice"] if dial is None else min(dial, d["max_spice"])
+            return _field("Spice", [Choice(f"{n} spice", n) for n in range(top + 1)], first_by_default=True)
+        part("Spice", spice)
+    impairing = d.get("impairing", [])
+    if impairing:  # BT-16, R-17: named exactly when a worthless card fills the weapon slot
+        def impairment(before: dict[int, Any]) -> Field:
+            weapon = chosen("Weapon", before)
+            undecided = weapon is None
+            choices = []
+            if any(w not in impairing for w in weapons) if undecided else weapon not in impairing:
+                choices.append(Choice("No impairment (a real weapon)", NOTHING))
+            if undecided or weapon in impairing:
+                choices += [Choice(f"Impair: {IMPAIRMENT_LABELS.get(i, i)}", i) for i in d.get("impairments", [])]
+            return _slot("Impairment", choices)
+        part("Impairment", impairment)
 
     def build(faction: Faction, values: list[Any]) -> Action:
-        chosen = dict(zip(names, values, strict=True))
-        who, leader = chosen.get("Leader") or (None, None)
+        plan = dict(zip(names, values, strict=True))
+        who, leader = plan.get("Leader") or (None, None)
         return SubmitBattlePlan(faction=faction, leader=leader if who == "leader" else None,
-                                cheap_hero=leader if who == "hero" else None, weapon=chosen.get("Weapon"),
-                                defense=chosen.get("Defense"), dial=chosen.get("Dial") or 0,
-                                impair=chosen.get("Impairment"),
-                                kwisatz_haderach=bool(chosen.get("Kwisatz Haderach")), spice=chosen.get("Spice") or 0)
+                                cheap_hero=leader if who == "hero" else None, weapon=plan.get("Weapon") or None,
+                                defense=plan.get("Defense") or None, dial=plan.get("Dial", low),
+                                impair=plan.get("Impairment") or None,
+                                kwisatz_haderach=bool(plan.get("Kwisatz Haderach")), spice=plan.get("Spice", 0))
 
-    if not fields:  # no leader, no card, no token to dial: the plan is empty, one click sends it
+    if not makers:  # no leader, no card, no token to dial: the plan is empty, one click sends it
         return _single(prompt, "Battle plan", [Choice("Submit an empty plan (no leader, no card, dial 0)", None)],
                        lambda f, v: SubmitBattlePlan(faction=f))
-    return Form(prompt, tuple(fields), build)
+    return _refined_form(prompt, makers, build)
 
 
 FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
@@ -270,6 +450,10 @@ FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
     PromptKind.STORM_CARDS: _storm_cards,
     PromptKind.BATTLE_PLAN: _battle_plan,
     PromptKind.HAND_SWAP: _hand_swap,
+    PromptKind.BATTLE_CHOICE: _battle_choice,
+    PromptKind.PRESCIENCE: _prescience,
+    PromptKind.VOICE: _voice,
+    PromptKind.BT_IMPAIRMENT: _bt_impairment,
     **TURN_FORMS,
 }
 

@@ -230,7 +230,8 @@ def open_reveal_window(state: GameState, territory: str) -> None:
     if record is None:
         return
     options = [record.leader] if record.leader in live_marks(state) else []
-    open_prompt(state, PromptKind.BT_REVEAL_WINDOW, BT, secret=True, options=[*options, PASS], territory=territory)
+    open_prompt(state, PromptKind.BT_REVEAL_WINDOW, BT, secret=True, options=[*options, PASS], territory=territory,
+                leader=record.leader, owner=record.faction.value)  # the public victory the window follows
 
 
 @handles(AnswerRevealWindow)

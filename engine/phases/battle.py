@@ -23,11 +23,11 @@ from engine.actions import (
     UseVoice,
 )
 from engine.board import board_index, factions_by_territory, is_stronghold
-from engine.captives import captives_go_home, kill_leader, leaders_held, offer_capture
+from engine.captives import captives_go_home, kill_leader, offer_capture
 from engine.combat import category, weapon_kills
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import bank_pays, pay, remove_spice
-from engine.elites import ELITE_WORTH, battle_tokens, elite_name, elite_worth, elites_at, loss_plan
+from engine.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
@@ -39,19 +39,26 @@ from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameSta
 from engine.names import card_name, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import bt_attack
+from engine.phases.battle_plans import (
+    NONE,
+    RULE,
+    answers_in,
+    check_plan,
+    describe_element,
+    elite_worth_in,
+    hand_shape,
+    plan_element,
+    plan_shape,
+)
 from engine.phases.turn import end_phase
 from engine.rng import Rng
 
-RULE = "1979 rules: Battles"
 SECTORS = 18
-WEAPONS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.WORTHLESS)
-DEFENSES = (CardCategory.SHIELD, CardCategory.SNOOPER, CardCategory.WORTHLESS)
 VOICE_CATEGORIES = (
     CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.SHIELD,
     CardCategory.SNOOPER, CardCategory.WORTHLESS,
 )
 ELEMENTS = ("leader", "weapon", "defense", "dial")
-NONE = "none"
 PRESCIENCE, ANSWER, VOICE, PLANS, TRAITORS = "prescience", "answer", "voice", "plans", "traitors"
 TRAPS_STEP, FIGHTING_STEP, BT_ATTACK_STEP = "traps", "fighting", "bt_attack"
 KH_AWAKENING, KH_BONUS = 7, 2  # A-13, A-15: the Kwisatz Haderach
@@ -163,7 +170,8 @@ def _next_battle(state: GameState, log: EventLog) -> bool:
         _start_battle(state, territory, group, aggressor, opponent, log)
     else:
         open_prompt(state, PromptKind.BATTLE_CHOICE, aggressor, secret=False,
-                    options=[_choice_key(t, o) for t, _, o in choices])
+                    options=[_choice_key(t, o) for t, _, o in choices],
+                    locations={_choice_key(t, o): group for t, group, o in choices})  # where each would be fought
     return True
 
 
@@ -262,7 +270,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         for side in (battle.aggressor, battle.defender):
             if side in battle.plans:
                 continue  # a trap's card is its whole plan (BT-32)
-            open_prompt(state, PromptKind.BATTLE_PLAN, side, secret=True, **_plan_shape(state, battle, side))
+            open_prompt(state, PromptKind.BATTLE_PLAN, side, secret=True, **plan_shape(state, battle, side))
         return True
     if battle.step == PLANS:
         battle.step = TRAITORS
@@ -272,7 +280,8 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
             state.battle.current = None
             return True
         for faction in _traitor_askers(state, battle):
-            open_prompt(state, PromptKind.TRAITOR_CALL, faction, secret=True, options=["call", "no"])
+            open_prompt(state, PromptKind.TRAITOR_CALL, faction, secret=True,
+                        options=traitor_options(state, battle, faction), **_traitor_facts(state, battle, faction))
             if state.faction(faction).auto_traitor:
                 state.prompts.pop()
                 _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log, by_order=True)
@@ -311,7 +320,7 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE,
                             f"Your {element} must be answered truthfully from what you can play.", legal)
     battle.prescience_answer = action.answer
-    shown = _describe_element(element, action.answer)
+    shown = describe_element(element, action.answer)
     audience = (battle.prescience_asker, action.faction)
     log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} will play "
                 f"{shown} as their {element}. The plan is bound to it.", element=element, answer=action.answer)
@@ -319,41 +328,9 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
                faction=action.faction.value, kind=PromptKind.PRESCIENCE_ANSWER.value)
 
 
-def _describe_element(element: str, answer: str) -> str:
-    if answer == NONE:
-        return "no " + element
-    if element == "dial":
-        return f"a dial of {answer}"
-    if element == "leader" and load_game_data().factions and _is_card(answer):
-        return card_name(answer)
-    return leader_name(answer) if element == "leader" else card_name(answer)
-
-
-def _is_card(item: str) -> bool:
-    try:
-        load_game_data().card(item)
-    except KeyError:
-        return False
-    return True
-
-
 def _answer_options(state: GameState, battle: Battle, faction: Faction, element: str) -> list[str]:
-    """The truthful answers: what the side's plan may hold, from the plan's own shape."""
-    return _answers_in(_plan_shape(state, battle, faction), battle, faction, element)
-
-
-def _answers_in(shape: dict, battle: Battle, faction: Faction, element: str) -> list[str]:
-    if element == "dial":
-        return [str(n) for n in range(shape["max_dial"] + 1)]
-    if element == "leader":
-        options = shape["leaders"] + shape["cheap_heroes"]
-        return options if options else [NONE]
-    if battle.attack and faction == Faction.BENE_TLEILAXU:  # R-34: the weapon slot must stay fillable
-        if element == "weapon":
-            return list(shape["weapons"])
-        return [c for c in shape["defenses"] if any(w != c for w in shape["weapons"])] + [NONE]
-    cards = shape["weapons"] if element == "weapon" else shape["defenses"]
-    return [*cards, NONE] if shape["may_play_cards"] else [NONE]
+    """The truthful answers: what the side's plan may hold, from the plan's own hand shape."""
+    return answers_in(hand_shape(state, battle, faction), battle, faction, element)
 
 
 @handles(UseVoice)
@@ -375,172 +352,15 @@ def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
 # --- plans -----------------------------------------------------------------------------------
 
 
-def available_leaders(state: GameState, faction: Faction, territory: str) -> list[str]:
-    """Leaders alive, fighting for the faction (its captives included, A-15) and not already used in another
-    territory this turn (a leader fights in one territory per turn)."""
-    used = state.battle.leader_territory if state.battle else {}
-    return [leader for leader in leaders_held(state, faction) if used.get(leader, territory) == territory]
-
-
-def kwisatz_haderach_available(state: GameState, faction: Faction, territory: str) -> bool:
-    """A-15: active once the Atreides lost 7 tokens in battles, alive, and in one territory a turn."""
-    kh = state.kwisatz_haderach
-    went = state.battle.kwisatz_haderach_territory if state.battle else None
-    return (faction == Faction.ATREIDES and state.setup.options.character_advantages and kh.active and not kh.dead
-            and went in (None, territory))
-
-
-def _elite_worth_in(battle: Battle, side: Faction) -> int:
-    """A-15: what each of the side's elites is worth in this battle (A-14: a Karama may cancel the Sardaukar's)."""
-    opponent = battle.defender if side == battle.aggressor else battle.aggressor
-    return 1 if side == Faction.EMPEROR and battle.sardaukar_cancelled else elite_worth(side, opponent)
-
-
 def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -> None:
     """A-14: a readied Karama fires as the Sardaukar would count double in this battle, when it begins: their
     worth sets the most the Emperor may dial, which a prescience answer binds, so it is fixed before the question
     (issue 12: an answer must stay playable)."""
     emperor = Faction.EMPEROR
-    if emperor not in (battle.aggressor, battle.defender) or _elite_worth_in(battle, emperor) < ELITE_WORTH:
+    if emperor not in (battle.aggressor, battle.defender) or elite_worth_in(battle, emperor) < ELITE_WORTH:
         return  # no Sardaukar bonus here: no Emperor, or against the Fremen
     if any(elites_at(state, loc, emperor) for loc in battle.locations):
         battle.sardaukar_cancelled = karama_cancels(state, Advantage.SARDAUKAR, log)
-
-
-def max_dial_spice(state: GameState, faction: Faction, most_dialed: int) -> int:
-    """A-15 `advanced_combat`: spice may back the dial, 1 per token, up to what the faction holds."""
-    if not state.setup.options.advanced_combat:
-        return 0
-    return min(most_dialed, state.faction(faction).spice)
-
-
-def dial_limit(state: GameState, battle: Battle, faction: Faction) -> int:
-    """The most the side may dial: its tokens in the battle, each elite at its worth here (A-15). The plan's
-    limit and the prescience answer's range both come from here."""
-    return battle_tokens(state, battle.locations, faction, _elite_worth_in(battle, faction))
-
-
-def _plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
-    """What this side may put in its plan: the legal leaders, cards and dial."""
-    if battle.attack:
-        return bt_attack.attack_shape(state, battle, faction)
-    hand = state.faction(faction).hand
-    leaders = available_leaders(state, faction, battle.territory)
-    heroes = [c for c in hand if category(c) == CardCategory.CHEAP_HERO]
-    tokens = dial_limit(state, battle, faction)
-    return {
-        "territory": battle.territory,
-        "leaders": leaders,
-        "cheap_heroes": heroes,
-        "max_dial": tokens,
-        "kwisatz_haderach": bool(leaders) and kwisatz_haderach_available(state, faction, battle.territory),
-        "max_spice": max_dial_spice(state, faction, tokens),
-        "may_play_cards": bool(leaders or heroes),  # A-13: no leader, no cheap hero: no cards
-        "weapons": [c for c in hand if category(c) in WEAPONS],
-        "defenses": [c for c in hand if category(c) in DEFENSES],
-        "prescience": battle.prescience_element if battle.prescience_target == faction else None,
-        "voice": battle.voice if battle.voice_target == faction else None,
-    }
-
-
-def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan) -> None:
-    """Refuse a plan the rules forbid, naming the rule and what is allowed."""
-    shape = _plan_shape(state, battle, faction)
-
-    def refuse(message: str, allowed: list[str] | None = None) -> None:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, message, allowed)
-
-    if plan.dial > shape["max_dial"]:
-        refuse(f"You have {shape['max_dial']} tokens in {battle.territory}; you dialed {plan.dial}.")
-    if plan.kwisatz_haderach and not shape.get("kwisatz_haderach"):
-        refuse("Only the Atreides' active, living Kwisatz Haderach may go with a leader, in one territory a turn "
-               "(A-15).")
-    if plan.kwisatz_haderach and not plan.leader:
-        refuse("The Kwisatz Haderach accompanies a leader, never a cheap hero, and cannot fight alone (A-15).")
-    if plan.spice and not state.setup.options.advanced_combat:
-        refuse("Spice backs a dial only in advanced combat (A-15 `advanced_combat`).")
-    backing = min(plan.dial, shape.get("max_spice", 0))
-    if plan.spice > backing:
-        refuse(f"Spice backs dialed tokens one each, up to your spice: at most {backing} here (A-15 "
-               "`advanced_combat`).")
-    if plan.leader and plan.cheap_hero:
-        refuse("A plan has a leader or a cheap hero in his place, not both.")
-    if plan.leader and plan.leader not in shape["leaders"]:
-        refuse("That leader cannot fight here: he is dead, not yours, or fought elsewhere this turn.",
-               shape["leaders"])
-    if plan.cheap_hero and plan.cheap_hero not in shape["cheap_heroes"]:
-        refuse("You must hold the cheap hero you play.", shape["cheap_heroes"])
-    if not plan.leader and not plan.cheap_hero and (shape["leaders"] or shape["cheap_heroes"]):
-        refuse("A leader or a cheap hero must be in the plan when you have one.",
-               shape["leaders"] + shape["cheap_heroes"])
-    if not shape["may_play_cards"] and (plan.weapon or plan.defense):
-        refuse("With no leader and no cheap hero you fight with your dial alone (A-13).")
-    if plan.weapon and plan.weapon not in shape["weapons"]:
-        refuse("The weapon slot takes a weapon or a worthless card from your hand.", shape["weapons"])
-    if plan.defense and plan.defense not in shape["defenses"]:
-        refuse("The defense slot takes a defense or a worthless card from your hand.", shape["defenses"])
-    if plan.weapon and plan.weapon == plan.defense:
-        refuse("One card cannot fill both slots.")
-    _check_prescience(battle, faction, plan, shape, refuse)
-    _check_voice(state, battle, faction, plan, shape, refuse)
-    if battle.attack:
-        bt_attack.check_attack_plan(state, battle, faction, plan, shape, refuse)
-
-
-def _plan_element(plan: BattlePlan, element: str) -> str:
-    if element == "dial":
-        return str(plan.dial)
-    if element == "leader":
-        return plan.leader or plan.cheap_hero or NONE
-    return getattr(plan, element) or NONE
-
-
-def _binding_answer(battle: Battle, faction: Faction, shape: dict) -> str | None:
-    """The prescience answer this side's plan must follow, if any. Our reading: an answer the side can no longer
-    play binds nothing (its card spent since as a Karama, its tokens taken since by an admin correction), like
-    a Voice that cannot be obeyed; else the plan would have no legal form and the game would stop (issue 12)."""
-    answer = battle.prescience_answer if battle.prescience_target == faction else None
-    if answer is None or answer not in _answers_in(shape, battle, faction, battle.prescience_element):
-        return None
-    return answer
-
-
-def _check_prescience(battle: Battle, faction: Faction, plan: BattlePlan, shape: dict, refuse) -> None:
-    answer = _binding_answer(battle, faction, shape)
-    element = battle.prescience_element
-    if answer is not None and _plan_element(plan, element) != answer:
-        refuse(f"Prescience binds your {element} to what you answered: {_describe_element(element, answer)}.")
-
-
-def _check_voice(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, shape: dict, refuse) -> None:
-    if battle.voice_target != faction or battle.voice is None:
-        return
-    command, wanted = battle.voice.split(":", 1)
-    played = [c for c in (plan.weapon, plan.defense) if c]
-    plays_it = any(category(c).value == wanted for c in played)
-    # R-34: a BT attack must fill its weapon slot; a Voice that forbids every card it could put there binds not.
-    slot_left = not battle.attack or any(category(c).value != wanted for c in shape["weapons"])
-    # A prescience answer binds first (it came first): a Voice against the bound card cannot be obeyed.
-    bound = _binding_answer(battle, faction, shape)
-    bound_kind = category(bound).value if bound and _is_card(bound) else None
-    if command == "not" and plays_it and slot_left and bound_kind != wanted:
-        refuse(f"The Voice forbids you to play a {wanted}.")
-    if command == "play" and not plays_it and _can_obey_play(battle, faction, wanted, shape):
-        refuse(f"The Voice commands you to play a {wanted}, and you can.")
-
-
-def _can_obey_play(battle: Battle, faction: Faction, wanted: str, shape: dict) -> bool:
-    """A 'play' Voice binds only when the side can play such a card, prescience's binding answer allowing."""
-    if not shape["may_play_cards"]:
-        return False
-    slots = []
-    if any(category(c).value == wanted for c in shape["weapons"]):
-        slots.append("weapon")
-    if any(category(c).value == wanted for c in shape["defenses"]):
-        slots.append("defense")
-    if _binding_answer(battle, faction, shape) is not None:
-        slots = [s for s in slots if s != battle.prescience_element]
-    return bool(slots)
 
 
 @handles(SubmitBattlePlan)
@@ -609,7 +429,7 @@ def _announce_elites(state: GameState, battle: Battle, log: EventLog) -> None:
     for side in (battle.aggressor, battle.defender):
         elites = sum(elites_at(state, loc, side) for loc in battle.locations)
         if elites:
-            worth = _elite_worth_in(battle, side)
+            worth = elite_worth_in(battle, side)
             log.public("elite_tokens_fight", f"{elites} {elite_name(side)} fight for the {faction_name(side)} in "
                        f"{battle.territory}, each worth {worth} in the dial and in losses"
                        + (" (single: against the Fremen, or cancelled by Karama)" if worth == 1 else "")
@@ -642,6 +462,22 @@ def _can_call(state: GameState, battle: Battle, faction: Faction) -> bool:
     side = _helper_in(state, battle, faction)
     with_kh = side is not None and battle.plans[side[1]].kwisatz_haderach
     return leader is not None and leader in state.faction(faction).traitors and not with_kh
+
+
+def traitor_options(state: GameState, battle: Battle, faction: Faction) -> list[str]:
+    """A-13, A-26: "call" only for a side that holds the opposing leader's traitor card (the Harkonnen's for their
+    ally too); every asker is asked all the same, and the options are the asker's secret, so being asked tells the
+    table nothing."""
+    return ["call", "no"] if _can_call(state, battle, faction) else ["no"]
+
+
+def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict:
+    """What the traitor question is about, all public once the plans are revealed: the opposing side and its leader
+    (None: a cheap hero or nobody), whether the Kwisatz Haderach is beside him, and the ally an asker speaks for."""
+    side, opponent = _helper_in(state, battle, faction)
+    plan = battle.plans[opponent]
+    return {"territory": battle.territory, "opponent": opponent.value, "leader": plan.leader,
+            "kwisatz_haderach": plan.kwisatz_haderach, "ally": side.value if side != faction else None}
 
 
 @handles(CallTraitor)
@@ -855,7 +691,7 @@ def _pay_dial(state: GameState, battle: Battle, winner: Faction, dial: int) -> i
     """The winner loses exactly the number dialed, taken from its tokens there: regular tokens first, then
     elites, each covering 2 of the dial (A-15; a Sardaukar covers 1 against the Fremen). Returns the elites
     lost."""
-    worth = _elite_worth_in(battle, winner)
+    worth = elite_worth_in(battle, winner)
     elites_lost = 0
     for loc in battle.locations:
         regular, elites = loss_plan(state, loc, winner, worth, dial)
@@ -907,56 +743,31 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
 
 
 def _minimal_plan(state: GameState, battle: Battle, faction: Faction) -> BattlePlan:
-    """The weakest legal plan: the weakest leader (or a cheap hero), dial 0, no card unless bound to one."""
-    shape = _plan_shape(state, battle, faction)
+    """The weakest legal plan: the weakest leader (or a cheap hero), the lowest dial, the fewest cards (none unless
+    something binds the side to one); the BT's attack fills its weapon slot with a real weapon before a worthless
+    card (R-34, BT-16)."""
+    shape = plan_shape(state, battle, faction)
     data = load_game_data()
-    plan = BattlePlan()
+    plan = BattlePlan(dial=shape["min_dial"])
     if shape["leaders"]:
         plan.leader = min(shape["leaders"], key=lambda leader: data.leader(leader).strength)
     elif shape["cheap_heroes"]:
         plan.cheap_hero = shape["cheap_heroes"][0]
-    answer = _binding_answer(battle, faction, shape)
-    if answer not in (None, NONE):
-        element = battle.prescience_element
-        if element == "dial":
-            plan.dial = int(answer)
-        elif element == "leader":
-            plan.leader, plan.cheap_hero = (None, answer) if _is_card(answer) else (answer, None)
-        else:
-            setattr(plan, element, answer)
-    voice = battle.voice if battle.voice_target == faction else None
-    free = [c for c in shape["weapons"] if c != plan.defense]
-    if battle.attack and not shape["leaders"] and plan.weapon is None and free:
-        # R-34: the BT always fill the weapon slot: with what the Voice commands, or not a kind it forbids, when
-        # they can; a real weapon first, else a worthless card (BT-16)
-        plan.weapon = min(free, key=lambda c: (_voice_against(voice, c), category(c) == CardCategory.WORTHLESS))
-    if voice and voice.startswith("play:"):
-        wanted = voice.split(":", 1)[1]
-        if _can_obey_play(battle, faction, wanted, shape):
-            for slot in ("weapon", "defense"):
-                cards = [c for c in shape[slot + "s"] if category(c).value == wanted and c not in
-                         (plan.weapon, plan.defense)]
-                bound = answer is not None and battle.prescience_element == slot
-                if cards and getattr(plan, slot) is None and not bound:
-                    setattr(plan, slot, cards[0])
-                    break
+
+    def weight(pair: list[str | None]) -> tuple[int, bool]:
+        weapon = pair[0]
+        return (sum(card is not None for card in pair),
+                bool(battle.attack) and weapon is not None and category(weapon) == CardCategory.WORTHLESS)
+
+    plan.weapon, plan.defense = min(shape["card_pairs"], key=weight)  # the first of the lightest: weapon slot first
     return plan
-
-
-def _voice_against(voice: str | None, card: str) -> bool:
-    """Whether playing this card goes against the Voice: a kind it forbids, or another than the kind it commands."""
-    if voice is None:
-        return False
-    command, kind = voice.split(":", 1)
-    return (category(card).value == kind) == (command == "not")
 
 
 def _plan_action(state: GameState, faction: Faction, plan: BattlePlan, battle: Battle | None) -> SubmitBattlePlan:
     """The action for a plan; a BT attack with a worthless card and no weapon names an impairment when the
     impairers are on (BT-16)."""
     impair = None
-    if battle is not None and battle.attack == "leader" and faction == Faction.BENE_TLEILAXU \
-            and bt_attack.impairs(state, plan.weapon):
+    if battle is not None and bt_attack.impairment_wanted(state, battle, faction, plan.weapon):
         impair = "no_moving"
     return SubmitBattlePlan(faction=faction, impair=impair, **plan.model_dump())
 
@@ -969,24 +780,19 @@ def _default_plan(state: GameState, prompt: Prompt) -> SubmitBattlePlan:
 
 @sampler_for(PromptKind.BATTLE_PLAN)
 def _sample_plan(state: GameState, prompt: Prompt, rng: Rng) -> SubmitBattlePlan:
+    """A random plan among those the prompt offers (engine/phases/battle_plans.py `plan_shape`)."""
     shape = prompt.detail
-    plan = BattlePlan(dial=rng.below(shape["max_dial"] + 1))
+    plan = BattlePlan(dial=shape["min_dial"] + rng.below(shape["max_dial"] - shape["min_dial"] + 1))
     heads = shape["leaders"] + shape["cheap_heroes"]
     if heads:
         head = rng.choice(heads)
         plan.leader, plan.cheap_hero = (None, head) if head in shape["cheap_heroes"] else (head, None)
-        weapons = [c for c in shape["weapons"] if c != plan.cheap_hero]
-        defenses = [c for c in shape["defenses"] if c != plan.cheap_hero]
-        plan.weapon = rng.choice(weapons) if weapons and rng.below(2) else None
-        defenses = [c for c in defenses if c != plan.weapon]
-        plan.defense = rng.choice(defenses) if defenses and rng.below(2) else None
-        plan.kwisatz_haderach = bool(plan.leader and shape.get("kwisatz_haderach") and rng.below(4))  # A-15
-    backing = min(plan.dial, shape.get("max_spice", 0))
+        plan.kwisatz_haderach = bool(plan.leader and shape["kwisatz_haderach"] and rng.below(4))  # A-15
+    plan.weapon, plan.defense = rng.choice(shape["card_pairs"])
+    backing = min(plan.dial, shape["max_spice"])
     plan.spice = rng.below(backing + 1) if backing else 0  # A-15 `advanced_combat`
-    if shape.get("attack") and not heads and shape["weapons"]:  # the BT's attack plan (R-34)
-        plan.weapon = rng.choice(shape["weapons"])
-        plan.defense = rng.choice(shape["defenses"]) if shape["defenses"] and rng.below(2) else None
-    return _plan_action(state, prompt.faction, plan, state.battle.current)
+    impair = rng.choice(shape["impairments"]) if plan.weapon in shape["impairing"] else None  # BT-16
+    return SubmitBattlePlan(faction=prompt.faction, impair=impair, **plan.model_dump())
 
 
 @default_for(PromptKind.BATTLE_CHOICE)
@@ -1019,7 +825,7 @@ def _default_answer(state: GameState, prompt: Prompt) -> AnswerPrescience:
     """Answer with what the minimal plan would play, so the binding answer leaves a legal plan."""
     battle = state.battle.current
     plan = _minimal_plan(state, battle, prompt.faction)
-    return AnswerPrescience(faction=prompt.faction, answer=_plan_element(plan, prompt.detail["element"]))
+    return AnswerPrescience(faction=prompt.faction, answer=plan_element(plan, prompt.detail["element"]))
 
 
 @sampler_for(PromptKind.PRESCIENCE_ANSWER)

@@ -111,7 +111,10 @@ def offer_leader_attack(state: GameState, log: EventLog) -> bool:
     targets = attack_targets(state)
     if not targets or not _attack_cards(state):
         return False
-    open_prompt(state, PromptKind.BT_ATTACK, BT, secret=True, options=[*sorted(targets), DECLINE])
+    # public facts for the decision card: whose each target is and where he fought
+    open_prompt(state, PromptKind.BT_ATTACK, BT, secret=True, options=[*sorted(targets), DECLINE],
+                targets={leader: {"territory": territory, "faction": holder(state, leader).value}
+                         for leader, territory in sorted(targets.items())})
     return True
 
 
@@ -148,7 +151,8 @@ def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> b
 
 def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     """BT-12: the BT fill the weapon slot (and may add a worthless card); the defender names his leader and
-    may play a defense and/or a worthless card."""
+    may play a defense and/or a worthless card (engine/phases/battle_plans.py narrows it by prescience and the
+    Voice)."""
     hand = state.faction(faction).hand
     if faction == BT and battle.attack == "leader":
         weapons, leaders = _attack_cards(state), []
@@ -162,28 +166,29 @@ def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
         "leaders": leaders,
         "cheap_heroes": [],
         "max_dial": 0,
+        "max_spice": 0,
+        "kwisatz_haderach": False,
         "may_play_cards": True,
         "weapons": weapons,
         "defenses": defenses,
-        "prescience": battle.prescience_element if battle.prescience_target == faction else None,
-        "voice": battle.voice if battle.voice_target == faction else None,
-        "attack": battle.attack,
         # BT-16 (optional): named with the leader attack's plan; a trap's is chosen once it is revealed
         "impairments": list(IMPAIRMENTS) if faction == BT and state.setup.options.bt_worthless_impairers else [],
     }
 
 
-def check_attack_plan(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, shape: dict,
-                      refuse) -> None:
+def attack_cards_problem(battle: Battle, faction: Faction, hand: dict, weapon: str | None, defense: str | None
+                         ) -> tuple[str, list[str] | None] | None:
+    """The cards of a BT attack (engine/phases/battle_plans.py `cards_problem`): R-34, BT-12."""
     if faction != BT:
-        if plan.weapon and category(plan.weapon) != CardCategory.WORTHLESS:
-            refuse("The attacked leader plays only a defense and/or a worthless card (BT-12).")
-        return
-    if plan.weapon is None:
-        refuse("A BT attack always fills its weapon slot: a weapon, a worthless card or a Karama (R-34).",
-               shape["weapons"])
-    if plan.defense and category(plan.defense) != CardCategory.WORTHLESS:
-        refuse("Beside its weapon the BT attack may add only a worthless card (BT-12).")
+        if weapon and category(weapon) != CardCategory.WORTHLESS:
+            return "The attacked leader plays only a defense and/or a worthless card (BT-12).", None
+        return None
+    if weapon is None:
+        return ("A BT attack always fills its weapon slot: a weapon, a worthless card or a Karama (R-34).",
+                hand["weapons"])
+    if defense and category(defense) != CardCategory.WORTHLESS:
+        return "Beside its weapon the BT attack may add only a worthless card (BT-12).", None
+    return None
 
 
 def impairs(state: GameState, weapon: str | None) -> bool:
@@ -193,9 +198,15 @@ def impairs(state: GameState, weapon: str | None) -> bool:
             and category(weapon) == CardCategory.WORTHLESS)
 
 
+def impairment_wanted(state: GameState, battle: Battle, faction: Faction, weapon: str | None) -> bool:
+    """BT-16, R-17: the BT's leader attack plan names an impairment exactly when its weapon slot holds a worthless
+    card and the impairers are on (a trap's is chosen once it is revealed: BT_IMPAIRMENT)."""
+    return faction == BT and battle.attack == "leader" and impairs(state, weapon)
+
+
 def check_impairment(state: GameState, battle: Battle, faction: Faction, plan: BattlePlan, impair: str | None) -> None:
     """BT-16, R-17: in the leader attack the BT name the impairment with the plan."""
-    wanted = faction == BT and battle.attack == "leader" and impairs(state, plan.weapon)
+    wanted = impairment_wanted(state, battle, faction, plan.weapon)
     if wanted and impair is None:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-16", "With a worthless card and no weapon, name the "
                             "impairment: no shipping or no moving next turn.", list(IMPAIRMENTS))

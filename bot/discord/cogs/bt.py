@@ -13,7 +13,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.cogs.play import any_leader_choices, card_in, leader_id, legal_options, own_hand
+from bot.discord.autocomplete import (
+    attack_leaders,
+    bidding_traps,
+    gifts,
+    impairments,
+    mark_leaders,
+    reveal_window_leaders,
+    setup_traps,
+)
+from bot.discord.cogs.play import (
+    any_leader_choices,
+    card_in,
+    leader_id,
+    legal_options,
+    own_hand,
+)
 from bot.discord.common import submit_for_seat
 from bot.discord.text import parse_assignments, parse_faction
 from engine.actions import (
@@ -24,6 +39,7 @@ from engine.actions import (
     ChooseBtImpairment,
     KaramaDestroyTrap,
     KaramaTaxBt,
+    LayTraps,
     MarkBtTraitor,
     RevealBtTraitor,
     SetSpiceWinOrder,
@@ -42,11 +58,16 @@ def stronghold_name(text: str) -> str:
     return next((s for s in load_game_data().board.strongholds if s.lower() == text.strip().lower()), text.strip())
 
 
+def trap_assignments(hand: list[str], traps: str | None) -> dict[str, str]:
+    """From "stronghold=card, ..." (cards by id or name from the hand)."""
+    return {stronghold_name(s): card_in(hand, c) for s, c in parse_assignments(traps).items()}
+
+
 def traps_and_gifts(faction: Faction, hand: list[str], traps: str | None, gifts: str | None) -> TrapsAndGifts:
     """From "stronghold=card, ..." and "card=faction, ..." (cards by id or name from the hand)."""
     return TrapsAndGifts(
         faction=faction,
-        traps={stronghold_name(s): card_in(hand, c) for s, c in parse_assignments(traps).items()},
+        traps=trap_assignments(hand, traps),
         gifts={card_in(hand, c): parse_faction(to) for c, to in parse_assignments(gifts).items()},
     )
 
@@ -57,9 +78,20 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
         self.bot = bot
         super().__init__()
 
+    @app_commands.command(name="setup-traps")
+    @app_commands.describe(traps="stronghold=card, ... (cards from your hand); leave out for none")
+    @app_commands.autocomplete(traps=setup_traps)
+    async def setup_traps(self, interaction: discord.Interaction, traps: str | None = None) -> None:
+        """At setup, before any token is placed: lay traps on strongholds, or none (secret, BT-5)."""
+        hand = await own_hand(interaction)
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: LayTraps(faction=f, traps=trap_assignments(hand, traps)),
+                              "traps laid" if traps else "no traps")
+
     @app_commands.command(name="traps-and-gifts")
     @app_commands.describe(traps="stronghold=card, ... (cards from your hand); leave out for none",
                            gifts="card=faction, ... ; leave out for none")
+    @app_commands.autocomplete(traps=bidding_traps, gifts=gifts)
     async def traps_and_gifts(self, interaction: discord.Interaction, traps: str | None = None,
                               gifts: str | None = None) -> None:
         """Before bidding: lay traps and give cards, or nothing (secret)."""
@@ -69,7 +101,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
 
     @app_commands.command(name="mark")
     @app_commands.describe(leader="A leader just revived to mark as your traitor; leave out for none")
-    @app_commands.autocomplete(leader=any_leader_choices)
+    @app_commands.autocomplete(leader=mark_leaders)
     async def mark(self, interaction: discord.Interaction, leader: str | None = None) -> None:
         """Mark a revived leader as your traitor, or not (secret)."""
         await submit_for_seat(self.bot, interaction, lambda f: MarkBtTraitor(faction=f, leader=leader_id(leader)),
@@ -85,7 +117,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
 
     @app_commands.command(name="reveal-window")
     @app_commands.describe(leader="The winning leader, if he is yours; leave out to let it pass")
-    @app_commands.autocomplete(leader=any_leader_choices)
+    @app_commands.autocomplete(leader=reveal_window_leaders)
     async def reveal_window(self, interaction: discord.Interaction, leader: str | None = None) -> None:
         """After an open-field battle: reveal the winning leader, or let it pass."""
         await submit_for_seat(self.bot, interaction,
@@ -94,7 +126,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
 
     @app_commands.command(name="attack")
     @app_commands.describe(leader="A leader who fought and survived; leave out for none")
-    @app_commands.autocomplete(leader=any_leader_choices)
+    @app_commands.autocomplete(leader=attack_leaders)
     async def attack(self, interaction: discord.Interaction, leader: str | None = None) -> None:
         """After all battles: attack one surviving leader, or none."""
         await submit_for_seat(self.bot, interaction, lambda f: ChooseBtAttack(faction=f, leader=leader_id(leader)),
@@ -102,8 +134,8 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
 
     @app_commands.command(name="impair")
     @app_commands.describe(impairment="What the trapped faction may not do next turn")
-    async def impair(self, interaction: discord.Interaction,
-                     impairment: Literal["no_shipping", "no_moving"]) -> None:
+    @app_commands.autocomplete(impairment=impairments)
+    async def impair(self, interaction: discord.Interaction, impairment: str) -> None:
         """A worthless trap card is revealed: the trapped faction may not ship, or not move, next turn."""
         await submit_for_seat(self.bot, interaction, lambda f: ChooseBtImpairment(faction=f, impair=impairment),
                               f"impairment: {impairment.replace('_', ' ')}")

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.autocomplete import cards_given_back
 from bot.discord.cogs.play import (
     card_in,
     coexistence_choices,
@@ -213,6 +214,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
 
     @app_commands.command(name="return-cards")
     @app_commands.describe(cards="The cards you give back, separated by commas")
+    @app_commands.autocomplete(cards=cards_given_back)
     async def return_cards(self, interaction: discord.Interaction, cards: str) -> None:
         """The Harkonnen give back as many cards as they took (special Karama power)."""
         hand = await own_hand(interaction)

@@ -14,6 +14,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.anytime_words import value_label
+from bot.discord.autocomplete import (
+    battle_opponents,
+    battle_territories,
+    matching,
+    open_decision,
+    plan_cheap_heroes,
+    plan_defense_cards,
+    plan_dials,
+    plan_impairments,
+    plan_leaders,
+    plan_weapon_cards,
+    predicted_factions,
+    predicted_turns,
+    prescience_answers,
+    prescience_elements,
+    traitor_call_answers,
+    traitor_candidates,
+    typed,
+    voice_kinds,
+)
 from bot.discord.common import submit_for_seat
 from bot.discord.text import parse_faction
 from bot.discord.turn_forms import (
@@ -55,7 +75,7 @@ from engine.actions import (
 from engine.anytime import AnytimeKind, anytime_choice
 from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
-from engine.model import GameState, Prompt, PromptKind
+from engine.model import GameState, PromptKind
 from engine.names import card_name, faction_name, leader_name, location_label
 from engine.views import PlayerView, view
 
@@ -101,7 +121,7 @@ def legal_options(kind: AnytimeKind, part: str, value: Callable[[str], str] = st
         legal = choice.part(part) if choice else None
         options = [o for o in getattr(legal, "options", []) if keep(interaction, o)]
         pairs = [(value_label(kind, part, o), value(o)) for o in options]
-        return _matching(list(dict.fromkeys(pairs)), current)
+        return matching(list(dict.fromkeys(pairs)), current)
     return complete
 
 
@@ -110,38 +130,23 @@ def filled(interaction: discord.Interaction, name: str) -> str | None:
     return getattr(interaction.namespace, name, None)
 
 
-def _matching(pairs: list[tuple[str, str]], current: str) -> list[Choice[str]]:
-    current = current.lower()
-    return [Choice(name=label[:100], value=value) for label, value in pairs if current in label.lower()][:25]
-
-
 # The caller's open decision says what is legal now (bot/discord/turn_forms.py reads it as the DM form does):
 # these offer only that, and nothing to a caller who has no such decision open.
 
 
-async def my_prompt(interaction: discord.Interaction, kind: PromptKind) -> Prompt | None:
-    mine = await _my_view(interaction)
-    return next((p for p in mine.own_prompts if p.kind == kind), None) if mine else None
-
-
 def _places(locations: list[str], current: str) -> list[Choice[str]]:
-    return _matching([(location_label(loc), loc) for loc in locations], current)
-
-
-def _typed(interaction: discord.Interaction, option: str) -> str | None:
-    """What the caller has already put in another option of the command (None: nothing yet)."""
-    return getattr(interaction.namespace, option) or None  # a Namespace answers None for an option not given
+    return matching([(location_label(loc), loc) for loc in locations], current)
 
 
 async def ship_from_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """The Guild's places on the board that something may ship from (A-23); the reserves are the default."""
-    prompt = await my_prompt(interaction, PromptKind.SHIPMENT)
+    prompt = await open_decision(interaction, PromptKind.SHIPMENT)
     sources = [s for s in shipment_sources(prompt) if s != RESERVES] if prompt else []
     return _places(sources, current)
 
 
 async def ship_back_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await my_prompt(interaction, PromptKind.SHIPMENT)
+    prompt = await open_decision(interaction, PromptKind.SHIPMENT)
     sources = [s for s in shipment_sources(prompt) if s != RESERVES and RESERVES in shipment_destinations(prompt, s)] \
         if prompt else []
     return _places(sources, current)
@@ -149,103 +154,102 @@ async def ship_back_choices(interaction: discord.Interaction, current: str) -> l
 
 async def ship_to_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Where the caller may ship now from the source typed (the reserves when none), and pay for."""
-    prompt = await my_prompt(interaction, PromptKind.SHIPMENT)
-    source = _typed(interaction, "from") or RESERVES
+    prompt = await open_decision(interaction, PromptKind.SHIPMENT)
+    source = typed(interaction, "from") or RESERVES
     if prompt is None or source not in shipment_sources(prompt):
         return []
     return _places([loc for loc in shipment_destinations(prompt, source) if loc != RESERVES], current)
 
 
 async def move_from_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await my_prompt(interaction, PromptKind.MOVEMENT)
+    prompt = await open_decision(interaction, PromptKind.MOVEMENT)
     return _places(movement_sources(prompt) if prompt else [], current)
 
 
 async def move_to_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Where the group typed may move (before a group is typed: wherever any of the caller's groups may)."""
-    prompt = await my_prompt(interaction, PromptKind.MOVEMENT)
+    prompt = await open_decision(interaction, PromptKind.MOVEMENT)
     sources = movement_sources(prompt) if prompt else []
-    source = _typed(interaction, "from")
+    source = typed(interaction, "from")
     reach = [loc for s in sources if source in (None, s) for loc in prompt.detail["destinations"][s]]
     return _places(sorted(set(reach), key=reach.index), current)
 
 
 async def revival_leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await my_prompt(interaction, PromptKind.REVIVAL)
+    prompt = await open_decision(interaction, PromptKind.REVIVAL)
     leaders = revival_leaders(prompt) if prompt else []
-    return _matching([(leader_name(leader), leader) for leader in leaders], current)
+    return matching([(leader_name(leader), leader) for leader in leaders], current)
 
 
 async def ride_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await my_prompt(interaction, PromptKind.WORM_RIDE)
+    prompt = await open_decision(interaction, PromptKind.WORM_RIDE)
     return _places(ride_destinations(prompt) if prompt else [], current)
 
 
 async def worm_territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await my_prompt(interaction, PromptKind.WORM_PLACEMENT)
-    return _matching([(t, t) for t in (prompt.options if prompt else [])], current)
+    prompt = await open_decision(interaction, PromptKind.WORM_PLACEMENT)
+    return matching([(t, t) for t in (prompt.options if prompt else [])], current)
 
 
 async def coexistence_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Where the Bene Gesserit may declare co-existence now (A-15): for the way typed, or either way."""
-    prompt = await my_prompt(interaction, PromptKind.MOVEMENT)
+    prompt = await open_decision(interaction, PromptKind.MOVEMENT)
     coexist = (prompt.detail.get("coexist") or {}) if prompt else {}
-    way = _typed(interaction, "advisors")
+    way = typed(interaction, "advisors")
     ways = ["advisors", "fighters"] if way is None else ["advisors" if way == "yes" else "fighters"]
     territories = [t for w in ways for t in coexist.get(w, [])]
-    return _matching([(t, t) for t in dict.fromkeys(territories)], current)
+    return matching([(t, t) for t in dict.fromkeys(territories)], current)
 
 
 async def proposal_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await my_prompt(interaction, PromptKind.NEXUS)
+    prompt = await open_decision(interaction, PromptKind.NEXUS)
     partners = prompt.detail.get("propose_to", []) if prompt else []
-    return _matching([(faction_name(Faction(f)), f) for f in partners], current)
+    return matching([(faction_name(Faction(f)), f) for f in partners], current)
 
 
 async def offer_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await my_prompt(interaction, PromptKind.NEXUS)
+    prompt = await open_decision(interaction, PromptKind.NEXUS)
     partners = prompt.detail.get("offers", []) if prompt else []
-    return _matching([(faction_name(Faction(f)), f) for f in partners], current)
+    return matching([(faction_name(Faction(f)), f) for f in partners], current)
 
 
 async def leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """For /play traitor the leaders offered as traitors; otherwise the caller's own leaders."""
+    """The caller's own leaders (/play traitor offers its candidates: bot/discord/autocomplete.py)."""
     mine = await _my_view(interaction)
     if mine is None or mine.viewer is None:
         return []
-    picks = [o for p in mine.own_prompts if p.kind == PromptKind.TRAITOR_PICK for o in p.options]
     data = load_game_data()
-    ids = picks if interaction.command and interaction.command.name == "traitor" and picks else \
-        [leader.id for leader in data.factions[mine.viewer].leaders]
-    return _matching([(data.leader(i).name, i) for i in ids], current)
+    return matching([(leader.name, leader.id) for leader in data.factions[mine.viewer].leaders], current)
 
 
 async def card_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     mine = await _my_view(interaction)
     hand = mine.own.hand if mine and mine.own else []
-    return _matching([(card_name(c), c) for c in hand], current)
+    return matching([(card_name(c), c) for c in hand], current)
 
 
 async def any_leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Every leader in the game's data, by name (the BT mark and reveal other factions' leaders)."""
     data = load_game_data()
-    return _matching([(leader.name, leader.id) for faction in data.factions.values() for leader in faction.leaders],
+    return matching([(leader.name, leader.id) for faction in data.factions.values() for leader in faction.leaders],
                      current)
 
 
 async def territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return _matching([(name, name) for name in load_game_data().board.territories], current)
+    return matching([(name, name) for name in load_game_data().board.territories], current)
 
 
 async def category_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return _matching([(c.value, c.value) for c in CardCategory], current)
+    return matching([(c.value, c.value) for c in CardCategory], current)
 
 
 async def prompt_option_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """The options of the caller's open decisions (e.g. the answers prescience allows)."""
     mine = await _my_view(interaction)
     options = [o for p in mine.own_prompts for o in p.options] if mine else []
-    return _matching([(o, o) for o in dict.fromkeys(options)], current)
+    return matching([(o, o) for o in dict.fromkeys(options)], current)
+async def stronghold_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    return matching([(name, name) for name in load_game_data().board.strongholds], current)
 
 
 async def own_hand(interaction: discord.Interaction) -> list[str]:
@@ -358,7 +362,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="traitor")
     @app_commands.describe(leader="The leader you keep as your traitor")
-    @app_commands.autocomplete(leader=leader_choices)
+    @app_commands.autocomplete(leader=traitor_candidates)
     async def traitor(self, interaction: discord.Interaction, leader: str) -> None:
         """Choose your traitor at the start of the game (secret)."""
         await self._submit(interaction, lambda f: ChooseTraitor(faction=f, leader=leader_id(leader)),
@@ -366,11 +370,11 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="predict")
     @app_commands.describe(faction="The faction you predict will win", turn="The turn it wins on")
-    @app_commands.choices(faction=FACTION_CHOICES)
+    @app_commands.autocomplete(faction=predicted_factions, turn=predicted_turns)
     async def predict(self, interaction: discord.Interaction, faction: str,
                       turn: app_commands.Range[int, 1, 30]) -> None:
         """The Bene Gesserit prediction (secret)."""
-        await self._submit(interaction, lambda f: PredictWinner(faction=f, predicted=Faction(faction), turn=turn),
+        await self._submit(interaction, lambda f: PredictWinner(faction=f, predicted=parse_faction(faction), turn=turn),
                            f"you predict {faction} on turn {turn}")
 
     @app_commands.command(name="plan")
@@ -378,18 +382,21 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                            weapon="A weapon card from your hand", defense="A defense card from your hand",
                            cheap_hero="A Cheap Hero card instead of a leader",
                            kwisatz_haderach="The Kwisatz Haderach goes with your leader (Atreides, once awake)",
-                           spice="Spice backing the dial, 1 per token (advanced combat)")
-    @app_commands.autocomplete(leader=leader_choices, weapon=card_choices, defense=card_choices,
-                               cheap_hero=card_choices)
+                           spice="Spice backing the dial, 1 per token (advanced combat)",
+                           impairment="BT attack with a worthless card: what the attacked may not do next turn")
+    @app_commands.autocomplete(leader=plan_leaders, weapon=plan_weapon_cards, defense=plan_defense_cards,
+                               cheap_hero=plan_cheap_heroes, dial=plan_dials, impairment=plan_impairments)
     async def plan(self, interaction: discord.Interaction, dial: app_commands.Range[int, 0, 25],
                    leader: str | None = None, weapon: str | None = None, defense: str | None = None,
                    cheap_hero: str | None = None, kwisatz_haderach: bool = False,
-                   spice: app_commands.Range[int, 0, 25] = 0) -> None:
+                   spice: app_commands.Range[int, 0, 25] = 0,
+                   impairment: str | None = None) -> None:
         """Submit your battle plan (secret until both plans are in)."""
         await self._submit(interaction, lambda f: SubmitBattlePlan(faction=f, leader=leader_id(leader), dial=dial,
                                                                    weapon=weapon, defense=defense,
                                                                    cheap_hero=cheap_hero,
-                                                                   kwisatz_haderach=kwisatz_haderach, spice=spice),
+                                                                   kwisatz_haderach=kwisatz_haderach, spice=spice,
+                                                                   impair=impairment),
                            "battle plan submitted")
 
     @app_commands.command(name="capture")
@@ -446,32 +453,31 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="choose-battle")
     @app_commands.describe(territory="Where to fight next", opponent="Whom to fight there")
-    @app_commands.autocomplete(territory=territory_choices)
-    @app_commands.choices(opponent=FACTION_CHOICES)
+    @app_commands.autocomplete(territory=battle_territories, opponent=battle_opponents)
     async def choose_battle(self, interaction: discord.Interaction, territory: str, opponent: str) -> None:
         """The aggressor picks the next battle."""
         await self._submit(interaction, lambda f: ChooseBattle(faction=f, territory=territory,
-                                                               opponent=Faction(opponent)),
+                                                               opponent=parse_faction(opponent)),
                            f"battle {opponent} in {territory}")
 
     @app_commands.command(name="ask")
     @app_commands.describe(element="The element of your opponent's plan to see, or none")
-    async def ask(self, interaction: discord.Interaction,
-                  element: Literal["leader", "weapon", "defense", "dial", "none"]) -> None:
+    @app_commands.autocomplete(element=prescience_elements)
+    async def ask(self, interaction: discord.Interaction, element: str) -> None:
         """Atreides prescience: ask for one element of the opponent's plan."""
         wanted = None if element == "none" else element
         await self._submit(interaction, lambda f: AskPrescience(faction=f, element=wanted), f"you ask: {element}")
 
     @app_commands.command(name="answer")
     @app_commands.describe(answer="The element you will play (a leader, card, number, or none)")
-    @app_commands.autocomplete(answer=prompt_option_choices)
+    @app_commands.autocomplete(answer=prescience_answers)
     async def answer(self, interaction: discord.Interaction, answer: str) -> None:
         """Answer the Atreides' prescience; the answer binds your plan (secret)."""
         await self._submit(interaction, lambda f: AnswerPrescience(faction=f, answer=answer), f"you answer {answer}")
 
     @app_commands.command(name="voice")
     @app_commands.describe(command="Play, not play, or no Voice", category="The kind of card")
-    @app_commands.autocomplete(category=category_choices)
+    @app_commands.autocomplete(category=voice_kinds)
     async def voice(self, interaction: discord.Interaction, command: Literal["play", "not", "none"],
                     category: str | None = None) -> None:
         """The Bene Gesserit Voice."""
@@ -481,8 +487,9 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                            "no Voice" if said is None else f"Voice: {command} {category}")
 
     @app_commands.command(name="call")
-    @app_commands.describe(call="Call the traitor?")
-    async def call(self, interaction: discord.Interaction, call: Literal["yes", "no"]) -> None:
+    @app_commands.describe(call="Call the traitor? (yes only when you hold the opposing leader's traitor card)")
+    @app_commands.autocomplete(call=traitor_call_answers)
+    async def call(self, interaction: discord.Interaction, call: str) -> None:
         """Call, or do not call, a traitor (secret)."""
         await self._submit(interaction, lambda f: CallTraitor(faction=f, call=call == "yes"), f"traitor call: {call}")
 

@@ -1,0 +1,262 @@
+"""The game's channel as a story that can be read a week later (issue 14): the detail goes to a thread per turn,
+the channel keeps a post per phase that grows as the phase runs, the turn's map, and a pinned status board.
+
+- Each turn opens with a channel post (key "turn:N") that is also the storm's phase post, carries the table's map
+  and opens the turn's thread; each later phase gets a channel post ("phase:N:<phase>") when it starts. Their
+  story lines (what a player must know: the storm's move, the spice blown, the cards sold, shipments, moves and
+  revivals, battle results, spice collected, Karama, alliances, corrections) are added to the phase's post as
+  they happen; after the battles the map is posted again.
+- The turn's thread gets every public event, an action's in one post; the auction of one card is one post
+  edited as the bids come in; a window asked of several factions is one counter ("Storm cards: 4 still to
+  answer.") edited as they answer; and each decision that opens calls its decider by name (a secret one says
+  only "a secret decision").
+- The status board: one pinned channel post, replaced after every action, says where the game stands.
+
+Built from public events and the table's view only: nothing here can carry a secret. Every public event is still
+in /game log and the export.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.app.decision_cards import kind_name, table_kind_name, timestamp
+from bot.app.ports import OutgoingMessage, Recipient, mention
+from engine.events import Event
+from engine.ids import Faction
+from engine.model import GameState, Phase, Prompt, PromptKind
+from engine.names import faction_name
+from engine.phases.turn import PHASE_TITLES
+from engine.views import PlayerView, view
+
+DeadlineOf = Callable[[Prompt], datetime | None]
+STATUS_KEY = "status"
+SETUP_TITLE = "Setup"
+
+# What the channel's phase posts tell (the rest is in the turn's thread): the events a player must know.
+STORY = {
+    "storm_moved", "storm_losses", "fremen_half_storm_losses", "storm_spice", "storm_fixed", "card_played",
+    "spice_blow", "spice_blow_in_storm", "second_spice_blow", "worm", "worm_losses", "worm_spice", "worm_placed",
+    "worm_ridden", "karama_worm", "nexus_closed", "alliance_formed", "alliance_broken",
+    "auction_dealt", "card_sold", "auction_returned", "extra_card_drawn", "card_given", "trap_laid", "traps_laid",
+    "choam_charity",
+    "revived", "shipped", "shipped_back", "moved", "advisor_sent", "trap_triggered", "bt_control_ended",
+    "bg_coexist", "bg_fighters",
+    "battle_won", "explosion", "traitor_called", "double_traitor", "leader_captured", "captured_leader_killed",
+    "kwisatz_haderach_activated", "kwisatz_haderach_killed", "trap_attack", "bt_attack", "bt_impairment",
+    "bt_traitor_revealed", "bt_betrayal",
+    "spice_collected", "stronghold_income", "spice_win_declared", "spice_declaration_ended",
+    "karama_played", "special_karama", "bribe_given", "ally_spice_given", "truthtrance_answered",
+    "admin_tokens", "admin_storm", "admin_leader", "admin_card", "admin_set_spice", "admin_forced_default",
+    "setup_complete", "starting_tokens_placed",
+}
+AUCTION = {"card_up", "bid_made", "bid_passed", "card_sold", "auction_returned"}  # one post a card, in the thread
+
+
+def turn_key(turn: int) -> str:
+    return f"turn:{turn}"
+
+
+def phase_key(turn: int, phase: str) -> str:
+    """The channel post of a phase; the storm's is the turn's own post."""
+    return turn_key(turn) if phase == Phase.STORM.value else f"phase:{turn}:{phase}"
+
+
+def _channel(text: str, **fields) -> OutgoingMessage:
+    return OutgoingMessage(recipient=Recipient(channel=True), text=text, **fields)
+
+
+def _thread(turn: int, text: str, **fields) -> OutgoingMessage:
+    return OutgoingMessage(recipient=Recipient(channel=True, thread=turn_key(turn)), text=text, **fields)
+
+
+def _add_to(key: str, text: str, recipient: Recipient) -> OutgoingMessage:
+    """Lines added to the post created under `key` (which goes on in a new post past Discord's limit)."""
+    return OutgoingMessage(recipient=recipient, text=text, edit_of=key, key=key)
+
+
+class _Segment:
+    """An action's events between two phase starts: they belong to one phase of one turn."""
+
+    def __init__(self, turn: int, phase: str) -> None:
+        self.turn, self.phase = turn, phase
+        self.events: list[Event] = []
+
+
+def _segments(events: list[Event], before: GameState | None) -> list[_Segment]:
+    first = _Segment(before.turn, before.phase.value) if before is not None else _Segment(0, Phase.SETUP.value)
+    segments = [first]
+    for event in events:
+        if event.public and event.type == "phase_started":
+            segments.append(_Segment(event.data["turn"], event.data["phase"]))
+        segments[-1].events.append(event)
+    return segments
+
+
+def feed_messages(events: list[Event], before: GameState | None, after: GameState) -> list[OutgoingMessage]:
+    """The channel's and the threads' messages for one action (or the start, `before` None)."""
+    messages: list[OutgoingMessage] = []
+    if before is None and any(e.type == "game_created" for e in events):  # the start (not a resumed game)
+        messages.append(_channel(f"**{SETUP_TITLE}.** The game begins; its setup, move by move, is in the thread "
+                                 "below.", key=turn_key(0), opens_thread=f"{SETUP_TITLE}"))
+    counted = _counted_answers(events, before)
+    for segment in _segments(events, before):
+        messages += _segment_messages(segment, counted)
+    messages += _counters(before, after)
+    calls = _calls(before, after)
+    if calls:
+        messages.append(_thread(after.turn, "\n".join(calls)))
+    if before is not None and any(e.type == "battles_over" for e in events):
+        messages.append(_channel(f"**Turn {after.turn} · after the battles.** The map as it stands.",
+                                 attach_map=True))
+    return messages
+
+
+def _segment_messages(segment: _Segment, counted: dict[int, bool]) -> list[OutgoingMessage]:
+    messages: list[OutgoingMessage] = []
+    public = [e for e in segment.events if e.public]
+    opening = next((e for e in public if e.type == "phase_started"), None)
+    if opening is not None:
+        messages += _phase_opening(segment.turn, segment.phase)
+    story = [e.message for e in public if e.type in STORY]
+    if story:
+        messages.append(_add_to(phase_key(segment.turn, segment.phase), "\n".join(f"- {line}" for line in story),
+                                Recipient(channel=True)))
+    detail = [e.message for e in public if e.type not in AUCTION | {"phase_started"} and not counted.get(id(e))]
+    if detail:
+        messages.append(_thread(segment.turn, "\n".join(detail)))
+    messages += _auction(segment, public)
+    return messages
+
+
+def _counted_answers(events: list[Event], before: GameState | None) -> dict[int, bool]:
+    """The "X answered" events of decisions that were part of a window of several: their counter tells them."""
+    windows = _by_window(before)
+    in_window = {p.faction for prompts in windows.values() if len(prompts) > 1 for p in prompts}
+    return {id(e): e.type == "decision_made" and Faction(e.data.get("faction", "")) in in_window
+            for e in events if e.type == "decision_made" and e.data.get("faction")}
+
+
+def _phase_opening(turn: int, phase: str) -> list[OutgoingMessage]:
+    title = PHASE_TITLES[Phase(phase)]
+    if phase == Phase.STORM.value:  # the turn's post: the storm's phase post, the map, the turn's thread
+        return [_channel(f"**Turn {turn} · {title}.** The map as the turn begins; the turn's detail is in its "
+                         "thread.", key=turn_key(turn), opens_thread=f"Turn {turn}", attach_map=True)]
+    return [_channel(f"**Turn {turn} · {title}.**", key=phase_key(turn, phase))]
+
+
+def _auction(segment: _Segment, public: list[Event]) -> list[OutgoingMessage]:
+    """One thread post per card up for auction ("auction:N:k"), its bids and its sale added as they come."""
+    messages = []
+    for event in public:
+        if event.type not in AUCTION:
+            continue
+        number = event.data.get("card_number")
+        if number is None:  # the unsold cards going back: told as detail
+            messages.append(_thread(segment.turn, event.message))
+            continue
+        key = f"auction:{segment.turn}:{number}"
+        if event.type == "card_up":
+            messages.append(_thread(segment.turn, event.message, key=key))
+        else:
+            messages.append(_add_to(key, event.message, Recipient(channel=True, thread=turn_key(segment.turn))))
+    return messages
+
+
+def _by_window(state: GameState | None) -> dict[tuple[PromptKind, int], list[Prompt]]:
+    """The open decisions by kind and the version that opened them: those opened together form a window."""
+    windows: dict[tuple[PromptKind, int], list[Prompt]] = {}
+    for prompt in state.prompts if state is not None else []:
+        windows.setdefault((prompt.kind, prompt.opened_at), []).append(prompt)
+    return windows
+
+
+def _counters(before: GameState | None, after: GameState) -> list[OutgoingMessage]:
+    """A window of several decisions (a storm-card window, both battle plans...) is one counter in the thread,
+    created when it opens and replaced as its deciders answer: how many are still to answer and whom the table
+    waits for (public: the view's awaited). A decision alone has no counter (its update then changes nothing)."""
+    was, now = _by_window(before), _by_window(after)
+    messages = []
+    for window, prompts in now.items():
+        if window not in was and len(prompts) > 1:
+            messages.append(_thread(after.turn, _counter_text(window[0], prompts), key=_counter_key(window)))
+    for window, prompts in was.items():
+        remaining = now.get(window, [])
+        if len(remaining) < len(prompts):
+            messages.append(OutgoingMessage(recipient=Recipient(channel=True, thread=turn_key(after.turn)),
+                                            text=_counter_text(window[0], remaining), edit_of=_counter_key(window),
+                                            replace=True))
+    return messages
+
+
+def _counter_key(window: tuple[PromptKind, int]) -> str:
+    return f"count:{window[0].value}:{window[1]}"
+
+
+def _counter_text(kind: PromptKind, remaining: list[Prompt]) -> str:
+    name = table_kind_name(kind)
+    what = name[0].upper() + name[1:]
+    if not remaining:
+        return f"{what}: all answered."
+    waiting = ", ".join(faction_name(p.faction) for p in remaining)
+    return f"{what}: {len(remaining)} still to answer ({waiting})."
+
+
+def _calls(before: GameState | None, after: GameState) -> list[str]:
+    """Each decision this action opened, its decider called by name once; a secret one says only that."""
+    already = {p.id for p in before.prompts} if before is not None else set()
+    calls = []
+    for prompt in after.prompts:
+        if prompt.id in already:
+            continue
+        what = "a secret decision (your DM has it)" if prompt.secret else f"{kind_name(prompt.kind)} (your DM has it)"
+        calls.append(f"{mention(prompt.faction.value)}: {what}.")
+    return calls
+
+
+# --- the status board ------------------------------------------------------------------------------------------
+
+
+def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None) -> OutgoingMessage:
+    """The pinned status post, replaced after every action (`status_text`)."""
+    return OutgoingMessage(recipient=Recipient(channel=True), text=status_text(view(state, None), state, due),
+                           edit_of=STATUS_KEY, replace=True)
+
+
+def status_opening(state: GameState) -> OutgoingMessage:
+    """The status post as the game starts: pinned, and named so that every action replaces it."""
+    return OutgoingMessage(recipient=Recipient(channel=True), text=status_text(view(state, None), state),
+                           key=STATUS_KEY, pin=True)
+
+
+def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], datetime | None] | None = None) -> str:
+    """Where the game stands, from the table's view: turn, phase, storm, spice on the board, each faction's public
+    facts, and whom the game waits for (and until when, once a deadline is set)."""
+    phase = PHASE_TITLES.get(seen.phase, seen.phase.value.replace("_", " ").capitalize())
+    lines = [f"**Status · turn {seen.turn} · {phase}** · storm in sector {seen.storm_sector} · "
+             f"spice on the board: {sum(seen.spice_on_board.values())}"]
+    on_board: dict[Faction, int] = {}
+    for here in seen.forces.values():
+        for faction, count in here.items():
+            on_board[faction] = on_board.get(faction, 0) + count
+    for public in seen.factions:
+        facts = [f"{on_board.get(public.faction, 0)} on the board", f"{public.reserves} in reserve",
+                 f"{public.tanks} in the tanks", f"{public.hand_size} cards"]
+        if public.bribes:
+            facts.append(f"{public.bribes} bribe spice")
+        if public.faction == Faction.BENE_TLEILAXU and seen.bt_open_spice:
+            facts.append(f"{seen.bt_open_spice} spice in open view")
+        lines.append(f"- {faction_name(public.faction)}: " + ", ".join(facts))
+    if seen.winners:
+        lines.append("The game is over: " + " and ".join(faction_name(f) for f in seen.winners) + " won.")
+    elif seen.awaiting:
+        waiting = []
+        for awaited in seen.awaiting:
+            prompt = state.prompt(awaited.prompt_id)
+            when = due(prompt) if due is not None and prompt is not None else None
+            what = "a secret decision" if awaited.secret else table_kind_name(awaited.kind)
+            waiting.append(f"{faction_name(awaited.faction)} ({what}" + (f", until {timestamp(when)}" if when else "")
+                           + ")")
+        lines.append("Waiting for: " + "; ".join(waiting) + ".")
+    return "\n".join(lines)
