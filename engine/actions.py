@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.ids import Faction
+from engine.model import BidOrderSpan
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -120,11 +121,13 @@ class PassBid(PlayerAction):
 
 class SetBidOrder(PlayerAction):
     """A-6: a secret standing order, applied whenever the faction is asked to bid: pass every time
-    (`auto_pass`) or outbid the high bid by 1 up to `max_bid`. Neither set clears the order."""
+    (`auto_pass`) or outbid the high bid by 1 up to `max_bid`. Neither set clears the order. `lasts`: until
+    changed, or only for the card up now or this turn's auction (the orders offered on the bid's card)."""
 
     type: Literal["set_bid_order"] = "set_bid_order"
     auto_pass: bool = False
     max_bid: int | None = Field(default=None, ge=1)
+    lasts: BidOrderSpan = "until_changed"
 
 
 # --- revival, shipment and movement ----------------------------------------------------------
@@ -160,7 +163,11 @@ class ShipToReserves(PlayerAction):
 
 
 class SkipShipment(PlayerAction):
+    """Ship nothing; with `no_move`, the faction's move in this turn is "move nothing" too, answered when it
+    is asked (one click for both decisions)."""
+
     type: Literal["skip_shipment"] = "skip_shipment"
+    no_move: bool = False
 
 
 class Move(PlayerAction):
@@ -282,6 +289,13 @@ class SetTraitorOrder(PlayerAction):
 
     type: Literal["set_traitor_order"] = "set_traitor_order"
     auto: bool
+
+
+class SetStormCardOrder(PlayerAction):
+    """A standing order: answer every storm-card window "no card" at once (`never`), or be asked (engine/cards.py)."""
+
+    type: Literal["set_storm_card_order"] = "set_storm_card_order"
+    never: bool
 
 
 # --- any time --------------------------------------------------------------------------------
@@ -537,6 +551,7 @@ Action = Annotated[
     | UseSpecialKarama
     | ReturnCards
     | PlayStormCards
+    | SetStormCardOrder
     | PlayHajr
     | PlayGhola
     | PlayTruthtrance

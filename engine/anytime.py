@@ -36,6 +36,7 @@ from engine.actions import (
     SetBidOrder,
     SetCoexistence,
     SetSpiceWinOrder,
+    SetStormCardOrder,
     SetTraitorOrder,
     UseKarama,
     UseSpecialKarama,
@@ -60,6 +61,7 @@ A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPERO
 BID_LIMIT_OFFERED = 200  # the highest limit a standing bid order is offered with (the rules set none, A-6)
 YES, NO = "yes", "no"
 AUTO_PASS, ASK = "auto_pass", "ask"  # the bid order's settings besides a limit
+NEVER = "never"  # the storm-card order's setting besides ASK
 LEADER, TOKENS = "leader", "tokens"  # the two halves of a revival's compound value
 ADVISORS, FIGHTERS = "advisors", "fighters"  # the two ways of co-existence (A-15)
 
@@ -79,11 +81,12 @@ class AnytimeKind(StrEnum):
     BID_ORDER = "bid_order"  # A-6: a standing order: pass on every card, or be asked for each bid
     BID_LIMIT = "bid_limit"  # A-6: a standing order: outbid by 1 up to a limit
     TRAITOR_ORDER = "traitor_order"  # call a traitor automatically whenever one of ours leads against us
+    STORM_CARD_ORDER = "storm_card_order"  # answer every storm-card window "no card" at once, or be asked
     SPICE_WIN_ORDER = "spice_win_order"  # BT-27: declare a spice win whenever allowed, or never
 
 
-STANDING_ORDERS = (AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.TRAITOR_ORDER,
-                   AnytimeKind.SPICE_WIN_ORDER)
+STANDING_ORDERS = (AnytimeKind.STORM_CARD_ORDER, AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT,
+                   AnytimeKind.TRAITOR_ORDER, AnytimeKind.SPICE_WIN_ORDER)
 
 RULES: dict[AnytimeKind, str] = {
     AnytimeKind.KARAMA: "A-14",
@@ -100,6 +103,7 @@ RULES: dict[AnytimeKind, str] = {
     AnytimeKind.BID_ORDER: "A-6",
     AnytimeKind.BID_LIMIT: "A-6",
     AnytimeKind.TRAITOR_ORDER: "A-13",
+    AnytimeKind.STORM_CARD_ORDER: "Treachery: Weather Control",
     AnytimeKind.SPICE_WIN_ORDER: "BT-27",
 }
 
@@ -330,8 +334,9 @@ def _ally_spice(state: GameState, faction: Faction) -> AnytimeChoice | None:
 
 
 def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
-    """Each may be set again at any time, to any setting (issue 14 adds more)."""
-    orders = [_choice(AnytimeKind.BID_ORDER, Pick(name="order", options=[AUTO_PASS, ASK])),
+    """Each may be set again at any time, to any setting."""
+    orders = [_choice(AnytimeKind.STORM_CARD_ORDER, Pick(name="storm", options=[NEVER, ASK])),
+              _choice(AnytimeKind.BID_ORDER, Pick(name="order", options=[AUTO_PASS, ASK])),
               _choice(AnytimeKind.BID_LIMIT, Amount(name="max_bid", low=1, high=BID_LIMIT_OFFERED)),
               _choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO]))]
     if faction == BT and state.bt is not None:
@@ -383,6 +388,8 @@ def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]
             return SetBidOrder(faction=faction, max_bid=v["max_bid"])
         case AnytimeKind.TRAITOR_ORDER:
             return SetTraitorOrder(faction=faction, auto=v["auto"] == YES)
+        case AnytimeKind.STORM_CARD_ORDER:
+            return SetStormCardOrder(faction=faction, never=v["storm"] == NEVER)
         case AnytimeKind.SPICE_WIN_ORDER:
             return SetSpiceWinOrder(faction=faction, declare=v["declare"] == YES)
     raise ValueError(f"no any-time action of kind {kind!r}")

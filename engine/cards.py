@@ -6,7 +6,9 @@
   public discard pile), the storm round opens a STORM WINDOW once both dials are in: every faction in the
   game gets a SECRET storm-cards prompt, whatever it holds, so being asked tells nothing. The answers stay
   secret until all are in; then Family Atomics resolves first, and the storm moves by the Weather Control
-  number (0-10) instead of the dials. Hooked into engine/phases/storm.py.
+  number (0-10) instead of the dials. Hooked into engine/phases/storm.py. A faction's secret standing order
+  "never" (`SetStormCardOrder`) answers its decision as soon as the window opens, as a click on "no card"
+  would: the decision is still opened (every faction is asked), and the table reads the same answer.
 - Hajr: one extra move in the faction's own movement turn (digest §10). Design: `PlayHajr` is accepted
   while that faction's MOVEMENT prompt is open (before it moves or skips); the card is played at once and,
   after that move (or skip), a second MOVEMENT prompt opens, checked by the same rules (storm, range, full
@@ -26,11 +28,18 @@ Every played card goes to the Treachery discard pile, with a public event naming
 
 from __future__ import annotations
 
-from engine.actions import AnswerTruthtrance, PlayGhola, PlayHajr, PlayStormCards, PlayTruthtrance
+from engine.actions import (
+    AnswerTruthtrance,
+    PlayGhola,
+    PlayHajr,
+    PlayStormCards,
+    PlayTruthtrance,
+    SetStormCardOrder,
+)
 from engine.board import locations_of, tokens_in_territory
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens, sweep, wipe_out
@@ -116,7 +125,17 @@ def open_storm_window(state: GameState, distance: int, reason: str, log: EventLo
     log.public("storm_cards_window", f"{reason} The storm will move {distance} sectors. Before it moves, every "
                "faction is asked in secret whether it plays a Treachery card on the storm.", distance=distance,
                dials={f.value: v for f, v in state.storm_dials.items()})
+    for faction in storm_order(state):
+        if state.faction(faction).never_storm_cards:
+            _answer_by_order(state, faction, log)
     return True
+
+
+def _answer_by_order(state: GameState, faction: Faction, log: EventLog) -> None:
+    """The standing order "never" answers the faction's open storm-card decision as a click on "play no storm
+    card" would: the same public words; only the owner reads that the order answered."""
+    take_prompt(state, faction, PromptKind.STORM_CARDS, RULE_STORM_CARDS)
+    _record_storm_answer(state, PlayStormCards(faction=faction), [], log, by_order=True)
 
 
 @handles(PlayStormCards)
@@ -143,15 +162,37 @@ def play_storm_cards(state: GameState, action: PlayStormCards, log: EventLog) ->
                                 "Family Atomics may be played only with tokens on the Shield Wall or in a "
                                 "territory next to it.", prompt.options)
         parts.append("Family Atomics")
+    _record_storm_answer(state, action, parts, log)
+
+
+def _record_storm_answer(state: GameState, action: PlayStormCards, parts: list[str], log: EventLog,
+                         by_order: bool = False) -> None:
+    faction = action.faction
     if parts:
         state.storm_card_plays[faction] = StormCardPlay(weather_control=action.weather_control,
                                                         family_atomics=action.family_atomics)
         log.private("storm_cards_chosen", faction, f"You will play {' and '.join(parts)} before the storm moves.",
                     weather_control=action.weather_control, family_atomics=action.family_atomics)
     else:
-        log.private("storm_cards_chosen", faction, "You play no card on the storm.")
+        words = "no card on the storm"
+        log.private("storm_cards_chosen", faction,
+                    f"{BY_STANDING_ORDER}, you play {words}." if by_order else f"You play {words}.")
     log.public("decision_made", f"{faction_name(faction)} answered about the storm.", faction=faction.value,
                kind=PromptKind.STORM_CARDS.value)
+
+
+@handles(SetStormCardOrder)
+def set_storm_card_order(state: GameState, action: SetStormCardOrder, log: EventLog) -> None:
+    """A secret standing order, changed at any time: "never" answers every storm-card window for its owner as
+    soon as it opens (this one too, if it is open and not yet answered); otherwise the owner is asked."""
+    faction = action.faction
+    state.faction(faction).never_storm_cards = action.never
+    log.private("storm_card_order_set", faction,
+                "Your standing order: you play no storm card (Weather Control, Family Atomics) until you change it."
+                if action.never else "Your standing order is cleared: you will be asked about storm cards.",
+                never=action.never)
+    if action.never and any(p.kind == PromptKind.STORM_CARDS for p in state.prompts_for(faction)):
+        _answer_by_order(state, faction, log)
 
 
 def close_storm_window(state: GameState, distance: int, reason: str, log: EventLog) -> tuple[int, str]:

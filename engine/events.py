@@ -8,6 +8,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.ids import Faction
 
+# How a private line begins when a standing order answered a decision for its owner (storm cards, traitor calls,
+# bids, a move waived with the shipment): the owner alone reads it; the table reads what a click would have made.
+BY_STANDING_ORDER = "By your standing order"
+
 
 class Event(BaseModel):
     """One thing that happened. `audience` None means the whole table; otherwise only those factions."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -88,11 +88,16 @@ class Trap(BaseModel):
     frozen: int = 0  # BT-31: how many of the triggering faction's tokens there are frozen in that turn
 
 
+BidOrderSpan = Literal["until_changed", "this_card", "this_turn"]
+
+
 class BidOrder(BaseModel):
-    """A standing order for play by post (A-6): pass every card, or bid up to a limit."""
+    """A standing order for play by post (A-6): pass every card, or bid up to a limit; until changed, or only
+    for the card up now or this turn's auction (an order given from the bid's own card)."""
 
     auto_pass: bool = False
     max_bid: int | None = None
+    lasts: BidOrderSpan = "until_changed"
 
 
 class BiddingState(BaseModel):
@@ -129,6 +134,7 @@ class MovementState(BaseModel):
     guild_done: bool = False
     guild_turn: bool = False  # the turn in progress is the Guild's, taken out of storm order
     guild_in_order: bool = False  # a Karama cancelled it this round (A-14): the Guild keep their storm-order place
+    no_move: bool = False  # the faction whose turn it is shipped nothing "and no move this turn" (one click)
 
 
 class SpiceBlowState(BaseModel):
@@ -231,6 +237,7 @@ class FactionState(BaseModel):
     bribes: int = 0  # A-16: spice received as a bribe, usable from the end of the turn
     bid_order: BidOrder = Field(default_factory=BidOrder)
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
+    never_storm_cards: bool = False  # a standing order: answer every storm-card window "no card" (engine/cards.py)
     elite_tanks: int = 0  # A-15: Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
     elite_revived_turn: int | None = None  # A-15: the turn an elite token was last revived (one a turn)
     revived_turn: int | None = None  # A-7: the turn of the faction's last revival decision (one a turn)

@@ -156,6 +156,7 @@ def _faction_state(position: Position, faction: Faction, dot: int | None, data: 
         bribes=position.bribes.get(faction, 0),
         bid_order=position.bid_orders.get(faction, BidOrder()),
         auto_traitor=faction in position.auto_traitor,
+        never_storm_cards=faction in position.never_storm_cards,
         elite_tanks=position.elite_tanks.get(faction, 0),
         elite_revived_turn=position.elite_revived_turn.get(faction),
         revived_turn=position.revived_turn.get(faction),
@@ -273,6 +274,7 @@ def write(state: GameState) -> dict[str, Any]:
     _put_each(doc, "traitors", state, lambda fs: list(fs.traitors), lambda f: [])
     _put_each(doc, "bid_orders", state, lambda fs: _dump(fs.bid_order), lambda f: {})
     _put(doc, "auto_traitor", [f.value for f, fs in state.factions.items() if fs.auto_traitor])
+    _put(doc, "never_storm_cards", [f.value for f, fs in state.factions.items() if fs.never_storm_cards])
     rng = Rng.from_seed(setup.seed)
     treachery_top, rng = _shortest_top(state.treachery_deck, [c.id for c in data.treachery_cards], rng)
     spice_top, rng = _shortest_top(state.spice_deck, [c.id for c in data.spice_cards], rng)

@@ -74,6 +74,7 @@ class Position(BaseModel):
     traitors: dict[Faction, list[str]] = Field(default_factory=dict)
     bid_orders: dict[Faction, BidOrder] = Field(default_factory=dict)
     auto_traitor: list[Faction] = Field(default_factory=list)
+    never_storm_cards: list[Faction] = Field(default_factory=list)  # the standing order "no storm card"
     # The cards. A deck lists its top cards, top first; the cards found nowhere else lie beneath, shuffled by the
     # seed. A discard pile lists its cards in the order they were discarded (the top last).
     treachery_deck: list[str] = Field(default_factory=list)

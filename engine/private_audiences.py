@@ -109,6 +109,22 @@ def _karama_window_answer(event: Event, step: Step) -> set[Faction]:
     return _the_actor(event, step) | readied
 
 
+def _storm_cards_chosen(event: Event, step: Step) -> set[Faction]:
+    """An answer to the storm-card window: by its decider's click, or at once by a standing order never to play
+    one (the window is opened for everyone all the same)."""
+    ordered = {f for state in (step.before, step.after) if state is not None
+               for f, fs in state.factions.items() if fs.never_storm_cards}
+    return _closed(PromptKind.STORM_CARDS)(event, step) | ordered
+
+
+def _bidding_by_order(event: Event, step: Step) -> set[Faction]:
+    """A-6: a bid or a pass made by a faction's standing order: the factions with such an order before or after the
+    action (an order lapses with its card or its auction), or the one who gave it by this action."""
+    ordered = {f for state in (step.before, step.after) if state is not None for f, fs in state.factions.items()
+               if fs.bid_order.auto_pass or fs.bid_order.max_bid is not None}
+    return ordered | _the_actor(event, step)
+
+
 def _prescience_answered(event: Event, step: Step) -> set[Faction]:
     """A-26: the asker and the target; the answer binds the target's plan."""
     battle = step.before.battle.current if step.before is not None and step.before.battle else None
@@ -145,11 +161,14 @@ OWN: dict[str, Rule] = {
     "traitor_chosen": _traitor_chosen,
     "prediction_made": _only(BENE_GESSERIT),
     "storm_dialed": _closed(PromptKind.STORM_DIAL),
-    "storm_cards_chosen": _closed(PromptKind.STORM_CARDS),
+    "storm_cards_chosen": _storm_cards_chosen,
     "storm_forecast": _only(FREMEN),  # A-15 `weather`
     "plan_submitted": _plan_submitted,
     "traitor_answer": _traitor_answer,
     "traitor_order": _the_actor,
+    "storm_card_order_set": _the_actor,
+    "move_by_order": _the_actor,  # the move skipped by the order given with this very shipment's skip
+    "bid_by_order": _bidding_by_order,
     "karama_window_answered": _karama_window_answer,
     "bid_order_set": _the_actor,
     "admin_set_spice_amount": _the_actor,

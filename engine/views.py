@@ -46,6 +46,7 @@ class FactionSecrets(BaseModel):
     karama_orders: list[KaramaOrder] = []  # Karama cards readied against an advantage
     bid_order: BidOrder | None = None  # the standing bidding order
     traitor_order: bool = False  # the standing order to call a traitor whenever one of ours leads against us
+    never_storm_cards: bool = False  # the standing order to answer every storm-card window "no card"
     bt_marked: list[str] = []  # the BT only: leaders marked as BT traitors, alive (BT-20, BT-22)
     spice_win_order: bool | None = None  # the BT only: the standing order to declare a spice win (BT-27)
     storm_forecast: int | None = None  # the Fremen only, with `weather`: next turn's storm distance
@@ -127,6 +128,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             karama_orders=[o for o in state.karama_orders if o.faction == viewer],
             bid_order=fs.bid_order,
             traitor_order=fs.auto_traitor,
+            never_storm_cards=fs.never_storm_cards,
             bt_marked=live_marks(state) if viewer == Faction.BENE_TLEILAXU else [],
             spice_win_order=state.bt.declare_order if viewer == Faction.BENE_TLEILAXU and state.bt else None,
             storm_forecast=forecast(state) if viewer == Faction.FREMEN else None,

@@ -5,9 +5,14 @@ The real MentatBot runs in SimCord (see tests/test_discord_e2e.py for what SimCo
 delivered by moving its virtual clock). A moderator, who holds no seat, opens the game with `/game new` (the
 factions, every option, the seed), each player takes a seat with `/game join` and the moderator starts it.
 
+Before the first decision each player sets their standing orders with `/me orders`, as a group would after
+reading the welcome DM: traitor calls "always call when I can", and storm cards "never" (but for a player in
+ASK_STORM_ODDS, who keeps being asked); bidding orders they give from the bid card itself, as it offers them.
+
 From then on each player looks only at their own DMs: a decision card with enabled controls is answered at
 random among what it offers (a button; in menus a random option in each, now and then turning a long menu's
-page, then Submit; an amount in the range its label writes). Several players may hold open cards at once: the
+page, then Submit; an amount in the range its label writes; a button beside the menus, such as "Ship nothing, move
+nothing this turn", counts as one more choice of the first menu). Several players may hold open cards at once: the
 one who acts is drawn among them. The players never ask the engine anything (no legal choices, no samplers):
 what they may do is what the controls show. When no player has a control left and the game is not over, the
 game waits on a decision nobody can answer by a control: the moderator reads `/game status` and forces the
@@ -36,10 +41,13 @@ import discord
 from simcord.env import Env
 from simcord.results import to_discord_message
 
+from bot.app.anytime_words import value_label
 from bot.app.decision_cards import CARD_HEADING, KIND_NAMES
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
+from engine.anytime import NEVER, YES, AnytimeKind
+from engine.events import BY_STANDING_ORDER
 from engine.ids import Faction
 from engine.names import faction_name
 
@@ -70,6 +78,12 @@ BUTTON, STRING_SELECT, TEXT_INPUT = (discord.ComponentType.button.value, discord
                                      discord.ComponentType.text_input.value)
 INTERACTION_KINDS = ("click", "select", "modal", "slash", "autocomplete")
 PAGE_TURNS = ("earlier:", "later:")  # the values of a long menu's page-turning entries (bot/discord/components.py)
+ASK_STORM_ODDS = 0.15  # how many players keep being asked about storm cards instead of ordering "never"
+ORDERS_MENU = "Choose what to do…"  # the placeholder of the menu of /me orders (bot/discord/anytime_panel.py)
+BACK_TO_LIST = "◀ All you may do now"
+# The standing orders the players set at the start: the kind, and the button that sets it in its form.
+STORM_NEVER = (AnytimeKind.STORM_CARD_ORDER, value_label(AnytimeKind.STORM_CARD_ORDER, "storm", NEVER))
+TRAITOR_ALWAYS = (AnytimeKind.TRAITOR_ORDER, value_label(AnytimeKind.TRAITOR_ORDER, "auto", YES))
 
 
 @dataclass
@@ -95,6 +109,8 @@ class Summary:
     typed_values: int = 0  # values a player had to type with no menu: a modal's input that writes no range
     modal_values: int = 0  # numbers typed into a modal that writes their range
     cards_answered: int = 0
+    standing_orders_set: int = 0  # orders the players set with /me orders at the start
+    standing_order_answers: int = 0  # decisions an order answered: the lines saying so in the players' DMs
     answered_cards_left_open: int = 0  # answered cards whose controls were not disabled by the end
     cards_in_channel: int = 0  # channel messages with controls or a card's heading (never expected)
     channel_posts: int = 0  # the bot's posts in the channel (answers to commands left out)
@@ -193,6 +209,11 @@ def reply_text(result: Any) -> str:
     if response is not None and (result.ephemeral or response.message.interaction_metadata is not None):
         return response.content
     return ""
+
+
+def _shown(result: Any) -> discord.Message:
+    """The message an interaction answered with (a deferred answer's follow-up) or edited, as it reads now."""
+    return (result.followups[-1] if result.followups else result.response).message
 
 
 def bot_posts(channel, bot_id: int) -> list[discord.Message]:
@@ -324,12 +345,17 @@ class Table:
         more_from: set[int] = set()  # the last part shown when "More choices" was pressed
         page_turns: Counter = Counter()
         went_back = False
-        for _ in range(MAX_FORM_STEPS):
+        for step in range(MAX_FORM_STEPS):
             card = self.screens[faction].message(card.id)
             menus = {int(c.custom_id.rsplit(":", 1)[1]): c for c in enabled(card) if is_select(c)}
             buttons = {c.label: c for c in enabled(card) if not is_select(c)}
             last = max(menus, default=-1)
             todo = [part for part in sorted(menus) if part not in chosen]
+            beside = [c for label, c in buttons.items() if label not in (MORE, BACK, SUBMIT)]
+            if step == 0 and beside and menus and self.took_beside(menus[min(menus)], beside):
+                button = self.rng.choice(beside)
+                self.heard(faction, card, button, reply_text(await self.press(member, card, button)))
+                return
             if todo:
                 part = todo[0]
                 menu = menus[part]
@@ -366,6 +392,29 @@ class Table:
             "left to the moderator")
         self.given_up.add(card.id)
         self.summary.cards_given_up += 1
+
+    def took_beside(self, first_menu: Any, beside: list[Any]) -> bool:
+        """Whether the player answers with a button beside the menus: one more choice of the first menu."""
+        offered = [o for o in first_menu.options if not o.value.startswith(PAGE_TURNS)]
+        return self.rng.randrange(len(offered) + len(beside)) < len(beside)
+
+    # --- standing orders ---------------------------------------------------------------------------------
+
+    async def set_standing_orders(self, faction: Faction) -> None:
+        """`/me orders`, then each order chosen in its menu and set by its button; back to the list between two."""
+        member = self.players[faction]
+        wanted = [TRAITOR_ALWAYS] + ([STORM_NEVER] if self.rng.random() >= ASK_STORM_ODDS else [])
+        panel = _shown(await self.slash(member, "me orders"))
+        for kind, label in wanted:
+            if BACK_TO_LIST in [c.label for c in enabled(panel) if not is_select(c)]:  # the last order's form
+                panel = _shown(await self.interact("click", member.click(panel, label=BACK_TO_LIST)))
+            [menu] = [c for c in enabled(panel) if is_select(c) and c.placeholder == ORDERS_MENU]
+            panel = _shown(await self.interact("select", member.select(panel, [kind.value], custom_id=menu.custom_id)))
+            done = await self.interact("click", member.click(panel, label=label))
+            if reply_text(done).startswith("Done"):
+                self.summary.standing_orders_set += 1
+            else:
+                log(f"{member.name} could not set {kind.value}: {reply_text(done)}")
 
     # --- the moderator -------------------------------------------------------------------------------
 
@@ -446,6 +495,8 @@ def tally(table: Table) -> None:
         s.dms += len(dms)
         s.answered_cards_left_open += sum(1 for m in dms if m.id in table.answered
                                           and (enabled(m) or not CLOSING_LINE.search(m.content)))
+        s.standing_order_answers += sum(line.startswith(BY_STANDING_ORDER) for m in dms
+                                        for line in m.content.splitlines())
     s.bot_errors = len(env.errors)
     s.first_bot_errors = [f"{type(e).__name__}: {e}"[:300] for e in env.errors[:5]]
 
@@ -473,6 +524,8 @@ async def playthrough(seed: int = 1, turns: int | None = None, factions: list[Fa
     try:
         with env.time_context():
             table = await seat_the_table(env, factions, seed, options, summary)
+            for faction in factions:
+                await table.set_standing_orders(faction)
             await play(table, max_interactions)
             tally(table)
     finally:

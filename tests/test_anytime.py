@@ -28,6 +28,7 @@ from engine.actions import (
     SetBidOrder,
     SetCoexistence,
     SetSpiceWinOrder,
+    SetStormCardOrder,
     SetTraitorOrder,
     UseKarama,
     UseSpecialKarama,
@@ -162,6 +163,7 @@ def candidates(state: GameState, faction: Faction) -> list[partial]:
     found = [made(PlayHajr, faction=faction), made(SetBidOrder, faction=faction),
              made(SetBidOrder, faction=faction, auto_pass=True)]
     found += [made(SetTraitorOrder, faction=faction, auto=yes) for yes in (True, False)]
+    found += [made(SetStormCardOrder, faction=faction, never=yes) for yes in (True, False)]
     found += [made(SetSpiceWinOrder, faction=faction, declare=yes) for yes in (True, False)]
     found += [made(SetBidOrder, faction=faction, max_bid=n) for n in (1, BID_LIMIT_OFFERED)]
     for card in hand:
@@ -260,6 +262,7 @@ def _others_secrets_changed(state: GameState, keeper: Faction, rng: Rng) -> Game
         fs.hand[:swap], changed.treachery_deck[:swap] = changed.treachery_deck[:swap], fs.hand[:swap]
         fs.traitors = fs.traitors[:1]
         fs.auto_traitor = not fs.auto_traitor
+        fs.never_storm_cards = not fs.never_storm_cards
         fs.bid_order.auto_pass = not fs.bid_order.auto_pass
         if fs.hand:
             changed.karama_orders.append(KaramaOrder(faction=faction, card=fs.hand[0], advantage="voice"))

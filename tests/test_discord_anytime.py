@@ -8,7 +8,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.app.anytime_words import panel_text
+from bot.app.anytime_words import ORDER_KINDS, orders_text, panel_text
 from bot.app.service import GameService
 from bot.discord.anytime_panel import (
     DYNAMIC_ITEMS,
@@ -29,6 +29,7 @@ from bot.discord.client import MentatBot
 from bot.discord.components import DYNAMIC_ITEMS as CARD_ITEMS
 from bot.discord.form_core import MAX_CHOICES, Draft
 from bot.store.memory import MemoryGameStore
+from engine.actions import SetStormCardOrder, UseKarama
 from engine.anytime import Amount, AnytimeKind, anytime_choices
 from engine.errors import RuleViolation
 from engine.game import apply
@@ -136,6 +137,23 @@ def test_the_panel_says_what_may_be_done_and_the_standing_orders():
     assert "- No card or power of yours may be played right now." in broke
 
 
+def test_me_orders_lists_the_readers_own_orders_and_karamas_ready_and_offers_the_order_kinds():
+    state = ready_game()
+    holding(state, H, "karama_1", "karama_2")
+    state, _ = apply(state, UseKarama(faction=H, card="karama_1", against=Faction.GUILD,
+                                      advantage="half_price_shipping"))
+    state, _ = apply(state, SetStormCardOrder(faction=H, never=True))
+    state.faction(A).auto_traitor = True  # another faction's order: never in the Harkonnen's words
+    orders = [c for c in anytime_choices(state, H) if c.kind in ORDER_KINDS]
+    text = orders_text(view(state, H), orders)
+    assert text.startswith("**Your standing orders** (secret: only you see them).")
+    assert "- Storm cards: never play one." in text and "- Traitor calls: ask me each time." in text
+    assert "- Karama: cancel the next time the Spacing Guild ship at half price." in text
+    assert [c.kind for c in orders][:5] == [AnytimeKind.KARAMA, AnytimeKind.STORM_CARD_ORDER, AnytimeKind.BID_ORDER,
+                                            AnytimeKind.BID_LIMIT, AnytimeKind.TRAITOR_ORDER]
+    assert "always call" not in text
+
+
 # --- the callbacks ----------------------------------------------------------------------------------------------
 
 
@@ -207,7 +225,8 @@ async def test_the_open_button_shows_the_clickers_own_panel(table):
     assert ephemeral and "Karama: tax the Bene Tleilaxu 10 spice" in text
     menu = opened.response.sent_view.children[0]
     assert [o.value for o in menu.item.options] == ["karama", "karama_tax_bt", "karama_destroy_trap", "truthtrance",
-                                                    "bribe", "bid_order", "bid_limit", "traitor_order"]
+                                                    "bribe", "storm_card_order", "bid_order", "bid_limit",
+                                                    "traitor_order"]
     theirs = await press(OpenPanel, OpenPanel(game_id), bot, USERS[A])  # the same button, the Atreides' own panel
     assert "Karama" not in theirs.answers[0][0]
     stranger = await press(OpenPanel, OpenPanel(game_id), bot, 999)

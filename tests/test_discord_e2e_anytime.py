@@ -70,9 +70,9 @@ async def test_the_welcome_dm_opens_the_panel_and_a_standing_order_is_set_there(
     assert "- Bidding: ask me for each bid." in panel.content and "- Traitor calls: ask me each time." in panel.content
     assert "Karama" not in panel.content  # the Atreides hold none (their hand is Snooper... or not a Karama)
     edited = await choose_action(alice, panel, "traitor_order")
-    assert "Call traitors by myself" in labels(edited)
-    done = await actor(alice, edited).click(edited, label="Call traitors by myself")
-    assert done.ephemeral and reply(done).startswith("Done: Standing order: traitor calls: Call traitors by myself")
+    assert "Always call when I can" in labels(edited)
+    done = await actor(alice, edited).click(edited, label="Always call when I can")
+    assert done.ephemeral and reply(done).startswith("Done: Standing order: traitor calls: Always call when I can")
     hand = await alice.slash(table.channel, "me hand")
     assert "Traitor calls: automatic" in reply(hand)
     for other in (H, BT):  # a secret order: nobody else hears of it
@@ -86,7 +86,8 @@ async def test_me_act_shows_the_callers_own_actions_and_a_karama_tax_is_played_f
     mine = await bob.slash(room.channel, "me act")
     panel = shown(mine)
     assert mine.ephemeral and menu_values(panel) == ["karama", "karama_tax_bt", "karama_destroy_trap", "truthtrance",
-                                                     "bribe", "bid_order", "bid_limit", "traitor_order"]
+                                                     "bribe", "storm_card_order", "bid_order", "bid_limit",
+                                                     "traitor_order"]
     theirs = shown(await alice.slash(room.channel, "me act"))
     assert not {"karama", "karama_tax_bt", "truthtrance"} & set(menu_values(theirs))
     assert panel.content not in contents(room.channel)  # ephemeral: the channel never shows it

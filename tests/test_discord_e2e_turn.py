@@ -116,7 +116,8 @@ async def test_a_6_a_bid_card_gives_the_auction_and_the_bidders_means_and_its_bu
                                "- Your spice: 10: you may bid 1 to 10, or pass.", "- Your hand: 0 of 4 cards."]
     assert "If nobody answers (the deadline passes, or a moderator forces it): pass." in card.content
     assert [b.label for b in components(card)] == ["Pass", "Bid 1", "Bid 2", "Bid 3", "Bid 4",
-                                                   "Other amount (1 to 10)"]
+                                                   "Other amount (1 to 10)", "Pass on every card this turn",
+                                                   "Bid up to N for me (1 to 10)"]
     before = table.screens()
     clicked = await alice.user.click(card, label="Bid 2")
     assert reply(clicked).startswith("Done: Bid 2")
@@ -127,7 +128,7 @@ async def test_a_6_a_bid_card_gives_the_auction_and_the_bidders_means_and_its_bu
     answer = await open_prompt(table.env, game_id, H, PromptKind.BID)
     card = dm_for(bob, answer.id)
     assert "- Card 1 of 3 is up for auction; the high bid is 2, by the Atreides." in card.content
-    assert [b.label for b in components(card)][-1] == "Other amount (3 to 10)"
+    assert [b.label for b in components(card)][-3] == "Other amount (3 to 10)"
     refused = await type_amount(bob, card, "Other amount (3 to 10)", "11")
     assert reply(refused) == "Not yet: Your bid: a whole number from 3 to 10, not '11'."
     typed = await type_amount(bob, dm_for(bob, answer.id), "Other amount (3 to 10)", "7")
@@ -191,7 +192,7 @@ async def test_a_shipment_card_gives_the_means_the_rates_and_what_is_closed_and_
     assert facts(card)[:3] == ["- Your reserves: 20 tokens; your spice: 5.",
                                "- Shipping costs 1 spice a token into a stronghold, 2 elsewhere.",
                                "- Closed to you: sector 1 (the storm)."]
-    assert parts(card) == ["From", "To", "Sector", "Tokens", "Submit"]
+    assert parts(card) == ["From", "To", "Sector", "Tokens", "Submit", "Ship nothing, move nothing this turn"]
     assert "Arrakeen#9" in await offered(alice, table.channel, "play ship", "to", "arr")
     assert await offered(alice, table.channel, "play ship", "from") == []  # the Guild alone ship from the board
     assert await offered(table.players[H], table.channel, "play ship", "to") == []  # not their shipment
@@ -202,7 +203,8 @@ async def test_a_shipment_card_gives_the_means_the_rates_and_what_is_closed_and_
     assert tokens == [f"{n} token{'s' if n > 1 else ''}: {n} spice" for n in range(1, 6)]  # 5 spice: 5 tokens
     await choose(alice, prompt.id, "Tokens", "5 tokens: 5 spice")
     assert parts(dm_for(alice, prompt.id)) == ["From: Your reserves (20 tokens)", "To: Arrakeen", "Sector: Arrakeen",
-                                               "Tokens: 5 tokens: 5 spice", "Submit"]
+                                               "Tokens: 5 tokens: 5 spice", "Submit",
+                                               "Ship nothing, move nothing this turn"]
     before = table.screens()
     submitted = await alice.user.click(dm_for(alice, prompt.id), label="Submit")
     assert reply(submitted).startswith("Done: From: Your reserves (20 tokens); To: Arrakeen")

@@ -46,7 +46,7 @@ from tests.test_optional_combat import switch_on
 TURNS = 2
 SHAPE = {"finished", "turns", "winner", "interactions", "admin_interventions", "admin_interventions_by_kind",
          "offered_choice_refused", "typed_values", "modal_values", "channel_posts", "channel_posts_per_turn", "dms",
-         "seconds"}
+         "seconds", "standing_orders_set", "standing_order_answers"}
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +81,13 @@ def test_a_short_game_with_every_option_is_played_to_its_end_through_the_bots_co
     assert summary["interactions"]["click"] > 0 and summary["cards_answered"] > 0
     assert summary["interactions"]["slash"] >= 1 + 7 + 1  # /game new, seven /game join, /game start
     assert summary["typed_values"] == 0  # the players never type a value a menu does not offer
+
+
+def test_the_players_set_their_standing_orders_and_the_orders_answered_for_them(summary):
+    """Every player ordered "always call when I can" (and most "never" for storm cards) with /me orders; turn 2's
+    storm window was answered by those orders, each a line in its owner's DMs."""
+    assert summary["standing_orders_set"] >= len(summary["factions"])
+    assert summary["standing_order_answers"] > 0
 
 
 def test_every_card_answered_was_closed_and_no_card_reached_the_channel(summary):

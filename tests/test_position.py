@@ -308,7 +308,7 @@ def test_a_position_written_at_each_phase_plays_on_like_the_game(factions, optio
 
 def test_every_state_of_a_game_is_a_possible_position():
     """No check of `load` refuses a state the engine reaches (a hand over its limit mid-swap, say)."""
-    steps = _random_game(GameSetup(factions=(A, H, F, BT), options=GameOptions(**{**ALL_ON, "turns": 4}), seed=15), 15)
+    steps = _random_game(GameSetup(factions=(A, H, F, BT), options=GameOptions(**{**ALL_ON, "turns": 4}), seed=17), 17)
     for index, (_, state, _) in enumerate(steps):
         assert load(write(state)).model_dump(mode="json") == state.model_dump(mode="json"), f"action {index}"
     assert len(steps) > 100

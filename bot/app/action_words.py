@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.app.anytime_words import bid_order_words
 from bot.app.words import tokens, where
 from engine.actions import (
     AcceptAlliance,
@@ -44,6 +45,7 @@ from engine.actions import (
     SendAdvisor,
     SetBidOrder,
     SetCoexistence,
+    SetStormCardOrder,
     SetTraitorOrder,
     Ship,
     ShipToReserves,
@@ -54,7 +56,7 @@ from engine.actions import (
     UseVoice,
 )
 from engine.ids import Faction
-from engine.model import PromptKind
+from engine.model import BidOrder, PromptKind
 from engine.names import faction_name, option_name
 
 
@@ -116,7 +118,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
     Ship: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location) if a.from_location else 'your reserves'}"
                     f" to {_where(a.to_location)}",
     ShipToReserves: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location)} back to your reserves",
-    SkipShipment: lambda a: "ship nothing",
+    SkipShipment: lambda a: "ship nothing and move nothing this turn" if a.no_move else "ship nothing",
     Move: lambda a: f"move {tokens(a.tokens)} from {_where(a.from_location)} to {_where(a.to_location)}",
     SkipMove: lambda a: "move nothing",
     SetCoexistence: lambda a: (f"your tokens in {a.territory} become co-existing advisors" if a.advisors
@@ -141,6 +143,12 @@ WORDS: dict[type, Callable[[Any], str]] = {
     MarkBtTraitor: lambda a: f"mark {option_name(a.leader)} as your traitor" if a.leader else "mark no one",
     TrapsAndGifts: lambda a: _traps_and_gifts(a.traps, a.gifts),
     PlayStormCards: _storm_cards,
+    SetStormCardOrder: lambda a: ("a standing order: never play a storm card" if a.never
+                                  else "a standing order: ask me about storm cards"),
+    SetTraitorOrder: lambda a: ("a standing order: always call a traitor when you can" if a.auto
+                                else "a standing order: ask me about traitors"),
+    SetBidOrder: lambda a: "a standing bid order: " + bid_order_words(BidOrder(auto_pass=a.auto_pass,
+                                                                               max_bid=a.max_bid, lasts=a.lasts)),
     ReturnCards: lambda a: f"give back {_names(a.cards)}",
 }
 
@@ -165,7 +173,7 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.VOICE: (UseVoice,),
     PromptKind.BATTLE_PLAN: (SubmitBattlePlan,),
     PromptKind.TRAITOR_CALL: (CallTraitor, SetTraitorOrder),
-    PromptKind.STORM_CARDS: (PlayStormCards,),
+    PromptKind.STORM_CARDS: (PlayStormCards, SetStormCardOrder),
     PromptKind.TRUTHTRANCE: (AnswerTruthtrance,),
     PromptKind.BT_ATTACK: (ChooseBtAttack,),
     PromptKind.BT_MARK: (MarkBtTraitor,),

@@ -12,6 +12,7 @@ from engine.anytime import (
     ASK,
     AUTO_PASS,
     LEADER,
+    NEVER,
     STANDING_ORDERS,
     YES,
     AnytimeChoice,
@@ -19,6 +20,7 @@ from engine.anytime import (
 )
 from engine.ids import Faction
 from engine.karama import DESCRIPTIONS, OWNER, Advantage
+from engine.model import BidOrder
 from engine.names import card_name, faction_name, leader_name
 from engine.views import PlayerView
 
@@ -37,6 +39,7 @@ TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.BID_ORDER: "Standing order: passing on cards",
     AnytimeKind.BID_LIMIT: "Standing order: bid up to a limit",
     AnytimeKind.TRAITOR_ORDER: "Standing order: traitor calls",
+    AnytimeKind.STORM_CARD_ORDER: "Standing order: storm cards",
     AnytimeKind.SPICE_WIN_ORDER: "Standing order: declaring a spice win",
 }
 
@@ -59,7 +62,11 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.BID_ORDER: "Pass on every card without being asked, or be asked for each bid.",
     AnytimeKind.BID_LIMIT: "Outbid the high bid by 1 whenever you are asked, up to your limit and your spice; "
                            "else pass.",
-    AnytimeKind.TRAITOR_ORDER: "Call a traitor by yourself whenever one of yours leads against you, or be asked.",
+    AnytimeKind.TRAITOR_ORDER: "Call a traitor by yourself whenever one of yours leads against you (and only then), "
+                               "or be asked.",
+    AnytimeKind.STORM_CARD_ORDER: "Never play Weather Control or Family Atomics: each storm-card window is answered "
+                                  "\u201cno card\u201d for you as it opens (the table reads only that you answered, "
+                                  "as after a click), or be asked each time.",
     AnytimeKind.SPICE_WIN_ORDER: "Declare a spice win at the end of every collection round in which you hold at "
                                  "least 35 spice, or never until you change this order.",
 }
@@ -67,7 +74,8 @@ HELP: dict[AnytimeKind, str] = {
 PART_NAMES = {
     "card": "Card", "advantage": "Advantage", "target": "Faction", "to": "To", "stronghold": "Stronghold",
     "leader": "Leader", "revive": "Revive", "territory": "Territory", "change": "Change", "order": "Order",
-    "auto": "Traitor calls", "declare": "Spice win", "amount": "Spice", "max_bid": "Bid up to", "question": "Question",
+    "auto": "Traitor calls", "storm": "Storm cards",
+    "declare": "Spice win", "amount": "Spice", "max_bid": "Bid up to", "question": "Question",
 }
 
 
@@ -99,24 +107,40 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
     if part == "order":
         return {AUTO_PASS: "Pass on every card", ASK: "Ask me for each bid"}[value]
     if part == "auto":
-        return "Call traitors by myself" if value == YES else "Ask me each time"
+        return "Always call when I can" if value == YES else "Ask me each time"
+    if part == "storm":
+        return "Never play one" if value == NEVER else "Ask me each time"
     if part == "declare":
         return "Declare at 35 spice" if value == YES else "Never declare"
     return value
 
 
+SPANS = {"until_changed": "", "this_card": " (this card only)", "this_turn": " (this turn's auction only)"}
+
+
+def bid_order_words(order: BidOrder | None) -> str:
+    """A bidding order (A-6) as its owner reads it, with how long it lasts when it was given from a bid's card."""
+    if order is None or not (order.auto_pass or order.max_bid):
+        return "ask me for each bid"
+    what = "pass on every card" if order.auto_pass else f"outbid by 1 up to {order.max_bid} spice"
+    return what + SPANS[order.lasts]
+
+
 def orders_now(seen: PlayerView) -> list[str]:
-    """The reader's standing orders as they stand (issue 14 adds more)."""
+    """The reader's standing orders as they stand, and the Karama cards they hold ready (A-14)."""
     own = seen.own
     if own is None:
         return []
-    order = own.bid_order
-    bidding = ("pass on every card" if order and order.auto_pass else
-               f"outbid by 1 up to {order.max_bid} spice" if order and order.max_bid else "ask me for each bid")
-    lines = [f"Bidding: {bidding}.",
-             f"Traitor calls: {'call by myself' if own.traitor_order else 'ask me each time'}."]
+    lines = [f"Storm cards: {'never play one' if own.never_storm_cards else 'ask me each time'}.",
+             f"Bidding: {bid_order_words(own.bid_order)}.",
+             f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}."]
     if own.spice_win_order is not None:
         lines.append(f"Spice win: {'declare at 35 spice' if own.spice_win_order else 'never declare'}.")
+    for order in own.karama_orders:
+        advantage = Advantage(order.advantage)
+        lines.append(f"Karama: cancel the next time the {faction_name(OWNER[advantage])} {DESCRIPTIONS[advantage]}.")
+    for order in own.special_karama_orders:
+        lines.append(f"Karama: your special power ({order.power.replace('_', ' ')}), when its moment comes.")
     return lines
 
 
@@ -129,6 +153,19 @@ def panel_text(seen: PlayerView, choices: list[AnytimeChoice]) -> str:
     lines.append("**Your standing orders** (secret; change them any time)")
     lines += [f"- {line}" for line in orders_now(seen)]
     lines.append("Choose below.")
+    return "\n".join(lines)
+
+
+# What /me orders offers to change: the standing orders, and readying a Karama (A-14's secret standing order).
+ORDER_KINDS = (*STANDING_ORDERS, AnytimeKind.KARAMA, AnytimeKind.SPECIAL_KARAMA)
+
+
+def orders_text(seen: PlayerView, choices: list[AnytimeChoice]) -> str:
+    """The reader's standing orders, and which of them may be changed now. Only the reader sees it."""
+    lines = ["**Your standing orders** (secret: only you see them). Each answers its decisions for you at once; "
+             "the table reads only the answer, as after a click."]
+    lines += [f"- {line}" for line in orders_now(seen)]
+    lines.append("Choose an order to change below." if choices else "No order may be changed right now.")
     return "\n".join(lines)
 
 

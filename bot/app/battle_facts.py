@@ -282,7 +282,7 @@ def _bt_impairment(seen: PlayerView, prompt: Prompt) -> list[str]:
             "not do next turn (BT-16, BT-33).",
             "No shipping bars every shipment of theirs (from the reserves, the Fremen's placement, the Guild's "
             "cross-shipping and shipping back); no moving bars every move of their tokens on the board (the move, "
-            "a card's extra move, a worm ride) (R-17)."]
+            "any extra move a card gives, a worm ride) (R-17)."]
 
 
 # --- the secret choices of the setup, and the Harkonnen's Karama (A-13, A-14, A-25) --------------------------

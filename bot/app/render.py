@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
+from bot.app.anytime_words import bid_order_words
 from bot.app.decision_cards import build_card
 from bot.app.feed import feed_messages, status_board
 from bot.app.ports import OutgoingMessage, Recipient
@@ -42,8 +43,9 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("traps", ", ".join(f"{s}: {option_name(c)}" for s, c in own.trap_cards.items())))
     if own.bt_marked:
         facts.append(("marked traitors", leaders(own.bt_marked)))
-    if own.bid_order:
-        facts.append(("bidding order", str(own.bid_order.model_dump(exclude_defaults=True) or "none")))
+    if own.never_storm_cards:
+        facts.append(("storm cards", "never play one (standing order)"))
+    facts.append(("bidding order", bid_order_words(own.bid_order)))
     if own.traitor_order:
         facts.append(("traitor calls", "automatic"))
     if own.spice_win_order is not None:

@@ -59,6 +59,8 @@ def _storm_cards(seen: PlayerView, prompt: Prompt) -> list[str]:
         facts.append(f"You hold {card_name(FAMILY_ATOMICS)}, and you may play it: it destroys the Shield Wall.")
     if len(prompt.options) == 1:
         facts.append("You have no storm card to play now: answer that you play none.")
+    facts.append("To be asked no more: `/me orders`, storm cards \u201cnever\u201d (a secret standing order that "
+                 "answers this for you at once).")
     return facts
 
 

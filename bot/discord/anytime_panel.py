@@ -16,7 +16,8 @@ carry the game, the kind, the fingerprint and the draft, so the panel survives a
 - `mentat:any:<game>:<kind>:<fingerprint>:b<index>`: one click (or the modal, with the value clicked).
 - `mentat:any:<game>:<kind>:<fingerprint>:<draft>:<part | ok>`: the menus and Submit of a form of several parts.
 
-Issue 14's standing orders belong here too: they are kinds of any-time action like the others.
+The standing orders (issue 14) are kinds of any-time action like the others; `/me orders` opens a panel of those
+alone (`orders_panel_for`), whose forms are the same.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 
 import discord
 
-from bot.app.anytime_words import choice_text, panel_text, part_name, title, value_label
+from bot.app.anytime_words import ORDER_KINDS, choice_text, orders_text, panel_text, part_name, title, value_label
 from bot.app.ports import GameRecordRow
 from bot.discord.common import GameBot, answer, refusals
 from bot.discord.components import MODAL_TIMEOUT, form_menu
@@ -160,14 +161,28 @@ async def _seat(interaction: discord.Interaction[Any], game_id: str) -> Seat | N
     return Seat(row, GameState.model_validate_json(row.state_json), faction)
 
 
-async def panel_for(bot: GameBot, game_id: str, user_id: int) -> tuple[str, discord.ui.View] | None:
-    """The panel of the user's seat in the game (None: no seat), for /me act."""
+async def _seat_of_user(bot: GameBot, game_id: str, user_id: int) -> Seat | None:
     row = await bot.service.store.load_game(game_id)
     faction = next((Faction(f) for f, user in row.seats.items() if user == user_id), None) if row else None
-    if faction is None:
+    return Seat(row, GameState.model_validate_json(row.state_json), faction) if faction is not None else None
+
+
+async def panel_for(bot: GameBot, game_id: str, user_id: int) -> tuple[str, discord.ui.View] | None:
+    """The panel of the user's seat in the game (None: no seat), for /me act."""
+    seat = await _seat_of_user(bot, game_id, user_id)
+    return (seat.text(), panel_view(game_id, seat.choices())) if seat is not None else None
+
+
+async def orders_panel_for(bot: GameBot, game_id: str, user_id: int) -> tuple[str, discord.ui.View] | None:
+    """The panel of the user's standing orders (None: no seat), for /me orders: the orders as they stand and a
+    menu of those that may be changed now (the Karama orders while a card may be readied); each opens its form
+    as in the any-time panel."""
+    seat = await _seat_of_user(bot, game_id, user_id)
+    if seat is None:
         return None
-    seat = Seat(row, GameState.model_validate_json(row.state_json), faction)
-    return seat.text(), panel_view(game_id, seat.choices())
+    orders = [c for c in seat.choices() if c.kind in ORDER_KINDS]
+    controls = panel_view(game_id, orders) if orders else discord.ui.View(timeout=None)  # the game is over
+    return orders_text(view(seat.state, seat.faction), orders), controls
 
 
 async def _choice_now(interaction: discord.Interaction[Any], seat: Seat, kind: str,

@@ -22,7 +22,17 @@ import discord
 
 from bot.app.ports import GameRecordRow
 from bot.discord.common import GameBot, answer, refusals
-from bot.discord.form_core import MAX_CHOICES, MAX_FIELDS, Draft, Form, FormIncomplete, page_count, page_of
+from bot.discord.form_core import (
+    MAX_CHOICES,
+    MAX_FIELDS,
+    Amount,
+    Draft,
+    Form,
+    FormIncomplete,
+    Shortcut,
+    page_count,
+    page_of,
+)
 from bot.discord.prompt_forms import form_for
 from engine.actions import Action
 from engine.errors import RuleViolation
@@ -133,14 +143,23 @@ class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.send_modal(AmountModal(self.game_id, form))
 
 
+def _amount_of(form: Form, shortcut: int | None) -> Amount | None:
+    """The form's own amount (`shortcut` None), or the amount of one of its shortcuts; None if there is none."""
+    if shortcut is None:
+        return form.amount
+    return form.shortcuts[shortcut].amount if shortcut < len(form.shortcuts) else None
+
+
 class AmountModal(discord.ui.Modal):
     """The amount's question with its legal range; what is typed is checked against the range, then by the
-    rules. Kept in memory while it is open (Discord's modals last minutes, not days)."""
+    rules. Kept in memory while it is open (Discord's modals last minutes, not days). The amount is the form's
+    own ("Other amount") or a shortcut's (`shortcut`: its index)."""
 
-    def __init__(self, game_id: str, form: Form):
-        amount = form.amount
+    def __init__(self, game_id: str, form: Form, shortcut: int | None = None):
+        amount = _amount_of(form, shortcut)
         super().__init__(title=amount.label[:45], timeout=MODAL_TIMEOUT)
         self.game_id, self.prompt_id, self.fingerprint = game_id, form.prompt.id, form.fingerprint
+        self.shortcut = shortcut
         self.typed = discord.ui.TextInput(label=f"{amount.label} ({amount.low} to {amount.high})"[:45],
                                           placeholder=f"a number from {amount.low} to {amount.high}",
                                           min_length=1, max_length=6)
@@ -152,12 +171,52 @@ class AmountModal(discord.ui.Modal):
         if opened is None:
             return
         row, form = opened
-        if form.amount is None:
+        amount = _amount_of(form, self.shortcut)
+        if amount is None:
             await answer(interaction, CLOSED)
             return
         typed = self.typed.value
-        await _submit(interaction, row, form, lambda: form.amount.action(form.prompt.faction, typed),
-                      lambda: f"{form.amount.label}: {typed.strip()}")
+        await _submit(interaction, row, form, lambda: amount.action(form.prompt.faction, typed),
+                      lambda: f"{amount.label}: {typed.strip()}")
+
+
+class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
+                     template=rf"mentat:s:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}:(?P<index>\d+)"):
+    """Beside a form's controls: an order given from the decision's card, answering it in one click (or in the
+    modal of its amount)."""
+
+    def __init__(self, game_id: str, prompt_id: str, fingerprint: str, index: int, label: str = "choose",
+                 row: int | None = None):
+        self.game_id, self.prompt_id, self.fingerprint, self.index = game_id, prompt_id, fingerprint, index
+        super().__init__(discord.ui.Button(label=label[:80] or "choose", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"mentat:s:{game_id}:{prompt_id}:{fingerprint}:{index}"),
+                         row=row)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ShortcutButton:
+        return cls(match["game"], match["prompt"], match["fp"], int(match["index"]), item.label or "choose")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
+        if opened is None:
+            return
+        row, form = opened
+        if self.index >= len(form.shortcuts):
+            await answer(interaction, CLOSED)
+            return
+        shortcut = form.shortcuts[self.index]
+        if shortcut.amount is not None:
+            await interaction.response.send_modal(AmountModal(self.game_id, form, self.index))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await _submit(interaction, row, form, lambda: shortcut.action(form.prompt.faction), lambda: shortcut.label)
+
+
+def shortcut_label(shortcut: Shortcut) -> str:
+    """A shortcut's button: with an amount, its range written on it ("Bid up to N for me… (3 to 12)")."""
+    amount = shortcut.amount
+    return f"{shortcut.label} ({amount.low} to {amount.high})" if amount is not None else shortcut.label
 
 
 # --- several parts: select menus, a draft in the custom ids, and Submit ---------------------------------
@@ -288,6 +347,8 @@ def form_view(game_id: str, form: Form, draft: Draft) -> discord.ui.View:
         if form.amount is not None:
             view.add_item(AmountButton(game_id, form.prompt.id, form.fingerprint,
                                        f"Other amount ({form.amount.low} to {form.amount.high})"))
+        for index, shortcut in enumerate(form.shortcuts):
+            view.add_item(ShortcutButton(game_id, form.prompt.id, form.fingerprint, index, shortcut_label(shortcut)))
         return view
     first = draft.window * MAX_FIELDS
     shown = range(first, min(first + MAX_FIELDS, len(form.fields)))
@@ -302,6 +363,9 @@ def form_view(game_id: str, form: Form, draft: Draft) -> discord.ui.View:
         view.add_item(FormWindow(game_id, form.prompt.id, form.fingerprint, text, draft.window + 1,
                                  "More choices ▶", row=buttons_row))
     view.add_item(FormSubmit(game_id, form.prompt.id, form.fingerprint, text, row=buttons_row))
+    for index, shortcut in enumerate(form.shortcuts):
+        view.add_item(ShortcutButton(game_id, form.prompt.id, form.fingerprint, index, shortcut_label(shortcut),
+                                     row=buttons_row))
     return view
 
 
@@ -314,4 +378,4 @@ def prompt_view(game_id: str, prompt: Prompt, recipient: str | None) -> discord.
     return form_view(game_id, form, Draft.empty(form)) if form is not None else None
 
 
-DYNAMIC_ITEMS = (PromptButton, AmountButton, FormSelect, FormWindow, FormSubmit)
+DYNAMIC_ITEMS = (PromptButton, AmountButton, ShortcutButton, FormSelect, FormWindow, FormSubmit)

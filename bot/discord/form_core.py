@@ -56,6 +56,21 @@ class Amount:
         return self.build(faction, int(text))
 
 
+@dataclass(frozen=True)
+class Shortcut:
+    """A one-click answer beside a form's own controls: an order given from the decision's own card ("Pass on
+    every card this turn", "Ship nothing, move nothing this turn"). With `amount`, the click opens its modal."""
+
+    label: str
+    build: Callable[[Faction], Action] | None = None
+    amount: Amount | None = None
+
+    def action(self, faction: Faction) -> Action:
+        if self.build is None:
+            raise FormIncomplete(f"{self.label}: type the amount.")
+        return self.build(faction)
+
+
 Refine = Callable[[list[Any]], tuple[Field, ...]]
 
 
@@ -85,11 +100,13 @@ class Form:
     build: Callable[[Faction, list[Any]], Action]  # the chosen values, one per field, in field order
     refine: Refine | None = None
     amount: Amount | None = None
+    shortcuts: tuple[Shortcut, ...] = ()  # buttons beside the form's controls (not part of its fingerprint)
 
     @property
     def one_click(self) -> bool:
         """One field with few enough choices to be a row of buttons: a click answers."""
-        return len(self.fields) == 1 and len(self.fields[0].choices) <= MAX_CHOICES - (self.amount is not None)
+        room = MAX_CHOICES - (self.amount is not None) - len(self.shortcuts)
+        return len(self.fields) == 1 and len(self.fields[0].choices) <= room
 
     @property
     def windows(self) -> int:

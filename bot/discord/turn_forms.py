@@ -12,10 +12,11 @@ tokens that may ship depend on the source and the destination), `refine` offers 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.app.words import faction_words, tokens, where
-from bot.discord.form_core import Amount, Choice, Field, Form, FormIncomplete
+from bot.discord.form_core import Amount, Choice, Field, Form, FormIncomplete, Shortcut
 from engine.actions import (
     AcceptAlliance,
     Action,
@@ -34,6 +35,7 @@ from engine.actions import (
     Revive,
     RideWorm,
     SendAdvisor,
+    SetBidOrder,
     SetCoexistence,
     Ship,
     ShipToReserves,
@@ -96,15 +98,26 @@ def _required(values: list[Any], *names: str) -> None:
 # --- bidding (A-5, A-6) --------------------------------------------------------------------------------
 
 
+PASS_THIS_TURN = "Pass on every card this turn"
+BID_UP_TO = "Bid up to N for me"
+
+
 def _bid(prompt: Prompt) -> Form:
     """Pass, or one click for the lowest legal bids; any other amount up to the bidder's spice in a modal. An
-    ally's share (A-8) is offered by the slash command (the card says so)."""
+    ally's share (A-8) is offered by the slash command (the card says so). Beside them, the bidding orders of
+    A-6 given from the card: pass on the rest of this turn's auction, or outbid by 1 up to a limit on this card
+    (the order answers this bid at once; a standing order for every card is set with `/me orders`)."""
     low, high = int(prompt.detail["min_bid"]), int(prompt.detail["max_bid"])
     raises = [Choice(f"Bid {n}", n) for n in range(low, min(high, low + BID_RAISES - 1) + 1)]
     amount = (Amount("Your bid", low, high, lambda faction, n: Bid(faction=faction, amount=n))
               if high >= low + BID_RAISES else None)
-    return _single(prompt, "Bid", [Choice("Pass", None), *raises],
+    shortcuts = [Shortcut(PASS_THIS_TURN, lambda f: SetBidOrder(faction=f, auto_pass=True, lasts="this_turn"))]
+    if high >= low:
+        shortcuts.append(Shortcut(BID_UP_TO, amount=Amount(
+            "Bid up to", low, high, lambda f, n: SetBidOrder(faction=f, max_bid=n, lasts="this_card"))))
+    form = _single(prompt, "Bid", [Choice("Pass", None), *raises],
                    lambda f, v: PassBid(faction=f) if v is None else Bid(faction=f, amount=v), amount)
+    return replace(form, shortcuts=tuple(shortcuts))
 
 
 # --- revival (A-7, A-15, BT-60) ------------------------------------------------------------------------
@@ -206,6 +219,10 @@ def shipment_sources(prompt: Prompt) -> list[str]:
     return [source for source in sources if shipment_destinations(prompt, source)]
 
 
+# Both decisions of the faction's turn in one click: the move is answered "move nothing" when it is asked.
+NO_SHIPMENT_NO_MOVE = Shortcut("Ship nothing, move nothing this turn", lambda f: SkipShipment(faction=f, no_move=True))
+
+
 def _shipment(prompt: Prompt) -> Form:
     """From (the reserves; for the Guild, a place on the board), to (a territory, then its sector; for the Guild,
     back to the reserves), how many tokens, each count with its cost; or ship nothing. Only what the spice pays
@@ -218,7 +235,8 @@ def _shipment(prompt: Prompt) -> Form:
 
     sources = shipment_sources(prompt)
     if not sources:  # an impairment (BT-16), or nothing that the spice pays for: one button
-        return _single(prompt, "Shipment", [Choice("Ship nothing", NOTHING)], lambda f, v: SkipShipment(faction=f))
+        return replace(_single(prompt, "Shipment", [Choice("Ship nothing", NOTHING)],
+                               lambda f, v: SkipShipment(faction=f)), shortcuts=(NO_SHIPMENT_NO_MOVE,))
     first = Field("From", (*(Choice(source_label(s), s) for s in sources), Choice("Ship nothing", NOTHING)))
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
@@ -251,7 +269,7 @@ def _shipment(prompt: Prompt) -> Form:
         return Ship(faction=faction, to_location=location, tokens=count,
                     from_location=None if source == RESERVES else source)
 
-    return Form(prompt, refine([None] * 4), build, refine=refine)
+    return Form(prompt, refine([None] * 4), build, refine=refine, shortcuts=(NO_SHIPMENT_NO_MOVE,))
 
 
 # --- movement (1979 rules: Movement; A-15 co-existence, A-22) ---------------------------------------------

@@ -29,7 +29,7 @@ from engine.data import POLAR_SINK, load_game_data
 from engine.economy import bank_pays, pay, remove_spice
 from engine.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.forces import send_to_tanks, wipe_out
@@ -284,7 +284,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
                         options=traitor_options(state, battle, faction), **_traitor_facts(state, battle, faction))
             if state.faction(faction).auto_traitor:
                 state.prompts.pop()
-                _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log)
+                _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log, by_order=True)
         return True
     if battle.step == TRAITORS:
         _resolve(state, battle, log)
@@ -494,19 +494,30 @@ def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
     _record_traitor_answer(state, battle, action.faction, action.call, log)
 
 
-def _record_traitor_answer(state: GameState, battle: Battle, faction: Faction, call: bool, log: EventLog) -> None:
+def _record_traitor_answer(state: GameState, battle: Battle, faction: Faction, call: bool, log: EventLog,
+                           by_order: bool = False) -> None:
+    """The answer, by a click or by the standing order (A-13: "call" only with the traitor for the opposing
+    leader): the table reads the same words either way."""
     battle.traitor_calls[faction] = call
-    log.private("traitor_answer", faction, "You call a traitor." if call else "You call no traitor.", call=call)
+    words = "call a traitor" if call else "call no traitor"
+    log.private("traitor_answer", faction, f"{BY_STANDING_ORDER}, you {words}." if by_order else f"You {words}.",
+                call=call)
     log.public("decision_made", f"{faction_name(faction)} answered the traitor question.",
                faction=faction.value, kind=PromptKind.TRAITOR_CALL.value)
 
 
 @handles(SetTraitorOrder)
 def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) -> None:
-    state.faction(action.faction).auto_traitor = action.auto
-    log.private("traitor_order", action.faction,
+    """A secret standing order, changed at any time; "always" answers an open traitor question at once too."""
+    faction = action.faction
+    state.faction(faction).auto_traitor = action.auto
+    log.private("traitor_order", faction,
                 "Traitors will be called automatically." if action.auto else "You will be asked about traitors.",
                 auto=action.auto)
+    if action.auto and any(p.kind == PromptKind.TRAITOR_CALL for p in state.prompts_for(faction)):
+        take_prompt(state, faction, PromptKind.TRAITOR_CALL, "A-13")
+        battle = state.battle.current
+        _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log, by_order=True)
 
 
 # --- resolution ------------------------------------------------------------------------------

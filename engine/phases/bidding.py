@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.actions import Bid, PassBid, SetBidOrder
 from engine.economy import bank_pays, pay
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.hands import hand_full
@@ -81,10 +81,10 @@ def run_bidding(state: GameState, log: EventLog) -> bool:
         return True
     faction = b.to_bid
     assert faction is not None  # a card is open, so somebody is to bid
-    if _has_standing_order(state, faction):
-        _apply_standing_order(state, faction, log)
-        return True
     _open_bid_prompt(state, faction)
+    if _has_standing_order(state, faction):  # the decision is opened all the same: the game runs as with a click
+        take_prompt(state, faction, PromptKind.BID, RULE)
+        _apply_standing_order(state, faction, log)
     return True
 
 
@@ -169,16 +169,30 @@ def _has_standing_order(state: GameState, faction: Faction) -> bool:
 
 
 def _apply_standing_order(state: GameState, faction: Faction, log: EventLog) -> None:
-    """A-6: auto-pass, or outbid the high bid by 1 up to the order's limit (and the spice in hand)."""
+    """A-6: auto-pass, or outbid the high bid by 1 up to the order's limit (and the spice in hand). The table
+    reads the bid or the pass a click would have made; only the owner reads that the order made it."""
     b = state.bidding
     order = state.faction(faction).bid_order
     wanted = b.high_bid + 1
     if not order.auto_pass and order.max_bid is not None and wanted <= min(order.max_bid,
                                                                             state.faction(faction).spice):
+        log.private("bid_by_order", faction, f"{BY_STANDING_ORDER}, you bid {wanted} spice for "
+                    f"{_ordinal_card(b)}.", card_number=b.card_number, amount=wanted)
         _record_bid(state, faction, wanted, None, 0, log)
     else:
+        log.private("bid_by_order", faction, f"{BY_STANDING_ORDER}, you pass on {_ordinal_card(b)}.",
+                    card_number=b.card_number, amount=None)
         _record_pass(state, faction, log)
     _next_turn(state, log)
+
+
+def _orders_lapse(state: GameState, span: str) -> None:
+    """Orders given for the card just sold or returned ("this_card"), or for this turn's auction once it ends
+    ("this_turn", with every "this_card" one), lapse: their owners are asked again (A-6)."""
+    spans = ("this_card",) if span == "this_card" else ("this_card", "this_turn")
+    for fs in state.factions.values():
+        if fs.bid_order.lasts in spans:
+            fs.bid_order = BidOrder()
 
 
 def _open_bid_prompt(state: GameState, faction: Faction) -> None:
@@ -270,6 +284,7 @@ def _sell(state: GameState, log: EventLog) -> None:
     b.to_bid = None
     b.passed = []
     b.high_bid, b.high_bidder, b.high_ally, b.high_ally_pays = 0, None, None, 0
+    _orders_lapse(state, "this_card")
 
 
 def _harkonnen_extra_card(state: GameState, log: EventLog) -> None:
@@ -295,10 +310,12 @@ def _return_to_deck(state: GameState, log: EventLog, message: str) -> None:
     b.cards = []
     b.card_open = False
     b.to_bid = None
+    _orders_lapse(state, "this_card")
 
 
 def _finish(state: GameState, log: EventLog) -> None:
     state.bidding = None
+    _orders_lapse(state, "this_turn")
     log.public("bidding_over", "Bidding is over.")
     end_phase(state, log)
 
@@ -369,21 +386,31 @@ def set_bid_order(state: GameState, action: SetBidOrder, log: EventLog) -> None:
     if action.auto_pass and action.max_bid is not None:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-6",
                             "A standing order either passes every time or bids up to a limit, not both.")
-    order = BidOrder(auto_pass=action.auto_pass, max_bid=action.max_bid)
+    if action.lasts != "until_changed" and not (state.phase == Phase.BIDDING and state.bidding is not None
+                                                 and state.bidding.card_open):
+        raise RuleViolation(ViolationCode.WRONG_PHASE, "A-6", "An order for this card or this turn's auction is "
+                            "given while a card is up for auction; a standing order may be given at any time.")
+    order = BidOrder(auto_pass=action.auto_pass, max_bid=action.max_bid, lasts=action.lasts)
     state.faction(action.faction).bid_order = order
-    if order.auto_pass:
-        message = "Your standing bid order: pass on every card until you change it (A-6)."
-    elif order.max_bid is not None:
-        message = (f"Your standing bid order: outbid the high bid by 1, up to {order.max_bid} spice, "
-                   "else pass (A-6).")
+    log.private("bid_order_set", action.faction, _order_words(state, order), auto_pass=order.auto_pass,
+                max_bid=order.max_bid, lasts=order.lasts)
+    if _has_standing_order(state, action.faction) and any(p.kind == PromptKind.BID
+                                                           for p in state.prompts_for(action.faction)):
+        # Asked to bid right now: the order answers at once.
+        take_prompt(state, action.faction, PromptKind.BID, RULE)
+        _apply_standing_order(state, action.faction, log)
+
+
+def _order_words(state: GameState, order: BidOrder) -> str:
+    if not order.auto_pass and order.max_bid is None:
+        return "Your standing bid order is cleared: you will be asked for each bid (A-6)."
+    if order.lasts == "this_card":
+        span = f"for {_ordinal_card(state.bidding)} only"
     else:
-        message = "Your standing bid order is cleared: you will be asked for each bid (A-6)."
-    log.private("bid_order_set", action.faction, message, auto_pass=order.auto_pass, max_bid=order.max_bid)
-    if order.auto_pass or order.max_bid is not None:
-        # Asked to bid right now: the order answers at once (the step runner applies it).
-        open_bid = next((p for p in state.prompts_for(action.faction) if p.kind == PromptKind.BID), None)
-        if open_bid is not None:
-            state.prompts.remove(open_bid)
+        span = "for the rest of this turn's auction" if order.lasts == "this_turn" else "until you change it"
+    what = ("pass on every card" if order.auto_pass
+            else f"outbid the high bid by 1, up to {order.max_bid} spice, else pass")
+    return f"Your standing bid order: {what}, {span} (A-6)."
 
 
 # --- defaults and samples --------------------------------------------------------------------

@@ -30,7 +30,7 @@ from engine.board import (
 from engine.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
 from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
@@ -137,11 +137,14 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
     faction = turn_faction(state)
     if m.stage == "":
         m.cancelled = []
+        m.no_move = False
         m.stage = SHIP
         open_shipment_prompt(state, faction)  # not opened when there is nothing to ship
     elif m.stage == SHIP:
         m.stage = MOVE
         _open_movement_prompt(state, faction)  # not opened when nothing can move
+        if m.no_move:
+            _waive_move(state, faction, log)
     else:
         if m.extra_moves:  # Hajr (engine/cards.py): one more move in this turn, under the same rules
             m.extra_moves -= 1
@@ -351,7 +354,23 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
 @handles(SkipMove)
 def skip_move(state: GameState, action: SkipMove, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.MOVEMENT, RULE_MOVE)
-    log.public("move_skipped", f"{faction_name(action.faction)} do not move this turn.", faction=action.faction.value)
+    _record_no_move(action.faction, log)
+
+
+def _record_no_move(faction: Faction, log: EventLog) -> None:
+    log.public("move_skipped", f"{faction_name(faction)} do not move this turn.", faction=faction.value)
+
+
+def _waive_move(state: GameState, faction: Faction, log: EventLog) -> None:
+    """The faction shipped nothing "and no move this turn": its move, asked now, is answered "move nothing" at
+    once, as a click would answer it (nothing is asked when nothing could move). The decision is opened all the
+    same, so the game runs as it would with the click; Hajr is not played in a turn without a move."""
+    state.movement.no_move = False
+    if any(p.kind == PromptKind.MOVEMENT for p in state.prompts_for(faction)):
+        take_prompt(state, faction, PromptKind.MOVEMENT, RULE_MOVE)
+        log.private("move_by_order", faction, f"{BY_STANDING_ORDER} for this turn (ship nothing, move nothing), "
+                    "you do not move.")
+        _record_no_move(faction, log)
 
 
 # --- defaults and samples --------------------------------------------------------------------

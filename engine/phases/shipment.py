@@ -375,7 +375,10 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
 
 @handles(SkipShipment)
 def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None:
+    """Ship nothing; `no_move` waives the faction's move in this same turn too (engine/phases/movement.py
+    answers it when it is asked). Shipments and moves are public: the table reads each answer as it comes."""
     take_prompt(state, action.faction, PromptKind.SHIPMENT, RULE_SHIP)
+    state.movement.no_move = action.no_move
     log.public("shipment_skipped", f"{faction_name(action.faction)} do not ship this turn.",
                faction=action.faction.value)
 
@@ -440,8 +443,9 @@ def _default_advisor(state: GameState, prompt: Prompt) -> SendAdvisor:
 def _sample_shipment(state: GameState, prompt: Prompt, rng: Rng) -> Ship | ShipToReserves | SkipShipment:
     faction, detail = prompt.faction, prompt.detail
     skip = SkipShipment(faction=faction)
-    if rng.below(6) == 0:
-        return skip
+    roll = rng.below(12)
+    if roll < 2:  # one time in six ship nothing, and half of those times move nothing either (one click)
+        return SkipShipment(faction=faction, no_move=roll == 0)
     sources = detail["ship_from"]
     if sources and (not detail["reserves"] or rng.below(3) == 0):
         source = rng.choice(sources)

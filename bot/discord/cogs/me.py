@@ -1,5 +1,6 @@
 """/me: what only the caller may see, always ephemeral. /me prompts is also the way to read decisions when
-the bot cannot DM the player; /me act opens the any-time panel (bot/discord/anytime_panel.py)."""
+the bot cannot DM the player; /me act opens the any-time panel (bot/discord/anytime_panel.py), /me orders the
+panel of the standing orders alone."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.anytime_panel import panel_for
+from bot.discord.anytime_panel import orders_panel_for, panel_for
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of
 from bot.discord.components import prompt_view
 from bot.discord.text import prompt_title, prompts_text, secrets_text
@@ -52,6 +53,16 @@ class MeCog(commands.GroupCog, group_name="me", group_description="What only you
                 if buttons is not None:
                     await interaction.followup.send(f"{prompt_title(prompt)}: choose below.", view=buttons,
                                                     ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="orders")
+    async def orders(self, interaction: discord.Interaction) -> None:
+        """Your standing orders (storm cards, bidding, traitor calls, Karama...): see and change them (only you)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            seat_of(game, interaction.user.id)  # refuses a caller with no seat
+            text, panel = await orders_panel_for(self.bot, game.game_id, interaction.user.id)
+            await interaction.followup.send(text, view=panel, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="act")
     async def act(self, interaction: discord.Interaction) -> None:

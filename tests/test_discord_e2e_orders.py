@@ -1,0 +1,128 @@
+"""Standing orders end to end through SimCord (issue 14, item 5): `/me orders` shows a player their own orders and
+changes them; `/me hand` shows them too; the storm-card order answers its owner's storm decision as the window opens
+(no card for it, a line in the owner's DMs alone); the bid card offers the bidding orders beside its bids; the
+shipment card offers "no shipment, no move" in one click. The table reads each answer as it would after a click.
+
+The table is the seven-member #dune of tests/test_discord_e2e_turn.py, each scenario an engine state planted with
+the messages its open decisions call for; from there on everything goes through Discord.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.events import BY_STANDING_ORDER
+from engine.model import Phase, PromptKind
+from tests.conftest import BT, A, H
+from tests.test_bt_traitors import at, drive, position
+from tests.test_discord_e2e import deliver, reply
+from tests.test_discord_e2e_anytime import actor, components, labels, shown
+from tests.test_discord_e2e_dm import dm_for, open_prompt, plant
+from tests.test_discord_e2e_turn import auction, card_of, news, shipping, simcord_bot, table
+
+simcord_bot, table = simcord_bot, table  # the fixtures, shared with tests/test_discord_e2e_turn.py
+ORDERS_MENU = "Choose what to do…"
+
+
+async def orders_of(member, channel):
+    """`/me orders`: the ephemeral panel of the member's own orders."""
+    answered = await member.slash(channel, "me orders")
+    assert answered.ephemeral
+    return shown(answered)
+
+
+def menu_values(panel) -> list[str]:
+    [menu] = [c for c in components(panel) if getattr(c, "placeholder", None) == ORDERS_MENU]
+    return [o.value for o in menu.options]
+
+
+async def choose_order(member, panel, kind: str):
+    [menu] = [c for c in components(panel) if getattr(c, "placeholder", None) == ORDERS_MENU]
+    chosen = await actor(member, panel).select(panel, [kind], custom_id=menu.custom_id)
+    return shown(chosen)
+
+
+def storm_dials_open():
+    """Turn 2's storm round, its two dials asked; the Atreides hold Weather Control."""
+    state = at(position(factions=(A, H, BT), hands={A: ["weather_control"]}), Phase.STORM)
+    return drive(state, lambda s: any(p.kind == PromptKind.STORM_DIAL for p in s.prompts))[0]
+
+
+async def test_me_orders_shows_and_changes_the_callers_own_orders_and_the_storm_order_answers_for_them(table):
+    alice = table.players[A]
+    game_id = await plant(table, storm_dials_open())
+    panel = await orders_of(alice, table.channel)
+    assert panel.content.startswith("**Your standing orders** (secret: only you see them).")
+    assert "- Storm cards: ask me each time." in panel.content and "- Bidding: ask me for each bid." in panel.content
+    assert "- Traitor calls: ask me each time." in panel.content
+    assert menu_values(panel) == ["storm_card_order", "bid_order", "bid_limit", "traitor_order"]
+    form = await choose_order(alice, panel, "storm_card_order")
+    assert labels(form) == ["Never play one", "Ask me each time", "◀ All you may do now"]
+    before = table.screens()
+    done = await actor(alice, form).click(form, label="Never play one")
+    assert done.ephemeral and reply(done).startswith("Done: Standing order: storm cards: Never play one")
+    assert "- Storm cards: never play one." in (await orders_of(alice, table.channel)).content
+    assert "Storm cards: never play one (standing order)" in reply(await alice.slash(table.channel, "me hand"))
+    await deliver(table.env)
+    assert "storm" not in news(table, before).lower()  # a secret order: the table hears nothing of it
+
+    before = table.screens()
+    for dialer in [p.faction for p in (await table.env.bot.service.state_of(game_id)).prompts]:
+        prompt = await open_prompt(table.env, game_id, dialer, PromptKind.STORM_DIAL)
+        await table.players[dialer].user.click(dm_for(table.players[dialer], prompt.id), label="1")
+        await deliver(table.env)
+    seen = table.news(before)
+    assert "Atreides answered about the storm." in seen["channel"]
+    assert "standing order" not in seen["channel"] and "Weather Control" not in seen["channel"]
+    assert f"{BY_STANDING_ORDER}, you play no card on the storm." in seen[A.value]
+    assert "**Your decision: storm cards" not in seen[A.value]  # no card: the order answered it
+    assert "**Your decision: storm cards" in seen[H.value]  # the others are asked
+    assert BY_STANDING_ORDER not in seen[H.value]
+    state = await table.env.bot.service.state_of(game_id)
+    assert {p.faction for p in state.prompts if p.kind == PromptKind.STORM_CARDS} == {H, BT}
+
+
+async def test_a_6_the_bid_card_offers_the_bidding_orders_beside_its_bids(table):
+    alice, bob = table.players[A], table.players[H]
+    game_id, prompt, card = await card_of(table, auction(), A, PromptKind.BID)
+    before = table.screens()
+    clicked = await alice.user.click(card, label="Pass on every card this turn")
+    assert reply(clicked).startswith("Done: Pass on every card this turn")
+    await deliver(table.env)
+    seen = table.news(before)
+    assert "Atreides pass on card 1 of 3." in seen["channel"] and "standing order" not in seen["channel"]
+    assert dm_for(alice, prompt.id).content.endswith("**You answered: a standing bid order: pass on every card "
+                                                     "(this turn's auction only).**")
+    assert f"{BY_STANDING_ORDER}, you pass on card 1 of 3." in seen[A.value]
+
+    answer = await open_prompt(table.env, game_id, H, PromptKind.BID)
+    card = dm_for(bob, answer.id)
+    opened = await bob.user.click(card, label="Bid up to N for me (1 to 10)")
+    assert opened.modal["title"] == "Bid up to"
+    [limit] = [c for row in opened.modal["components"] for c in row["components"]]
+    assert limit["label"] == "Bid up to (1 to 10)"
+    typed = await bob.user.submit_modal(opened, {limit["custom_id"]: "4"})
+    assert reply(typed).startswith("Done: Bid up to: 4")
+    await deliver(table.env)
+    seen = table.news(before)
+    assert "Harkonnen bid 1 spice for card 1 of 3." in seen["channel"]
+    assert not re.search(r"\b4\b", re.sub(r"<@\d+>", "", seen["channel"]))  # the limit stays the bidder's
+    assert f"{BY_STANDING_ORDER}, you bid 1 spice for card 1 of 3." in seen[H.value]
+    state = await table.env.bot.service.state_of(game_id)
+    assert state.faction(H).bid_order.max_bid == 4 and state.faction(H).bid_order.lasts == "this_card"
+
+
+async def test_the_shipment_card_answers_no_shipment_and_no_move_in_one_click(table):
+    alice = table.players[A]
+    state = shipping(forces={"Arrakeen#9": {A: 3}})
+    game_id, prompt, card = await card_of(table, state, A, PromptKind.SHIPMENT)
+    before = table.screens()
+    clicked = await alice.user.click(card, label="Ship nothing, move nothing this turn")
+    assert reply(clicked).startswith("Done: Ship nothing, move nothing this turn")
+    await deliver(table.env)
+    seen = table.news(before)
+    assert "Atreides do not ship this turn." in seen["channel"] and "Atreides do not move this turn." in seen["channel"]
+    assert dm_for(alice, prompt.id).content.endswith("**You answered: ship nothing and move nothing this turn.**")
+    assert "**Your decision: your move**" not in seen[A.value]
+    state = await table.env.bot.service.state_of(game_id)
+    assert not any(p.faction == A for p in state.prompts)
