@@ -98,6 +98,7 @@ class Summary:
     turns: int = 0  # the last turn begun, by the channel's "Turn N: Storm." posts
     winner: list[str] | None = None  # the factions the end-of-game post names ([]: no winner; None: no such post)
     interactions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(INTERACTION_KINDS, 0))  # all
+    interactions_by_decision: dict[str, int] = field(default_factory=dict)  # those that answered a card, by kind
     moderator_interactions: int = 0
     admin_interventions: int = 0
     admin_interventions_by_kind: dict[str, int] = field(default_factory=dict)
@@ -246,6 +247,7 @@ class Table:
     tries: Counter = field(default_factory=Counter)  # refusals per card (message id)
     given_up: set[int] = field(default_factory=set)
     answered: set[int] = field(default_factory=set)  # the cards answered ("Done"), by message id
+    answering: str | None = None  # the kind of decision whose card is being answered
 
     def __post_init__(self) -> None:
         self.screens = {f: Screen(self.env, m.user.dm_channel.id, m.id) for f, m in self.players.items()}
@@ -265,6 +267,8 @@ class Table:
         """One interaction of `kind`, then the delivery it woke; returns SimCord's result."""
         self.summary.interactions[kind] += 1
         self.summary.moderator_interactions += by_moderator
+        if self.answering is not None:
+            self.summary.count(self.summary.interactions_by_decision, self.answering)
         result = await act
         await self.env.advance_time(WAKE)
         return result
@@ -308,11 +312,15 @@ class Table:
     async def answer_card(self, faction: Faction, card_id: int) -> None:
         member, card = self.players[faction], self.screens[faction].message(card_id)
         offered = enabled(card)
-        if any(is_select(c) for c in offered):
-            await self.fill_form(faction, card)
-            return
-        button = self.rng.choice(offered)  # buttons: one click answers (or opens a modal)
-        self.heard(faction, card, button, reply_text(await self.press(member, card, button)))
+        self.answering = kind_of(self.screens[faction].heading_of(card_id))
+        try:
+            if any(is_select(c) for c in offered):
+                await self.fill_form(faction, card)
+                return
+            button = self.rng.choice(offered)  # buttons: one click answers (or opens a modal)
+            self.heard(faction, card, button, reply_text(await self.press(member, card, button)))
+        finally:
+            self.answering = None
 
     async def press(self, member, card: discord.Message, button: Any) -> Any:
         """Click; a modal the click opens is filled and submitted. SimCord's result of the last step."""

@@ -255,16 +255,15 @@ async def test_menus_then_submit_ready_a_karama_in_secret(table):
     state = await bot.service.state_of(game_id)
     [karama] = [c for c in anytime_choices(state, H) if c.kind == AnytimeKind.KARAMA]
     form_view = choice_view(game_id, karama, H)
-    advantage = [item for item in form_view.children if isinstance(item, AnySelect)][1]
+    card, advantage = [item for item in form_view.children if isinstance(item, AnySelect)][:2]
+    assert card.item.disabled and card.item.placeholder == "Card: Karama"  # their one Karama: nothing to ask
+    assert not advantage.item.disabled
+    submit = next(item for item in form_view.children if isinstance(item, AnySubmit))
+    missing = await press(AnySubmit, submit, bot, USERS[H])  # the advantage is not chosen yet
+    assert missing.answers == [("Not yet: choose your advantage first.", True)]
     index = karama.part("advantage").options.index("prescience")
     picked = await press(AnySelect, advantage, bot, USERS[H], values=[str(index)])
-    draft_view = picked.response.edited_view
-    submit = next(item for item in draft_view.children if isinstance(item, AnySubmit))
-    missing = await press(AnySubmit, submit, bot, USERS[H])  # the card is not chosen yet
-    assert missing.answers == [("Not yet: choose your card first.", True)]
-    card = next(item for item in draft_view.children if isinstance(item, AnySelect))
-    both = await press(AnySelect, card, bot, USERS[H], values=["0"])
-    submit = next(item for item in both.response.edited_view.children if isinstance(item, AnySubmit))
+    submit = next(item for item in picked.response.edited_view.children if isinstance(item, AnySubmit))
     done = await press(AnySubmit, submit, bot, USERS[H])
     assert done.answers[-1][0].startswith("Done: Karama: cancel another faction's advantage: Card: Karama; "
                                           "Advantage: Atreides: ask the prescience question")

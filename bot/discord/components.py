@@ -336,7 +336,9 @@ def form_menu(form: Form, draft: Draft, field_index: int, custom_id: str) -> dis
         options.append(discord.SelectOption(label=f"later choices ▶ (page {page + 2} of {page_count(field)})",
                                             value=f"{LATER}:{page + 1}"))
     placeholder = field.name if chosen is None else f"{field.name}: {field.choices[chosen].label}"
-    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150], options=options[:MAX_CHOICES])
+    # a part with one entry is shown but not asked: taken as it is, or waiting for the part before it
+    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150], options=options[:MAX_CHOICES],
+                             disabled=len(field.choices) == 1)
 
 
 def form_view(game_id: str, form: Form, draft: Draft) -> discord.ui.View:

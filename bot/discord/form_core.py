@@ -37,6 +37,7 @@ class Field:
     name: str  # shown in the select's placeholder and the receipt: "Leader", "Weapon", "Dial"...
     choices: tuple[Choice, ...]
     default: int | None = None  # the choice preselected, or None: it must be chosen
+    waiting: bool = False  # its one entry only says which part to choose first: nothing to take yet
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,11 @@ class Form:
         return fields
 
     def picks(self, chosen: Sequence[int | None]) -> list[int | None]:
-        """The chosen index of every field, its default where nothing (or nothing still offered) was chosen."""
+        """The chosen index of every field, its default where nothing (or nothing still offered) was chosen; a
+        part with a single choice is that choice (nothing to ask)."""
         fields = self.fields_for(chosen)
-        return [c if c is not None and c < len(f.choices) else f.default
-                for f, c in zip(fields, chosen, strict=True)]
+        return [c if c is not None and c < len(f.choices) else 0 if len(f.choices) == 1 and not f.waiting
+                else f.default for f, c in zip(fields, chosen, strict=True)]
 
     def action(self, chosen: Sequence[int | None]) -> Action:
         fields = self.fields_for(chosen)

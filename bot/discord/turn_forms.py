@@ -68,7 +68,7 @@ def _spice(cost: int) -> str:
 
 def _waiting(name: str, why: str) -> Field:
     """A part that cannot be chosen yet: its one entry says what to choose first (Submit refuses it)."""
-    return Field(name, (Choice(why, None),))
+    return Field(name, (Choice(why, None),), waiting=True)
 
 
 def _settled(name: str, label: str) -> Field:
