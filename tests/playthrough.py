@@ -112,6 +112,13 @@ class Summary:
     cards_answered: int = 0
     standing_orders_set: int = 0  # orders the players set with /me orders at the start
     standing_order_answers: int = 0  # decisions an order answered: the lines saying so in the players' DMs
+    mentions: int = 0  # players called by name (pinged) in the channel and its threads, reminders included
+    mentions_by_faction: dict[str, int] = field(default_factory=dict)  # calls as a decision opens, by faction
+    cards_by_faction: dict[str, int] = field(default_factory=dict)  # decision cards each player was sent
+    mention_faults: list[str] = field(default_factory=list)  # a post allowed to ping more than it called; a player
+    # pinged a different number of times than decisions were opened for them (expected: none)
+    reminders: int = 0  # the posts reminding an awaited player ("Reminder", "Last call"): the players answer
+    # within minutes of the virtual clock, so no deadline comes near (tests/test_discord_e2e_lobby.py has them)
     answered_cards_left_open: int = 0  # answered cards whose controls were not disabled by the end
     cards_in_channel: int = 0  # channel messages with controls or a card's heading (never expected)
     channel_posts: int = 0  # the bot's posts in the channel (answers to commands left out)
@@ -498,15 +505,45 @@ def tally(table: Table) -> None:
         named = over.group(2).split(" and ") if over.group(2) else []
         s.winner = [FACTIONS_BY_NAME.get(name.strip(), name.strip()) for name in named]
     s.cards_in_channel = sum(1 for m in table.channel.history() if m.components or CARD_HEADING in m.content)
-    for member in table.players.values():
+    for faction, member in table.players.items():
         dms = bot_posts(member.user.dm_channel, bot_id)
+        s.cards_by_faction[faction.value] = sum(CARD_HEADING in m.content for m in dms)
         s.dms += len(dms)
         s.answered_cards_left_open += sum(1 for m in dms if m.id in table.answered
                                           and (enabled(m) or not CLOSING_LINE.search(m.content)))
         s.standing_order_answers += sum(line.startswith(BY_STANDING_ORDER) for m in dms
                                         for line in m.content.splitlines())
+    tally_mentions(table)
     s.bot_errors = len(env.errors)
     s.first_bot_errors = [f"{type(e).__name__}: {e}"[:300] for e in env.errors[:5]]
+
+
+def tally_mentions(table: Table) -> None:
+    """Who the posts of the channel and its threads pinged, as Discord stored them: each post may ping exactly
+    the players it calls (no one else, no role, no @everyone), and each player is called once per decision card
+    they were sent."""
+    s, backend, bot_id = table.summary, table.env.backend, table.env.bot.user.id
+    places = [table.channel.id, *(thread.id for thread in table.channel.threads)]
+    factions = {member.id: faction.value for faction, member in table.players.items()}
+    posts = [m for place in places for m in backend.messages.get(place, {}).values()
+             if m.author_id == bot_id and m.type == discord.MessageType.default.value]  # not Discord's own notices
+    for post in posts:
+        allowed = post.allowed_mentions
+        reminding = post.content.startswith(("Reminder", "Last call"))
+        s.reminders += reminding
+        for user in post.ping_user_ids:  # Discord pings a user once a post: a post may call them for two decisions
+            calls = post.content.count(f"<@{user}>")
+            s.mentions += calls
+            if not reminding:
+                s.mentions_by_faction[factions.get(user, str(user))] = \
+                    s.mentions_by_faction.get(factions.get(user, str(user)), 0) + calls
+        if allowed.everyone or post.mention_everyone or allowed.roles is None or allowed.roles or \
+                allowed.users is None or allowed.users != frozenset(post.ping_user_ids):
+            s.mention_faults.append(f"post {post.id} may ping more than it calls: {post.content[:80]!r}")
+    for faction in table.players:
+        called, sent = s.mentions_by_faction.get(faction.value, 0), s.cards_by_faction.get(faction.value, 0)
+        if called != sent:
+            s.mention_faults.append(f"{faction.value}: called {called} times for {sent} decision cards")
 
 
 class QuickEnv(Env):

@@ -46,7 +46,7 @@ from tests.test_optional_combat import switch_on
 TURNS = 2
 SHAPE = {"finished", "turns", "winner", "interactions", "admin_interventions", "admin_interventions_by_kind",
          "offered_choice_refused", "typed_values", "modal_values", "channel_posts", "channel_posts_per_turn", "dms",
-         "seconds", "standing_orders_set", "standing_order_answers"}
+         "seconds", "standing_orders_set", "standing_order_answers", "mentions", "reminders"}
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +88,15 @@ def test_the_players_set_their_standing_orders_and_the_orders_answered_for_them(
     storm window was answered by those orders, each a line in its owner's DMs."""
     assert summary["standing_orders_set"] >= len(summary["factions"])
     assert summary["standing_order_answers"] > 0
+
+
+def test_each_decision_that_opened_called_its_decider_once_and_no_post_could_ping_anyone_else(summary):
+    """Issue 14: every post of the channel and its threads allows exactly the players it calls (no role, no
+    @everyone), and each player was called once for each decision card they were sent."""
+    assert summary["mention_faults"] == []
+    assert summary["mentions_by_faction"] == summary["cards_by_faction"]
+    assert set(summary["cards_by_faction"]) == set(summary["factions"])
+    assert summary["mentions"] >= len(summary["factions"])
 
 
 def test_every_card_answered_was_closed_and_no_card_reached_the_channel(summary):
