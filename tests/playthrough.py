@@ -68,6 +68,7 @@ AWAITED = re.compile(r"^- (?P<faction>.+?): (?P<kind>.+?)(?: \(secret\))?, decis
 AMOUNT_RANGE = re.compile(r"\((-?\d+) to (-?\d+)\)")
 CLOSING_LINE = re.compile(r"\n\*\*(You answered|Forced by the moderator|The deadline passed|Closed"
                           r"|Your choices changed)[^\n]*\*\*$")
+ASKED_AGAIN = "this decision is asked again in a new card"  # bot/app/render.py closing_messages
 CARD_TITLE = re.compile(re.escape(CARD_HEADING) + r"(.+?)\*\*")
 KINDS_BY_NAME = {name: kind.value for kind, name in KIND_NAMES.items()}
 FACTIONS_BY_NAME = {faction_name(f): f.value for f in Faction}
@@ -114,7 +115,9 @@ class Summary:
     standing_order_answers: int = 0  # decisions an order answered: the lines saying so in the players' DMs
     mentions: int = 0  # players called by name (pinged) in the channel and its threads, reminders included
     mentions_by_faction: dict[str, int] = field(default_factory=dict)  # calls as a decision opens, by faction
-    cards_by_faction: dict[str, int] = field(default_factory=dict)  # decision cards each player was sent
+    # decisions opened for each player: the cards they were sent, less those that only ask a decision again (a
+    # card closed "asked again in a new card" is followed by its new card; one asked again in place is no new DM)
+    cards_by_faction: dict[str, int] = field(default_factory=dict)
     mention_faults: list[str] = field(default_factory=list)  # a post allowed to ping more than it called; a player
     # pinged a different number of times than decisions were opened for them (expected: none)
     reminders: int = 0  # the posts reminding an awaited player ("Reminder", "Last call"): the players answer
@@ -507,7 +510,8 @@ def tally(table: Table) -> None:
     s.cards_in_channel = sum(1 for m in table.channel.history() if m.components or CARD_HEADING in m.content)
     for faction, member in table.players.items():
         dms = bot_posts(member.user.dm_channel, bot_id)
-        s.cards_by_faction[faction.value] = sum(CARD_HEADING in m.content for m in dms)
+        s.cards_by_faction[faction.value] = sum(CARD_HEADING in m.content for m in dms) - sum(
+            ASKED_AGAIN in m.content for m in dms)
         s.dms += len(dms)
         s.answered_cards_left_open += sum(1 for m in dms if m.id in table.answered
                                           and (enabled(m) or not CLOSING_LINE.search(m.content)))

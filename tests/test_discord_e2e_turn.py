@@ -369,7 +369,16 @@ async def test_a_21_the_fremen_place_a_further_worm_from_their_card(table):
 # --- the Nexus, Truthtrance, a captured leader -------------------------------------------------------------
 
 
-async def test_a_8_an_offer_made_from_a_nexus_card_reaches_its_receiver_in_a_new_card_and_is_accepted(table):
+def pings_of(table, member) -> int:
+    """How often the bot's posts in the channel and its threads pinged `member`."""
+    backend = table.env.backend
+    places = [table.channel.id, *(thread.id for thread in table.channel.threads)]
+    return sum(member.id in m.ping_user_ids for place in places for m in backend.messages.get(place, {}).values())
+
+
+async def test_a_8_an_offer_made_from_a_nexus_card_changes_the_receivers_card_in_place_and_is_accepted(table):
+    """The receiver's Nexus decision is asked again (its choices changed): the same DM becomes the new card, with
+    no new DM and no second call by name (a Nexus would otherwise ping everyone at each offer)."""
     alice, bob = table.players[A], table.players[H]
     state, _ = at_blow([SH1, OLD_GAP], discard=[GREAT_FLAT_CARD], factions=(A, H, BT))
     game_id, prompt, card = await card_of(table, state, A, PromptKind.NEXUS)
@@ -379,16 +388,20 @@ async def test_a_8_an_offer_made_from_a_nexus_card_reaches_its_receiver_in_a_new
     assert await offered(alice, table.channel, "play propose", "partner") == ["harkonnen", "bene_tleilaxu"]
     assert await offered(bob, table.channel, "play accept", "partner") == []  # no offer yet
     asked = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
+    first = dm_for(bob, asked.id)
+    dms, pings = len(bob.user.dm_channel.history()), pings_of(table, bob)
     before = table.screens()
     await alice.user.click(card, label="Propose an alliance to the Harkonnen")
     await deliver(table.env)
     assert "Atreides propose an alliance to Harkonnen (A-8)." in news(table, before)
-    assert dm_for(bob, asked.id).content.endswith("**Your choices changed: this decision is asked again in a new "
-                                                  "card.**")
     again = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
-    assert "Offers standing to you: the Atreides." in dm_for(bob, again.id).content
+    assert again.id != asked.id
+    changed = dm_for(bob, again.id)
+    assert changed.id == first.id and "Offers standing to you: the Atreides." in changed.content
+    assert len(bob.user.dm_channel.history()) == dms and pings_of(table, bob) == pings
+    assert "Accept the offer of the Atreides" in [b.label for b in components(changed)]
     assert await offered(bob, table.channel, "play accept", "partner") == ["atreides"]
-    await bob.user.click(dm_for(bob, again.id), label="Accept the offer of the Atreides")
+    await bob.user.click(changed, label="Accept the offer of the Atreides")
     await deliver(table.env)
     assert "Harkonnen accept: Atreides and Harkonnen are now allies (A-8)." in news(table, before)
 

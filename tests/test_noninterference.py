@@ -78,10 +78,10 @@ def test_the_harness_sees_a_view_that_shows_another_factions_spice(monkeypatch):
 
 
 def test_the_harness_sees_a_channel_post_that_tells_the_prediction(monkeypatch):
-    def leaky_messages(events, before, after, deadline_of=None):
+    def leaky_messages(events, before, after, deadline_of=None, in_place=None):
         told = f"The Bene Gesserit predicted {after.bg_prediction.faction.value} on turn {after.bg_prediction.turn}."
-        return [*original(events, before, after, deadline_of), OutgoingMessage(recipient=Recipient(channel=True),
-                                                                              text=told)]
+        return [*original(events, before, after, deadline_of, in_place),
+                OutgoingMessage(recipient=Recipient(channel=True), text=told)]
 
     original = render.messages_for
     game = _game()
@@ -94,9 +94,9 @@ def test_the_harness_sees_a_channel_post_that_tells_the_prediction(monkeypatch):
 
 
 def test_the_harness_sees_a_dm_that_tells_another_factions_hand(monkeypatch):
-    def leaky_messages(events, before, after, deadline_of=None):
+    def leaky_messages(events, before, after, deadline_of=None, in_place=None):
         told = "The Atreides hold " + ", ".join(after.faction(A).hand)
-        return [*original(events, before, after, deadline_of),
+        return [*original(events, before, after, deadline_of, in_place),
                 OutgoingMessage(recipient=Recipient(faction=H.value), text=told)]
 
     original = render.messages_for

@@ -212,9 +212,22 @@ def _counter_text(kind: PromptKind, remaining: list[Prompt]) -> str:
     return f"{what}: {len(remaining)} still to answer ({waiting})."
 
 
+def asked_again(before: GameState | None, after: GameState) -> dict[str, str]:
+    """The decisions this action asked again: their choices changed while they were open (an offer made at the
+    Nexus, a leader back for revival), engine/flow.py `ask_again`. The new decision's id -> the old one's."""
+    if before is None:
+        return {}
+    closed = {(p.faction, p.kind): p.id for p in before.prompts if after.prompt(p.id) is None}
+    opened = {p.id for p in before.prompts}
+    return {p.id: closed[(p.faction, p.kind)] for p in after.prompts
+            if p.id not in opened and (p.faction, p.kind) in closed}
+
+
 def _calls(before: GameState | None, after: GameState) -> list[str]:
-    """Each decision this action opened, its decider called by name once; a secret one says only that."""
+    """Each decision this action opened, its decider called by name once (not again when it is asked again); a
+    secret one says only that."""
     already = {p.id for p in before.prompts} if before is not None else set()
+    already |= asked_again(before, after).keys()
     calls = []
     for prompt in after.prompts:
         if prompt.id in already:

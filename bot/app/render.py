@@ -6,13 +6,13 @@ message can only carry what its reader may know.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
 from bot.app.anytime_words import bid_order_words
 from bot.app.decision_cards import build_card
-from bot.app.feed import feed_messages, status_board
+from bot.app.feed import asked_again, feed_messages, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, ForceDefault, PlayerAction
 from engine.events import Event
@@ -61,9 +61,12 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
 
 
 def messages_for(events: list[Event], before: GameState | None, after: GameState,
-                 deadline_of: DeadlineOf | None = None) -> list[OutgoingMessage]:
+                 deadline_of: DeadlineOf | None = None, in_place: dict[str, str] | None = None,
+                 ) -> list[OutgoingMessage]:
     """An action's messages: the channel's story and the turn thread's detail (bot/app/feed.py), each faction's
-    private news by DM, and a decision card for each decision the action opened."""
+    private news by DM, and a decision card for each decision the action opened; one asked again of a faction
+    that did not answer it (`in_place`: new id -> old) takes the place of its old card."""
+    in_place = in_place or {}
     messages = feed_messages(events, before, after)
     for faction in after.factions:
         private = [e.message for e in events if not e.public and faction in e.audience]
@@ -72,7 +75,10 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
     already_open = {p.id for p in before.prompts} if before else set()
     for prompt in after.prompts:
         if prompt.id not in already_open:
-            messages.append(decision_card(after, prompt, deadline_of(prompt) if deadline_of else None))
+            card = decision_card(after, prompt, deadline_of(prompt) if deadline_of else None)
+            old = in_place.get(prompt.id)
+            messages.append(card if old is None else card.model_copy(update={"edit_of": card_key(old),
+                                                                             "replace": True}))
     return messages
 
 
@@ -80,7 +86,11 @@ def action_messages(events: list[Event], before: GameState, action: Action, afte
                     deadline_of: DeadlineOf | None = None) -> list[OutgoingMessage]:
     """Everything the bot sends for one action (GameService.submit): its messages, the closing line of each card
     whose decision it closed, the status board, and at the end what was secret."""
-    outbox = messages_for(events, before, after, deadline_of) + closing_messages(before, after, action)
+    # a decision asked again under its decider's eyes, as they answered, gets a new card under their receipt
+    in_place = {new: old for new, old in asked_again(before, after).items()
+                if not _answered(action, before.prompt(old))}
+    outbox = messages_for(events, before, after, deadline_of, in_place) + closing_messages(
+        before, after, action, replaced=set(in_place.values()))
     outbox.append(status_board(after))
     if after.phase == Phase.ENDED:
         outbox.append(end_of_game_reveal(after))
@@ -103,13 +113,15 @@ def _default_words(state: GameState, prompt: Prompt) -> str | None:
     return describe(maker(state, prompt)) + "." if maker is not None else None  # makers read the state only
 
 
-def closing_messages(before: GameState, after: GameState, action: Action) -> list[OutgoingMessage]:
+def closing_messages(before: GameState, after: GameState, action: Action,
+                     replaced: Collection[str] = ()) -> list[OutgoingMessage]:
     """For every decision the action closed, the line its card gets and its controls disabled: how it
-    closed (or that it is asked again, its choices changed: engine/alliances.py, revival.py, movement.py)."""
+    closed (or that it is asked again after its decider answered: engine/alliances.py, revival.py, movement.py).
+    A card `replaced` by the same decision asked again is not closed: it becomes the new card."""
     messages = []
     opened_before = {p.id for p in before.prompts}
     for prompt in before.prompts:
-        if after.prompt(prompt.id) is not None:
+        if after.prompt(prompt.id) is not None or prompt.id in replaced:
             continue
         if isinstance(action, ForceDefault) and action.prompt_id == prompt.id:
             how = "The deadline passed" if action.admin == DEADLINE_ADMIN else "Forced by the moderator"

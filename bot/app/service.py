@@ -697,9 +697,10 @@ class GameService:
                 update["thread_ref"] = await self.store.message_ref(row.game_id, row.message.recipient.thread)
             if row.message.edit_of is not None:
                 update["edit_ref"] = await self.store.message_ref(row.game_id, row.message.edit_of)
-                if update["edit_ref"] is None and not row.message.replace:
-                    # Lines to add to a post that is not there (a game resumed mid-phase, a refused DM): they
-                    # become that post. A board to replace that is not there stays unshown (the gateway skips it).
+                if update["edit_ref"] is None and (not row.message.replace or row.message.prompt_id is not None):
+                    # Lines to add to a post that is not there (a game resumed mid-phase, a refused DM), or a card
+                    # to take the place of one that never arrived: they become that post. A board to replace that
+                    # is not there stays unshown (the gateway skips it).
                     update["edit_of"] = None
             message = row.message.model_copy(update=update)
             try:

@@ -94,7 +94,8 @@ class ConsoleGateway:
             if message.opens_thread:
                 self.threads[str(message.outbox_id)] = f" > {message.opens_thread}"
             return message.edit_ref or str(message.outbox_id)
-        self.inboxes.setdefault(faction, []).append(f"{CLOSED_PREFIX}{text}" if message.edit_ref else text)
+        closing = message.edit_ref is not None and message.prompt_id is None  # a card asked again arrives anew
+        self.inboxes.setdefault(faction, []).append(f"{CLOSED_PREFIX}{text}" if closing else text)
         self.fresh[faction] += 1
         return message.edit_ref or str(message.outbox_id)
 

@@ -29,6 +29,11 @@ NO_MENTIONS = discord.AllowedMentions.none()
 RECENT = 50  # messages of a channel or DM looked through for a send a crash cut off
 
 
+def _in_dm(game: GameRecordRow, text: str) -> str:
+    """A DM's text: a player may sit in several games, so each DM says which one it is about."""
+    return f"**Dune in <#{game.channel_id}>**\n{text}"
+
+
 def _ref(message: discord.Message | None) -> str | None:
     """Where a message is, as the store keeps it: "<channel id>:<message id>"."""
     return f"{message.channel.id}:{message.id}" if message is not None else None
@@ -57,8 +62,7 @@ class DiscordGateway:
             raise DeliveryFailed(f"nobody is seated as {faction}")
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            # A player may sit in several games: each DM says which one it is about.
-            chunks = split_message(f"**Dune in <#{game.channel_id}>**\n{text}")
+            chunks = split_message(_in_dm(game, text))
             return _ref(await self._send(user, chunks, self._buttons(game, message), message.outbox_id))
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
@@ -98,7 +102,13 @@ class DiscordGateway:
         meanwhile is left alone; a line already there is not added twice."""
         posted = await self._fetch(message.edit_ref)
         text, _ = self._mentions(game, message.text)
+        if posted is None and message.prompt_id is not None:  # the card to take the place of was deleted
+            return await self.deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
         if posted is None or (not message.replace and posted.content.endswith(text)):
+            return message.edit_ref
+        if message.prompt_id is not None:  # a decision asked again: its card, in the old card's place
+            await posted.edit(content=_in_dm(game, text)[:MESSAGE_LIMIT], view=self._buttons(game, message),
+                              allowed_mentions=NO_MENTIONS)
             return message.edit_ref
         if message.replace:
             renewed = {"view": lobby_view(game)} if message.edit_of == LOBBY_KEY else {}  # the seats still free
@@ -125,7 +135,8 @@ class DiscordGateway:
             if message.edit_ref is None:
                 return None
             posted = await self._fetch(message.edit_ref)
-            done = posted is None or (posted.content == text[:MESSAGE_LIMIT] if message.replace
+            shown = _in_dm(game, text) if message.prompt_id is not None else text
+            done = posted is None or (posted.content == shown[:MESSAGE_LIMIT] if message.replace
                                       else posted.content.endswith(text))
             return message.edit_ref if done else None
         if message.recipient.faction is None:
@@ -137,7 +148,7 @@ class DiscordGateway:
                 return None
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             where = user.dm_channel or await user.create_dm()
-            last = split_message(f"**Dune in <#{game.channel_id}>**\n{text}")[-1]
+            last = split_message(_in_dm(game, text))[-1]
         mine = self.client.user.id if self.client.user else None
         async for posted in where.history(limit=RECENT, after=since - timedelta(seconds=1)):
             if posted.author.id == mine and posted.content == last:
@@ -163,7 +174,7 @@ class DiscordGateway:
             return True
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(f"**Dune in <#{game.channel_id}>**\n{welcome_text(Faction(faction), game.settings)}",
+            await user.send(_in_dm(game, welcome_text(Faction(faction), game.settings)),
                             view=welcome_view(game.game_id), allowed_mentions=NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound):
             return False
