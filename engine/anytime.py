@@ -47,6 +47,7 @@ from engine.data import load_game_data
 from engine.economy import spare_spice
 from engine.elites import revivable_tokens
 from engine.factions.bt_impairments import NO_MOVING
+from engine.factions.bt_reveal_karama import karama_window
 from engine.factions.bt_traitors import fighting_now, leader_faction, live_marks
 from engine.ids import Faction
 from engine.karama import OWNER, Advantage, advantage_in_play, karama_cards
@@ -148,8 +149,8 @@ class AnytimeChoice(BaseModel):
 
 def anytime_choices(state: GameState, faction: Faction) -> list[AnytimeChoice]:
     """What `faction` may do now besides answering its open decisions, in the order a menu shows them."""
-    if state.phase == Phase.ENDED or not state.in_game(faction):
-        return []
+    if state.phase == Phase.ENDED or not state.in_game(faction) or karama_window(state) is not None:
+        return []  # BT-51: while the Karama window after a reveal is open, the game waits on its answers alone
     found = [
         _karama(state, faction), _special_karama(state, faction), _karama_tax(state, faction),
         _destroy_trap(state, faction), _hajr(state, faction), _ghola(state, faction), _truthtrance(state, faction),

@@ -107,6 +107,11 @@ def is_karama(card_id: str) -> bool:
     return load_game_data().card(card_id).name == "Karama"
 
 
+def karama_words(card_id: str) -> str:
+    """The card a faction plays as a Karama, as the table reads it: "Karama", or "Baliset as Karama" (A-15)."""
+    return "Karama" if is_karama(card_id) else f"{load_game_data().card(card_id).name} as Karama"
+
+
 def counts_as_karama(state: GameState, faction: Faction, card_id: str) -> bool:
     """A Karama card; for the Bene Gesserit with `character_advantages` (A-15), a worthless card too."""
     if is_karama(card_id):
@@ -172,7 +177,7 @@ def karama_cancels(state: GameState, advantage: Advantage, log: EventLog) -> boo
         state.treachery_discard.append(order.card)
         log.public(
             "karama_played",
-            f"{faction_name(order.faction)} play Karama: {faction_name(OWNER[advantage])} may not "
+            f"{faction_name(order.faction)} play {karama_words(order.card)}: {faction_name(OWNER[advantage])} may not "
             f"{DESCRIPTIONS[advantage]} this time (A-14).",
             faction=order.faction.value, advantage=advantage.value, card=order.card,
         )

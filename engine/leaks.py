@@ -39,7 +39,7 @@ HOLDING = re.compile(r"\b(?:ha(?:ve|s)|holds?|held|only|left with|behind (?:the|
 
 
 # Rule words in public messages that name a card without telling of one.
-RULE_WORDS = ("cancelled by Karama",)
+RULE_WORDS = ("cancelled by Karama", " as Karama")  # the role a card plays, not the card (A-15)
 
 
 class LeakChecker:

@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engine.actions import Action, ForceDefault, PlayerAction
+from engine.actions import Action, ForceDefault, PlayerAction, SkipShipment
 from engine.events import Event
 from engine.ids import Faction
 from engine.karama import Advantage
 from engine.model import GameState, PromptKind
+from engine.phases.movement import turn_faction
 
 
 class Step(NamedTuple):
@@ -69,6 +70,16 @@ def _holders(key: str) -> Rule:
 def _the_actor(event: Event, step: Step) -> set[Faction]:
     faction = actor(step)
     return {faction} if faction is not None else set()
+
+
+def _no_move_order_owner(event: Event, step: Step) -> set[Faction]:
+    """Whose "ship nothing, move nothing" order waived a move: given with this very skip, or standing since the
+    shipment of the faction whose turn it was (its move asked only after another decision, e.g. an advisor)."""
+    if isinstance(step.action, SkipShipment) and step.action.no_move:
+        return {step.action.faction}
+    owner = turn_faction(step.before) if step.before is not None and step.before.movement is not None \
+        and step.before.movement.no_move else None
+    return {owner} if owner is not None else set()
 
 
 def _traitors_kept(event: Event, step: Step) -> set[Faction]:
@@ -167,7 +178,7 @@ OWN: dict[str, Rule] = {
     "traitor_answer": _traitor_answer,
     "traitor_order": _the_actor,
     "storm_card_order_set": _the_actor,
-    "move_by_order": _the_actor,  # the move skipped by the order given with this very shipment's skip
+    "move_by_order": _no_move_order_owner,
     "bid_by_order": _bidding_by_order,
     "karama_window_answered": _karama_window_answer,
     "bid_order_set": _the_actor,

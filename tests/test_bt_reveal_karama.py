@@ -17,7 +17,8 @@ from engine.actions import (
     SkipShipment,
     UseKarama,
 )
-from engine.autoplay import bt_counts
+from engine.anytime import anytime_choices
+from engine.autoplay import bt_counts, spontaneous_action
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
@@ -171,6 +172,17 @@ def test_bt_51_the_game_waits_while_the_window_is_open_and_the_set_aside_decisio
     assert back.options == shipment.options and back.opened_at == state.seq - 1  # its deadline counts afresh
     state, _ = apply(state, SkipShipment(faction=A))
     assert violations(state) == []
+
+
+def test_bt_51_while_the_window_waits_nothing_else_is_offered_to_do():
+    """Only legal choices are offered: the any-time actions the window would refuse (a bribe, a Karama played, a
+    standing order) are not offered while it waits, to anyone; the automatic players then answer the window."""
+    state, _ = revealed(hands={E: [KARAMA]})
+    before = {f: anytime_choices(state, f) for f in state.factions}
+    assert before == {f: [] for f in state.factions}
+    assert all(spontaneous_action(state, Rng.from_seed(seed)) is None for seed in range(50))
+    state, _ = apply_all(state, *STAND)
+    assert any(anytime_choices(state, f) for f in state.factions)  # the game goes on: offered again
 
 
 # --- a Karama readied in advance (A-14's standing order) ---------------------------------------------------------

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from bot.app import render
 from bot.app.ports import OutgoingMessage, Recipient
 from bot.app.service import GameService
@@ -39,6 +41,17 @@ def test_nobody_is_shown_a_difference_when_one_secret_changes():
     assert set(figures.perturbations) == {kind.name for kind in ni.SECRETS}, "a kind of secret was never changed"
     # The pairs were followed, and the rules' reveals were met on the way (the harness lets them through).
     assert figures.steps > figures.states * 5 and figures.ends["everyone knows"] > 0
+
+
+@pytest.mark.parametrize("seed", [23, 28])
+def test_the_games_of_the_300_game_run_that_found_faults_stay_clean(seed):
+    """`make noninterference` found, in these games: a "move nothing" standing order's note, told rightly to its
+    owner, but judged by a reader rule that knew only the faction acting (game 23; the owner's move was asked after
+    another faction's decision); a Bene Gesserit worthless card played as Karama announced as "play Karama" (game
+    28: no Karama had been shown); and the automatic players trying an any-time action while the BT-51 window
+    waited (refused, which stopped the run)."""
+    figures = ni.run(1, states_per_secret=1, max_steps=20, first_seed=seed)
+    assert figures.violations == [] and figures.games == 1
 
 
 def _game(seed: int = 3) -> ni.Game:

@@ -26,7 +26,7 @@ from engine.errors import ViolationCode
 from engine.events import EventLog
 from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
-from engine.karama import Advantage
+from engine.karama import Advantage, karama_cancels
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases.battle import pending_battles
@@ -303,6 +303,20 @@ def test_a_15_the_bg_may_use_a_worthless_card_as_karama():
     state, events = apply(state, UseKarama(faction=BG, card="kulon", against=A, advantage="see_spice_deck"))
     assert [o.card for o in state.karama_orders] == ["kulon"]
     state, events = apply(state, KaramaTaxBt(faction=BG, card="kulon"))  # BT-51 with it too (R-27 allows the tax)
+    assert "kulon" in state.treachery_discard
+    # the table sees the Kulon discarded: the news names it, never a Karama the Bene Gesserit did not play
+    [told] = [e.message for e in events if e.public and e.type == "karama_vs_bt"]
+    assert told.startswith("Bene Gesserit play Kulon as Karama to tax the Bene Tleilaxu")
+
+
+def test_a_15_a_worthless_card_readied_as_karama_is_named_when_it_fires():
+    """A readied order fires as the advantage is used: the news names the card that went to the discard."""
+    state = bg_holding("kulon", character_advantages=True)
+    state, _ = apply(state, UseKarama(faction=BG, card="kulon", against=A, advantage="see_spice_deck"))
+    log = EventLog()
+    assert karama_cancels(state, Advantage.SEE_SPICE_DECK, log)
+    [fired] = log.items
+    assert fired.public and fired.message.startswith("Bene Gesserit play Kulon as Karama: Atreides may not ")
     assert "kulon" in state.treachery_discard
 
 

@@ -36,7 +36,7 @@ from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, open_prompt_of, sampler_for
 from engine.forces import wipe_out
 from engine.ids import Faction
-from engine.karama import Advantage, is_karama, karama_cards
+from engine.karama import Advantage, is_karama, karama_cards, karama_words
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow
 from engine.names import faction_name, leader_name
 from engine.order import storm_order
@@ -138,8 +138,7 @@ def _cancel(state: GameState, window: RevealKaramaWindow, faction: Faction, log:
     card = _card_to_spend(state, faction)
     state.faction(faction).hand.remove(card)
     state.treachery_discard.append(card)
-    name = load_game_data().card(card).name
-    log.public("karama_played", f"{faction_name(faction)} play {name} as Karama: the Bene Tleilaxu reveal of "
+    log.public("karama_played", f"{faction_name(faction)} play {karama_words(card)}: the Bene Tleilaxu reveal of "
                f"{leader_name(window.leader)} is cancelled. He stays with the {faction_name(window.faction)} and "
                "so do their tokens (BT-26, BT-51, R-31).", faction=faction.value,
                advantage=Advantage.BT_TRAITOR_REVEAL.value, card=card, leader=window.leader)

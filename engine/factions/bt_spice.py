@@ -26,6 +26,7 @@ from engine.events import EventLog
 from engine.factions.bt_bidding import check_karama_against_bt, spend_karama_against_bt
 from engine.flow import handles
 from engine.ids import Faction
+from engine.karama import karama_words
 from engine.model import GameState
 from engine.names import faction_name
 
@@ -97,7 +98,8 @@ def karama_tax_bt(state: GameState, action: KaramaTaxBt, log: EventLog) -> None:
         pay(state, BT, amount, None, "BT-51", "The Karama tax")
     log.public(
         "karama_vs_bt",
-        f"{faction_name(action.faction)} play Karama to tax the Bene Tleilaxu: they pay {amount} spice to the bank "
+        f"{faction_name(action.faction)} play {karama_words(action.card)} to tax the Bene Tleilaxu: they pay {amount} "
+        "spice to the bank "
         f"(BT-51{'; all they had' if amount < KARAMA_TAX else ''}).",
         faction=action.faction.value, card=action.card, use="tax", amount=amount,
     )
