@@ -12,11 +12,11 @@ ASK_STORM_ODDS, who keeps being asked); bidding orders they give from the bid ca
 From then on each player looks only at their own DMs: a decision card with enabled controls is answered at
 random among what it offers (a button; in menus a random option in each, now and then turning a long menu's
 page, then Submit; an amount in the range its label writes; a button beside the menus, such as "Ship nothing, move
-nothing this turn", counts as one more choice of the first menu). Several players may hold open cards at once: the
-one who acts is drawn among them. The players never ask the engine anything (no legal choices, no samplers):
-what they may do is what the controls show. When no player has a control left and the game is not over, the
-game waits on a decision nobody can answer by a control: the moderator reads `/game status` and forces the
-first decision it lists with `/admin force`, which counts as an admin intervention (by kind of decision).
+nothing this turn", counts as one more choice of the first part, asked or not). Several players may hold open
+cards at once: the one who acts is drawn among them. The players never ask the engine anything (no legal choices,
+no samplers): what they may do is what the controls show. When no player has a control left and the game is not
+over, the game waits on a decision nobody can answer by a control: the moderator reads `/game status` and forces
+the first decision it lists with `/admin force`, which counts as an admin intervention (by kind of decision).
 
 The summary, the last line of stdout, counts what the table did (see Summary); progress goes to stderr, with
 the first refusals of something the bot offered, quoted, so that they can be fixed. The same seed plays the same
@@ -370,7 +370,8 @@ class Table:
             last = max(menus, default=-1)
             todo = [part for part in sorted(menus) if part not in chosen]
             beside = [c for label, c in buttons.items() if label not in (MORE, BACK, SUBMIT)]
-            if step == 0 and beside and menus and self.took_beside(menus[min(menus)], beside):
+            first_part = next((c for c in controls(card) if is_select(c)), None)  # shown, if not asked
+            if step == 0 and beside and first_part is not None and self.took_beside(first_part, beside):
                 button = self.rng.choice(beside)
                 self.heard(faction, card, button, reply_text(await self.press(member, card, button)))
                 return
@@ -412,7 +413,8 @@ class Table:
         self.summary.cards_given_up += 1
 
     def took_beside(self, first_menu: Any, beside: list[Any]) -> bool:
-        """Whether the player answers with a button beside the menus: one more choice of the first menu."""
+        """Whether the player answers with a button beside the menus: one more choice of the first part (shown
+        disabled when it offers one choice: "Ship nothing" then weighs as much as shipping from the reserves)."""
         offered = [o for o in first_menu.options if not o.value.startswith(PAGE_TURNS)]
         return self.rng.randrange(len(offered) + len(beside)) < len(beside)
 

@@ -192,18 +192,20 @@ async def test_a_shipment_card_gives_the_means_the_rates_and_what_is_closed_and_
     assert facts(card)[:3] == ["- Your reserves: 20 tokens; your spice: 5.",
                                "- Shipping costs 1 spice a token into a stronghold, 2 elsewhere.",
                                "- Closed to you: sector 1 (the storm)."]
-    assert parts(card) == ["From", "To", "Sector", "Tokens", "Submit", "Ship nothing, move nothing this turn"]
+    # the reserves, their one source, shown and taken without asking; shipping nothing is one click
+    assert parts(card) == ["From: Your reserves (20 tokens)", "To", "Sector", "Tokens", "Submit", "Ship nothing",
+                           "Ship nothing, move nothing this turn"]
+    assert [c.disabled for c in components(card)][:4] == [True, False, True, True]
     assert "Arrakeen#9" in await offered(alice, table.channel, "play ship", "to", "arr")
     assert await offered(alice, table.channel, "play ship", "from") == []  # the Guild alone ship from the board
     assert await offered(table.players[H], table.channel, "play ship", "to") == []  # not their shipment
-    await choose(alice, prompt.id, "From", "Your reserves (20 tokens)")
     await choose(alice, prompt.id, "To", "Arrakeen")
     tokens = [o.label for c in components(dm_for(alice, prompt.id)) if getattr(c, "placeholder", "") == "Tokens"
               for o in c.options]
     assert tokens == [f"{n} token{'s' if n > 1 else ''}: {n} spice" for n in range(1, 6)]  # 5 spice: 5 tokens
     await choose(alice, prompt.id, "Tokens", "5 tokens: 5 spice")
     assert parts(dm_for(alice, prompt.id)) == ["From: Your reserves (20 tokens)", "To: Arrakeen", "Sector: Arrakeen",
-                                               "Tokens: 5 tokens: 5 spice", "Submit",
+                                               "Tokens: 5 tokens: 5 spice", "Submit", "Ship nothing",
                                                "Ship nothing, move nothing this turn"]
     before = table.screens()
     submitted = await alice.user.click(dm_for(alice, prompt.id), label="Submit")
@@ -271,7 +273,8 @@ async def test_a_15_the_bene_gesserit_declare_co_existence_from_their_movement_c
     choices = [o.label for c in components(dm_for(betty, again.id)) if getattr(c, "placeholder", "") == "From"
                for o in c.options]
     assert choices == ["The Great Flat (1 token)", "Co-exist in The Great Flat: your tokens there become advisors",
-                       "Your advisors in Arrakeen become fighters", "Move nothing"]
+                       "Your advisors in Arrakeen become fighters"]
+    assert "Move nothing" in parts(dm_for(betty, again.id))  # a button beside the menus
 
 
 async def test_the_spiritual_advisor_card_names_the_shipper_and_sends_the_advisor(table):

@@ -162,13 +162,18 @@ def test_the_default_answer_is_what_the_form_gives_untouched_or_one_of_its_choic
         form, default = form_for(prompt), DEFAULTS[prompt.kind](state, prompt)
         if form.one_click:
             assert default in [form.action([i]) for i in range(len(form.fields[0].choices))], prompt
-        elif prompt.kind in NOTHING:  # of several parts: the first one's "nothing"
-            assert form.action(pick(form, NOTHING[prompt.kind])) == default
+        elif prompt.kind in NOTHING:  # of several parts: the "nothing" button beside them
+            assert shortcut(form, NOTHING[prompt.kind]).action(prompt.faction) == default
         else:
             assert form.action([None] * len(form.fields)) == default, prompt
 
 
 # --- what each kind offers ---------------------------------------------------------------------------------
+
+
+def shortcut(form, label: str):
+    [found] = [s for s in form.shortcuts if s.label == label]
+    return found
 
 
 def prompt(kind: PromptKind, faction: Faction, options=(), **detail) -> Prompt:
@@ -264,9 +269,10 @@ def shipment(faction=A, spice=10, reserves=10, options=(ARRAKEEN, FLAT, FWW, "Fa
 def test_shipment_from_to_a_territory_and_sector_then_tokens_each_with_its_cost():
     form = form_for(shipment(spice=5))
     assert [f.name for f in form.fields] == ["From", "To", "Sector", "Tokens"]
-    assert labels(form.fields[0]) == ["Your reserves (10 tokens)", "Ship nothing"]
-    chosen = pick(form, "Your reserves (10 tokens)")
-    assert labels(form.fields_for(chosen)[1]) == ["Arrakeen", "The Great Flat", "False Wall West", "Polar Sink"]
+    assert labels(form.fields[0]) == ["Your reserves (10 tokens)"]  # one source: taken without asking
+    assert labels(form.fields_for([None] * 4)[1]) == ["Arrakeen", "The Great Flat", "False Wall West", "Polar Sink"]
+    assert form.action(pick(form, None, "Arrakeen", None, "2 tokens: 2 spice")) == Ship(faction=A, to_location=ARRAKEEN,
+                                                                                        tokens=2)
     chosen = pick(form, "Your reserves (10 tokens)", "False Wall West")
     refined = form.fields_for(chosen)
     assert labels(refined[2]) == ["False Wall West (sector 16)", "False Wall West (sector 17)"]
@@ -275,12 +281,13 @@ def test_shipment_from_to_a_territory_and_sector_then_tokens_each_with_its_cost(
     assert form.action(chosen) == Ship(faction=A, to_location=ARRAKEEN, tokens=5)  # one sector: preselected
     with pytest.raises(FormIncomplete, match="sector"):
         form.action(pick(form, "Your reserves (10 tokens)", "False Wall West", None, "1 token: 2 spice"))
-    assert form.action(pick(form, "Ship nothing")) == SkipShipment(faction=A)
+    assert shortcut(form, "Ship nothing").action(A) == SkipShipment(faction=A)  # one click beside the menus
+    assert shortcut(form, "Ship nothing, move nothing this turn").action(A) == SkipShipment(faction=A, no_move=True)
 
 
 def test_a_23_the_guild_ship_from_the_board_to_another_territory_or_back_at_half_price():
     form = form_for(shipment(G, spice=2, reserves=0, ship_from=[FWW], tokens_at={FWW: 4}))
-    assert labels(form.fields[0]) == ["False Wall West (sector 16) (4 tokens)", "Ship nothing"]
+    assert labels(form.fields[0]) == ["False Wall West (sector 16) (4 tokens)"]
     chosen = pick(form, "False Wall West (sector 16) (4 tokens)")
     assert labels(form.fields_for(chosen)[1]) == ["Back to your reserves", "Arrakeen", "The Great Flat", "Polar Sink"]
     chosen = pick(form, "False Wall West (sector 16) (4 tokens)", "Back to your reserves")
@@ -309,12 +316,12 @@ def movement(impaired=False, **detail) -> Prompt:
 def test_movement_from_a_group_to_a_place_in_range_and_co_existence_declared_in_the_same_form():
     form = form_for(movement(coexist={"advisors": ["Arrakeen"], "fighters": ["Polar Sink"]}))
     assert labels(form.fields[0]) == ["Arrakeen (3 tokens)", "Co-exist in Arrakeen: your tokens there become advisors",
-                                      "Your advisors in Polar Sink become fighters", "Move nothing"]
+                                      "Your advisors in Polar Sink become fighters"]
     chosen = pick(form, "Arrakeen (3 tokens)", "Imperial Basin", "Imperial Basin (sector 8)", "2 tokens")
     assert form.action(chosen) == Move(faction=BG, from_location=ARRAKEEN, to_location="Imperial Basin#8", tokens=2)
     assert form.action(pick(form, "Your advisors in Polar Sink become fighters")) == SetCoexistence(
         faction=BG, territory="Polar Sink", advisors=False)
-    assert form.action(pick(form, "Move nothing")) == SkipMove(faction=BG)
+    assert shortcut(form, "Move nothing").action(BG) == SkipMove(faction=BG)  # one click beside the menus
     assert labels(form_for(movement(impaired=True)).fields[0]) == ["Move nothing"]  # BT-16
 
 

@@ -163,6 +163,9 @@ class Form:
 
 
 def _value(field: Field, index: int | None) -> Any:
+    """The value chosen in a part; a part with one choice has it without asking (see Form.picks)."""
+    if index is None and len(field.choices) == 1 and not field.waiting:
+        index = 0
     return field.choices[index].value if index is not None and index < len(field.choices) else None
 
 

@@ -51,7 +51,7 @@ from engine.names import leader_name, option_name
 from engine.phases.shipment import WITH_SHIPMENT, ship_back_cost, shipment_cost
 
 BID_RAISES = 4  # one-click bids: the lowest legal bid and the next three; any other amount is typed
-NOTHING = "nothing"  # "ship nothing", "move nothing": a choice of the first part
+NOTHING = "nothing"  # the one choice of a shipment or move with nothing to offer (an impairment, no spice)
 RESERVES = "reserves"  # the shipment's source: the reserves; or its destination: back to them (the Guild, A-23)
 KWISATZ_HADERACH = "kwisatz_haderach"  # the revival's leader part: the Kwisatz Haderach instead of a leader
 
@@ -221,6 +221,8 @@ def shipment_sources(prompt: Prompt) -> list[str]:
 
 # Both decisions of the faction's turn in one click: the move is answered "move nothing" when it is asked.
 NO_SHIPMENT_NO_MOVE = Shortcut("Ship nothing, move nothing this turn", lambda f: SkipShipment(faction=f, no_move=True))
+SHIP_NOTHING = Shortcut("Ship nothing", lambda f: SkipShipment(faction=f))
+MOVE_NOTHING = Shortcut("Move nothing", lambda f: SkipMove(faction=f))
 
 
 def _shipment(prompt: Prompt) -> Form:
@@ -237,15 +239,14 @@ def _shipment(prompt: Prompt) -> Form:
     if not sources:  # an impairment (BT-16), or nothing that the spice pays for: one button
         return replace(_single(prompt, "Shipment", [Choice("Ship nothing", NOTHING)],
                                lambda f, v: SkipShipment(faction=f)), shortcuts=(NO_SHIPMENT_NO_MOVE,))
-    first = Field("From", (*(Choice(source_label(s), s) for s in sources), Choice("Ship nothing", NOTHING)))
+    # Shipping nothing is a button beside the menus: one click, and the reserves alone need no choosing.
+    first = Field("From", tuple(Choice(source_label(s), s) for s in sources))
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
         source, territory = values[0], values[1]
         if source is None:
             return (first, _waiting("To", "Choose where from first"), _waiting("Sector", "Choose where to first"),
                     _waiting("Tokens", "Choose where to first"))
-        if source == NOTHING:
-            return (first, _settled("To", "Nowhere"), _settled("Sector", "None"), _settled("Tokens", "None"))
         places = shipment_destinations(prompt, source)
         grouped = _by_territory([loc for loc in places if loc != RESERVES])
         to = Field("To", (*([Choice("Back to your reserves", RESERVES)] if RESERVES in places else []),
@@ -260,8 +261,6 @@ def _shipment(prompt: Prompt) -> Form:
 
     def build(faction: Faction, values: list[Any]) -> Action:
         source, territory, location, count = values
-        if source == NOTHING:
-            return SkipShipment(faction=faction)
         _required([source, territory, count], "From", "To", "Tokens")
         if territory == RESERVES:
             return ShipToReserves(faction=faction, from_location=source, tokens=count)
@@ -269,7 +268,7 @@ def _shipment(prompt: Prompt) -> Form:
         return Ship(faction=faction, to_location=location, tokens=count,
                     from_location=None if source == RESERVES else source)
 
-    return Form(prompt, refine([None] * 4), build, refine=refine, shortcuts=(NO_SHIPMENT_NO_MOVE,))
+    return Form(prompt, refine([None] * 4), build, refine=refine, shortcuts=(SHIP_NOTHING, NO_SHIPMENT_NO_MOVE))
 
 
 # --- movement (1979 rules: Movement; A-15 co-existence, A-22) ---------------------------------------------
@@ -292,14 +291,14 @@ def _movement(prompt: Prompt) -> Form:
                *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in coexist.get("fighters", [])))
     if not sources:  # an impairment (BT-16): one button
         return _single(prompt, "Movement", [Choice("Move nothing", NOTHING)], lambda f, v: SkipMove(faction=f))
-    first = Field("From", (*sources, Choice("Move nothing", NOTHING)))
+    first = Field("From", sources)  # moving nothing: a button beside the menus
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
         source, territory = values[0], values[1]
         if source is None:
             return (first, _waiting("To", "Choose where from first"), _waiting("Sector", "Choose where to first"),
                     _waiting("Tokens", "Choose where from first"))
-        if not isinstance(source, str) or source == NOTHING:  # nothing, or co-existence: no destination
+        if not isinstance(source, str):  # co-existence: no destination
             return first, _settled("To", "Nowhere"), _settled("Sector", "None"), _settled("Tokens", "None")
         grouped = _by_territory(list(d["destinations"][source]))
         to = Field("To", tuple(Choice(name, name) for name in grouped))
@@ -310,14 +309,12 @@ def _movement(prompt: Prompt) -> Form:
 
     def build(faction: Faction, values: list[Any]) -> Action:
         source, _territory, location, count = values
-        if source == NOTHING:
-            return SkipMove(faction=faction)
         if isinstance(source, tuple):  # declared now; the engine asks the movement again
             return SetCoexistence(faction=faction, territory=source[1], advisors=source[0] == "advisors")
         _required([source, location, count], "From", "Sector", "Tokens")
         return Move(faction=faction, from_location=source, to_location=location, tokens=count)
 
-    return Form(prompt, refine([None] * 4), build, refine=refine)
+    return Form(prompt, refine([None] * 4), build, refine=refine, shortcuts=(MOVE_NOTHING,))
 
 
 # --- setup: the starting tokens a faction places itself ----------------------------------------------
