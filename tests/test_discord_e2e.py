@@ -197,6 +197,31 @@ async def test_a_traitor_picked_by_the_dm_button_is_announced_without_its_name(t
         await alice.user.click(closed, label=buttons[1].label)
 
 
+def status_boards(table) -> list:
+    """The bot's status posts in the channel, as Discord stores them (pinned or not)."""
+    stored = table.env.backend.messages.get(table.channel.id, {}).values()
+    return [m for m in stored if m.author_id == table.env.bot.user.id and m.content.startswith("**Status · ")]
+
+
+async def test_the_status_board_is_pinned_once_and_edited_in_place_after_every_action(table):
+    [board] = status_boards(table)
+    assert board.pinned and board.content.startswith("**Status · turn 0 · ")
+    assert "Waiting for: Atreides (a secret decision)" in board.content  # the traitor pick, named as the table may
+    first = board.content
+    alice = table.players[A]
+    prompt = next(m for m in alice.user.dm_channel.history() if "Your decision: your traitor" in m.content)
+    leader = [item for row in prompt.components for item in row.children][0].label
+    await alice.user.click(prompt, label=leader)
+    await deliver(table.env)
+    [board] = status_boards(table)  # the same post, never posted again
+    assert board.pinned and board.content != first
+    assert "Atreides (a secret decision)" not in board.content and leader not in board.content
+    assert board.content.splitlines()[1:4] == [
+        "- Atreides: 0 on the board, 20 in reserve, 0 in the tanks, 1 card",
+        "- Harkonnen: 0 on the board, 20 in reserve, 0 in the tanks, 2 cards",
+        "- Bene Tleilaxu: 4 cards"]  # BT-1: no tokens
+
+
 async def test_a_double_click_is_applied_once(table):
     alice = table.players[A]
     prompt = next(m for m in alice.user.dm_channel.history() if "Your decision: your traitor" in m.content)

@@ -23,6 +23,7 @@ from datetime import datetime
 
 from bot.app.decision_cards import kind_name, table_kind_name, timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
+from engine.data import load_game_data
 from engine.events import Event
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
@@ -256,6 +257,7 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
     """Where the game stands, from the table's view: turn, phase, storm, spice on the board, each faction's public
     facts, and whom the game waits for (and until when, once a deadline is set)."""
     phase = PHASE_TITLES.get(seen.phase, seen.phase.value.replace("_", " ").capitalize())
+    data = load_game_data()
     lines = [f"**Status · turn {seen.turn} · {phase}** · storm in sector {seen.storm_sector} · "
              f"spice on the board: {sum(seen.spice_on_board.values())}"]
     on_board: dict[Faction, int] = {}
@@ -263,8 +265,9 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
         for faction, count in here.items():
             on_board[faction] = on_board.get(faction, 0) + count
     for public in seen.factions:
-        facts = [f"{on_board.get(public.faction, 0)} on the board", f"{public.reserves} in reserve",
-                 f"{public.tanks} in the tanks", f"{public.hand_size} cards"]
+        tokens = [f"{on_board.get(public.faction, 0)} on the board", f"{public.reserves} in reserve",
+                  f"{public.tanks} in the tanks"] if data.factions[public.faction].tokens_total else []  # BT-1
+        facts = [*tokens, f"{public.hand_size} card{'' if public.hand_size == 1 else 's'}"]
         if public.bribes:
             facts.append(f"{public.bribes} bribe spice")
         if public.faction == Faction.BENE_TLEILAXU and seen.bt_open_spice:
