@@ -39,7 +39,8 @@ HOLDING = re.compile(r"\b(?:ha(?:ve|s)|holds?|held|only|left with|behind (?:the|
 
 
 # Rule words in public messages that name a card without telling of one.
-RULE_WORDS = ("cancelled by Karama", " as Karama")  # the role a card plays, not the card (A-15)
+RULE_WORDS = ("cancelled by Karama", " as Karama",  # the role a card plays, not the card (A-15)
+              "unless a Karama cancels", "plays Karama to cancel", "No Karama:")  # the BT-51 window, asked of all
 
 
 class LeakChecker:
@@ -82,16 +83,20 @@ class LeakChecker:
                 self.revealed |= _strings(event.data["plans"])
         hidden = self._hidden_cards(state)
         # Cards a faction keeps face down (a card named in passing may be shuffled back into the deck at once).
-        held = hidden & ({c for fs in state.factions.values() for c in fs.hand} | {t.card for t in state.traps.values()}
-                         | set(state.bidding.cards if state.bidding else ()))
+        in_hands = hidden & ({c for fs in state.factions.values() for c in fs.hand}
+                             | {t.card for t in state.traps.values()})
+        held = in_hands | (hidden & set(state.bidding.cards if state.bidding else ()))
+        # A card played face up, then shuffled back with the discard pile and dealt to the auction in the same
+        # action, was in the open when its event named it: the auction counts only for the events after the shuffle.
+        shuffled = next((i for i, e in enumerate(events) if e.type == "treachery_reshuffled"), len(events))
         # Cards the table knows of now: named in this action's public events, revealed in a battle, discarded.
         shown = set().union(*(_strings(e.data) for e in events if e.public)) if events else set()
         shown |= self.revealed | set(state.treachery_discard) | set(before.treachery_discard if before else ())
-        for event in events:
+        for index, event in enumerate(events):
             if not event.public or event.type == "plans_revealed":
                 continue
             data = {k: v for k, v in event.data.items() if k != "category"}  # "lasgun" is a kind and a card id
-            named = _strings(data) & held
+            named = _strings(data) & (held if index > shuffled else in_hands)
             if named:
                 found.append(f"public event {event.type} names hidden cards {sorted(named)}")
             message = event.message
