@@ -469,7 +469,7 @@ DRAWS = frozenset({"cards_dealt", "card_bought", "auction_card_seen", "extra_car
                    "hand_taken", "cards_given_back"})
 ENDS = frozenset({"game_over"})  # item 13 of the bot issue: at the end every secret is shown
 CARD_PLAYS = frozenset({"plans_revealed", "card_played", "karama_played", "karama_vs_bt", "special_karama",
-                        "plan_seen", "prescience_answered", "bt_trap_resolved", "trap_seen"})
+                        "plan_seen", "prescience_answered", "bt_trap_resolved", "trap_seen", "trap_discarded"})
 
 
 STORM = frozenset({"storm_moved", "storm_cards_window"})

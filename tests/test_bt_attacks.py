@@ -262,7 +262,11 @@ def test_r_13_a_trap_with_no_leader_to_strike_is_discarded():
     state = trapped("crysknife", dead_leaders={"harkonnen": ["feyd_rautha", "beast_rabban", "piter_de_vries",
                                                              "captain_iakin_nefud", "umman_kudu"]})
     state, events = enter_phase(state, Phase.BATTLE)
-    assert any(e.type == "trap_discarded" for e in events) and "crysknife" in state.treachery_discard
+    [discarded] = [e for e in events if e.type == "trap_discarded"]
+    assert "crysknife" in state.treachery_discard
+    # the discard pile is face up: the news names the card, as the discard shows it (found by the 300-game
+    # non-interference run: "discarded unseen" while the discard pile showed it)
+    assert discarded.public and discarded.message.endswith("is discarded: it was Crysknife (R-13).")
 
 
 def test_bt_33_a_trap_that_is_no_weapon_does_nothing():

@@ -68,8 +68,10 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
         alive = leaders_held(state, victim)  # his captives too, not those held captive
         if not alive:
             state.treachery_discard.append(trap.card)
+            # the discard pile lies face up: the table sees what the trap was, as after an attack (BT-33)
             log.public("trap_discarded", f"The trap on {stronghold} finds no {faction_name(victim)} leader to "
-                       "strike and is discarded unseen (R-13).", territory=stronghold)
+                       f"strike and is discarded: it was {card_name(trap.card)} (R-13).", territory=stronghold,
+                       card=trap.card)
             continue
         leader = state.rng.draw(TRAP_LEADER_DRAW, alive)  # BT-32: drawn at random
         battle = _new_attack(stronghold, victim, leader, "trap", trap.card)
