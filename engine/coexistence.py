@@ -30,6 +30,7 @@ from engine.factions.bt_control import tokens_leave
 from engine.forces import land
 from engine.ids import Faction
 from engine.model import GameState, PromptKind
+from engine.names import counted
 from engine.phases.shipment import stronghold_full
 
 RULE = "A-15"
@@ -99,7 +100,8 @@ def declare_coexistence(state: GameState, action: SetCoexistence, log: EventLog)
             state.add_tokens(loc, BG, -n)
             add_advisors(state, loc, n)
         log.public("bg_coexist", f"The Bene Gesserit in {action.territory} become advisors and co-exist "
-                   f"({sum(moved.values())} tokens, A-15).", territory=action.territory, tokens=sum(moved.values()))
+                   f"({counted(sum(moved.values()), 'token')}, A-15).", territory=action.territory,
+                   tokens=sum(moved.values()))
         return
     moved = {loc: n for loc in locations if (n := state.bg_advisors.get(loc, 0))}
     if not moved:
@@ -112,4 +114,5 @@ def declare_coexistence(state: GameState, action: SetCoexistence, log: EventLog)
         add_advisors(state, loc, -n)
         land(state, BG, loc, n, log)
     log.public("bg_fighters", f"The Bene Gesserit advisors in {action.territory} become fighters "
-               f"({sum(moved.values())} tokens, A-15).", territory=action.territory, tokens=sum(moved.values()))
+               f"({counted(sum(moved.values()), 'token')}, A-15).", territory=action.territory,
+               tokens=sum(moved.values()))

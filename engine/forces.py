@@ -13,7 +13,7 @@ from engine.factions.bt_control import tokens_arrive
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState
-from engine.names import faction_name, location_label
+from engine.names import counted, faction_name, location_label
 
 
 def send_to_tanks(state: GameState, location: str, faction: Faction, count: int, elites: int | None = None) -> None:
@@ -106,7 +106,7 @@ def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") ->
             lost = state.tokens_at(location, faction) - spared.get(location, 0) * (faction == Faction.FREMEN)
             if lost:
                 send_to_tanks(state, location, faction, lost)
-                log.public("storm_losses", f"The storm kills {lost} {faction_name(faction)} tokens in "
+                log.public("storm_losses", f"The storm kills {counted(lost, faction_name(faction) + ' token')} in "
                            f"{location_label(location)}{note}.", faction=faction.value, location=location,
                            tokens=lost)
         advisors = kill_advisors(state, location)

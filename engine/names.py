@@ -36,3 +36,8 @@ def option_name(option: str) -> str:
         except (KeyError, LookupError):
             continue
     return option.replace("_", " ")
+
+
+def counted(count: int, thing: str) -> str:
+    """"1 token", "3 tokens": a count for the table to read."""
+    return f"{count} {thing}{'' if count == 1 else 's'}"

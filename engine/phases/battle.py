@@ -36,7 +36,7 @@ from engine.forces import send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
-from engine.names import card_name, faction_name, leader_name
+from engine.names import card_name, counted, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import bt_attack
 from engine.phases.battle_plans import (
@@ -633,7 +633,7 @@ def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Fact
     log.public(
         "traitor_called",
         f"{faction_name(caller)} reveal {leader_name(traitor)} as their traitor! {faction_name(winner)} win in "
-        f"{battle.territory}; {faction_name(victim)} lose {lost} tokens and the cards they played; "
+        f"{battle.territory}; {faction_name(victim)} lose {counted(lost, 'token')} and the cards they played; "
         f"{faction_name(caller)} receive {strength} spice.",
         caller=caller.value, traitor=traitor, winner=winner.value, loser=victim.value, territory=battle.territory,
     )
@@ -677,8 +677,9 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
         f"{faction_name(winner)} win in {battle.territory}, {totals[winner]} to {totals[loser]}"
         + (" (the aggressor wins ties)" if totals[a] == totals[d] else "") + ". "
         + (f"Killed: {', '.join(dead)}; {faction_name(winner)} receive {paid} spice. " if dead else "")
-        + f"{faction_name(loser)} lose {lost} tokens and the cards they played; {faction_name(winner)} lose the "
-        f"{plans[winner].dial} tokens dialed" + (f" and keep {', '.join(card_name(c) for c in kept)}" if kept else "")
+        + f"{faction_name(loser)} lose {counted(lost, 'token')} and the cards they played; "
+        f"{faction_name(winner)} lose the {counted(plans[winner].dial, 'token')} dialed"
+        + (f" and keep {', '.join(card_name(c) for c in kept)}" if kept else "")
         + ".",
         territory=battle.territory, winner=winner.value, loser=loser.value, totals={s.value: totals[s] for s in (a, d)},
         killed=[plans[s].leader for s in (a, d) if killed[s] and plans[s].leader], paid=paid,

@@ -18,7 +18,7 @@ from engine.hands import hand_full
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
-from engine.names import card_name, faction_name
+from engine.names import card_name, counted, faction_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -244,8 +244,8 @@ def _next_turn(state: GameState, log: EventLog) -> None:
     b.to_bid = None
     if b.high_bidder is None:
         _return_to_deck(state, log, f"Every bidder passed on card {b.card_number}: it and the "
-                        f"{len(b.cards) - 1} card(s) after it go back on top of the Treachery deck, and bidding "
-                        "ends for this turn (A-5).")
+                        f"{counted(len(b.cards) - 1, 'card')} after it go back on top of the Treachery deck, and "
+                        "bidding ends for this turn (A-5).")
     else:
         _sell(state, log)
 

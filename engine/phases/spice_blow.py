@@ -36,7 +36,7 @@ from engine.forces import kill_advisors, move_tokens, wipe_out
 from engine.ids import Faction, TerritoryKind
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Phase, Prompt, PromptKind, SpiceBlowState
-from engine.names import faction_name, location_label
+from engine.names import counted, faction_name, location_label
 from engine.phases.turn import end_phase
 from engine.rng import Rng
 from engine.special_karama import FREMEN_WORM, spend_special_karama
@@ -209,7 +209,7 @@ def devour_territory(state: GameState, territory: str, log: EventLog) -> None:
             if faction == Faction.FREMEN and immune:
                 continue
             lost = wipe_out(state, location, faction)
-            log.public("worm_losses", f"Shai-Hulud devours {lost} {faction_name(faction)} tokens in "
+            log.public("worm_losses", f"Shai-Hulud devours {counted(lost, faction_name(faction) + ' token')} in "
                        f"{location_label(location)}.", faction=faction.value, location=location, tokens=lost)
         advisors = kill_advisors(state, location)
         if advisors:
