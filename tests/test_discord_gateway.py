@@ -111,3 +111,49 @@ async def test_the_service_falls_back_when_dms_are_closed_and_prompts_get_button
     prompts = [view for text, view in atreides.sent if "your traitor" in text]
     assert prompts and prompts[0] is not None and prompts[0].is_persistent()
     assert all(len(item.custom_id) <= 100 and item.custom_id.startswith("mentat:g55:") for item in prompts[0].children)
+
+
+class FakeCard:
+    """A card already in a player's DMs: what the gateway changed in it."""
+
+    def __init__(self, channel, number: int, content: str):
+        self.channel, self.id, self.content = channel, number, content
+        self.edits: list[dict] = []
+
+    async def edit(self, **changes):
+        self.edits.append(changes)
+
+
+class FakeDm(FakeTarget):
+    def __init__(self, card_number: int):
+        super().__init__()
+        self.card = FakeCard(self, card_number, "**Dune in <#55>**\nthe old card")
+
+    async def fetch_message(self, number):
+        assert number == self.card.id
+        return self.card
+
+
+async def test_a_decision_asked_again_replaces_its_old_card_and_a_card_too_long_for_one_message_comes_anew():
+    from engine.game import new_game
+    from engine.options import GameSetup
+
+    state, _ = new_game(GameSetup(factions=[Faction.ATREIDES, Faction.HARKONNEN], seed=1))
+    prompt = next(p for p in state.prompts if p.faction == Faction.ATREIDES)
+    dm = FakeDm(card_number=7)
+    client = FakeClient(channels={dm.id: dm}, users={101: dm})
+    gateway = DiscordGateway(client)
+    row = game(state.model_dump_json())
+    card = OutgoingMessage(recipient=Recipient(faction="atreides"), text="the new card", prompt_id=prompt.id,
+                           edit_of="card:p0", edit_ref=f"{dm.id}:7", replace=True)
+
+    assert await gateway.deliver(row, card) == f"{dm.id}:7"  # the same message, now the new card
+    [edit] = dm.card.edits
+    assert edit["content"] == "**Dune in <#55>**\nthe new card" and edit["view"] is not None and dm.sent == []
+
+    long = card.model_copy(update={"text": "x" * 2500})
+    ref = await gateway.deliver(row, long)
+    assert dm.card.edits[-1]["view"] is None  # the old card keeps its text and loses its controls
+    assert [text[:5] for text, _ in dm.sent] == ["**Dun", "xxxxx", "xxxxx"]  # sent anew, in three messages
+    assert sum(len(text) for text, _ in dm.sent) == len("**Dune in <#55>**") + 2500
+    assert ref != f"{dm.id}:7" and dm.sent[-1][1] is not None  # the new card's controls on its last message

@@ -107,8 +107,11 @@ class DiscordGateway:
         if posted is None or (not message.replace and posted.content.endswith(text)):
             return message.edit_ref
         if message.prompt_id is not None:  # a decision asked again: its card, in the old card's place
-            await posted.edit(content=_in_dm(game, text)[:MESSAGE_LIMIT], view=self._buttons(game, message),
-                              allowed_mentions=NO_MENTIONS)
+            shown = _in_dm(game, text)
+            if len(shown) > MESSAGE_LIMIT:  # a card of several messages: the old one loses its controls, anew
+                await posted.edit(view=None, allowed_mentions=NO_MENTIONS)
+                return await self.deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
+            await posted.edit(content=shown, view=self._buttons(game, message), allowed_mentions=NO_MENTIONS)
             return message.edit_ref
         if message.replace:
             renewed = {"view": lobby_view(game)} if message.edit_of == LOBBY_KEY else {}  # the seats still free
