@@ -375,3 +375,19 @@ async def test_a_grace_before_the_start_is_refused():
     row = await service.create_game(guild_id=1, channel_id=56, factions=[A, H, F], seed=7)
     with pytest.raises(NotAllowed, match="The game is open"):
         await service.grace(row.game_id, A, HOUR, reason="early")
+
+
+async def test_the_status_board_gives_each_awaited_decision_its_deadline_even_after_a_restart(table):
+    """Issue 14: the board says until when each awaited decision waits, counted from when it opened (with its
+    grace): one answered an hour later leaves the other's deadline where it was, also in a new process."""
+    service, game, clock = table
+    await service.set_deadline(game, None, 2 * HOUR)
+    await service.grace(game, F, 1800, by="mod", reason="travelling")
+    await drain(service)
+    clock.at(HOUR)
+    restarted = GameService(service.store, clock=clock)  # knows nothing of when the decisions opened
+    pick = (await prompts(restarted, game))[A]
+    await restarted.submit(game, USERS[A], ChooseTraitor(faction=A, leader=pick.options[0]))
+    [board] = [m.text for m in await drain_messages(restarted) if m.text.startswith("**Status · ")]
+    due = START + timedelta(seconds=2 * HOUR + 1800)
+    assert board.endswith(f"Waiting for: Fremen (a secret decision, until {timestamp(due)}).")

@@ -31,6 +31,7 @@ Where SimCord falls short, and what the tests do instead:
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,10 +205,14 @@ def status_boards(table) -> list:
 
 
 async def test_the_status_board_is_pinned_once_and_edited_in_place_after_every_action(table):
+    """Whom the game waits for, as the table may know it (a secret decision is only that), and until when: the
+    daily pace gives the setup's decisions a day; a decision still open keeps its deadline as others answer."""
     [board] = status_boards(table)
     assert board.pinned and board.content.startswith("**Status · turn 0 · ")
-    assert "Waiting for: Atreides (a secret decision)" in board.content  # the traitor pick, named as the table may
+    waiting = dict(re.findall(r"(\w[\w ]*?) \(a secret decision, until (<t:\d+:f>)\)", board.content))
+    assert set(waiting) == {"Atreides", "Bene Tleilaxu"}  # the traitor pick, the traps at setup
     first = board.content
+    await table.env.advance_time(3600)  # an hour later
     alice = table.players[A]
     prompt = next(m for m in alice.user.dm_channel.history() if "Your decision: your traitor" in m.content)
     leader = [item for row in prompt.components for item in row.children][0].label
@@ -215,7 +220,8 @@ async def test_the_status_board_is_pinned_once_and_edited_in_place_after_every_a
     await deliver(table.env)
     [board] = status_boards(table)  # the same post, never posted again
     assert board.pinned and board.content != first
-    assert "Atreides (a secret decision)" not in board.content and leader not in board.content
+    assert "Atreides (a secret decision" not in board.content and leader not in board.content
+    assert f"Bene Tleilaxu (a secret decision, until {waiting['Bene Tleilaxu']})" in board.content
     assert board.content.splitlines()[1:4] == [
         "- Atreides: 0 on the board, 20 in reserve, 0 in the tanks, 1 card",
         "- Harkonnen: 0 on the board, 20 in reserve, 0 in the tanks, 2 cards",

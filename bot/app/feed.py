@@ -247,9 +247,9 @@ def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | No
                            edit_of=STATUS_KEY, replace=True)
 
 
-def status_opening(state: GameState) -> OutgoingMessage:
+def status_opening(state: GameState, due: Callable[[Prompt], datetime | None] | None = None) -> OutgoingMessage:
     """The status post as the game starts: pinned, and named so that every action replaces it."""
-    return OutgoingMessage(recipient=Recipient(channel=True), text=status_text(view(state, None), state),
+    return OutgoingMessage(recipient=Recipient(channel=True), text=status_text(view(state, None), state, due),
                            key=STATUS_KEY, pin=True)
 
 

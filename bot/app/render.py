@@ -83,7 +83,7 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
 
 
 def action_messages(events: list[Event], before: GameState, action: Action, after: GameState,
-                    deadline_of: DeadlineOf | None = None) -> list[OutgoingMessage]:
+                    deadline_of: DeadlineOf | None = None, due: DeadlineOf | None = None) -> list[OutgoingMessage]:
     """Everything the bot sends for one action (GameService.submit): its messages, the closing line of each card
     whose decision it closed, the status board, and at the end what was secret."""
     # a decision asked again under its decider's eyes, as they answered, gets a new card under their receipt
@@ -91,7 +91,7 @@ def action_messages(events: list[Event], before: GameState, action: Action, afte
                 if not _answered(action, before.prompt(old))}
     outbox = messages_for(events, before, after, deadline_of, in_place) + closing_messages(
         before, after, action, replaced=set(in_place.values()))
-    outbox.append(status_board(after))
+    outbox.append(status_board(after, due))
     if after.phase == Phase.ENDED:
         outbox.append(end_of_game_reveal(after))
     return outbox

@@ -216,6 +216,8 @@ class GameService:
         self._locks: dict[str, asyncio.Lock] = {}
         # game_id -> (snapshot JSON, that snapshot parsed), oldest first: what submit last read or made.
         self._states: dict[str, tuple[str, GameState]] = {}
+        # game_id -> {game version: when it was reached}, for the versions at which its open decisions opened
+        self._opened: dict[str, dict[int, datetime]] = {}
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -299,12 +301,13 @@ class GameService:
                            if probe is not None and not await probe.can_dm(row, f.value)]
             if row.seq == 0:
                 state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
-                outbox = [status_opening(state)] + messages_for(events, None, state, self._deadline_of(row))
+                outbox = [status_opening(state, self._deadline_of(row))] + messages_for(
+                    events, None, state, self._deadline_of(row))
             else:  # an imported game: its decisions still open are called again
                 state = _state(row)
                 outbox = [_to_table(f"The game resumes at version {row.seq} (turn {state.turn}, "
                                     f"{state.phase.value.replace('_', ' ')}).")] + messages_for(
-                    [], None, state, self._deadline_of(row)) + [status_opening(state)]
+                    [], None, state, self._deadline_of(row)) + [status_opening(state, self._deadline_of(row))]
             outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
                                  "members; until then they use /me prompts.") for f in unreachable]
             outbox.append(_lobby_edit(setup, row.seats, row.settings, started=True))
@@ -356,7 +359,8 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            outbox = action_messages(events, before, action, after, self._deadline_of(row))
+            outbox = action_messages(events, before, action, after, self._deadline_of(row),
+                                     await self._due_of(row, after))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
@@ -368,6 +372,31 @@ class GameService:
                 raise NotAllowed("The game moved on while you acted; look again and retry.") from None
             self._keep_parsed(game_id, after_json, after)
             return Accepted(seq=seq, events=events)
+
+    async def _due_of(self, row: GameRecordRow, after: GameState) -> Callable[[Prompt], datetime | None]:
+        """When each decision the game waits on after this action is due, its grace included (for the status
+        board): from when it opened, which is now for those this action opens (version row.seq + 1). The times
+        of older versions are kept per game; after a restart they are read once from the stored actions."""
+        deadlines, grace = row.settings.get("deadlines", {}), row.settings.get("grace", {})
+        now = self.clock()
+        if not deadlines:
+            return lambda prompt: None
+        waiting = {p.id for p in blocking_prompts(after)}
+        known = self._opened.get(row.game_id, {})
+        older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
+        if not older <= known.keys():
+            known = {a.seq: a.created_at for a in await self.store.actions(row.game_id)}
+            known[0] = row.started_at or row.created_at
+        self._opened[row.game_id] = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
+
+        def due(prompt: Prompt) -> datetime | None:
+            seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+            if seconds is None or prompt.id not in waiting:
+                return None
+            opened = known.get(prompt.opened_at, now) if prompt.opened_at <= row.seq else now
+            return opened + timedelta(seconds=seconds + grace.get(prompt.id, 0))
+
+        return due
 
     def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
         """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind)."""
