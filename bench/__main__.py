@@ -22,6 +22,7 @@ from bench.map_figures import map_figures
 from bench.scale_figures import scale_figures
 from bench.service_figures import load_figures, submit_figures
 from bench.timing import now
+from bot.process import tune_garbage_collector
 from tests.postgres_server import PostgresServer, ServerUnavailable
 
 # The benchmark's server keeps PostgreSQL's durable defaults (fsync, synchronous_commit, full_page_writes on);
@@ -185,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games, load_games, rounds, paced, max_actions = (2, 20, 1, 20, 100) if args.quick else (10, 1000, 3, 1000, 5000)
     scale_games, burst_games, arrivals = (200, 40, 60) if args.quick else (10_000, 1000, 3000)
+    tune_garbage_collector()  # measured as the bot runs (bot/process.py)
     stores = args.store or ["sqlite", "postgres"]
     started = now()
     figures: dict = {"machine": machine()}

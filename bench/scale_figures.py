@@ -27,6 +27,7 @@ from bench.service_figures import next_action, open_game, user_of
 from bench.timing import now, spread
 from bot.app.ports import Shards
 from bot.app.service import GameService
+from bot.process import tune_garbage_collector
 from bot.store.opening import open_store
 from engine.actions import Action, parse_action
 from engine.rng import Rng
@@ -101,8 +102,10 @@ def plans(ids: list[str], chosen: dict[str, tuple[str, str]], burst_games: int, 
 
 
 def worker_main(location: str, shard_ids: list[int], plan: Plan, link: Connection) -> None:
-    """A bot process: its own store and service; runs its part of the burst, then of the arrivals, each at
-    the instant the parent sends, and sends back the timings (seconds) and errors."""
+    """A bot process: its own store and service, its collector tuned as the bot's (bot/process.py); runs its
+    part of the burst, then of the arrivals, each at the instant the parent sends, and sends back the timings
+    (seconds) and errors."""
+    tune_garbage_collector()
     asyncio.run(_worker(location, Shards(frozenset(shard_ids), SHARD_COUNT), plan, link))
 
 

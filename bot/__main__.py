@@ -135,10 +135,12 @@ async def _run(settings: Settings, shards: Shards, env_file: str | None) -> None
     import discord
 
     from bot.app.service import GameService
+    from bot.process import tune_garbage_collector
 
     if not settings.has_token:
         raise ConfigError(["DISCORD_TOKEN: not set; put it in the environment or in .env to run the bot"])
     settings = settings.with_file_key(env_file)
+    tune_garbage_collector()
     store = await _open_store(settings)
     try:
         bot = _make_bot(GameService(store, shards=shards, file_key=settings.file_key), settings, shards)
