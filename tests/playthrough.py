@@ -112,7 +112,9 @@ class Summary:
     modal_values: int = 0  # numbers typed into a modal that writes their range
     cards_answered: int = 0
     standing_orders_set: int = 0  # orders the players set with /me orders at the start
-    standing_order_answers: int = 0  # decisions an order answered: the lines saying so in the players' DMs
+    # decisions an order answered: the lines saying so in the players' DMs (one DM a turn that grows; a line
+    # repeated at once, such as a second pass on the same card, shows once)
+    standing_order_answers: int = 0
     mentions: int = 0  # players called by name (pinged) in the channel and its threads, reminders included
     mentions_by_faction: dict[str, int] = field(default_factory=dict)  # calls as a decision opens, by faction
     # decisions opened for each player: the cards they were sent, less those that only ask a decision again (a

@@ -336,3 +336,20 @@ def test_a_15_the_guild_taking_their_turn_now_waive_their_own_move_only():
     assert prompt_of(state, A, PromptKind.SHIPMENT)
     state, _ = apply(state, SkipShipment(faction=A))
     assert not state.movement.no_move
+
+
+def test_what_the_orders_answered_grows_one_dm_a_turn_instead_of_a_dm_each():
+    """Issue 14: an order answers silently; its owner reads what it did in one DM of the turn, which later answers
+    are added to (an edit pings nobody), apart from the rest of their news."""
+    from bot.app.render import messages_for
+    from engine.events import Event
+
+    state = arena((A, H, Faction.BENE_TLEILAXU))
+    passed = Event(type="bid_by_order", message=f"{BY_STANDING_ORDER}, you pass on card 1 of 3.", audience=(A,))
+    news = Event(type="card_bought", message="You buy card 2 of 3: Lasgun.", audience=(A,))
+    messages = messages_for([passed, news], state, state)
+    mine = [m for m in messages if m.recipient.faction == A.value]
+    key = f"orders:atreides:{state.turn}"
+    assert [(m.text, m.key, m.edit_of) for m in mine] == [
+        ("You buy card 2 of 3: Lasgun.", None, None),
+        (f"{BY_STANDING_ORDER}, you pass on card 1 of 3.", key, key)]  # the turn's DM, created or grown

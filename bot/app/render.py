@@ -15,7 +15,7 @@ from bot.app.decision_cards import build_card
 from bot.app.feed import asked_again, feed_messages, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, ForceDefault, PlayerAction
-from engine.events import Event
+from engine.events import BY_STANDING_ORDER, Event
 from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt
@@ -70,8 +70,14 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
     messages = feed_messages(events, before, after)
     for faction in after.factions:
         private = [e.message for e in events if not e.public and faction in e.audience]
-        if private:
-            messages.append(OutgoingMessage(recipient=Recipient(faction=faction.value), text="\n".join(private)))
+        news = [line for line in private if not line.startswith(BY_STANDING_ORDER)]
+        if news:
+            messages.append(OutgoingMessage(recipient=Recipient(faction=faction.value), text="\n".join(news)))
+        if answered := [line for line in private if line.startswith(BY_STANDING_ORDER)]:
+            # what the orders answered, one DM a turn that grows (edits ping nobody): not a DM per pass
+            key = f"orders:{faction.value}:{after.turn}"
+            messages.append(OutgoingMessage(recipient=Recipient(faction=faction.value), text="\n".join(answered),
+                                            edit_of=key, key=key))
     already_open = {p.id for p in before.prompts} if before else set()
     for prompt in after.prompts:
         if prompt.id not in already_open:

@@ -94,7 +94,8 @@ class ConsoleGateway:
             if message.opens_thread:
                 self.threads[str(message.outbox_id)] = f" > {message.opens_thread}"
             return message.edit_ref or str(message.outbox_id)
-        closing = message.edit_ref is not None and message.prompt_id is None  # a card asked again arrives anew
+        # an edit closes a decision card; a card asked again, or lines added to a growing DM, arrive anew
+        closing = message.edit_ref is not None and message.prompt_id is None and message.key is None
         self.inboxes.setdefault(faction, []).append(f"{CLOSED_PREFIX}{text}" if closing else text)
         self.fresh[faction] += 1
         return message.edit_ref or str(message.outbox_id)
