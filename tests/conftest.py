@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from engine.autoplay import play_until_stuck
+from engine.autoplay import play_one, play_until_stuck
+from engine.data import load_game_data
 from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
@@ -154,3 +155,51 @@ def take_card(state: GameState, card: str) -> str:
             del state.traps[stronghold]
             return card
     raise AssertionError(f"{card} is nowhere")
+
+
+def random_step(state: GameState, rng: Rng) -> GameState:
+    """One move of the automatic players (engine/autoplay.py `play_one`): the state it reaches."""
+    [(_, (state, _events))] = play_one(state, rng)
+    return state
+
+
+def prompts_met(kinds, per_kind: int, seeds=(0, 1, 2, 3), max_actions: int = 1500) -> list:
+    """(state, prompt) of the decisions of `kinds` in random 7-faction games, every option on in the odd seeds:
+    each prompt as it opens and, now and then, later while it is still open (whatever happened meanwhile); at
+    most `per_kind` of a kind."""
+    found, counts = [], {}
+    for seed in seeds:
+        options = GameOptions.all_on() if seed % 2 else GameOptions()
+        state, _ = new_game(GameSetup(factions=tuple(Faction), seed=seed, options=options))
+        rng, seen = Rng.from_seed(seed), set()
+        for _ in range(max_actions):
+            if state.phase == Phase.ENDED or not state.prompts:
+                break
+            for prompt in state.prompts:
+                again = prompt.id in seen and rng.below(4) == 0
+                if prompt.kind in kinds and (prompt.id not in seen or again) and counts.get(prompt.kind, 0) < per_kind:
+                    seen.add(prompt.id)
+                    counts[prompt.kind] = counts.get(prompt.kind, 0) + 1
+                    found.append((state, prompt))
+            state = random_step(state, rng)
+    return found
+
+
+def cards_hidden_from(state: GameState, reader: Faction) -> set[str]:
+    """The Treachery cards `reader` may not see: the other hands, and the traps unless `reader` laid them (BT-30)."""
+    hidden = {c for f, fs in state.factions.items() if f != reader for c in fs.hand}
+    return hidden | ({t.card for t in state.traps.values()} if reader != Faction.BENE_TLEILAXU else set())
+
+
+def card_text_without_places(text: str) -> str:
+    """A text with the board's territory names taken out: "Gara Kulon" is a place, not the Kulon card."""
+    for territory in load_game_data().board.territories:
+        text = text.replace(territory, "")
+    return text
+
+
+def unique_card_names() -> dict[str, str]:
+    """Card id -> name, for the cards whose name no other card bears (four are called Shield)."""
+    cards = load_game_data().treachery_cards
+    names = [c.name for c in cards]
+    return {c.id: c.name for c in cards if names.count(c.name) == 1}

@@ -44,7 +44,6 @@ from engine.anytime import (
     anytime_choice,
     anytime_choices,
 )
-from engine.autoplay import play_prompt, spontaneous_action
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.flow import DEFAULTS
@@ -56,7 +55,7 @@ from engine.model import Battle, BattlePlan, BattleState, GameState, KaramaOrder
 from engine.options import GameOptions, GameSetup
 from engine.phases.spice_blow import sand_territories
 from engine.rng import Rng
-from tests.conftest import BG, BT, A, E, F, G, H, ready_game, refused, take_card
+from tests.conftest import BG, BT, A, E, F, G, H, random_step, ready_game, refused, take_card
 
 ANYTIME_CARDS = ("karama_1", "karama_2", "hajr", "tleilaxu_ghola", "truthtrance_1", "truthtrance_2")
 QUESTIONS = ("Do you hold a traitor?", "x" * 300)
@@ -97,12 +96,7 @@ def positions() -> tuple[GameState, ...]:
                 break
             if step % 5 == 0:
                 found.append(_season(state, seasoning))
-            spontaneous = spontaneous_action(state, rng)
-            try:
-                state, _ = apply(state, spontaneous) if spontaneous else play_prompt(state, rng.choice(state.prompts),
-                                                                                   rng)[1]
-            except RuleViolation:
-                state, _ = play_prompt(state, rng.choice(state.prompts), rng)[1]
+            state = random_step(state, rng)  # an action at any time is offered only when legal
     return tuple(found)
 
 

@@ -24,18 +24,27 @@ from engine.actions import (
     UseSpecialKarama,
     UseVoice,
 )
-from engine.autoplay import play_prompt, spontaneous_action
-from engine.data import load_game_data
 from engine.errors import RuleViolation
-from engine.game import apply, new_game
+from engine.game import apply
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prediction, Prompt, PromptKind
-from engine.options import GameOptions, GameSetup
 from engine.phases.battle import traitor_options
 from engine.phases.battle_plans import plan_shape
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BG, BT, A, H, apply_all, enter_phase, snapshot
+from tests.conftest import (
+    BG,
+    BT,
+    A,
+    H,
+    apply_all,
+    card_text_without_places,
+    cards_hidden_from,
+    enter_phase,
+    prompts_met,
+    snapshot,
+    unique_card_names,
+)
 from tests.test_battle_plans import battle, bt_attack, until_plans
 from tests.test_bt_attacks import defend, trapped
 from tests.test_bt_traitors import drive
@@ -49,33 +58,9 @@ SNOWFLAKE_GAME = "g1456074443980800012"
 MOST_DRAFTS = 200  # drafts tried per decision: every combination up to this, else a sample covering every choice
 
 
-def battle_prompts(seeds=(0, 1, 2, 3), max_actions: int = 1500, per_kind: int = 40):
-    """(state, prompt) of the battle, BT and setup decisions in random 7-faction games, every option on in the odd
-    seeds: each prompt as it opens and, now and then, later while it is still open (whatever happened meanwhile)."""
-    found, counts = [], Counter()
-    for seed in seeds:
-        options = GameOptions.all_on() if seed % 2 else GameOptions()
-        state, _ = new_game(GameSetup(factions=tuple(Faction), seed=seed, options=options))
-        rng, seen = Rng.from_seed(seed), set()
-        for _ in range(max_actions):
-            if state.phase == Phase.ENDED or not state.prompts:
-                break
-            for prompt in state.prompts:
-                again = prompt.id in seen and rng.below(4) == 0
-                if prompt.kind in BATTLE_KINDS and (prompt.id not in seen or again) and counts[prompt.kind] < per_kind:
-                    seen.add(prompt.id)
-                    counts[prompt.kind] += 1
-                    found.append((state, prompt))
-            spontaneous = spontaneous_action(state, rng)
-            events = []
-            if spontaneous:
-                try:
-                    state, events = apply(state, spontaneous)
-                except RuleViolation:
-                    events = []
-            if not spontaneous or not events:
-                _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
-    return found
+def battle_prompts():
+    """(state, prompt) of the battle, BT and setup decisions in random games (tests/conftest.py)."""
+    return prompts_met(BATTLE_KINDS, per_kind=40)
 
 
 def worthless_trap_revealed() -> GameState:
@@ -232,16 +217,11 @@ def test_the_prompts_offered_do_not_depend_on_another_factions_secrets(real_prom
 
 
 def test_no_battle_card_or_control_names_a_card_hidden_from_its_reader(real_prompts):
-    data = load_game_data()
-    unique = {c.id: c.name for c in data.treachery_cards if [d.name for d in data.treachery_cards].count(c.name) == 1}
+    unique = unique_card_names()
     for state, prompt in real_prompts:
-        reader = prompt.faction
-        hidden = {c for f, fs in state.factions.items() if f != reader for c in fs.hand}
-        hidden |= {t.card for t in state.traps.values()} if reader != BT else set()
+        hidden = cards_hidden_from(state, prompt.faction)
         card, controls = shown(state, prompt)
-        text = card + repr(controls)
-        for territory in data.board.territories:  # "Gara Kulon" is a place, not the Kulon card
-            text = text.replace(territory, "")
+        text = card_text_without_places(card + repr(controls))
         # the controls carry indices, never ids: a hidden card would show by its name ("a lasgun" is only a kind)
         leaked = {c for c in hidden if c in unique and unique[c] in text}
         assert not leaked, (prompt, leaked)

@@ -9,18 +9,15 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.actions import AnswerPrescience, AskPrescience, SubmitBattlePlan, UseVoice
-from engine.autoplay import play_prompt, spontaneous_action
 from engine.errors import RuleViolation
-from engine.game import apply, new_game
+from engine.game import apply
 from engine.ids import Faction
 from engine.leaks import LeakChecker
 from engine.model import BattlePlan, GameState, Phase, PromptKind
-from engine.options import GameOptions, GameSetup
 from engine.phases.battle_plans import check_plan, hand_shape, plan_shape
 from engine.position import FORMAT, load
-from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BG, BT, A, E, H, apply_all, enter_phase, prompt_of, refused
+from tests.conftest import BG, BT, A, E, H, apply_all, enter_phase, prompt_of, prompts_met, refused
 from tests.test_bt_traitors import drive
 
 ARRAKEEN, FLAT = "Arrakeen#9", "The Great Flat#14"
@@ -201,29 +198,9 @@ def test_a_15_no_call_is_offered_against_a_leader_beside_the_kwisatz_haderach():
 # --- one computation: the shape offers exactly what the check accepts --------------------------------------------
 
 
-def plan_prompts(seeds=(0, 1, 2, 3), max_actions: int = 1500):
-    """(state, faction) for every battle plan of random 7-faction games, every option on in the odd seeds."""
-    found = []
-    for seed in seeds:
-        options = GameOptions.all_on() if seed % 2 else GameOptions()
-        state, _ = new_game(GameSetup(factions=tuple(Faction), seed=seed, options=options))
-        rng, seen = Rng.from_seed(seed), set()
-        for _ in range(max_actions):
-            if state.phase == Phase.ENDED or not state.prompts:
-                break
-            found += [(state, p.faction) for p in state.prompts if p.kind == PromptKind.BATTLE_PLAN
-                      and p.id not in seen]
-            seen |= {p.id for p in state.prompts}
-            spontaneous = spontaneous_action(state, rng)
-            events = []
-            if spontaneous:
-                try:
-                    state, events = apply(state, spontaneous)
-                except RuleViolation:
-                    events = []
-            if not spontaneous or not events:
-                _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
-    return found
+def plan_prompts():
+    """(state, faction) for the battle plans of random 7-faction games (tests/conftest.py)."""
+    return [(state, prompt.faction) for state, prompt in prompts_met({PromptKind.BATTLE_PLAN}, per_kind=10_000)]
 
 
 def accepted(state: GameState, faction: Faction, plan: BattlePlan) -> bool:

@@ -40,14 +40,13 @@ from engine.actions import (
     SubmitBattlePlan,
     TrapsAndGifts,
 )
-from engine.autoplay import play_prompt, spontaneous_action
-from engine.errors import RuleViolation
 from engine.flow import DEFAULTS
 from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import Phase, Prompt, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.rng import Rng
+from tests.conftest import random_step
 from tests.discord_fakes import FakeInteraction, FakeResponse
 
 A, H, BT, BG = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.BENE_GESSERIT
@@ -114,15 +113,7 @@ def real_secret_prompts(seeds=(0, 1, 2), max_actions: int = 1100, per_kind: int 
                     seen.add(key)
                     counts[open_prompt.kind] += 1
                     found.append((state, open_prompt))
-            spontaneous = spontaneous_action(state, rng)
-            events = []
-            if spontaneous:
-                try:
-                    state, events = apply(state, spontaneous)
-                except RuleViolation:
-                    events = []
-            if not spontaneous or not events:
-                _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
+            state = random_step(state, rng)
     return found
 
 

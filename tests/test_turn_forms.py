@@ -36,17 +36,26 @@ from engine.actions import (
     SkipMove,
     SkipShipment,
 )
-from engine.autoplay import play_prompt, spontaneous_action
-from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.flow import DEFAULTS
-from engine.game import apply, new_game
+from engine.game import apply
 from engine.ids import Faction
-from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.options import GameOptions, GameSetup
+from engine.model import GameState, Prompt, PromptKind
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BG, BT, A, E, F, G, H
+from tests.conftest import (
+    BG,
+    BT,
+    A,
+    E,
+    F,
+    G,
+    H,
+    card_text_without_places,
+    cards_hidden_from,
+    prompts_met,
+    unique_card_names,
+)
 from tests.test_bt_traitors import position
 from tests.test_movement import answer_defaults_until, arrange
 from tests.test_optional_combat import harkonnen_win
@@ -58,33 +67,9 @@ NOTHING = {PromptKind.SHIPMENT: "Ship nothing", PromptKind.MOVEMENT: "Move nothi
 SNOWFLAKE_GAME = "g1456074443980800012"
 
 
-def turn_prompts(seeds=(0, 1, 2, 3), max_actions: int = 1500, per_kind: int = 30):
-    """(state, prompt) of the turn's public decisions in random 7-faction games, every option on in the odd seeds:
-    each prompt as it opens and, now and then, later while it is still open (whatever happened meanwhile)."""
-    found, counts = [], Counter()
-    for seed in seeds:
-        options = GameOptions.all_on() if seed % 2 else GameOptions()
-        state, _ = new_game(GameSetup(factions=tuple(Faction), seed=seed, options=options))
-        rng, seen = Rng.from_seed(seed), set()
-        for _ in range(max_actions):
-            if state.phase == Phase.ENDED or not state.prompts:
-                break
-            for prompt in state.prompts:
-                again = prompt.id in seen and rng.below(4) == 0
-                if prompt.kind in TURN_KINDS and (prompt.id not in seen or again) and counts[prompt.kind] < per_kind:
-                    seen.add(prompt.id)
-                    counts[prompt.kind] += 1
-                    found.append((state, prompt))
-            spontaneous = spontaneous_action(state, rng)
-            events = []
-            if spontaneous:
-                try:
-                    state, events = apply(state, spontaneous)
-                except RuleViolation:
-                    events = []
-            if not spontaneous or not events:
-                _, (state, events) = play_prompt(state, rng.choice(state.prompts), rng)
-    return found
+def turn_prompts():
+    """(state, prompt) of the turn's public decisions in random games (tests/conftest.py)."""
+    return prompts_met(TURN_KINDS, per_kind=30)
 
 
 def scenario_prompts():
@@ -398,16 +383,11 @@ def test_no_turn_card_or_control_changes_with_another_factions_secrets(real_prom
 
 
 def test_no_turn_card_or_control_names_a_card_hidden_from_its_reader(real_prompts):
-    data = load_game_data()
-    unique = {c.id: c.name for c in data.treachery_cards if [d.name for d in data.treachery_cards].count(c.name) == 1}
+    unique = unique_card_names()
     for state, open_prompt in real_prompts:
-        reader = open_prompt.faction
-        hidden = {c for f, fs in state.factions.items() if f != reader for c in fs.hand}
-        hidden |= {t.card for t in state.traps.values()} if reader != BT else set()
+        hidden = cards_hidden_from(state, open_prompt.faction)
         card, controls = shown(state, open_prompt)
-        text = card + repr(controls)
-        for territory in data.board.territories:  # "Gara Kulon" is a place, not the Kulon card
-            text = text.replace(territory, "")
+        text = card_text_without_places(card + repr(controls))
         leaked = {c for c in hidden if c in text or (c in unique and unique[c] in text)}
         assert not leaked, (open_prompt, leaked)
 

@@ -57,21 +57,20 @@ class MeCog(commands.GroupCog, group_name="me", group_description="What only you
     @app_commands.command(name="orders")
     async def orders(self, interaction: discord.Interaction) -> None:
         """Your standing orders (storm cards, bidding, traitor calls, Karama...): see and change them (only you)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with refusals(interaction):
-            game = await game_here(self.bot.service, interaction)
-            seat_of(game, interaction.user.id)  # refuses a caller with no seat
-            text, panel = await orders_panel_for(self.bot, game.game_id, interaction.user.id)
-            await interaction.followup.send(text, view=panel, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await self._send_panel(interaction, orders_panel_for)
 
     @app_commands.command(name="act")
     async def act(self, interaction: discord.Interaction) -> None:
         """Play a card or act now: what you may do outside your decisions, and your standing orders."""
+        await self._send_panel(interaction, panel_for)
+
+    async def _send_panel(self, interaction: discord.Interaction, make_panel) -> None:
+        """The caller's own panel (bot/discord/anytime_panel.py), to them alone."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             game = await game_here(self.bot.service, interaction)
             seat_of(game, interaction.user.id)  # refuses a caller with no seat
-            text, panel = await panel_for(self.bot, game.game_id, interaction.user.id)
+            text, panel = await make_panel(self.bot, game.game_id, interaction.user.id)
             await interaction.followup.send(text, view=panel, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
