@@ -70,8 +70,8 @@ def offer_capture(state: GameState, loser: Faction, log: EventLog) -> None:
     leader = state.rng.draw(CAPTURED_LEADER_DRAW, available)
     state.captured[leader] = H
     log.public("leader_captured", f"The Harkonnen capture {leader_name(leader)} of the {faction_name(loser)}, "
-               "drawn at random from their available leaders (A-15); they keep him, kill him for 2 spice, or let "
-               "him go.", leader=leader, faction=loser.value)
+               "drawn at random from their available leaders (A-15); the Harkonnen keep that leader, kill them for 2 "
+               "spice, or let them go.", leader=leader, faction=loser.value)
     open_prompt(state, PromptKind.LEADER_CAPTURE, H, secret=False, options=list(CHOICES), leader=leader)
 
 

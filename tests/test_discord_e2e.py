@@ -434,6 +434,9 @@ async def test_bt_31_32_r_22_a_sprung_trap_is_announced_and_its_card_shown_only_
     assert f"Trap plans in Carthag: Bene Tleilaxu: no leader, dial 0, {card}" in news["channel"]
     strength = load_game_data().leader(victim).strength
     assert f"{leader_name(victim)} dies; the Bene Tleilaxu gain {strength} spice." in news["channel"]
+    # the outcome is in the channel's battle post itself, not only in the turn's thread
+    assert any(f"- The Bene Tleilaxu trap on {leader_name(victim)}: {leader_name(victim)} dies" in post.content
+               for post in room.channel.history())
 
 
 async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refused_to_the_bt_alone(room):

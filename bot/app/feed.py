@@ -46,6 +46,7 @@ STORY = {
     "bg_coexist", "bg_fighters",
     "battle_won", "explosion", "traitor_called", "double_traitor", "leader_captured", "captured_leader_killed",
     "kwisatz_haderach_activated", "kwisatz_haderach_killed", "trap_attack", "bt_attack", "bt_impairment",
+    "bt_trap_resolved", "bt_attack_resolved",
     "bt_traitor_revealed", "bt_betrayal",
     "spice_collected", "stronghold_income", "spice_win_declared", "spice_declaration_ended",
     "karama_played", "special_karama", "bribe_given", "ally_spice_given", "truthtrance_answered",
