@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.feed import STORY
 from bot.app.map_picture import render_map
 from bot.app.ports import OutgoingMessage, Recipient
 from bot.app.service import GameService, Refused
@@ -50,12 +51,14 @@ async def _play_one(service: GameService, game: str, rng: Rng) -> list[Event]:
     return (await service.submit(game, ADMIN, action, admin=True)).events
 
 
-async def test_the_map_is_posted_in_the_channel_as_each_turn_begins_and_after_the_battles(running):
-    """Issue 14: the map at the start of each turn (on the turn's own post) and after the battles, nowhere else."""
+async def test_the_map_is_posted_in_the_channel_as_each_turn_begins_and_after_the_battles_fought(running):
+    """Issue 14: the map at the start of each turn (on the turn's own post) and after the battles, nowhere else; a
+    round in which nobody fought has neither a post nor a map."""
     service, game = running
     rng = Rng.from_seed(3)
     moments: list[str] = []
-    while (await service.state_of(game)).turn < 3:
+    quiet_rounds = 0
+    while (await service.state_of(game)).turn < 6:
         before = {row.id for row in await service.store.pending_outbox(limit=10_000)}
         events = await _play_one(service, game, rng)
         queued = [row.message for row in await service.store.pending_outbox(limit=10_000) if row.id not in before]
@@ -63,8 +66,21 @@ async def test_the_map_is_posted_in_the_channel_as_each_turn_begins_and_after_th
         assert all(m.recipient.channel and m.recipient.thread is None for m in flagged)  # the channel itself
         moments += ["turn begins" if m.opens_thread else "after the battles" for m in flagged]
         starts = [e for e in events if e.public and e.type == "phase_started" and e.data["phase"] == "storm"]
-        assert len(flagged) == len(starts) + sum(e.type == "battles_over" for e in events)
-    assert moments[:3] == ["turn begins", "after the battles", "turn begins"]
+        fought = [over for over in events if over.type == "battles_over" and not _quiet_battle_round(events, over)]
+        assert len(flagged) == len(starts) + len(fought)
+        battle_posts = [m for m in queued if m.key is not None and m.key.endswith(":battle") and m.edit_of is None]
+        quiet = [over for over in events if over.type == "battles_over" and _quiet_battle_round(events, over)]
+        assert not (quiet and battle_posts)  # a round without a battle has no post of its own
+        quiet_rounds += len(quiet)
+    assert moments.count("turn begins") == 6 and "after the battles" in moments, moments
+    assert quiet_rounds  # seed 3 has a turn without battles: its round was told in the thread only
+
+
+def _quiet_battle_round(events: list[Event], over: Event) -> bool:
+    """A battle round that began and ended within these events with no story line between (nobody fought)."""
+    end = events.index(over)
+    begun = [n for n, e in enumerate(events[:end]) if e.type == "phase_started" and e.data["phase"] == "battle"]
+    return bool(begun) and not any(e.public and e.type in STORY for e in events[begun[-1]:end])
 
 
 

@@ -108,8 +108,9 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
         messages.append(_channel(f"**{SETUP_TITLE}.** The game begins; its setup, move by move, is in the thread "
                                  "below.", key=turn_key(0), opens_thread=f"{SETUP_TITLE}"))
     counted = _counted_answers(events, before)
-    for segment in _segments(events, before):
-        messages += _segment_messages(segment, counted)
+    segments = _segments(events, before)
+    for number, segment in enumerate(segments):
+        messages += _segment_messages(segment, counted, ended=number < len(segments) - 1)
     messages += _counters(before, after)
     calls = _calls(before, after)
     if calls:
@@ -117,13 +118,18 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
     return messages
 
 
-def _segment_messages(segment: _Segment, counted: dict[int, bool]) -> list[OutgoingMessage]:
+def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool) -> list[OutgoingMessage]:
+    """`ended`: the phase ends within this action (another one starts after it)."""
     messages: list[OutgoingMessage] = []
     public = [e for e in segment.events if e.public]
-    opening = next((e for e in public if e.type == "phase_started"), None)
-    if opening is not None:
-        messages += _phase_opening(segment.turn, segment.phase)
     story = [e.message for e in public if e.type in STORY]
+    opening = next((e for e in public if e.type == "phase_started"), None)
+    # A phase that began and ended in one action with nothing to tell (a turn without battles) gets no post of
+    # its own, nor a map after it: its start and end are in the turn's thread. The turn's own post always comes.
+    silent = (opening is not None and ended and not story
+              and phase_key(segment.turn, segment.phase) != turn_key(segment.turn))
+    if opening is not None and not silent:
+        messages += _phase_opening(segment.turn, segment.phase)
     if story:
         messages.append(_add_to(phase_key(segment.turn, segment.phase), "\n".join(f"- {line}" for line in story),
                                 Recipient(channel=True)))
@@ -131,7 +137,7 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool]) -> list[Outgo
     if detail:
         messages.append(_thread(segment.turn, "\n".join(detail)))
     messages += _auction(segment, public)
-    if any(e.type == "battles_over" for e in public):
+    if any(e.type == "battles_over" for e in public) and not silent:
         messages.append(_channel(f"**Turn {segment.turn} · after the battles.** The map as it stands.",
                                  attach_map=True))
     ending = [e.message for e in public if e.type == "game_over"]  # the end is a post of its own
