@@ -117,6 +117,37 @@ async def test_a_commit_failing_midway_leaves_nothing_behind(postgres_url):
         await store.close()
 
 
+async def test_a_connection_given_back_sends_no_reset_query_and_keeps_no_delivery_lock(postgres_url, monkeypatch):
+    """A pooled connection is given back without asyncpg's reset query (a round trip per statement, half a
+    submit's), yet no delivery turn's advisory lock outlives the turn, even one left by an error."""
+    resets = []
+    original = asyncpg.Connection.reset
+
+    async def counted_reset(self, **options):
+        resets.append(self)
+        await original(self, **options)
+
+    monkeypatch.setattr(asyncpg.Connection, "reset", counted_reset)
+    store = await PostgresGameStore.open(postgres_url)
+    watcher = await asyncpg.connect(postgres_url)
+    advisory = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+    try:
+        await store.create_game(record(), [])
+        assert await store.commit_action("g1", 0, 11, '{"a": 1}', '{"seq": 1}', []) == 1
+        assert (await store.load_game("g1")).seq == 1
+        async with store.delivery_turn(ALL_SHARDS) as mine:
+            assert mine.ids and await watcher.fetchval(advisory) == len(mine.ids)
+        assert await watcher.fetchval(advisory) == 0
+        with pytest.raises(RuntimeError):
+            async with store.delivery_turn(ALL_SHARDS):
+                raise RuntimeError("a delivery failed")
+        assert await watcher.fetchval(advisory) == 0
+        assert resets == []
+    finally:
+        await watcher.close()
+        await store.close()
+
+
 # --- two processes on one database ---
 
 

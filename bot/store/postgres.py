@@ -130,7 +130,8 @@ class PostgresGameStore:
     @classmethod
     async def open(cls, url: str, clock: Clock = utc_now, *, pool_size: int = POOL_SIZE,
                    migrations: Path = MIGRATIONS) -> PostgresGameStore:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT,
+                                         reset=_keep_session)
         try:
             async with pool.acquire() as db:
                 await apply_migrations(db, migrations)
@@ -257,9 +258,12 @@ class PostgresGameStore:
             try:
                 yield Shards(frozenset(held), shards.count)
             finally:
-                # A connection released to the pool is reset, which drops its advisory locks anyway.
-                for shard in held:
-                    await db.execute("SELECT pg_advisory_unlock($1, $2)", DELIVERY_LOCK_CLASS, shard)
+                try:
+                    for shard in held:
+                        await db.execute("SELECT pg_advisory_unlock($1, $2)", DELIVERY_LOCK_CLASS, shard)
+                except BaseException:
+                    db.terminate()  # a lock must not stay with a pooled connection (see _keep_session)
+                    raise
 
     async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
         if shards.everything:
@@ -323,6 +327,14 @@ class PostgresGameStore:
 def _stored_action(row: asyncpg.Record) -> StoredAction:
     return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
                         created_at=row["created_at"], key=row["idempotency_key"])
+
+
+async def _keep_session(db: asyncpg.Connection) -> None:
+    """What the pool does to a connection given back, instead of asyncpg's default reset: nothing more than
+    asyncpg's own (an open transaction rolled back). The default sends a reset query (advisory locks, settings,
+    LISTEN, cursors) on every release, a round trip that doubled a submit's; this store sets no session setting,
+    listens to nothing, and takes session locks only in `delivery_turn`, which releases them or drops the
+    connection."""
 
 
 async def _lock_game(db: asyncpg.Connection, game_id: str) -> int:
