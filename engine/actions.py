@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.ids import Faction
-from engine.model import BidOrderSpan
+from engine.model import AdvisorOrder, BidOrderSpan
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -298,6 +298,30 @@ class SetStormCardOrder(PlayerAction):
     never: bool
 
 
+class SetRevivalOrder(PlayerAction):
+    """A-7, a standing order: answer every revival decision that offers no leader with the free tokens at once
+    (`free_tokens`), or be asked (engine/phases/revival.py)."""
+
+    type: Literal["set_revival_order"] = "set_revival_order"
+    free_tokens: bool
+
+
+class SetGuildTimingOrder(PlayerAction):
+    """A-15 (`character_advantages`), the Guild only, a standing order: answer every "now or later" decision by
+    storm order at once (`storm_order`), or be asked (engine/phases/movement.py)."""
+
+    type: Literal["set_guild_timing_order"] = "set_guild_timing_order"
+    storm_order: bool
+
+
+class SetAdvisorOrder(PlayerAction):
+    """The Bene Gesserit only, a standing order: every spiritual advisor to the Polar Sink, none, or be asked
+    (engine/phases/shipment.py)."""
+
+    type: Literal["set_advisor_order"] = "set_advisor_order"
+    order: AdvisorOrder
+
+
 # --- any time --------------------------------------------------------------------------------
 
 
@@ -552,6 +576,9 @@ Action = Annotated[
     | ReturnCards
     | PlayStormCards
     | SetStormCardOrder
+    | SetRevivalOrder
+    | SetGuildTimingOrder
+    | SetAdvisorOrder
     | PlayHajr
     | PlayGhola
     | PlayTruthtrance

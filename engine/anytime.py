@@ -33,8 +33,11 @@ from engine.actions import (
     PlayHajr,
     PlayTruthtrance,
     RevealBtTraitor,
+    SetAdvisorOrder,
     SetBidOrder,
     SetCoexistence,
+    SetGuildTimingOrder,
+    SetRevivalOrder,
     SetSpiceWinOrder,
     SetStormCardOrder,
     SetTraitorOrder,
@@ -52,7 +55,9 @@ from engine.factions.bt_traitors import fighting_now, leader_faction, live_marks
 from engine.ids import Faction
 from engine.karama import OWNER, Advantage, advantage_in_play, karama_cards
 from engine.model import GameState, Phase, PromptKind
-from engine.phases.movement import turn_faction
+from engine.phases.movement import guild_timing_asked, turn_faction
+from engine.phases.revival import revives_anything
+from engine.phases.shipment import RULE_ADVISOR
 from engine.phases.spice_blow import sand_territories
 from engine.special_karama import power_available
 from engine.special_karama_powers import EMPEROR_TOKENS
@@ -62,7 +67,10 @@ A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPERO
 BID_LIMIT_OFFERED = 200  # the highest limit a standing bid order is offered with (the rules set none, A-6)
 YES, NO = "yes", "no"
 AUTO_PASS, ASK = "auto_pass", "ask"  # the bid order's settings besides a limit
-NEVER = "never"  # the storm-card order's setting besides ASK
+NEVER = "never"  # the storm-card order's and the advisor order's setting besides ASK
+FREE_TOKENS = "free_tokens"  # the revival order's setting besides ASK
+STORM_ORDER = "storm_order"  # the Guild timing order's setting besides ASK
+TO_POLAR_SINK = "polar_sink"  # the advisor order's setting besides NEVER and ASK
 LEADER, TOKENS = "leader", "tokens"  # the two halves of a revival's compound value
 ADVISORS, FIGHTERS = "advisors", "fighters"  # the two ways of co-existence (A-15)
 
@@ -83,10 +91,15 @@ class AnytimeKind(StrEnum):
     BID_LIMIT = "bid_limit"  # A-6: a standing order: outbid by 1 up to a limit
     TRAITOR_ORDER = "traitor_order"  # call a traitor automatically whenever one of ours leads against us
     STORM_CARD_ORDER = "storm_card_order"  # answer every storm-card window "no card" at once, or be asked
+    REVIVAL_ORDER = "revival_order"  # A-7: revive the free tokens at once when no leader is offered, or be asked
+    GUILD_TIMING_ORDER = "guild_timing_order"  # A-15: the Guild go in their storm-order place, or are asked
+    ADVISOR_ORDER = "advisor_order"  # the BG: every spiritual advisor to the Polar Sink, none, or be asked
     SPICE_WIN_ORDER = "spice_win_order"  # BT-27: declare a spice win whenever allowed, or never
 
 
+# In the order of the turn's rounds: storm, bidding, revival, shipment and movement, battle, collection.
 STANDING_ORDERS = (AnytimeKind.STORM_CARD_ORDER, AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT,
+                   AnytimeKind.REVIVAL_ORDER, AnytimeKind.GUILD_TIMING_ORDER, AnytimeKind.ADVISOR_ORDER,
                    AnytimeKind.TRAITOR_ORDER, AnytimeKind.SPICE_WIN_ORDER)
 
 RULES: dict[AnytimeKind, str] = {
@@ -105,6 +118,9 @@ RULES: dict[AnytimeKind, str] = {
     AnytimeKind.BID_LIMIT: "A-6",
     AnytimeKind.TRAITOR_ORDER: "A-13",
     AnytimeKind.STORM_CARD_ORDER: "Treachery: Weather Control",
+    AnytimeKind.REVIVAL_ORDER: "A-7",
+    AnytimeKind.GUILD_TIMING_ORDER: "A-15",
+    AnytimeKind.ADVISOR_ORDER: RULE_ADVISOR,
     AnytimeKind.SPICE_WIN_ORDER: "BT-27",
 }
 
@@ -335,11 +351,18 @@ def _ally_spice(state: GameState, faction: Faction) -> AnytimeChoice | None:
 
 
 def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
-    """Each may be set again at any time, to any setting."""
+    """Each may be set again at any time, to any setting; an order is offered only to the factions whose decisions
+    it can answer in this game (in the order of STANDING_ORDERS)."""
     orders = [_choice(AnytimeKind.STORM_CARD_ORDER, Pick(name="storm", options=[NEVER, ASK])),
               _choice(AnytimeKind.BID_ORDER, Pick(name="order", options=[AUTO_PASS, ASK])),
-              _choice(AnytimeKind.BID_LIMIT, Amount(name="max_bid", low=1, high=BID_LIMIT_OFFERED)),
-              _choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO]))]
+              _choice(AnytimeKind.BID_LIMIT, Amount(name="max_bid", low=1, high=BID_LIMIT_OFFERED))]
+    if revives_anything(faction):  # BT-1: not the BT
+        orders.append(_choice(AnytimeKind.REVIVAL_ORDER, Pick(name="revival", options=[FREE_TOKENS, ASK])))
+    if faction == G and guild_timing_asked(state):  # A-15
+        orders.append(_choice(AnytimeKind.GUILD_TIMING_ORDER, Pick(name="timing", options=[STORM_ORDER, ASK])))
+    if faction == BG:
+        orders.append(_choice(AnytimeKind.ADVISOR_ORDER, Pick(name="advisor", options=[TO_POLAR_SINK, NEVER, ASK])))
+    orders.append(_choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO])))
     if faction == BT and state.bt is not None:
         orders.append(_choice(AnytimeKind.SPICE_WIN_ORDER, Pick(name="declare", options=[YES, NO])))
     return orders
@@ -391,6 +414,12 @@ def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]
             return SetTraitorOrder(faction=faction, auto=v["auto"] == YES)
         case AnytimeKind.STORM_CARD_ORDER:
             return SetStormCardOrder(faction=faction, never=v["storm"] == NEVER)
+        case AnytimeKind.REVIVAL_ORDER:
+            return SetRevivalOrder(faction=faction, free_tokens=v["revival"] == FREE_TOKENS)
+        case AnytimeKind.GUILD_TIMING_ORDER:
+            return SetGuildTimingOrder(faction=faction, storm_order=v["timing"] == STORM_ORDER)
+        case AnytimeKind.ADVISOR_ORDER:
+            return SetAdvisorOrder(faction=faction, order=v["advisor"])
         case AnytimeKind.SPICE_WIN_ORDER:
             return SetSpiceWinOrder(faction=faction, declare=v["declare"] == YES)
     raise ValueError(f"no any-time action of kind {kind!r}")

@@ -318,7 +318,7 @@ def play_ghola(state: GameState, action: PlayGhola, log: EventLog) -> None:
         what = f"{action.tokens} token{'s' if action.tokens != 1 else ''}"
     log.public("card_played", f"{faction_name(faction)} play the Tleilaxu Ghola: {what} revived from the tanks, "
                "free.", faction=faction.value, card=GHOLA, leader=action.leader, tokens=action.tokens)
-    reopen_revival_prompt(state, faction)  # what is left to revive changed
+    reopen_revival_prompt(state, faction, log)  # what is left to revive changed
 
 
 _sample_revival = SAMPLERS[PromptKind.REVIVAL]

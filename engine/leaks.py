@@ -34,8 +34,9 @@ def _strings(value) -> set[str]:
 
 
 # Words that say how much spice a faction holds, before the amount ("could pay only 3", "has 12 spice left"); a
-# bound ("hold at least 35", BT-27) is a rule's words.
-HOLDING = re.compile(r"\b(?:ha(?:ve|s)|holds?|held|only|left with|behind (?:the|their) shield)\D{0,24}?(\d+)")
+# bound ("hold at least 35", BT-27) is a rule's words, and so is a rule's number ("nobody else has won (BT-27)").
+HOLDING = re.compile(r"\b(?:ha(?:ve|s)|holds?|held|only|left with|behind (?:the|their) shield)\D{0,24}?"
+                     r"(?<![A-Z]-)(\d+)")
 
 
 # Rule words in public messages that name a card without telling of one.

@@ -89,6 +89,8 @@ class Trap(BaseModel):
 
 
 BidOrderSpan = Literal["until_changed", "this_card", "this_turn"]
+# The Bene Gesserit's standing order for the spiritual advisor: every one to the Polar Sink, none, or be asked.
+AdvisorOrder = Literal["polar_sink", "never", "ask"]
 
 
 class BidOrder(BaseModel):
@@ -238,6 +240,10 @@ class FactionState(BaseModel):
     bid_order: BidOrder = Field(default_factory=BidOrder)
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
     never_storm_cards: bool = False  # a standing order: answer every storm-card window "no card" (engine/cards.py)
+    # Standing orders for busywork decisions, each answered at once where it opens:
+    revive_free_tokens: bool = False  # a revival offering no leader is answered "the free tokens"
+    guild_timing_in_storm_order: bool = False  # A-15, the Guild only: "now or later" answered by storm order
+    advisor_order: AdvisorOrder = "ask"  # the Bene Gesserit only: the spiritual advisor's answer, or be asked
     elite_tanks: int = 0  # Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
     elite_revived_turn: int | None = None  # the turn an elite token was last revived (one a turn)
     revived_turn: int | None = None  # the turn of the faction's last revival decision (one a turn)

@@ -26,6 +26,7 @@ from engine.position_model import Position
 
 BT = Faction.BENE_TLEILAXU
 BG = Faction.BENE_GESSERIT
+G = Faction.GUILD
 DRAWS = (TRAP_LEADER_DRAW, CAPTURED_LEADER_DRAW)
 STEPS = {  # each phase's steps, as its runner reads them ("" is the start: nothing done yet)
     Phase.SETUP: (SECRETS_STEP, PLACEMENT_STEP),
@@ -60,7 +61,8 @@ def _strangers(position: Position) -> list[str]:
     named: list[tuple[str, Faction]] = [(key, f) for key in PER_FACTION for f in getattr(position, key)]
     named += [(f"forces at {loc}", f) for loc, here in position.forces.items() for f in here]
     named += [(f"elites at {loc}", f) for loc, here in position.elites.items() for f in here]
-    named += [(key, f) for key in ("auto_traitor", "never_storm_cards", "winners", "special_karama_used")
+    named += [(key, f) for key in ("auto_traitor", "never_storm_cards", "revive_free_tokens", "winners",
+                                   "special_karama_used")
               for f in getattr(position, key)]
     named += [("alliances", f) for alliance in position.alliances for f in alliance]
     named += [(f"prompt {p.id}", p.faction) for p in position.prompts]
@@ -219,6 +221,7 @@ def _powers(position: Position, data: GameData) -> list[str]:
         if not 1 <= prediction.turn <= position.options.turns:
             found.append(f"the prediction's turn {prediction.turn} is not a turn of this game "
                          f"(1-{position.options.turns})")
+    found += _order_problems(position)
     has_bt = BT in position.factions
     if position.traps and not (has_bt and position.options.bt_traps):
         found.append("traps are laid by the Bene Tleilaxu with the option bt_traps (BT-30)")
@@ -234,6 +237,19 @@ def _powers(position: Position, data: GameData) -> list[str]:
     found += _alliance_problems(position.alliances, position.options.max_alliance_size)
     found += [f"draws: no random draw is named {name!r} (named draws: {', '.join(DRAWS)})"
               for name in position.draws if name not in DRAWS]
+    return found
+
+
+def _order_problems(position: Position) -> list[str]:
+    """Each standing order belongs to a faction whose decisions it can answer in this game."""
+    found = []
+    if BT in position.revive_free_tokens:
+        found.append("revive_free_tokens names the Bene Tleilaxu, who have nothing to revive (BT-1)")
+    if position.guild_timing_in_storm_order and not (G in position.factions and position.options.character_advantages):
+        found.append("guild_timing_in_storm_order is the Spacing Guild's order, with the option character_advantages "
+                     "(A-15)")
+    if position.advisor_order != "ask" and BG not in position.factions:
+        found.append("advisor_order is the Bene Gesserit's, and they are not in this game")
     return found
 
 

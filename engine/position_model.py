@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.ids import Faction
 from engine.model import (
+    AdvisorOrder,
     BattleState,
     BattleVictory,
     BiddingState,
@@ -75,6 +76,9 @@ class Position(BaseModel):
     bid_orders: dict[Faction, BidOrder] = Field(default_factory=dict)
     auto_traitor: list[Faction] = Field(default_factory=list)
     never_storm_cards: list[Faction] = Field(default_factory=list)  # the standing order "no storm card"
+    revive_free_tokens: list[Faction] = Field(default_factory=list)  # the standing order "free tokens"
+    guild_timing_in_storm_order: bool = False  # the Guild's standing order "in storm order"
+    advisor_order: AdvisorOrder = "ask"  # the Bene Gesserit's standing order for the spiritual advisor
     # The cards. A deck lists its top cards, top first; the cards found nowhere else lie beneath, shuffled by the
     # seed. A discard pile lists its cards in the order they were discarded (the top last).
     treachery_deck: list[str] = Field(default_factory=list)

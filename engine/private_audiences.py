@@ -20,7 +20,7 @@ from engine.actions import Action, ForceDefault, PlayerAction, SkipShipment
 from engine.events import Event
 from engine.ids import Faction
 from engine.karama import Advantage
-from engine.model import GameState, PromptKind
+from engine.model import FactionState, GameState, PromptKind
 from engine.phases.movement import turn_faction
 
 
@@ -120,20 +120,26 @@ def _karama_window_answer(event: Event, step: Step) -> set[Faction]:
     return _the_actor(event, step) | readied
 
 
+def _ordered(has_order: Callable[[FactionState], bool]) -> Rule:
+    """The factions with a standing order (`has_order`) before or after the action: an order given by this very
+    action answers at once, and one may lapse as it answers."""
+    def rule(event: Event, step: Step) -> set[Faction]:
+        return {f for state in (step.before, step.after) if state is not None
+                for f, fs in state.factions.items() if has_order(fs)}
+    return rule
+
+
 def _storm_cards_chosen(event: Event, step: Step) -> set[Faction]:
     """An answer to the storm-card window: by its decider's click, or at once by a standing order never to play
     one (the window is opened for everyone all the same)."""
-    ordered = {f for state in (step.before, step.after) if state is not None
-               for f, fs in state.factions.items() if fs.never_storm_cards}
-    return _closed(PromptKind.STORM_CARDS)(event, step) | ordered
+    return _closed(PromptKind.STORM_CARDS)(event, step) | _ordered(lambda fs: fs.never_storm_cards)(event, step)
 
 
 def _bidding_by_order(event: Event, step: Step) -> set[Faction]:
     """A-6: a bid or a pass made by a faction's standing order: the factions with such an order before or after the
     action (an order lapses with its card or its auction), or the one who gave it by this action."""
-    ordered = {f for state in (step.before, step.after) if state is not None for f, fs in state.factions.items()
-               if fs.bid_order.auto_pass or fs.bid_order.max_bid is not None}
-    return ordered | _the_actor(event, step)
+    ordered = _ordered(lambda fs: fs.bid_order.auto_pass or fs.bid_order.max_bid is not None)
+    return ordered(event, step) | _the_actor(event, step)
 
 
 def _prescience_answered(event: Event, step: Step) -> set[Faction]:
@@ -178,6 +184,12 @@ OWN: dict[str, Rule] = {
     "traitor_answer": _traitor_answer,
     "traitor_order": _the_actor,
     "storm_card_order_set": _the_actor,
+    "revival_order_set": _the_actor,
+    "revival_by_order": _ordered(lambda fs: fs.revive_free_tokens),  # A-7
+    "guild_timing_order_set": _the_actor,
+    "guild_timing_by_order": _ordered(lambda fs: fs.guild_timing_in_storm_order),  # A-15
+    "advisor_order_set": _the_actor,
+    "advisor_by_order": _ordered(lambda fs: fs.advisor_order != "ask"),
     "move_by_order": _no_move_order_owner,
     "bid_by_order": _bidding_by_order,
     "karama_window_answered": _karama_window_answer,

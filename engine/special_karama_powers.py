@@ -106,7 +106,7 @@ def _emperor(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
                "free.", faction=E.value, card=action.card, power="revival", leader=action.leader, tokens=action.tokens)
     if action.leader:
         revive_leader(state, E, action.leader, log, "karama")  # BT-20: the BT may mark him
-    reopen_revival_prompt(state, E)  # what is left to revive changed
+    reopen_revival_prompt(state, E, log)  # what is left to revive changed
 
 
 def _fremen(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:

@@ -8,6 +8,7 @@ from engine.factions.bt_reveal_karama import set_aside_prompts
 from engine.factions.bt_traitors import live_marks
 from engine.ids import Faction
 from engine.model import (
+    AdvisorOrder,
     BattlePlan,
     BidOrder,
     GameState,
@@ -22,6 +23,8 @@ from engine.model import (
 from engine.options import GameOptions
 from engine.order import storm_order
 from engine.phases.battle_plans import available_leaders
+from engine.phases.movement import guild_timing_asked
+from engine.phases.revival import revives_anything
 
 
 class FactionPublic(BaseModel):
@@ -47,6 +50,11 @@ class FactionSecrets(BaseModel):
     bid_order: BidOrder | None = None  # the standing bidding order
     traitor_order: bool = False  # the standing order to call a traitor whenever one of ours leads against us
     never_storm_cards: bool = False  # the standing order to answer every storm-card window "no card"
+    # Standing orders only some factions have (None for the others): revival (A-7; not the BT, BT-1), the Guild's
+    # timing (A-15, with `character_advantages`), the Bene Gesserit's spiritual advisor.
+    revive_free_tokens: bool | None = None
+    guild_timing_in_storm_order: bool | None = None
+    advisor_order: AdvisorOrder | None = None  # the Bene Gesserit only: the spiritual advisor's standing order
     bt_marked: list[str] = []  # the BT only: leaders marked as BT traitors, alive (BT-20, BT-22)
     spice_win_order: bool | None = None  # the BT only: the standing order to declare a spice win (BT-27)
     storm_forecast: int | None = None  # the Fremen only, with `weather`: next turn's storm distance
@@ -129,6 +137,10 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             bid_order=fs.bid_order,
             traitor_order=fs.auto_traitor,
             never_storm_cards=fs.never_storm_cards,
+            revive_free_tokens=fs.revive_free_tokens if revives_anything(viewer) else None,
+            guild_timing_in_storm_order=(fs.guild_timing_in_storm_order
+                                         if viewer == Faction.GUILD and guild_timing_asked(state) else None),
+            advisor_order=fs.advisor_order if viewer == Faction.BENE_GESSERIT else None,
             bt_marked=live_marks(state) if viewer == Faction.BENE_TLEILAXU else [],
             spice_win_order=state.bt.declare_order if viewer == Faction.BENE_TLEILAXU and state.bt else None,
             storm_forecast=forecast(state) if viewer == Faction.FREMEN else None,

@@ -737,7 +737,7 @@ def check_game(setup: GameSetup, figures: Figures, states_per_secret: int, max_s
         indices = list(range(len(game.played)))
         rng.shuffle(indices)
         found = 0
-        for index in indices[:40 * states_per_secret]:
+        for index in indices:  # in the order drawn until enough are found: a rare secret is sought all along
             change = kind.change(Moment(game.played, index), rng)
             if change is None:
                 continue

@@ -6,8 +6,11 @@ delivered by moving its virtual clock). A moderator, who holds no seat, opens th
 factions, every option, the seed), each player takes a seat with `/game join` and the moderator starts it.
 
 Before the first decision each player sets their standing orders with `/me orders`, as a group would after
-reading the welcome DM: traitor calls "always call when I can", and storm cards "never" (but for a player in
-ASK_STORM_ODDS, who keeps being asked); bidding orders they give from the bid card itself, as it offers them.
+reading the welcome DM: traitor calls "always call when I can", then each busywork order the panel offers them:
+storm cards "never", revival "free tokens" (every faction but the BT), the Guild's turn "in storm order" and the
+Bene Gesserit's spiritual advisors "always to the Polar Sink". Each busywork order is drawn on its own: with the
+odds ASK_ODDS a player keeps being asked for that one instead. Bidding orders they give from the bid card itself,
+as it offers them.
 
 From then on each player looks only at their own DMs: a decision card with enabled controls is answered at
 random among what it offers (a button; in menus a random option in each, now and then turning a long menu's
@@ -46,7 +49,7 @@ from bot.app.decision_cards import CARD_HEADING, KIND_NAMES
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
-from engine.anytime import NEVER, YES, AnytimeKind
+from engine.anytime import FREE_TOKENS, NEVER, STORM_ORDER, TO_POLAR_SINK, YES, AnytimeKind
 from engine.events import BY_STANDING_ORDER
 from engine.ids import Faction
 from engine.names import faction_name
@@ -79,12 +82,17 @@ BUTTON, STRING_SELECT, TEXT_INPUT = (discord.ComponentType.button.value, discord
                                      discord.ComponentType.text_input.value)
 INTERACTION_KINDS = ("click", "select", "modal", "slash", "autocomplete")
 PAGE_TURNS = ("earlier:", "later:")  # the values of a long menu's page-turning entries (bot/discord/components.py)
-ASK_STORM_ODDS = 0.15  # how many players keep being asked about storm cards instead of ordering "never"
+ASK_ODDS = 0.15  # how often a player keeps being asked for a busywork decision instead of setting its order
 ORDERS_MENU = "Choose what to do…"  # the placeholder of the menu of /me orders (bot/discord/anytime_panel.py)
 BACK_TO_LIST = "◀ All you may do now"
 # The standing orders the players set at the start: the kind, and the button that sets it in its form.
-STORM_NEVER = (AnytimeKind.STORM_CARD_ORDER, value_label(AnytimeKind.STORM_CARD_ORDER, "storm", NEVER))
 TRAITOR_ALWAYS = (AnytimeKind.TRAITOR_ORDER, value_label(AnytimeKind.TRAITOR_ORDER, "auto", YES))
+BUSYWORK_ORDERS = [(kind, value_label(kind, part, value)) for kind, part, value in (
+    (AnytimeKind.STORM_CARD_ORDER, "storm", NEVER),
+    (AnytimeKind.REVIVAL_ORDER, "revival", FREE_TOKENS),
+    (AnytimeKind.GUILD_TIMING_ORDER, "timing", STORM_ORDER),
+    (AnytimeKind.ADVISOR_ORDER, "advisor", TO_POLAR_SINK),
+)]
 
 
 @dataclass
@@ -423,14 +431,18 @@ class Table:
     # --- standing orders ---------------------------------------------------------------------------------
 
     async def set_standing_orders(self, faction: Faction) -> None:
-        """`/me orders`, then each order chosen in its menu and set by its button; back to the list between two."""
+        """`/me orders`, then each order chosen in its menu, when the menu offers it, and set by its button; back to
+        the list between two. Each busywork order is drawn whether the panel offers it or not (ASK_ODDS), so that
+        the draws do not depend on what the player reads."""
         member = self.players[faction]
-        wanted = [TRAITOR_ALWAYS] + ([STORM_NEVER] if self.rng.random() >= ASK_STORM_ODDS else [])
+        wanted = [TRAITOR_ALWAYS] + [order for order in BUSYWORK_ORDERS if self.rng.random() >= ASK_ODDS]
         panel = _shown(await self.slash(member, "me orders"))
         for kind, label in wanted:
             if BACK_TO_LIST in [c.label for c in enabled(panel) if not is_select(c)]:  # the last order's form
                 panel = _shown(await self.interact("click", member.click(panel, label=BACK_TO_LIST)))
             [menu] = [c for c in enabled(panel) if is_select(c) and c.placeholder == ORDERS_MENU]
+            if kind.value not in [o.value for o in menu.options]:
+                continue  # not this faction's order, or not in this game (the BT revive nothing)
             panel = _shown(await self.interact("select", member.select(panel, [kind.value], custom_id=menu.custom_id)))
             done = await self.interact("click", member.click(panel, label=label))
             if reply_text(done).startswith("Done"):

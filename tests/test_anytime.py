@@ -25,8 +25,11 @@ from engine.actions import (
     PlayHajr,
     PlayTruthtrance,
     RevealBtTraitor,
+    SetAdvisorOrder,
     SetBidOrder,
     SetCoexistence,
+    SetGuildTimingOrder,
+    SetRevivalOrder,
     SetSpiceWinOrder,
     SetStormCardOrder,
     SetTraitorOrder,
@@ -158,6 +161,9 @@ def candidates(state: GameState, faction: Faction) -> list[partial]:
              made(SetBidOrder, faction=faction, auto_pass=True)]
     found += [made(SetTraitorOrder, faction=faction, auto=yes) for yes in (True, False)]
     found += [made(SetStormCardOrder, faction=faction, never=yes) for yes in (True, False)]
+    found += [made(SetRevivalOrder, faction=faction, free_tokens=yes) for yes in (True, False)]
+    found += [made(SetGuildTimingOrder, faction=faction, storm_order=yes) for yes in (True, False)]
+    found += [made(SetAdvisorOrder, faction=faction, order=order) for order in ("polar_sink", "never", "ask")]
     found += [made(SetSpiceWinOrder, faction=faction, declare=yes) for yes in (True, False)]
     found += [made(SetBidOrder, faction=faction, max_bid=n) for n in (1, BID_LIMIT_OFFERED)]
     for card in hand:
@@ -257,6 +263,9 @@ def _others_secrets_changed(state: GameState, keeper: Faction, rng: Rng) -> Game
         fs.traitors = fs.traitors[:1]
         fs.auto_traitor = not fs.auto_traitor
         fs.never_storm_cards = not fs.never_storm_cards
+        fs.revive_free_tokens = not fs.revive_free_tokens
+        fs.guild_timing_in_storm_order = not fs.guild_timing_in_storm_order
+        fs.advisor_order = "never" if fs.advisor_order == "ask" else "ask"
         fs.bid_order.auto_pass = not fs.bid_order.auto_pass
         if fs.hand:
             changed.karama_orders.append(KaramaOrder(faction=faction, card=fs.hand[0], advantage="voice"))

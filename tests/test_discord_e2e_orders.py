@@ -1,7 +1,8 @@
 """Standing orders end to end through SimCord (issue 14, item 5): `/me orders` shows a player their own orders and
 changes them; `/me hand` shows them too; the storm-card order answers its owner's storm decision as the window opens
-(no card for it, a line in the owner's DMs alone); the bid card offers the bidding orders beside its bids; the
-shipment card offers "no shipment, no move" in one click. The table reads each answer as it would after a click.
+(no card for it, a line in the owner's DMs alone), and so does the Bene Gesserit's spiritual advisor order; the bid
+card offers the bidding orders beside its bids; the shipment card offers "no shipment, no move" in one click. The
+table reads each answer as it would after a click.
 
 The table is the seven-member #dune of tests/test_discord_e2e_turn.py, each scenario an engine state planted with
 the messages its open decisions call for; from there on everything goes through Discord.
@@ -13,12 +14,13 @@ import re
 
 from engine.events import BY_STANDING_ORDER
 from engine.model import Phase, PromptKind
-from tests.conftest import BT, A, H
+from tests.conftest import BG, BT, A, H
 from tests.test_bt_traitors import at, drive, position
 from tests.test_discord_e2e import deliver, reply
 from tests.test_discord_e2e_anytime import actor, components, labels, shown
 from tests.test_discord_e2e_dm import dm_for, open_prompt, plant
 from tests.test_discord_e2e_turn import auction, card_of, news, shipping, simcord_bot, table
+from tests.test_movement import CARTHAG, SINK, answer_defaults_until, arrange
 
 simcord_bot, table = simcord_bot, table  # the fixtures, shared with tests/test_discord_e2e_turn.py
 ORDERS_MENU = "Choose what to do…"
@@ -55,7 +57,8 @@ async def test_me_orders_shows_and_changes_the_callers_own_orders_and_the_storm_
     assert panel.content.startswith("**Your standing orders** (secret: only you see them).")
     assert "- Storm cards: ask me each time." in panel.content and "- Bidding: ask me for each bid." in panel.content
     assert "- Traitor calls: ask me each time." in panel.content
-    assert menu_values(panel) == ["storm_card_order", "bid_order", "bid_limit", "traitor_order"]
+    assert "- Revival: ask me each time." in panel.content
+    assert menu_values(panel) == ["storm_card_order", "bid_order", "bid_limit", "revival_order", "traitor_order"]
     form = await choose_order(alice, panel, "storm_card_order")
     assert labels(form) == ["Never play one", "Ask me each time", "◀ All you may do now"]
     before = table.screens()
@@ -126,3 +129,37 @@ async def test_the_shipment_card_answers_no_shipment_and_no_move_in_one_click(ta
     assert "**Your decision: your move**" not in seen[A.value]
     state = await table.env.bot.service.state_of(game_id)
     assert not any(p.faction == A for p in state.prompts)
+
+
+async def test_the_advisor_order_set_from_me_orders_sends_the_next_advisor_with_a_line_to_its_owner_alone(table):
+    """1979 rules (Bene Gesserit): the Bene Gesserit order every advisor to the Polar Sink from /me orders; when the
+    Harkonnen ship, the advisor goes at once: the channel reads the advisor sent, as after a click on "Send a token
+    to Polar Sink", and nothing of an order; only the Bene Gesserit's DMs tell that the order answered."""
+    betty = table.players[BG]
+    game_id = await plant(table, answer_defaults_until(arrange(spice={H: 10, BG: 5})[0], H))
+    panel = await orders_of(betty, table.channel)
+    assert "- Spiritual advisors: ask me each time." in panel.content
+    assert "advisor_order" in menu_values(panel)
+    assert "advisor_order" not in menu_values(await orders_of(table.players[H], table.channel))
+    form = await choose_order(betty, panel, "advisor_order")
+    assert labels(form) == ["Always to the Polar Sink", "Never send one", "Ask me each time", "◀ All you may do now"]
+    before = table.screens()
+    done = await actor(betty, form).click(form, label="Always to the Polar Sink")
+    assert reply(done).startswith("Done: Standing order: spiritual advisors: Always to the Polar Sink")
+    assert "- Spiritual advisors: always to the Polar Sink." in (await orders_of(betty, table.channel)).content
+    await deliver(table.env)
+    assert "advisor" not in news(table, before).lower()  # a secret order: the table hears nothing of it
+
+    before = table.screens()
+    shipped = await table.players[H].slash(table.channel, "play ship", to=CARTHAG, tokens=2)
+    assert reply(shipped).startswith("Done")
+    await deliver(table.env)
+    seen = table.news(before)
+    assert "The Bene Gesserit send a spiritual advisor to the Polar Sink." in seen["channel"]
+    assert "standing order" not in seen["channel"].lower() and "Bene Gesserit" not in seen["channel"].replace(
+        "The Bene Gesserit send a spiritual advisor to the Polar Sink.", "")  # not called to decide: answered
+    assert f"{BY_STANDING_ORDER}, you send a spiritual advisor to the Polar Sink." in seen[BG.value]
+    assert "**Your decision: a spiritual advisor" not in seen[BG.value]  # no card: the order answered it
+    assert all(BY_STANDING_ORDER not in seen[f.value] for f in table.players if f != BG)
+    state = await table.env.bot.service.state_of(game_id)
+    assert state.tokens_at(SINK, BG) == 1 and not any(p.kind == PromptKind.SPIRITUAL_ADVISOR for p in state.prompts)

@@ -89,6 +89,8 @@ def test_a_public_message_telling_spice_behind_a_shield_or_an_awaited_storm_dial
     assert "harkonnen spice" in LeakChecker().check(state, [short], views=False)[0]
     bound = _event("spice_win_declared", f"They win if they hold at least {harkonnen}.", faction="harkonnen")
     assert not LeakChecker().check(state, [bound], views=False)
+    rule = _event("spice_win_declared", f"If nobody else has won, they win (BT-{harkonnen}).", faction="harkonnen")
+    assert not LeakChecker().check(state, [rule], views=False)  # a rule's number, not their spice
     dialer = state.prompts[0].faction
     state.storm_dials = {dialer: 2}
     dial = _event("oops", f"Storm dials: {faction_name(dialer)} 2.")

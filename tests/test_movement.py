@@ -52,13 +52,14 @@ TRAP_CARDS = ("baliset", "jubba_cloak", "kulon", "la_la_la", "trip_to_gamont")  
 
 
 def arrange(factions=ALL_SEVEN, *, forces=None, tanks=None, spice=None, dead_leaders=None, alliances=(),
-            karama=(), traps=None, storm=1, **options):
+            karama=(), traps=None, storm=1, orders=None, **options):
     """The start of turn 1's movement round with exactly this position (docs/positions.md); no Treachery
     cards but the readied Karamas, no traitors.
 
     forces: location -> faction -> tokens (the rest of each faction's 20 not in the tanks is in reserve);
     karama: (holder, card, advantage) orders readied in secret (A-14); traps: stronghold -> triggering
-    faction (None: laid, not sprung). Returns (state, events of entering the phase)."""
+    faction (None: laid, not sprung); orders: the standing orders' keys of the position (revive_free_tokens...),
+    in force as the round begins. Returns (state, events of entering the phase)."""
     hands: dict = {}
     for holder, card, _ in karama:
         hands.setdefault(holder, []).append(card)
@@ -72,6 +73,7 @@ def arrange(factions=ALL_SEVEN, *, forces=None, tanks=None, spice=None, dead_lea
                                "frozen": sum(here.get(by, 0) for loc, here in (forces or {}).items()
                                              if by and territory_of(loc) == stronghold)}
                   for (stronghold, by), card in zip((traps or {}).items(), TRAP_CARDS, strict=False)},
+        **(orders or {}),
     })
     assert violations(state) == []
     return state, events

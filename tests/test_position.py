@@ -9,7 +9,15 @@ import json
 import pytest
 
 from engine.__main__ import main
-from engine.actions import CallTraitor, PlayStormCards, SubmitBattlePlan
+from engine.actions import (
+    CallTraitor,
+    PlayStormCards,
+    SetAdvisorOrder,
+    SetGuildTimingOrder,
+    SetRevivalOrder,
+    SetStormCardOrder,
+    SubmitBattlePlan,
+)
 from engine.autoplay import play_prompt, spontaneous_action
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
@@ -22,7 +30,7 @@ from engine.position import FORMAT, InvalidPosition, begin, load, write
 from engine.record import load_record, verify
 from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BG, BT, A, E, F, G, H, apply_all, begin_position, prompt_of
+from tests.conftest import BG, BT, A, E, F, G, H, apply_all, begin_position, prompt_of, ready_game
 
 DATA = load_game_data()
 FLAT = "The Great Flat#14"
@@ -158,6 +166,26 @@ def test_a_1_storm_dials_stated_in_a_position_move_the_storm():
     assert moved.data["distance"] == 5 and state.storm_sector == 10 and state.phase != Phase.STORM
 
 
+def test_standing_orders_given_in_a_game_are_written_and_read_back():
+    """The revival (A-7), Guild timing (A-15) and spiritual advisor orders as their owners gave them, beside the
+    storm-card order: the position keeps each, and only where it was given."""
+    state, _ = apply_all(ready_game(character_advantages=True), SetRevivalOrder(faction=A, free_tokens=True),
+                         SetRevivalOrder(faction=F, free_tokens=True),
+                         SetGuildTimingOrder(faction=G, storm_order=True), SetAdvisorOrder(faction=BG, order="never"),
+                         SetStormCardOrder(faction=H, never=True))
+    doc = write(state)
+    assert (doc["revive_free_tokens"], doc["guild_timing_in_storm_order"], doc["advisor_order"]) == (
+        ["atreides", "fremen"], True, "never")
+    read = load(doc)
+    assert [f for f, fs in read.factions.items() if fs.revive_free_tokens] == [A, F]
+    assert [f for f, fs in read.factions.items() if fs.guild_timing_in_storm_order] == [G]
+    assert {f: fs.advisor_order for f, fs in read.factions.items() if fs.advisor_order != "ask"} == {BG: "never"}
+    assert read.factions == state.factions and write(read) == doc
+    cleared, _ = apply_all(state, SetRevivalOrder(faction=A, free_tokens=False),
+                           SetAdvisorOrder(faction=BG, order="ask"))
+    assert write(cleared)["revive_free_tokens"] == ["fremen"] and "advisor_order" not in write(cleared)
+
+
 # --- impossible positions ----------------------------------------------------------------------
 
 
@@ -226,6 +254,14 @@ IMPOSSIBLE = [
      "BT-2: the Bene Tleilaxu join games of 3 to 7 players"),
     ("tokens under the storm", {**MINIMAL, "turn": 2, "storm": 14, "forces": {FLAT: {"emperor": 3}}},
      "the position breaks an invariant: tokens in sand under the storm"),
+    ("revival order of a stranger", _with(revive_free_tokens=["fremen"]),
+     "revive_free_tokens names fremen, which is not in this game"),
+    ("revival order of the BT", {**TRAP_SPRUNG, "revive_free_tokens": ["bene_tleilaxu"]},
+     "revive_free_tokens names the Bene Tleilaxu, who have nothing to revive (BT-1)"),
+    ("Guild timing order without the option", {**TRAP_SPRUNG, "guild_timing_in_storm_order": True},
+     "guild_timing_in_storm_order is the Spacing Guild's order, with the option character_advantages (A-15)"),
+    ("advisor order without the BG", {**MINIMAL, "advisor_order": "polar_sink"},
+     "advisor_order is the Bene Gesserit's, and they are not in this game"),
 ]
 
 

@@ -1,6 +1,7 @@
 """Standing orders for the busywork (issue 14, item 5): the storm-card order (1979 rules: Storm, Weather Control and
-Family Atomics), the traitor order (A-13), the bidding orders given from the bid's card (A-6) and one click for no
-shipment and no move this turn (1979 rules: Shipment, Movement; A-15 for the Guild's timing).
+Family Atomics), the traitor order (A-13), the bidding orders given from the bid's card (A-6), one click for no
+shipment and no move this turn (1979 rules: Shipment, Movement; A-15 for the Guild's timing), the revival order
+(A-7), the Guild's timing order (A-15) and the Bene Gesserit's spiritual advisor order (1979 rules).
 
 An order answers for its owner at once and silently: a window that every faction must answer is still opened for
 everyone, and the answer an order gives reads to the table exactly as the same answer by a click. The leak tests
@@ -18,9 +19,15 @@ from engine.actions import (
     PassBid,
     PlayHajr,
     PlayStormCards,
+    Revive,
+    SendAdvisor,
+    SetAdvisorOrder,
     SetBidOrder,
+    SetGuildTimingOrder,
+    SetRevivalOrder,
     SetStormCardOrder,
     SetTraitorOrder,
+    Ship,
     SkipMove,
     SkipShipment,
 )
@@ -31,15 +38,17 @@ from engine.events import BY_STANDING_ORDER
 from engine.flow import DEFAULTS
 from engine.game import apply
 from engine.ids import Faction
+from engine.karama import Advantage
 from engine.model import Phase, PromptKind
 from engine.views import view
-from tests.conftest import ALL_SEVEN, A, E, F, G, H, apply_all, enter_phase, prompt_of, refused
+from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
 from tests.test_battle import arena, plan
 from tests.test_bidding import bidder
 from tests.test_bidding import game as auction
 from tests.test_cards import _stop_after_storm_and_movement, dial, position, storm_round
-from tests.test_movement import arrange
+from tests.test_movement import CARTHAG, SINK, TUEKS, arrange
 from tests.test_optional_rules import guild_round
+from tests.test_revival import ATREIDES_LEADERS
 
 _stop_after_storm_and_movement = _stop_after_storm_and_movement  # autouse here too: one round per test
 GARA_KULON = "Gara Kulon#7"  # next to the Shield Wall: Family Atomics may be played from here
@@ -353,3 +362,270 @@ def test_what_the_orders_answered_grows_one_dm_a_turn_instead_of_a_dm_each():
     assert [(m.text, m.key, m.edit_of) for m in mine] == [
         ("You buy card 2 of 3: Lasgun.", None, None),
         (f"{BY_STANDING_ORDER}, you pass on card 1 of 3.", key, key)]  # the turn's DM, created or grown
+
+
+def kinds_offered(state, faction: Faction) -> set[AnytimeKind]:
+    return {c.kind for c in anytime_choices(state, faction)}
+
+
+def defaults_until(state, events, done):
+    """Every open decision takes its default (a click on it) in turn until `done(state)`; (state, events)."""
+    for _ in range(100):
+        if done(state):
+            return state, events
+        prompt = state.prompts[0]
+        state, new = apply(state, DEFAULTS[prompt.kind](state, prompt))
+        events = events + new
+    raise AssertionError("never done")
+
+
+def asked(state, faction: Faction, kind: PromptKind) -> bool:
+    return any(p.kind == kind for p in state.prompts_for(faction))
+
+
+# --- revival: "free tokens" or "ask me" (A-7) ---------------------------------------------------------------------
+
+
+REVIVE_FREE = {"revive_free_tokens": ["atreides"]}
+
+
+def test_a_7_the_revival_order_revives_the_free_tokens_as_the_round_opens_and_the_round_waits_on_the_others():
+    """The Atreides' 2 free tokens of 5 in the tanks, free (A-7, R-3); the Harkonnen, opened after them in storm
+    order, are still asked, and nobody ships before every faction has revived."""
+    state, events = arrange(tanks={A: 5, H: 2}, spice={A: 10, BT: 5}, orders=REVIVE_FREE)
+    assert state.faction(A).tanks == 3 and state.faction(A).reserves == 17
+    assert state.faction(A).spice == 10 and state.faction(BT).spice == 5  # free: nobody paid
+    assert "Atreides revive 2 tokens (2 free)." in [e.message for e in public(events)]
+    assert answered_by_order(events, A) == ["By your standing order, you revive 2 tokens, free."]
+    assert [(p.faction, p.kind) for p in state.prompts] == [(H, PromptKind.REVIVAL)]
+    assert "shipment_order" not in [e.type for e in events]
+    state, events = apply(state, Revive(faction=H, tokens=2))
+    assert "shipment_order" in [e.type for e in events] and asked(state, A, PromptKind.SHIPMENT)
+
+
+def test_a_7_with_every_reviver_ordered_the_shipments_begin_without_a_click():
+    state, events = arrange(tanks={A: 5, H: 2}, orders={"revive_free_tokens": ["atreides", "harkonnen"]})
+    assert state.faction(H).tanks == 0 and asked(state, A, PromptKind.SHIPMENT)
+    assert [e.type for e in public(events)].count("revived") == 2
+
+
+def test_a_7_a_revival_orders_answer_tells_the_table_nothing_a_click_would_not():
+    """The Atreides' free tokens by the order, or by a click on the decision's default; the Harkonnen revive alike
+    in both games. Every other faction and the table see the same events and the same game."""
+    def harkonnen_revive(state, events):
+        state, new = apply(state, Revive(faction=H, tokens=1))
+        return state, events + new
+
+    by_order = harkonnen_revive(*arrange(tanks={A: 5, H: 2}, spice={A: 10}, orders=REVIVE_FREE))
+    clicked, events = arrange(tanks={A: 5, H: 2}, spice={A: 10})
+    clicked, click = apply(clicked, DEFAULTS[PromptKind.REVIVAL](clicked, prompt_of(clicked, A, PromptKind.REVIVAL)))
+    by_click = harkonnen_revive(clicked, events + click)
+    assert asked(by_order[0], A, PromptKind.SHIPMENT) and asked(by_click[0], A, PromptKind.SHIPMENT)
+    same_for_everyone_else(by_order, by_click, A)
+
+
+LEADER_OFFERED = {
+    "all five leaders dead (A-7)": dict(tanks={A: 5}, dead_leaders={A: ATREIDES_LEADERS}, spice={A: 10}),
+    "an ally of the BT (BT-60)": dict(tanks={A: 5}, dead_leaders={A: ATREIDES_LEADERS[:1]}, alliances=[(A, BT)]),
+}
+
+
+@pytest.mark.parametrize("position", LEADER_OFFERED.values(), ids=LEADER_OFFERED.keys())
+def test_a_7_the_revival_order_asks_when_a_leader_could_be_revived(position):
+    """A leader is the owner's choice (and spice): the order answers only a revival of tokens alone."""
+    state, events = arrange(**position, orders=REVIVE_FREE)
+    assert prompt_of(state, A, PromptKind.REVIVAL).options and answered_by_order(events, A) == []
+    assert state.faction(A).tanks == 5
+
+
+def test_a_7_a_revival_order_given_while_the_decision_is_open_answers_it_at_once():
+    state, _ = arrange(tanks={A: 5, H: 2})
+    state, events = apply(state, SetRevivalOrder(faction=A, free_tokens=True))
+    assert not asked(state, A, PromptKind.REVIVAL) and state.faction(A).tanks == 3
+    assert [e.message for e in public(events)] == ["Atreides revive 2 tokens (2 free)."]
+    assert answered_by_order(events, A) == ["By your standing order, you revive 2 tokens, free."]
+
+
+def test_a_7_a_revival_order_given_while_a_leader_is_offered_leaves_the_decision_open():
+    state, _ = arrange(**LEADER_OFFERED["all five leaders dead (A-7)"])
+    state, events = apply(state, SetRevivalOrder(faction=A, free_tokens=True))
+    assert asked(state, A, PromptKind.REVIVAL) and public(events) == []
+
+
+def test_a_7_ask_me_clears_the_revival_order():
+    """The order cleared, the next revival decision (the round opened again) is asked; left, it is answered."""
+    state, _ = arrange(tanks={A: 5, H: 2}, orders=REVIVE_FREE)
+    cleared, events = apply(state, SetRevivalOrder(faction=A, free_tokens=False))
+    assert not cleared.faction(A).revive_free_tokens and public(events) == []
+    assert asked(enter_phase(cleared, Phase.MOVEMENT)[0], A, PromptKind.REVIVAL)
+    assert not asked(enter_phase(state, Phase.MOVEMENT)[0], A, PromptKind.REVIVAL)
+
+
+def test_bt_1_the_revival_order_is_everyones_but_the_bts_who_have_nothing_to_revive():
+    state = ready_game()
+    assert all(AnytimeKind.REVIVAL_ORDER in kinds_offered(state, f) for f in ALL_SEVEN if f != BT)
+    assert AnytimeKind.REVIVAL_ORDER not in kinds_offered(state, BT)
+    refused(state, SetRevivalOrder(faction=BT, free_tokens=True), "BT-1")
+
+
+# --- the Guild's timing: "in storm order" or "ask me" (A-15, character_advantages) -----------------------------
+
+
+def guild_timing_round(*first):
+    """Storm order A, BG, E, F, G, H, BT; the Atreides revive (their decision open), then the turns begin, the
+    Guild asked before each other faction's turn (A-15). The actions `first` come before the revival."""
+    state, events = arrange(tanks={A: 2}, forces={TUEKS: {G: 2}}, character_advantages=True)
+    state, more = apply_all(state, *first)
+    state, last = apply(state, Revive(faction=A, tokens=2))
+    return state, events + more + last
+
+
+STORM_ORDER = SetGuildTimingOrder(faction=G, storm_order=True)
+
+
+def test_a_15_the_guild_timing_order_waits_until_the_guilds_storm_order_place_then_goes_now():
+    state, events = guild_timing_round(STORM_ORDER)
+    assert not any(p.kind == PromptKind.GUILD_TIMING for p in state.prompts)
+    assert "The Spacing Guild wait; Atreides go on (A-15)." in [e.message for e in public(events)]
+    assert answered_by_order(events, G) == ["By your standing order (storm order), you wait; the Atreides go on."]
+    assert asked(state, A, PromptKind.SHIPMENT)
+    state, events = defaults_until(state, events, lambda s: asked(s, G, PromptKind.SHIPMENT))
+    timing = [e.data["before"] for e in public(events) if e.type in ("guild_waits", "guild_turn")]
+    assert timing == ["atreides", "bene_gesserit", "emperor", "fremen", "harkonnen"]  # their place: after the Fremen
+    assert [e.type for e in public(events) if e.type == "guild_turn"] == ["guild_turn"]
+    assert answered_by_order(events, G)[-1] == ("By your standing order (storm order), you take your turn now, before "
+                                                "the Harkonnen.")
+
+
+def test_a_15_a_guild_timing_orders_answers_tell_the_table_nothing_clicks_would_not():
+    """The Guild's answers by the order, or by clicks on each decision's default, up to the Guild's own turn: the
+    table and every other faction see the same events and the same game."""
+    def to_the_guilds_turn(state, events):
+        return defaults_until(state, events, lambda s: asked(s, G, PromptKind.SHIPMENT))
+
+    by_order = to_the_guilds_turn(*guild_timing_round(STORM_ORDER))
+    by_click = to_the_guilds_turn(*guild_timing_round())
+    assert [e.type for e in public(by_click[1])].count("guild_waits") == 4
+    same_for_everyone_else(by_order, by_click, G)
+
+
+def test_a_15_ask_me_clears_the_guild_timing_order():
+    state, _ = guild_timing_round(STORM_ORDER, SetGuildTimingOrder(faction=G, storm_order=False))
+    assert prompt_of(state, G, PromptKind.GUILD_TIMING).detail["before"] == "atreides"
+
+
+def test_a_15_a_guild_timing_order_given_while_the_guild_are_asked_answers_at_once():
+    state, _ = guild_timing_round()
+    state, events = apply(state, STORM_ORDER)
+    assert not asked(state, G, PromptKind.GUILD_TIMING) and asked(state, A, PromptKind.SHIPMENT)
+    assert [e.message for e in public(events)] == ["The Spacing Guild wait; Atreides go on (A-15)."]
+
+
+def test_a_15_the_guild_timing_order_is_the_guilds_and_only_with_the_character_advantages():
+    with_option, without = ready_game(character_advantages=True), ready_game()
+    assert AnytimeKind.GUILD_TIMING_ORDER in kinds_offered(with_option, G)
+    assert not any(AnytimeKind.GUILD_TIMING_ORDER in kinds_offered(with_option, f) for f in ALL_SEVEN if f != G)
+    assert AnytimeKind.GUILD_TIMING_ORDER not in kinds_offered(without, G)
+    refused(with_option, SetGuildTimingOrder(faction=A, storm_order=True), "A-15")
+    refused(without, STORM_ORDER, "A-15")
+
+
+# --- the spiritual advisor: "always to the Polar Sink", "never" or "ask me" (1979 rules: Bene Gesserit) ---------
+
+
+def harkonnen_ship(*first, **position):
+    """The Harkonnen ship 2 tokens to Carthag from off-planet; the Bene Gesserit may send an advisor. The actions
+    `first` come at the start of the round; every decision before the Harkonnen's shipment takes its default."""
+    state, events = arrange(spice={H: 10, BG: 5}, **position)
+    state, more = apply_all(state, *first)
+    state, events = defaults_until(state, events + more, lambda s: asked(s, H, PromptKind.SHIPMENT))
+    state, shipped = apply(state, Ship(faction=H, to_location=CARTHAG, tokens=2))
+    return state, events + shipped
+
+
+TO_THE_SINK = SetAdvisorOrder(faction=BG, order="polar_sink")
+NO_ADVISOR = SetAdvisorOrder(faction=BG, order="never")
+
+
+def test_the_advisor_order_sends_one_to_the_polar_sink_as_the_harkonnen_ship():
+    state, events = harkonnen_ship(TO_THE_SINK)
+    assert state.tokens_at(SINK, BG) == 1 and state.faction(BG).reserves == 19 and state.faction(BG).spice == 5
+    assert "The Bene Gesserit send a spiritual advisor to the Polar Sink." in [e.message for e in public(events)]
+    assert answered_by_order(events, BG) == ["By your standing order, you send a spiritual advisor to the Polar Sink."]
+    assert [(p.faction, p.kind) for p in state.prompts] == [(H, PromptKind.MOVEMENT)]
+
+
+def test_the_advisor_order_never_sends_none():
+    state, events = harkonnen_ship(NO_ADVISOR)
+    assert state.tokens_at(SINK, BG) == 0 and state.faction(BG).reserves == 20
+    assert "The Bene Gesserit send no spiritual advisor." in [e.message for e in public(events)]
+    assert answered_by_order(events, BG) == ["By your standing order, you send no spiritual advisor."]
+    assert [(p.faction, p.kind) for p in state.prompts] == [(H, PromptKind.MOVEMENT)]
+
+
+ADVISOR_ANSWERS = {
+    "to the Polar Sink": (TO_THE_SINK, True, ()),
+    "never": (NO_ADVISOR, False, ()),
+    "to the Polar Sink, cancelled by a Karama (A-14)": (TO_THE_SINK, True,
+                                                        [(E, "karama_1", Advantage.SPIRITUAL_ADVISOR)]),
+}
+
+
+@pytest.mark.parametrize("order, accept, karama", ADVISOR_ANSWERS.values(), ids=ADVISOR_ANSWERS.keys())
+def test_an_advisor_orders_answer_tells_the_table_nothing_a_click_would_not(order, accept, karama):
+    by_order = harkonnen_ship(order, karama=karama)
+    clicked, events = harkonnen_ship(karama=karama)
+    clicked, click = apply(clicked, SendAdvisor(faction=BG, accept=accept))
+    same_for_everyone_else(by_order, (clicked, events + click), BG)
+
+
+def test_a_14_a_karama_readied_against_the_advisor_still_cancels_the_one_the_order_sends():
+    state, events = harkonnen_ship(TO_THE_SINK, karama=[(E, "karama_1", Advantage.SPIRITUAL_ADVISOR)])
+    assert state.tokens_at(SINK, BG) == 0 and state.faction(BG).reserves == 20
+    assert "karama_played" in [e.type for e in public(events)] and "karama_1" not in state.faction(E).hand
+
+
+def test_the_advisor_order_answers_nothing_when_the_bene_gesserit_have_no_reserves():
+    """The decision opens only with a token in reserve; with none, nothing is asked nor answered."""
+    state, events = harkonnen_ship(TO_THE_SINK, forces={SINK: {BG: 20}})
+    assert answered_by_order(events, BG) == [] and "advisor_sent" not in [e.type for e in events]
+
+
+def test_ask_me_clears_the_advisor_order():
+    state, _ = harkonnen_ship(TO_THE_SINK, SetAdvisorOrder(faction=BG, order="ask"))
+    assert asked(state, BG, PromptKind.SPIRITUAL_ADVISOR)
+
+
+def test_an_advisor_order_given_while_the_bene_gesserit_are_asked_answers_at_once():
+    state, _ = harkonnen_ship()
+    state, events = apply(state, TO_THE_SINK)
+    assert not asked(state, BG, PromptKind.SPIRITUAL_ADVISOR) and state.tokens_at(SINK, BG) == 1
+    assert [e.message for e in public(events)] == ["The Bene Gesserit send a spiritual advisor to the Polar Sink."]
+
+
+def test_the_advisor_order_is_the_bene_gesserits():
+    state = ready_game()
+    assert AnytimeKind.ADVISOR_ORDER in kinds_offered(state, BG)
+    assert not any(AnytimeKind.ADVISOR_ORDER in kinds_offered(state, f) for f in ALL_SEVEN if f != BG)
+    refused(state, SetAdvisorOrder(faction=H, order="polar_sink"), "1979 rules: Bene Gesserit spiritual advisor")
+
+
+# --- the three orders are their owners' secrets -----------------------------------------------------------------
+
+
+SECRET_ORDERS = {
+    "revival (A-7)": (SetRevivalOrder(faction=A, free_tokens=True), "revive_free_tokens", True),
+    "Guild timing (A-15)": (STORM_ORDER, "guild_timing_in_storm_order", True),
+    "spiritual advisor": (TO_THE_SINK, "advisor_order", "polar_sink"),
+}
+
+
+@pytest.mark.parametrize("order, field, value", SECRET_ORDERS.values(), ids=SECRET_ORDERS.keys())
+def test_each_new_order_is_its_owners_secret(order, field, value):
+    state = ready_game(character_advantages=True)
+    after, events = apply(state, order)
+    assert getattr(view(after, order.faction).own, field) == value
+    assert getattr(view(state, order.faction).own, field) != value
+    assert [e.audience for e in events] == [(order.faction,)]
+    for viewer in [None, *(f for f in ALL_SEVEN if f != order.faction)]:
+        assert table_view(after, viewer) == table_view(state, viewer)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.app.anytime_words import bid_order_words
+from bot.app.anytime_words import advisor_order_words, bid_order_words
 from bot.app.words import tokens, where
 from engine.actions import (
     AcceptAlliance,
@@ -43,8 +43,11 @@ from engine.actions import (
     Revive,
     RideWorm,
     SendAdvisor,
+    SetAdvisorOrder,
     SetBidOrder,
     SetCoexistence,
+    SetGuildTimingOrder,
+    SetRevivalOrder,
     SetStormCardOrder,
     SetTraitorOrder,
     Ship,
@@ -145,6 +148,11 @@ WORDS: dict[type, Callable[[Any], str]] = {
     PlayStormCards: _storm_cards,
     SetStormCardOrder: lambda a: ("a standing order: never play a storm card" if a.never
                                   else "a standing order: ask me about storm cards"),
+    SetRevivalOrder: lambda a: ("a standing order: revive your free tokens" if a.free_tokens
+                                else "a standing order: ask me about revival"),
+    SetGuildTimingOrder: lambda a: ("a standing order: take your turn in storm order" if a.storm_order
+                                    else "a standing order: ask me when to take your turn"),
+    SetAdvisorOrder: lambda a: f"a standing order for spiritual advisors: {advisor_order_words(a.order)}",
     SetTraitorOrder: lambda a: ("a standing order: always call a traitor when you can" if a.auto
                                 else "a standing order: ask me about traitors"),
     SetBidOrder: lambda a: "a standing bid order: " + bid_order_words(BidOrder(auto_pass=a.auto_pass,
@@ -163,10 +171,10 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.NEXUS: (ProposeAlliance, AcceptAlliance, BreakAlliance, EndNexus),
     PromptKind.WORM_RIDE: (RideWorm,),
     PromptKind.BID: (Bid, PassBid, SetBidOrder),
-    PromptKind.REVIVAL: (Revive, BtAllyRevive),
+    PromptKind.REVIVAL: (Revive, BtAllyRevive, SetRevivalOrder),
     PromptKind.SHIPMENT: (Ship, ShipToReserves, SkipShipment),
     PromptKind.MOVEMENT: (Move, SkipMove, SetCoexistence),
-    PromptKind.SPIRITUAL_ADVISOR: (SendAdvisor,),
+    PromptKind.SPIRITUAL_ADVISOR: (SendAdvisor, SetAdvisorOrder),
     PromptKind.BATTLE_CHOICE: (ChooseBattle,),
     PromptKind.PRESCIENCE: (AskPrescience,),
     PromptKind.PRESCIENCE_ANSWER: (AnswerPrescience,),
@@ -180,7 +188,7 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.BT_REVEAL_WINDOW: (AnswerRevealWindow,),
     PromptKind.BT_TRAPS_AND_GIFTS: (TrapsAndGifts,),
     PromptKind.WORM_PLACEMENT: (PlaceWorm,),
-    PromptKind.GUILD_TIMING: (GuildTiming,),
+    PromptKind.GUILD_TIMING: (GuildTiming, SetGuildTimingOrder),
     PromptKind.HAND_SWAP: (ReturnCards,),
     PromptKind.LEADER_CAPTURE: (CaptureLeader,),
     PromptKind.BT_IMPAIRMENT: (ChooseBtImpairment,),

@@ -11,9 +11,12 @@ from engine.anytime import (
     ADVISORS,
     ASK,
     AUTO_PASS,
+    FREE_TOKENS,
     LEADER,
     NEVER,
     STANDING_ORDERS,
+    STORM_ORDER,
+    TO_POLAR_SINK,
     YES,
     AnytimeChoice,
     AnytimeKind,
@@ -40,6 +43,9 @@ TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.BID_LIMIT: "Standing order: bid up to a limit",
     AnytimeKind.TRAITOR_ORDER: "Standing order: traitor calls",
     AnytimeKind.STORM_CARD_ORDER: "Standing order: storm cards",
+    AnytimeKind.REVIVAL_ORDER: "Standing order: revival",
+    AnytimeKind.GUILD_TIMING_ORDER: "Standing order: when the Guild take their turn",
+    AnytimeKind.ADVISOR_ORDER: "Standing order: spiritual advisors",
     AnytimeKind.SPICE_WIN_ORDER: "Standing order: declaring a spice win",
 }
 
@@ -67,6 +73,15 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.STORM_CARD_ORDER: "Never play Weather Control or Family Atomics: each storm-card window is answered "
                                   "\u201cno card\u201d for you as it opens (the table reads only that you answered, "
                                   "as after a click), or be asked each time.",
+    AnytimeKind.REVIVAL_ORDER: "Revive your free tokens, at no cost, as each revival opens (the table reads your "
+                               "revival, as after a click); when a leader or the Kwisatz Haderach could be revived "
+                               "you are asked all the same. Or be asked each time.",
+    AnytimeKind.GUILD_TIMING_ORDER: "Take your turn in your storm-order place: each \u201cnow or later\u201d question "
+                                    "is answered for you as it opens (the table reads only your answer, as after a "
+                                    "click), or be asked each time.",
+    AnytimeKind.ADVISOR_ORDER: "Whenever another faction ships from off-planet: send a spiritual advisor to the Polar "
+                               "Sink, or send none, answered for you as the question opens (the table reads only your "
+                               "answer, as after a click); or be asked each time.",
     AnytimeKind.SPICE_WIN_ORDER: "Declare a spice win at the end of every collection round in which you hold at "
                                  "least 35 spice, or never until you change this order.",
 }
@@ -74,7 +89,8 @@ HELP: dict[AnytimeKind, str] = {
 PART_NAMES = {
     "card": "Card", "advantage": "Advantage", "target": "Faction", "to": "To", "stronghold": "Stronghold",
     "leader": "Leader", "revive": "Revive", "territory": "Territory", "change": "Change", "order": "Order",
-    "auto": "Traitor calls", "storm": "Storm cards",
+    "auto": "Traitor calls", "storm": "Storm cards", "revival": "Revival", "timing": "Your turn",
+    "advisor": "Spiritual advisors",
     "declare": "Spice win", "amount": "Spice", "max_bid": "Bid up to", "question": "Question",
 }
 
@@ -110,6 +126,13 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
         return "Always call when I can" if value == YES else "Ask me each time"
     if part == "storm":
         return "Never play one" if value == NEVER else "Ask me each time"
+    if part == "revival":
+        return "Free tokens" if value == FREE_TOKENS else "Ask me each time"
+    if part == "timing":
+        return "In storm order" if value == STORM_ORDER else "Ask me each time"
+    if part == "advisor":
+        words = advisor_order_words(value)
+        return words[0].upper() + words[1:]
     if part == "declare":
         return "Declare at 35 spice" if value == YES else "Never declare"
     return value
@@ -126,14 +149,28 @@ def bid_order_words(order: BidOrder | None) -> str:
     return what + SPANS[order.lasts]
 
 
+ADVISOR_ORDER_WORDS = {TO_POLAR_SINK: "always to the Polar Sink", NEVER: "never send one", ASK: "ask me each time"}
+
+
+def advisor_order_words(order: str) -> str:
+    """The Bene Gesserit's spiritual advisor order as they read it."""
+    return ADVISOR_ORDER_WORDS[order]
+
+
 def orders_now(seen: PlayerView) -> list[str]:
     """The reader's standing orders as they stand, and the Karama cards they hold ready (A-14)."""
     own = seen.own
     if own is None:
         return []
     lines = [f"Storm cards: {'never play one' if own.never_storm_cards else 'ask me each time'}.",
-             f"Bidding: {bid_order_words(own.bid_order)}.",
-             f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}."]
+             f"Bidding: {bid_order_words(own.bid_order)}."]
+    if own.revive_free_tokens is not None:
+        lines.append(f"Revival: {'free tokens' if own.revive_free_tokens else 'ask me each time'}.")
+    if own.guild_timing_in_storm_order is not None:
+        lines.append(f"Your turn: {'in storm order' if own.guild_timing_in_storm_order else 'ask me each time'}.")
+    if own.advisor_order is not None:
+        lines.append(f"Spiritual advisors: {advisor_order_words(own.advisor_order)}.")
+    lines.append(f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}.")
     if own.spice_win_order is not None:
         lines.append(f"Spice win: {'declare at 35 spice' if own.spice_win_order else 'never declare'}.")
     for order in own.karama_orders:

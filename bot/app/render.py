@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
-from bot.app.anytime_words import bid_order_words
+from bot.app.anytime_words import advisor_order_words, bid_order_words
 from bot.app.decision_cards import build_card
 from bot.app.feed import asked_again, feed_messages, status_board
 from bot.app.ports import OutgoingMessage, Recipient
@@ -46,6 +46,12 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
     if own.never_storm_cards:
         facts.append(("storm cards", "never play one (standing order)"))
     facts.append(("bidding order", bid_order_words(own.bid_order)))
+    if own.revive_free_tokens:
+        facts.append(("revival", "the free tokens, unless a leader could be revived (standing order)"))
+    if own.guild_timing_in_storm_order:
+        facts.append(("your turn", "in storm order (standing order)"))
+    if own.advisor_order not in (None, "ask"):
+        facts.append(("spiritual advisors", f"{advisor_order_words(own.advisor_order)} (standing order)"))
     if own.traitor_order:
         facts.append(("traitor calls", "automatic"))
     if own.spice_win_order is not None:

@@ -8,15 +8,17 @@ its turn its tokens that share a territory with an ally's go to the tanks (A-8).
 With `character_advantages` (A-15, 1979 optional rule XV) the Guild take their turn whenever they like: their
 place in storm order is skipped and, before each other faction's turn, the Guild are asked (a public GUILD_TIMING
 decision, asked whatever they hold, so it leaks nothing) whether they go now; having waited past everyone, they
-go last. A Karama readied against it (A-14) keeps them in their storm-order place for the round. The Bene
-Gesserit's movement decision also opens for declaring co-existence (engine/coexistence.py).
+go last. A Karama readied against it (A-14) keeps them in their storm-order place for the round. The Guild's
+secret standing order "in storm order" (`SetGuildTimingOrder`) answers each such decision as it opens, as a click on
+its default would (now once their storm-order place is reached, else later). The Bene Gesserit's movement decision
+also opens for declaring co-existence (engine/coexistence.py).
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-from engine.actions import GuildTiming, Move, SetCoexistence, SkipMove
+from engine.actions import GuildTiming, Move, SetCoexistence, SetGuildTimingOrder, SkipMove
 from engine.board import (
     board_index,
     has_ornithopters,
@@ -75,7 +77,7 @@ def run_movement(state: GameState, log: EventLog) -> bool:
         order = [f for f in storm_order(state) if load_game_data().factions[f].tokens_total]  # BT-1: no tokens
         state.movement = MovementState(order=order)
         state.step = REVIVAL_STEP
-        open_revival_prompts(state)  # A-7: every faction revives before anyone ships
+        open_revival_prompts(state, log)  # A-7: every faction revives before anyone ships
         return True
     if state.step == REVIVAL_STEP:
         state.step = TURNS_STEP
@@ -132,6 +134,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
             before = m.order[m.index]
             open_prompt(state, PromptKind.GUILD_TIMING, GUILD, secret=False, options=["now", "later"],
                         before=before.value)
+            _answer_guild_timing_by_order(state, log)
             return True
         m.stage = ""
     faction = turn_faction(state)
@@ -160,9 +163,48 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
     return True
 
 
+def guild_timing_asked(state: GameState) -> bool:
+    """Whether the Guild's "now or later" decision can occur in this game (A-15: `character_advantages`)."""
+    return state.setup.options.character_advantages and state.in_game(GUILD)
+
+
+@handles(SetGuildTimingOrder)
+def set_guild_timing_order(state: GameState, action: SetGuildTimingOrder, log: EventLog) -> None:
+    """A secret standing order of the Guild, changed at any time: "in storm order" answers every "now or later"
+    decision as soon as it opens (this one too, if it is open); otherwise the Guild are asked."""
+    if action.faction != GUILD or not guild_timing_asked(state):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "Only the Spacing Guild choose when to take their "
+                            "turn, and only with the character advantages (option character_advantages).")
+    state.faction(GUILD).guild_timing_in_storm_order = action.storm_order
+    log.private("guild_timing_order_set", GUILD,
+                "Your standing order: you take your turn in your storm-order place, without being asked, until you "
+                "change it." if action.storm_order else "Your standing order is cleared: you will be asked before "
+                "each turn whether you go now.", storm_order=action.storm_order)
+    _answer_guild_timing_by_order(state, log)
+
+
+def _answer_guild_timing_by_order(state: GameState, log: EventLog) -> None:
+    """The standing order "in storm order" answers the Guild's open "now or later" decision as a click on its
+    default would: the same public words; only the Guild read that the order answered."""
+    prompt = next((p for p in state.prompts_for(GUILD) if p.kind == PromptKind.GUILD_TIMING), None)
+    if prompt is None or not state.faction(GUILD).guild_timing_in_storm_order:
+        return
+    action = _default_guild_timing(state, prompt)
+    take_prompt(state, GUILD, PromptKind.GUILD_TIMING, "A-15")
+    before = faction_name(Faction(prompt.detail["before"]))
+    log.private("guild_timing_by_order", GUILD, f"{BY_STANDING_ORDER} (storm order), you take your turn now, "
+                f"before the {before}." if action.now else f"{BY_STANDING_ORDER} (storm order), you wait; the "
+                f"{before} go on.", now=action.now)
+    _record_guild_timing(state, prompt, action, log)
+
+
 @handles(GuildTiming)
 def guild_timing(state: GameState, action: GuildTiming, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.GUILD_TIMING, "A-15")
+    _record_guild_timing(state, prompt, action, log)
+
+
+def _record_guild_timing(state: GameState, prompt: Prompt, action: GuildTiming, log: EventLog) -> None:
     m = state.movement
     before = Faction(prompt.detail["before"])
     if action.now:

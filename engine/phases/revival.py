@@ -3,16 +3,21 @@ something in the tanks may bring back up to 3 tokens (its free revivals first, t
 once all five of its leaders are dead, one leader for his strength in spice. Revival is public.
 
 The movement round (engine/phases/movement.py) opens the prompts and goes on when all are answered.
+
+A faction's secret standing order "free tokens" (`SetRevivalOrder`) answers its revival decision as soon as it
+opens, as a click on the decision's default would (the free tokens, which cost nothing): the decision is still
+opened, and the table reads the same answer. A decision that offers a leader or the Kwisatz Haderach is asked as
+usual.
 """
 
 from __future__ import annotations
 
-from engine.actions import BtAllyRevive, Revive
+from engine.actions import BtAllyRevive, Revive, SetRevivalOrder
 from engine.data import load_game_data
 from engine.economy import pay
 from engine.elites import elite_name, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bene_tleilaxu import bt_alliance_revival, revival_payee
 from engine.factions.bt_traitors import offer_mark
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
@@ -93,14 +98,18 @@ def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
     )
 
 
-def open_revival_prompts(state: GameState) -> None:
-    """One public REVIVAL prompt per faction with tokens (or, all five dead, leaders) in the tanks."""
+def open_revival_prompts(state: GameState, log: EventLog) -> None:
+    """One public REVIVAL prompt per faction with tokens (or, all five dead, leaders) in the tanks; then the
+    standing orders answer theirs, once every prompt is open (the table sees every faction asked, as without
+    orders)."""
     for faction in storm_order(state):
         fs = state.faction(faction)
         leaders = revivable_leaders(state, faction)
         if not fs.tanks and not leaders and not kwisatz_haderach_revivable(state, faction):
             continue
         _open_revival_prompt(state, faction)
+    for faction in storm_order(state):
+        _answer_by_order(state, faction, log)
 
 
 def _open_revival_prompt(state: GameState, faction: Faction) -> None:
@@ -108,18 +117,69 @@ def _open_revival_prompt(state: GameState, faction: Faction) -> None:
                 **revival_prompt_detail(state, faction))
 
 
-def reopen_revival_prompt(state: GameState, faction: Faction) -> None:
+def reopen_revival_prompt(state: GameState, faction: Faction, log: EventLog) -> None:
     """What is left to revive changed while the faction's revival decision was open (a Tleilaxu Ghola played,
-    engine/cards.py): the decision is asked again, with its new choices and costs."""
+    engine/cards.py): the decision is asked again, with its new choices and costs (and answered by the faction's
+    standing order if it now may be)."""
     for prompt in state.prompts_for(faction):
         if prompt.kind == PromptKind.REVIVAL:
             ask_again(state, prompt, lambda: _open_revival_prompt(state, faction))
+    _answer_by_order(state, faction, log)
+
+
+def revives_anything(faction: Faction) -> bool:
+    """BT-1: the BT have no tokens and no leaders, so nothing of theirs is ever revived."""
+    data = load_game_data().factions[faction]
+    return bool(data.tokens_total or data.leaders)
+
+
+def answered_by_order(prompt: Prompt) -> bool:
+    """Whether the standing order "free tokens" answers this revival decision: only one that offers no leader
+    and no Kwisatz Haderach (A-7, A-15; BT-60's leaders for an ally of the BT too), whose one answer is then how
+    many tokens."""
+    return not prompt.options and prompt.detail["kwisatz_haderach_cost"] is None
+
+
+def _answer_by_order(state: GameState, faction: Faction, log: EventLog) -> None:
+    """The standing order "free tokens" answers the faction's open revival decision as a click on its default
+    would: the same public words; only the owner reads that the order answered."""
+    prompt = next((p for p in state.prompts_for(faction) if p.kind == PromptKind.REVIVAL), None)
+    if not state.faction(faction).revive_free_tokens or prompt is None or not answered_by_order(prompt):
+        return
+    action = _default_revival(state, prompt)
+    take_prompt(state, faction, PromptKind.REVIVAL, RULE)
+    what = f"{action.tokens} token{'s' if action.tokens != 1 else ''}, free" if action.tokens else \
+        "nothing: no token of yours is free this turn"
+    log.private("revival_by_order", faction, f"{BY_STANDING_ORDER}, you revive {what}.", tokens=action.tokens)
+    _carry_out(state, action, log)
+
+
+@handles(SetRevivalOrder)
+def set_revival_order(state: GameState, action: SetRevivalOrder, log: EventLog) -> None:
+    """A secret standing order, changed at any time: "free tokens" answers every revival decision of its owner
+    that offers no leader as soon as it opens (this one too, if it is open); otherwise the owner is asked."""
+    faction = action.faction
+    if not revives_anything(faction):
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-1", "The Bene Tleilaxu have no tokens and no leaders: "
+                            "nothing of theirs is ever revived.")
+    state.faction(faction).revive_free_tokens = action.free_tokens
+    log.private("revival_order_set", faction,
+                "Your standing order: at each revival you revive your free tokens, at no cost, unless a leader or "
+                "the Kwisatz Haderach could be revived (then you are asked), until you change it."
+                if action.free_tokens else "Your standing order is cleared: you will be asked about each revival.",
+                free_tokens=action.free_tokens)
+    _answer_by_order(state, faction, log)
 
 
 @handles(Revive)
 def revive(state: GameState, action: Revive, log: EventLog) -> None:
+    take_prompt(state, action.faction, PromptKind.REVIVAL, RULE)
+    _carry_out(state, action, log)
+
+
+def _carry_out(state: GameState, action: Revive, log: EventLog) -> None:
+    """A-7: the revival of an answered decision, checked, paid and announced."""
     faction = action.faction
-    take_prompt(state, faction, PromptKind.REVIVAL, RULE)
     fs = state.faction(faction)
     fs.revived_turn = state.turn  # A-7: one revival a turn (engine/refusals.py)
     limit = token_limit(state, faction)

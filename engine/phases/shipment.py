@@ -4,17 +4,19 @@ advisor: one shipment per faction in its turn of the movement round (engine/phas
 From reserves: 1 spice a token into a stronghold, 2 elsewhere, paid to the Guild (the bank when the Guild
 ships); the Guild and its allies pay half, rounded up; only the Guild ships territory to territory or back
 to reserves; the Fremen bring tokens free near The Great Flat. Nothing ships into the storm or into a
-stronghold already holding two other factions. Everything here is public.
+stronghold already holding two other factions. Everything here is public but the Bene Gesserit's standing
+order for the advisor (`SetAdvisorOrder`): "Polar Sink" or "never" answers each advisor decision as it opens, as a
+click on that answer would; the table reads the same answer.
 """
 
 from __future__ import annotations
 
-from engine.actions import SendAdvisor, Ship, ShipToReserves, SkipShipment
+from engine.actions import SendAdvisor, SetAdvisorOrder, Ship, ShipToReserves, SkipShipment
 from engine.board import board_index, factions_in_territory, in_storm, is_stronghold, resolve_location, territory_of
 from engine.data import POLAR_SINK, load_game_data
 from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bene_tleilaxu import free_to_leave, frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_SHIPPING, check_not_impaired, is_impaired
@@ -283,7 +285,7 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     log.public("shipped", f"{faction_name(faction)} ship {action.tokens} token{'s' if action.tokens != 1 else ''} "
                f"to {location_label(location)} {words}.", faction=faction.value, to_location=location,
                tokens=action.tokens, cost=cost)
-    _offer_advisor(state, faction, location)
+    _offer_advisor(state, faction, location, log)
 
 
 def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
@@ -386,7 +388,7 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
 # --- the Bene Gesserit spiritual advisor -----------------------------------------------------
 
 
-def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str) -> None:
+def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str, log: EventLog) -> None:
     """1979 rules (Bene Gesserit): whenever another faction ships from off-planet, the BG may put one token
     from their reserves in the Polar Sink for free. (The Fremen do not ship from off-planet.) With
     `character_advantages` (A-15, engine/coexistence.py) they may instead send it with the shipment, as an
@@ -397,11 +399,47 @@ def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str) -> None:
     options = ["accept", WITH_SHIPMENT, "decline"] if with_host else ["accept", "decline"]
     open_prompt(state, PromptKind.SPIRITUAL_ADVISOR, BG, secret=False, options=options, shipper=shipper.value,
                 to_location=POLAR_SINK, shipment_location=shipped_to if with_host else None)
+    _answer_advisor_by_order(state, log)
+
+
+@handles(SetAdvisorOrder)
+def set_advisor_order(state: GameState, action: SetAdvisorOrder, log: EventLog) -> None:
+    """A secret standing order of the Bene Gesserit, changed at any time: every advisor to the Polar Sink, or
+    none, answered as soon as the decision opens (this one too, if it is open); "ask" clears it."""
+    if action.faction != BG:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_ADVISOR, "Only the Bene Gesserit send spiritual "
+                            "advisors.")
+    state.faction(BG).advisor_order = action.order
+    words = {"polar_sink": "Your standing order: whenever another faction ships from off-planet, you send a "
+                           "spiritual advisor to the Polar Sink, until you change it.",
+             "never": "Your standing order: you send no spiritual advisor, until you change it.",
+             "ask": "Your standing order is cleared: you will be asked about each spiritual advisor."}
+    log.private("advisor_order_set", BG, words[action.order], order=action.order)
+    _answer_advisor_by_order(state, log)
+
+
+def _answer_advisor_by_order(state: GameState, log: EventLog) -> None:
+    """The standing order answers the Bene Gesserit's open advisor decision as a click on "to the Polar Sink" or
+    on "no advisor" would: the same public words (a Karama readied against the advisor cancels it alike); only
+    the Bene Gesserit read that the order answered."""
+    prompt = next((p for p in state.prompts_for(BG) if p.kind == PromptKind.SPIRITUAL_ADVISOR), None)
+    if prompt is None or state.faction(BG).advisor_order == "ask":
+        return
+    take_prompt(state, BG, PromptKind.SPIRITUAL_ADVISOR, RULE_ADVISOR)
+    action = SendAdvisor(faction=BG, accept=state.faction(BG).advisor_order == "polar_sink")
+    log.private("advisor_by_order", BG, f"{BY_STANDING_ORDER}, you send a spiritual advisor to the Polar Sink."
+                if action.accept else f"{BY_STANDING_ORDER}, you send no spiritual advisor.", accept=action.accept)
+    _send(state, prompt, action, log)
 
 
 @handles(SendAdvisor)
 def send_advisor(state: GameState, action: SendAdvisor, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.SPIRITUAL_ADVISOR, RULE_ADVISOR)
+    _send(state, prompt, action, log)
+
+
+def _send(state: GameState, prompt: Prompt, action: SendAdvisor, log: EventLog) -> None:
+    """The advisor decision's answer, checked and carried out."""
     if not action.accept:
         log.public("advisor_declined", "The Bene Gesserit send no spiritual advisor.", faction=BG.value)
         return
