@@ -158,21 +158,29 @@ async def _worker(location: str, shards: Shards, plan: Plan, link: Connection) -
 
 
 def settle(location: str) -> None:
-    """Write out what the last measurement left dirty before the next one starts: the store's checkpoint (its
-    pages written back, SQLite's write-ahead log folded into the file), then every file the kernel still holds.
-    The steady arrivals right after three bursts otherwise met those writes and their p99 measured the disk's
-    stall (hundreds of ms here) rather than the bot."""
+    """Start the next measurement from a settled, warm store. Settled: PostgreSQL's vacuum (three bursts update
+    3,000 rows in three seconds, which sets autovacuum off in the middle of the next measurement), the store's
+    checkpoint (its pages written back, SQLite's write-ahead log folded into the file), then every file the
+    kernel still holds; the steady arrivals right after the bursts otherwise met that work, and their p99
+    measured the disk's stall (hundreds of ms here) rather than the bot. Warm: SQLite's file read once, as a
+    running bot's games are in the page cache (this machine's kernel pages out what went unread for about a
+    minute; PostgreSQL keeps its pages in its own shared buffers)."""
     if is_postgres_url(location):
-        asyncio.run(_checkpoint_postgres(location))
-    else:
-        with closing(sqlite3.connect(location)) as db:
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        asyncio.run(_settle_postgres(location))
+        os.sync()
+        return
+    with closing(sqlite3.connect(location)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     os.sync()
+    with open(location, "rb") as file:
+        while file.read(1 << 20):
+            pass
 
 
-async def _checkpoint_postgres(url: str) -> None:
+async def _settle_postgres(url: str) -> None:
     db = await asyncpg.connect(url)
     try:
+        await db.execute("VACUUM")
         await db.execute("CHECKPOINT")
     except asyncpg.InsufficientPrivilegeError:  # a database of --database-url, without the right: said, not hidden
         print("  (no CHECKPOINT before the measurement: the database user may not run it)", file=sys.stderr)
