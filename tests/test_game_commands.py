@@ -13,10 +13,12 @@ from bot.app.ports import GameRecordRow, GameStatus, OutgoingMessage, Recipient
 from bot.discord.gateway import DiscordGateway
 from engine.actions import ChooseTraitor, SetStorm
 from engine.data import load_game_data
+from engine.game import new_game
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import leader_name
 from tests import test_discord_handlers as handlers
+from tests.conftest import make_setup
 from tests.discord_fakes import FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
@@ -124,8 +126,9 @@ class ReadyClient:
 async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():
     open_dms, closed_dms = FakeUserTarget(refuse=False), FakeUserTarget(refuse=True)
     gateway = DiscordGateway(ReadyClient({101: open_dms, 102: closed_dms}))
+    state, _ = new_game(make_setup([A, Faction.HARKONNEN, Faction.BENE_GESSERIT]))
     game = GameRecordRow(game_id="g55", guild_id=1, channel_id=55, status=GameStatus.OPEN, setup_json="{}",
-                         state_json="{}", seq=0, seats={"atreides": 101, "harkonnen": 102})
+                         state_json=state.model_dump_json(), seq=0, seats={"atreides": 101, "harkonnen": 102})
     assert await gateway.can_dm(game, "atreides") is True
     [welcome_text] = open_dms.sent  # the welcome: the faction, its advantages, how decisions come, the commands
     assert welcome_text.startswith("**Dune in <#55>**\nWelcome: you play **Atreides**. You start with 10 spice and "
@@ -134,6 +137,10 @@ async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():
     assert "each as a card with its buttons" in welcome_text and "calls you by name" in welcome_text
     assert all(command in welcome_text for command in ("`/me act`", "`/me hand`", "`/me prompts`", "`/rules`"))
     assert "this game has no deadlines" in welcome_text  # a game created without a pace
+    # the standing orders the engine offers this player, by name: not the Bene Gesserit's advisors, nor the Guild's
+    assert welcome_text.endswith("Fewer clicks: `/me orders` lets the bot answer routine decisions for you, in secret "
+                                 "and until you change them: storm cards, passing on cards, bid up to a limit, "
+                                 "revival, traitor calls.")
     [welcome] = open_dms.views  # the any-time panel's button (bot/discord/anytime_panel.py)
     assert [(b.item.label, b.custom_id) for b in welcome.children] == [("Play a card or act now…", "mentat:act:g55")]
     assert await gateway.can_dm(game, "harkonnen") is False

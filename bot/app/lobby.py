@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.app.anytime_words import title
 from bot.app.paces import Pace, pace_text
+from engine.anytime import STANDING_ORDERS, anytime_choices
 from engine.data import load_game_data
 from engine.ids import Faction
+from engine.model import GameState
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
 
@@ -45,9 +48,12 @@ def lobby_text(setup: GameSetup, seats: dict[str, int], settings: dict[str, Any]
     return "\n".join(lines)
 
 
-def welcome_text(faction: Faction, settings: dict[str, Any]) -> str:
+STANDING_ORDER = "Standing order: "  # the titles of the standing orders (bot/app/anytime_words.py TITLES)
+
+
+def welcome_text(faction: Faction, settings: dict[str, Any], state: GameState | None = None) -> str:
     """A player's welcome at the start: their faction and its advantages (data/factions.json), how decisions
-    reach them, and the commands that help."""
+    reach them, the commands that help and, given the game's state, the standing orders this player may give."""
     data = load_game_data().factions[faction]
     pace = Pace(settings.get("pace", Pace.NONE))
     named = f" (the pace: {pace_text(pace)})" if pace != Pace.NONE else ""
@@ -62,4 +68,13 @@ def welcome_text(faction: Faction, settings: dict[str, Any]) -> str:
         "calls you by name when one opens and reminds you before its deadline. " + deadlines,
         "At any time: the button below or `/me act` to play a card, bribe or set standing orders; `/me hand` shows "
         "your spice and cards, `/me prompts` your open decisions; `/rules` finds a rule.",
+        *([_orders_line(state, faction)] if state is not None else []),
     ])
+
+
+def _orders_line(state: GameState, faction: Faction) -> str:
+    """The routine decisions a standing order may answer for this player (those the engine offers them)."""
+    topics = [title(choice.kind).removeprefix(STANDING_ORDER) for choice in anytime_choices(state, faction)
+              if choice.kind in STANDING_ORDERS]
+    return ("Fewer clicks: `/me orders` lets the bot answer routine decisions for you, in secret and until you "
+            f"change them: {', '.join(topics)}.")

@@ -177,7 +177,8 @@ class DiscordGateway:
             return True
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(_in_dm(game, welcome_text(Faction(faction), game.settings)),
+            state = GameState.model_validate_json(game.state_json)
+            await user.send(_in_dm(game, welcome_text(Faction(faction), game.settings, state)),
                             view=welcome_view(game.game_id), allowed_mentions=NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound):
             return False
