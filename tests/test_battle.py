@@ -185,7 +185,10 @@ def test_double_traitors_both_lose_everything(flat):
                          calls=[CallTraitor(faction=E, call=True), CallTraitor(faction=H, call=True)])
     assert state.forces.get(FLAT) is None
     assert {f: state.faction(f).spice for f in (E, H)} == spice
-    assert any(e.type == "double_traitor" for e in events)
+    [news] = [e for e in events if e.type == "double_traitor"]
+    # each call reveals its caller's traitor, as a single call does: the table reads both
+    assert news.public and news.data["traitors"] == {"emperor": "feyd_rautha", "harkonnen": "hasimir_fenring"}
+    assert "Emperor reveal Feyd-Rautha" in news.message and "Harkonnen reveal Hasimir Fenring" in news.message
 
 
 def test_a_call_without_the_traitor_card_is_refused_privately(flat):

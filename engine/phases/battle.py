@@ -609,13 +609,18 @@ def _discard_played(state: GameState, battle: Battle, side: Faction) -> None:
 
 
 def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
-    """A-13: both leaders traitors: both sides lose everything there and nobody is paid."""
-    for side in (battle.aggressor, battle.defender):
+    """A-13: both leaders traitors: both sides lose everything there and nobody is paid. Each call reveals its
+    caller's traitor, as a single call does: the news names both."""
+    sides = (battle.aggressor, battle.defender)
+    traitors = {_betrayed(state, battle, side): battle.plans[side].leader for side in sides}
+    for side in sides:
         _kill_leader(state, side, battle.plans[side].leader)
         _lose_everything(state, battle, side)
         _discard_played(state, battle, side)
-    log.public("double_traitor", f"Both leaders in {battle.territory} are traitors! Both sides lose every token "
-               "and card there, both leaders die, and nobody is paid (A-13).", territory=battle.territory)
+    calls = " and ".join(f"{faction_name(caller)} reveal {leader_name(leader)}" for caller, leader in traitors.items())
+    log.public("double_traitor", f"Both leaders in {battle.territory} are traitors: {calls}! Both sides lose every "
+               "token and card there, both leaders die, and nobody is paid (A-13).", territory=battle.territory,
+               traitors={caller.value: leader for caller, leader in traitors.items()})
 
 
 def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Faction, caller: Faction,
