@@ -136,9 +136,9 @@ def _fremen_spared(state: GameState, caught: list[str], log: EventLog) -> dict[s
     for territory, locations in by_territory.items():
         caught_here = sum(state.tokens_at(loc, fremen) for loc in locations)
         keep = caught_here // 2  # they lose half, rounded up
-        log.public("fremen_half_storm_losses", f"The Fremen lose only half of their {caught_here} tokens caught by "
-                   f"the storm in {territory} (A-24): {keep} survive.", territory=territory, caught=caught_here,
-                   spared=keep)
+        log.public("fremen_half_storm_losses", f"The Fremen lose only half of the {counted(caught_here, 'token')} "
+                   f"the storm caught in {territory}, rounded up (A-24): {keep} "
+                   f"{'survives' if keep == 1 else 'survive'}.", territory=territory, caught=caught_here, spared=keep)
         for location in locations:
             spared[location] = min(keep, state.tokens_at(location, fremen))
             keep -= spared[location]
