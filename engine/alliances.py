@@ -76,7 +76,7 @@ def open_nexus(state: GameState, log: EventLog) -> None:
 
 
 def _talking(state: GameState, faction: Faction) -> bool:
-    return any(p.kind == PromptKind.NEXUS for p in state.prompts_for(faction))
+    return state.prompt_of(faction, PromptKind.NEXUS) is not None
 
 
 def _partner_problem(state: GameState, faction: Faction, partner: Faction) -> RuleViolation | None:

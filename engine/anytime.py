@@ -277,7 +277,7 @@ def _revivals(state: GameState, faction: Faction, most_tokens: int) -> list[str]
 
 def _hajr(state: GameState, faction: Faction) -> AnytimeChoice | None:
     """While the faction's own movement decision is open, unless a BT impairment bars it from moving (R-17)."""
-    deciding = any(p.kind == PromptKind.MOVEMENT for p in state.prompts_for(faction))
+    deciding = state.prompt_of(faction, PromptKind.MOVEMENT) is not None
     impaired = state.bt is not None and any(i.faction == faction and i.kind == NO_MOVING and i.turn == state.turn
                                             for i in state.bt.impairments)
     if (HAJR not in state.faction(faction).hand or not deciding or impaired or state.phase != Phase.MOVEMENT
@@ -300,7 +300,7 @@ def _truthtrance(state: GameState, faction: Faction) -> AnytimeChoice | None:
     if not any(data.card(c).name == "Truthtrance" for c in state.faction(faction).hand):
         return None
     targets = [f.value for f in _others(state, faction)
-               if not any(p.kind == PromptKind.TRUTHTRANCE for p in state.prompts_for(f))]
+               if state.prompt_of(f, PromptKind.TRUTHTRANCE) is None]
     if not targets:
         return None
     return _choice(AnytimeKind.TRUTHTRANCE, Pick(name="target", options=targets),

@@ -112,7 +112,7 @@ def _atreides_see_plan(state: GameState, rng: Rng) -> Action | None:
     """While the Atreides make a battle plan, their special Karama power (see the opponent's plan), one time in
     three when they may use it."""
     atreides = Faction.ATREIDES
-    if not state.in_game(atreides) or not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts_for(atreides)):
+    if not state.in_game(atreides) or state.prompt_of(atreides, PromptKind.BATTLE_PLAN) is None:
         return None
     choice = anytime_choice(state, atreides, AnytimeKind.SPECIAL_KARAMA)
     if choice is None or rng.below(3):

@@ -191,7 +191,7 @@ def set_storm_card_order(state: GameState, action: SetStormCardOrder, log: Event
                 "Your standing order: you play no storm card (Weather Control, Family Atomics) until you change it."
                 if action.never else "Your standing order is cleared: you will be asked about storm cards.",
                 never=action.never)
-    if action.never and any(p.kind == PromptKind.STORM_CARDS for p in state.prompts_for(faction)):
+    if action.never and state.prompt_of(faction, PromptKind.STORM_CARDS) is not None:
         _answer_by_order(state, faction, log)
 
 
@@ -262,7 +262,7 @@ def play_hajr(state: GameState, action: PlayHajr, log: EventLog) -> None:
     faction = action.faction
     check_not_impaired(state, faction, "no_moving")  # Hajr is a move
     _require(state, faction, HAJR, RULE_HAJR, "Hajr")
-    deciding = any(p.kind == PromptKind.MOVEMENT for p in state.prompts_for(faction))
+    deciding = state.prompt_of(faction, PromptKind.MOVEMENT) is not None
     m = state.movement
     if state.phase != Phase.MOVEMENT or m is None or not deciding or _movement.turn_faction(state) != faction:
         raise RuleViolation(ViolationCode.WRONG_PHASE, RULE_HAJR,
@@ -360,7 +360,7 @@ def play_truthtrance(state: GameState, action: PlayTruthtrance, log: EventLog) -
     if not question or len(question) > QUESTION_LIMIT:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE_TRUTHTRANCE,
                             f"The question must have 1 to {QUESTION_LIMIT} characters, not {len(question)}.")
-    if any(p.kind == PromptKind.TRUTHTRANCE for p in state.prompts_for(target)):
+    if state.prompt_of(target, PromptKind.TRUTHTRANCE) is not None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_TRUTHTRANCE,
                             f"{faction_name(target)} must first answer the Truthtrance question already put to "
                             "them.")

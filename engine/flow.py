@@ -136,9 +136,9 @@ def open_prompt_of(state: GameState, faction: Faction, kind: PromptKind, rule: s
     """The faction's open prompt of this kind, left open; or refuse the action: with the rule that forbids it now
     when a registered reason knows it (the BT ship nothing, BT-1; one revival a turn, A-7...), else as "no open
     decision" under `rule`."""
-    for prompt in state.prompts:
-        if prompt.faction == faction and prompt.kind == kind:
-            return prompt
+    prompt = state.prompt_of(faction, kind)
+    if prompt is not None:
+        return prompt
     for kinds, reason in REFUSAL_REASONS:
         refusal = reason(state, faction, kind) if kind in kinds else None
         if refusal is not None:

@@ -372,6 +372,10 @@ class GameState(BaseModel):
     def prompt(self, prompt_id: str) -> Prompt | None:
         return next((p for p in self.prompts if p.id == prompt_id), None)
 
+    def prompt_of(self, faction: Faction, kind: PromptKind) -> Prompt | None:
+        """The faction's open decision of this kind (the first, were there several), or None."""
+        return next((p for p in self.prompts if p.faction == faction and p.kind == kind), None)
+
     def tokens_at(self, location: str, faction: Faction) -> int:
         return self.forces.get(location, {}).get(faction, 0)
 

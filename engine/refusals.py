@@ -188,7 +188,7 @@ def _not_your_turn_to_ship_or_move(state: GameState, faction: Faction, kind: Pro
         if kind == PromptKind.SHIPMENT and m.stage == MOVE:
             return RuleViolation(NOT_ALLOWED, rule, "One shipment a turn: you have had yours; now you move.")
         return None
-    if any(p.kind == PromptKind.GUILD_TIMING for p in state.prompts_for(faction)):
+    if state.prompt_of(faction, PromptKind.GUILD_TIMING) is not None:
         return RuleViolation(WRONG_PHASE, "A-15", "Say first whether you take your turn now (your guild timing "
                              "decision); then you ship and move.")
     if _turn_over(state, faction):

@@ -514,7 +514,7 @@ def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) 
     log.private("traitor_order", faction,
                 "Traitors will be called automatically." if action.auto else "You will be asked about traitors.",
                 auto=action.auto)
-    if action.auto and any(p.kind == PromptKind.TRAITOR_CALL for p in state.prompts_for(faction)):
+    if action.auto and state.prompt_of(faction, PromptKind.TRAITOR_CALL) is not None:
         take_prompt(state, faction, PromptKind.TRAITOR_CALL, "A-13")
         battle = state.battle.current
         _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log, by_order=True)

@@ -186,7 +186,7 @@ def set_guild_timing_order(state: GameState, action: SetGuildTimingOrder, log: E
 def _answer_guild_timing_by_order(state: GameState, log: EventLog) -> None:
     """The standing order "in storm order" answers the Guild's open "now or later" decision as a click on its
     default would: the same public words; only the Guild read that the order answered."""
-    prompt = next((p for p in state.prompts_for(GUILD) if p.kind == PromptKind.GUILD_TIMING), None)
+    prompt = state.prompt_of(GUILD, PromptKind.GUILD_TIMING)
     if prompt is None or not state.faction(GUILD).guild_timing_in_storm_order:
         return
     action = _default_guild_timing(state, prompt)
@@ -408,7 +408,7 @@ def _waive_move(state: GameState, faction: Faction, log: EventLog) -> None:
     once, as a click would answer it (nothing is asked when nothing could move). The decision is opened all the
     same, so the game runs as it would with the click; Hajr is not played in a turn without a move."""
     state.movement.no_move = False
-    if any(p.kind == PromptKind.MOVEMENT for p in state.prompts_for(faction)):
+    if state.prompt_of(faction, PromptKind.MOVEMENT) is not None:
         take_prompt(state, faction, PromptKind.MOVEMENT, RULE_MOVE)
         log.private("move_by_order", faction, f"{BY_STANDING_ORDER} for this turn (ship nothing, move nothing), "
                     "you do not move.")

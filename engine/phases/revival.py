@@ -143,7 +143,7 @@ def answered_by_order(prompt: Prompt) -> bool:
 def _answer_by_order(state: GameState, faction: Faction, log: EventLog) -> None:
     """The standing order "free tokens" answers the faction's open revival decision as a click on its default
     would: the same public words; only the owner reads that the order answered."""
-    prompt = next((p for p in state.prompts_for(faction) if p.kind == PromptKind.REVIVAL), None)
+    prompt = state.prompt_of(faction, PromptKind.REVIVAL)
     if not state.faction(faction).revive_free_tokens or prompt is None or not answered_by_order(prompt):
         return
     action = _default_revival(state, prompt)

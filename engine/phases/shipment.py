@@ -422,7 +422,7 @@ def _answer_advisor_by_order(state: GameState, log: EventLog) -> None:
     """The standing order answers the Bene Gesserit's open advisor decision as a click on "to the Polar Sink" or
     on "no advisor" would: the same public words (a Karama readied against the advisor cancels it alike); only
     the Bene Gesserit read that the order answered."""
-    prompt = next((p for p in state.prompts_for(BG) if p.kind == PromptKind.SPIRITUAL_ADVISOR), None)
+    prompt = state.prompt_of(BG, PromptKind.SPIRITUAL_ADVISOR)
     if prompt is None or state.faction(BG).advisor_order == "ask":
         return
     take_prompt(state, BG, PromptKind.SPIRITUAL_ADVISOR, RULE_ADVISOR)
