@@ -24,7 +24,7 @@ from engine.flow import ask_again, default_for, handles, open_prompt, sampler_fo
 from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import faction_name, leader_name, option_name
+from engine.names import counted, faction_name, leader_name, option_name
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -148,8 +148,8 @@ def _answer_by_order(state: GameState, faction: Faction, log: EventLog) -> None:
         return
     action = _default_revival(state, prompt)
     take_prompt(state, faction, PromptKind.REVIVAL, RULE)
-    what = f"{action.tokens} token{'s' if action.tokens != 1 else ''}, free" if action.tokens else \
-        "nothing: no token of yours is free this turn"
+    what = (f"{counted(action.tokens, 'token')}, free" if action.tokens
+            else "nothing: no token of yours is free this turn")
     log.private("revival_by_order", faction, f"{BY_STANDING_ORDER}, you revive {what}.", tokens=action.tokens)
     _carry_out(state, action, log)
 
