@@ -314,6 +314,14 @@ class SetGuildTimingOrder(PlayerAction):
     storm_order: bool
 
 
+class SetNexusOrder(PlayerAction):
+    """A-8, a standing order: end your part in every Nexus as it opens, making no offer and accepting none
+    (`done_at_once`), or be asked (engine/alliances.py)."""
+
+    type: Literal["set_nexus_order"] = "set_nexus_order"
+    done_at_once: bool
+
+
 class SetAdvisorOrder(PlayerAction):
     """The Bene Gesserit only, a standing order: every spiritual advisor to the Polar Sink, none, or be asked
     (engine/phases/shipment.py)."""
@@ -579,6 +587,7 @@ Action = Annotated[
     | SetRevivalOrder
     | SetGuildTimingOrder
     | SetAdvisorOrder
+    | SetNexusOrder
     | PlayHajr
     | PlayGhola
     | PlayTruthtrance

@@ -10,6 +10,8 @@ During a Nexus each faction has a public NEXUS prompt that stays open while it t
 - BreakAlliance: the faction leaves its alliance (an alliance left with one member is dissolved).
 - EndNexus: the faction is done with this Nexus (its prompt closes; it cannot act again in this Nexus, but an
   offer it made still stands and may be accepted). The Nexus ends when every faction is done.
+A faction's secret standing order "done at once" (`SetNexusOrder`) ends its part as the Nexus opens, as a click on
+"Done" would: the table reads the same words; only its owner reads that the order answered.
 
 Size (A-8, option `max_alliance_size`, default 2): accepting an offer merges the two sides (each a lone faction or
 an alliance) if the merged alliance is not larger than the limit. Kept simple on purpose: with a limit above 2, the
@@ -18,10 +20,18 @@ faction that proposes or accepts speaks for its whole alliance; the other member
 
 from __future__ import annotations
 
-from engine.actions import AcceptAlliance, BreakAlliance, EndNexus, GiveAllySpice, GiveBribe, ProposeAlliance
+from engine.actions import (
+    AcceptAlliance,
+    BreakAlliance,
+    EndNexus,
+    GiveAllySpice,
+    GiveBribe,
+    ProposeAlliance,
+    SetNexusOrder,
+)
 from engine.economy import pay, require_spare_spice
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import BY_STANDING_ORDER, EventLog
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
@@ -73,6 +83,9 @@ def open_nexus(state: GameState, log: EventLog) -> None:
         "A Nexus: alliances may now be formed and broken (A-8). " + alliances_text(state),
         alliances=[[f.value for f in a] for a in state.alliances],
     )
+    for faction in storm_order(state):  # as clicks on "Done" in storm order would, the others asked again each time
+        if _done_by_order(state, faction, log):
+            _ask_again_where_changed(state)
 
 
 def _talking(state: GameState, faction: Faction) -> bool:
@@ -236,9 +249,38 @@ def break_alliance(state: GameState, action: BreakAlliance, log: EventLog) -> No
 @handles(EndNexus)
 def end_nexus(state: GameState, action: EndNexus, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.NEXUS, NEXUS_RULE)
-    log.public("nexus_done", f"{faction_name(action.faction)} are done with the Nexus.",
-               faction=action.faction.value)
+    _record_done(state, action.faction, log)
     _ask_again_where_changed(state)
+
+
+@handles(SetNexusOrder)
+def set_nexus_order(state: GameState, action: SetNexusOrder, log: EventLog) -> None:
+    """A secret standing order, changed at any time: "done at once" ends the faction's part in every Nexus as it
+    opens (in this one too, if it is talking now); otherwise it is asked."""
+    state.faction(action.faction).nexus_done_at_once = action.done_at_once
+    log.private("nexus_order_set", action.faction,
+                "Your standing order: at each Nexus you make no offer, accept none and end your part at once; "
+                "your alliance stays as it is, until you change this order." if action.done_at_once
+                else "Your standing order is cleared: you will be asked at each Nexus.",
+                done_at_once=action.done_at_once)
+    if _done_by_order(state, action.faction, log):
+        _ask_again_where_changed(state)
+
+
+def _done_by_order(state: GameState, faction: Faction, log: EventLog) -> bool:
+    """The order "done at once" ends the faction's open part in the Nexus as a click on "Done" would: the same
+    public words; only the faction reads that its order answered. Whether it did."""
+    if not state.faction(faction).nexus_done_at_once or not _talking(state, faction):
+        return False
+    take_prompt(state, faction, PromptKind.NEXUS, NEXUS_RULE)
+    log.private("nexus_by_order", faction, f"{BY_STANDING_ORDER}, you end your part in this Nexus at once: no "
+                "offer made, none accepted.")
+    _record_done(state, faction, log)
+    return True
+
+
+def _record_done(state: GameState, faction: Faction, log: EventLog) -> None:
+    log.public("nexus_done", f"{faction_name(faction)} are done with the Nexus.", faction=faction.value)
 
 
 @default_for(PromptKind.NEXUS)

@@ -37,6 +37,7 @@ from engine.actions import (
     SetBidOrder,
     SetCoexistence,
     SetGuildTimingOrder,
+    SetNexusOrder,
     SetRevivalOrder,
     SetSpiceWinOrder,
     SetStormCardOrder,
@@ -71,6 +72,7 @@ NEVER = "never"  # the storm-card order's and the advisor order's setting beside
 FREE_TOKENS = "free_tokens"  # the revival order's setting besides ASK
 STORM_ORDER = "storm_order"  # the Guild timing order's setting besides ASK
 TO_POLAR_SINK = "polar_sink"  # the advisor order's setting besides NEVER and ASK
+DONE_AT_ONCE = "done_at_once"  # the Nexus order's setting besides ASK
 LEADER, TOKENS = "leader", "tokens"  # the two halves of a revival's compound value
 ADVISORS, FIGHTERS = "advisors", "fighters"  # the two ways of co-existence (A-15)
 
@@ -94,13 +96,15 @@ class AnytimeKind(StrEnum):
     REVIVAL_ORDER = "revival_order"  # A-7: revive the free tokens at once when no leader is offered, or be asked
     GUILD_TIMING_ORDER = "guild_timing_order"  # A-15: the Guild go in their storm-order place, or are asked
     ADVISOR_ORDER = "advisor_order"  # the BG: every spiritual advisor to the Polar Sink, none, or be asked
+    NEXUS_ORDER = "nexus_order"  # A-8: end one's part in each Nexus as it opens, or be asked
     SPICE_WIN_ORDER = "spice_win_order"  # BT-27: declare a spice win whenever allowed, or never
 
 
-# In the order of the turn's rounds: storm, bidding, revival, shipment and movement, battle, collection.
-STANDING_ORDERS = (AnytimeKind.STORM_CARD_ORDER, AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT,
-                   AnytimeKind.REVIVAL_ORDER, AnytimeKind.GUILD_TIMING_ORDER, AnytimeKind.ADVISOR_ORDER,
-                   AnytimeKind.TRAITOR_ORDER, AnytimeKind.SPICE_WIN_ORDER)
+# In the order of the turn's rounds: storm, the Nexus after the spice blow, bidding, revival, shipment and
+# movement, battle, collection.
+STANDING_ORDERS = (AnytimeKind.STORM_CARD_ORDER, AnytimeKind.NEXUS_ORDER, AnytimeKind.BID_ORDER,
+                   AnytimeKind.BID_LIMIT, AnytimeKind.REVIVAL_ORDER, AnytimeKind.GUILD_TIMING_ORDER,
+                   AnytimeKind.ADVISOR_ORDER, AnytimeKind.TRAITOR_ORDER, AnytimeKind.SPICE_WIN_ORDER)
 
 RULES: dict[AnytimeKind, str] = {
     AnytimeKind.KARAMA: "A-14",
@@ -121,6 +125,7 @@ RULES: dict[AnytimeKind, str] = {
     AnytimeKind.REVIVAL_ORDER: "A-7",
     AnytimeKind.GUILD_TIMING_ORDER: "A-15",
     AnytimeKind.ADVISOR_ORDER: RULE_ADVISOR,
+    AnytimeKind.NEXUS_ORDER: "A-8",
     AnytimeKind.SPICE_WIN_ORDER: "BT-27",
 }
 
@@ -354,6 +359,7 @@ def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
     """Each may be set again at any time, to any setting; an order is offered only to the factions whose decisions
     it can answer in this game (in the order of STANDING_ORDERS)."""
     orders = [_choice(AnytimeKind.STORM_CARD_ORDER, Pick(name="storm", options=[NEVER, ASK])),
+              _choice(AnytimeKind.NEXUS_ORDER, Pick(name="nexus", options=[DONE_AT_ONCE, ASK])),
               _choice(AnytimeKind.BID_ORDER, Pick(name="order", options=[AUTO_PASS, ASK])),
               _choice(AnytimeKind.BID_LIMIT, Amount(name="max_bid", low=1, high=BID_LIMIT_OFFERED))]
     if revives_anything(faction):  # BT-1: not the BT
@@ -418,6 +424,8 @@ def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]
             return SetRevivalOrder(faction=faction, free_tokens=v["revival"] == FREE_TOKENS)
         case AnytimeKind.GUILD_TIMING_ORDER:
             return SetGuildTimingOrder(faction=faction, storm_order=v["timing"] == STORM_ORDER)
+        case AnytimeKind.NEXUS_ORDER:
+            return SetNexusOrder(faction=faction, done_at_once=v["nexus"] == DONE_AT_ONCE)
         case AnytimeKind.ADVISOR_ORDER:
             return SetAdvisorOrder(faction=faction, order=v["advisor"])
         case AnytimeKind.SPICE_WIN_ORDER:

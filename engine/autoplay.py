@@ -47,6 +47,7 @@ WEIGHTS: dict[AnytimeKind, int] = {
     AnytimeKind.BRIBE: 1, AnytimeKind.ALLY_SPICE: 1, AnytimeKind.SPICE_WIN_ORDER: 2, AnytimeKind.TRAITOR_ORDER: 1,
     AnytimeKind.BID_ORDER: 1, AnytimeKind.BID_LIMIT: 1, AnytimeKind.STORM_CARD_ORDER: 1,
     AnytimeKind.REVIVAL_ORDER: 1, AnytimeKind.GUILD_TIMING_ORDER: 1, AnytimeKind.ADVISOR_ORDER: 1,
+    AnytimeKind.NEXUS_ORDER: 1,
 }
 
 

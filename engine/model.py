@@ -244,6 +244,7 @@ class FactionState(BaseModel):
     revive_free_tokens: bool = False  # a revival offering no leader is answered "the free tokens"
     guild_timing_in_storm_order: bool = False  # A-15, the Guild only: "now or later" answered by storm order
     advisor_order: AdvisorOrder = "ask"  # the Bene Gesserit only: the spiritual advisor's answer, or be asked
+    nexus_done_at_once: bool = False  # end one's part in each Nexus as it opens (no offer, none accepted)
     elite_tanks: int = 0  # Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
     elite_revived_turn: int | None = None  # the turn an elite token was last revived (one a turn)
     revived_turn: int | None = None  # the turn of the faction's last revival decision (one a turn)

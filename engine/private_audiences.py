@@ -190,6 +190,8 @@ OWN: dict[str, Rule] = {
     "guild_timing_by_order": _ordered(lambda fs: fs.guild_timing_in_storm_order),
     "advisor_order_set": _the_actor,
     "advisor_by_order": _ordered(lambda fs: fs.advisor_order != "ask"),
+    "nexus_order_set": _the_actor,
+    "nexus_by_order": _ordered(lambda fs: fs.nexus_done_at_once),
     "move_by_order": _no_move_order_owner,
     "bid_by_order": _bidding_by_order,
     "karama_window_answered": _karama_window_answer,

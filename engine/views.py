@@ -55,6 +55,7 @@ class FactionSecrets(BaseModel):
     revive_free_tokens: bool | None = None
     guild_timing_in_storm_order: bool | None = None
     advisor_order: AdvisorOrder | None = None  # the Bene Gesserit only: the spiritual advisor's standing order
+    nexus_done_at_once: bool = False  # the standing order to end one's part in each Nexus as it opens
     bt_marked: list[str] = []  # the BT only: leaders marked as BT traitors, alive (BT-20, BT-22)
     spice_win_order: bool | None = None  # the BT only: the standing order to declare a spice win (BT-27)
     storm_forecast: int | None = None  # the Fremen only, with `weather`: next turn's storm distance
@@ -137,6 +138,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             bid_order=fs.bid_order,
             traitor_order=fs.auto_traitor,
             never_storm_cards=fs.never_storm_cards,
+            nexus_done_at_once=fs.nexus_done_at_once,
             revive_free_tokens=fs.revive_free_tokens if revives_anything(viewer) else None,
             guild_timing_in_storm_order=(fs.guild_timing_in_storm_order
                                          if viewer == Faction.GUILD and guild_timing_asked(state) else None),

@@ -12,6 +12,7 @@ from engine.actions import (
     GiveAllySpice,
     GiveBribe,
     ProposeAlliance,
+    SetNexusOrder,
 )
 from engine.alliances import release_bribes
 from engine.autoplay import play_until_stuck
@@ -24,6 +25,7 @@ from engine.model import Phase, PromptKind
 from engine.rng import Rng
 from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, apply_all, refused
 from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow, base_game
+from tests.test_standing_orders import answered_by_order, public, same_for_everyone_else
 
 
 @pytest.fixture(autouse=True)
@@ -38,6 +40,12 @@ def in_nexus(factions=ALL_SEVEN, alliances=(), **options):
     state, _ = at_blow(state=game, discard=[GREAT_FLAT], alliances=alliances)
     assert state.nexus is not None
     return state
+
+
+def nexus_with_orders(*orders, factions=ALL_SEVEN):
+    """The Nexus of `in_nexus`, with standing orders given before the spice blow: the state and its events."""
+    game, _ = apply_all(base_game(factions, deck=[SH1, OLD_GAP]), *orders)
+    return at_blow(state=game, discard=[GREAT_FLAT])
 
 
 
@@ -289,3 +297,72 @@ def test_impossible_ally_gifts_are_refused(action, code):
     assert state.faction(E).spice == 10
     refusal = refused(state, action)
     assert refusal.rule == "A-26" and refusal.code == code
+
+
+# --- the standing order "done at once" (A-8; issue 14, item 5) --------------------------------------------------
+
+
+def done_at_once(faction):
+    return SetNexusOrder(faction=faction, done_at_once=True)
+
+
+def talking(state):
+    return [p.faction for p in state.prompts if p.kind == PromptKind.NEXUS]
+
+
+def test_a_8_the_nexus_order_ends_its_owners_part_as_the_nexus_opens():
+    state, events = nexus_with_orders(done_at_once(H))
+    assert H not in talking(state) and len(talking(state)) == len(ALL_SEVEN) - 1
+    said = [e.message for e in public(events)]
+    assert said.index("Harkonnen are done with the Nexus.") > next(i for i, m in enumerate(said)
+                                                                    if m.startswith("A Nexus"))
+    assert answered_by_order(events, H) == ["By your standing order, you end your part in this Nexus at once: no "
+                                            "offer made, none accepted."]
+    for prompt in state.prompts:  # nobody is offered a partner who is no longer talking
+        assert "harkonnen" not in prompt.detail["propose_to"]
+    refused(state, ProposeAlliance(faction=A, partner=H), "A-8")
+
+
+def test_a_8_a_nexus_orders_answer_tells_the_table_nothing_a_click_would_not():
+    """The Harkonnen done by their order as the Nexus opens, or by a click on "Done" then: the table and every
+    other faction see the same events and the same game."""
+    by_order = nexus_with_orders(done_at_once(H))
+    state, events = nexus_with_orders()
+    state, done = apply(state, EndNexus(faction=H))
+    same_for_everyone_else(by_order, (state, events + done), H)
+
+
+def test_a_8_with_every_faction_ordered_the_nexus_ends_without_a_click():
+    state, events = nexus_with_orders(*(done_at_once(f) for f in ALL_SEVEN))
+    assert state.nexus is None and talking(state) == []
+    told = [e.type for e in public(events)]
+    assert told.count("nexus_done") == len(ALL_SEVEN)
+    assert told.index("nexus_closed") > max(i for i, kind in enumerate(told) if kind == "nexus_done")
+
+
+def test_a_8_a_nexus_order_given_while_talking_ends_the_part_at_once_and_the_others_are_asked_again():
+    state, _ = nexus_with_orders()
+    before = {p.faction: p.id for p in state.prompts if p.kind == PromptKind.NEXUS}
+    state, events = apply(state, done_at_once(E))
+    assert E not in talking(state)
+    assert [e.message for e in public(events)] == ["Emperor are done with the Nexus."]
+    assert answered_by_order(events, E) == ["By your standing order, you end your part in this Nexus at once: no "
+                                            "offer made, none accepted."]
+    for prompt in state.prompts:
+        assert prompt.id != before[prompt.faction] and "emperor" not in prompt.detail["propose_to"]
+
+
+def test_a_8_ask_me_clears_the_nexus_order_and_an_offer_may_then_be_made_and_accepted():
+    state, events = nexus_with_orders(done_at_once(A), SetNexusOrder(faction=A, done_at_once=False))
+    assert A in talking(state) and answered_by_order(events, A) == []
+    state, _ = apply_all(state, ProposeAlliance(faction=H, partner=A), AcceptAlliance(faction=A, partner=H))
+    assert state.alliances == [[A, H]]
+
+
+def test_a_8_the_nexus_order_keeps_its_owners_alliance_and_leaves_an_offer_to_them_unanswered():
+    game, _ = apply_all(base_game(ALL_SEVEN, deck=[SH1, OLD_GAP]), done_at_once(A))
+    state, _ = at_blow(state=game, discard=[GREAT_FLAT], alliances=[[A, H]])
+    assert state.alliances == [[A, H]] and A not in talking(state)
+    state, _ = apply(state, BreakAlliance(faction=H))  # their partner may still leave it
+    assert state.alliances == []
+

@@ -1,6 +1,7 @@
 """Standing orders end to end through SimCord (issue 14, item 5): `/me orders` shows a player their own orders and
 changes them; `/me hand` shows them too; the storm-card order answers its owner's storm decision as the window opens
-(no card for it, a line in the owner's DMs alone), and so does the Bene Gesserit's spiritual advisor order; the bid
+(no card for it, a line in the owner's DMs alone), and so do the Bene Gesserit's spiritual advisor order and the
+Nexus order (A-8); the bid
 card offers the bidding orders beside its bids; the shipment card offers "no shipment, no move" in one click. The
 table reads each answer as it would after a click.
 
@@ -19,8 +20,10 @@ from tests.test_bt_traitors import at, drive, position
 from tests.test_discord_e2e import deliver, reply
 from tests.test_discord_e2e_anytime import actor, components, labels, shown
 from tests.test_discord_e2e_dm import dm_for, open_prompt, plant
-from tests.test_discord_e2e_turn import auction, card_of, news, shipping, simcord_bot, table
+from tests.test_discord_e2e_turn import auction, card_of, news, pings_of, shipping, simcord_bot, table
 from tests.test_movement import CARTHAG, SINK, answer_defaults_until, arrange
+from tests.test_spice_blow import GREAT_FLAT as GREAT_FLAT_CARD
+from tests.test_spice_blow import OLD_GAP, SH1, at_blow
 
 simcord_bot, table = simcord_bot, table  # the fixtures, shared with tests/test_discord_e2e_turn.py
 ORDERS_MENU = "Choose what to do…"
@@ -58,7 +61,8 @@ async def test_me_orders_shows_and_changes_the_callers_own_orders_and_the_storm_
     assert "- Storm cards: ask me each time." in panel.content and "- Bidding: ask me for each bid." in panel.content
     assert "- Traitor calls: ask me each time." in panel.content
     assert "- Revival: ask me each time." in panel.content
-    assert menu_values(panel) == ["storm_card_order", "bid_order", "bid_limit", "revival_order", "traitor_order"]
+    assert menu_values(panel) == ["storm_card_order", "nexus_order", "bid_order", "bid_limit", "revival_order",
+                                  "traitor_order"]
     form = await choose_order(alice, panel, "storm_card_order")
     assert labels(form) == ["Never play one", "Ask me each time", "◀ All you may do now"]
     before = table.screens()
@@ -163,3 +167,39 @@ async def test_the_advisor_order_set_from_me_orders_sends_the_next_advisor_with_
     assert all(BY_STANDING_ORDER not in seen[f.value] for f in table.players if f != BG)
     state = await table.env.bot.service.state_of(game_id)
     assert state.tokens_at(SINK, BG) == 1 and not any(p.kind == PromptKind.SPIRITUAL_ADVISOR for p in state.prompts)
+
+
+async def test_a_8_the_nexus_order_given_during_a_nexus_ends_its_owners_part_and_the_others_cards_change_in_place(
+        table):
+    """A-8: the Atreides, asked at a Nexus, order "done at once" from /me orders: their card closes as answered, the
+    table reads "done with the Nexus" as after a click on "Done" and nothing of an order; the line that the order
+    answered is in the Atreides' DMs alone; the Harkonnen's card, asked again without the Atreides to propose to,
+    changes in place (no new DM, no new call by name)."""
+    alice, bob = table.players[A], table.players[H]
+    state, _ = at_blow([SH1, OLD_GAP], discard=[GREAT_FLAT_CARD], factions=(A, H, BT))
+    game_id, _, card = await card_of(table, state, A, PromptKind.NEXUS)
+    asked = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
+    theirs = dm_for(bob, asked.id)
+    assert "Propose an alliance to the Atreides" in labels(theirs)
+    dms, pings = len(bob.user.dm_channel.history()), pings_of(table, bob)
+    panel = await orders_of(alice, table.channel)
+    assert "- The Nexus: ask me each time." in panel.content
+    form = await choose_order(alice, panel, "nexus_order")
+    assert labels(form) == ["Done at once", "Ask me each time", "◀ All you may do now"]
+    before = table.screens()
+    done = await actor(alice, form).click(form, label="Done at once")
+    assert reply(done).startswith("Done: Standing order: the Nexus: Done at once")
+    await deliver(table.env)
+    seen = table.news(before)
+    assert "Atreides are done with the Nexus." in seen["channel"]
+    assert "standing order" not in seen["channel"].lower()
+    assert (f"{BY_STANDING_ORDER}, you end your part in this Nexus at once: no offer made, none accepted."
+            in seen[A.value])
+    assert all(BY_STANDING_ORDER not in seen[f.value] for f in table.players if f != A)
+    closed = table.env.backend.messages[alice.user.dm_channel.id][card.id]
+    assert "You answered: a standing order: end your part in each Nexus at once." in closed.content
+    changed = dm_for(bob, (await open_prompt(table.env, game_id, H, PromptKind.NEXUS)).id)
+    assert changed.id == theirs.id and "Propose an alliance to the Atreides" not in labels(changed)
+    assert len(bob.user.dm_channel.history()) == dms and pings_of(table, bob) == pings
+    assert "- The Nexus: done at once." in (await orders_of(alice, table.channel)).content
+

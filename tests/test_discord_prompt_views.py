@@ -137,9 +137,18 @@ def karama_window_prompts():
     return [(state, p) for p in state.prompts if p.secret]
 
 
+def bt_mark_prompts():
+    """BT-20: the BT's window to mark a leader just revived, which random games reach in some seeds only."""
+    from engine.actions import Revive
+    from tests.test_bt_traitors import DUNCAN, revival_position
+
+    state = apply(revival_position(), Revive(faction=Faction.ATREIDES, leader=DUNCAN)).state
+    return [(state, p) for p in state.prompts if p.secret]
+
+
 @pytest.fixture(scope="module")
 def real_prompts():
-    return real_secret_prompts() + optional_rule_prompts() + karama_window_prompts()
+    return real_secret_prompts() + optional_rule_prompts() + karama_window_prompts() + bt_mark_prompts()
 
 
 def custom_ids(view: discord.ui.View) -> list[str]:

@@ -14,6 +14,7 @@ from engine.actions import (
     PlayStormCards,
     SetAdvisorOrder,
     SetGuildTimingOrder,
+    SetNexusOrder,
     SetRevivalOrder,
     SetStormCardOrder,
     SubmitBattlePlan,
@@ -167,18 +168,20 @@ def test_a_1_storm_dials_stated_in_a_position_move_the_storm():
 
 
 def test_standing_orders_given_in_a_game_are_written_and_read_back():
-    """The revival (A-7), Guild timing (A-15) and spiritual advisor orders as their owners gave them, beside the
-    storm-card order: the position keeps each, and only where it was given."""
+    """The revival (A-7), Guild timing (A-15), spiritual advisor and Nexus (A-8) orders as their owners gave them,
+    beside the storm-card order: the position keeps each, and only where it was given."""
     state, _ = apply_all(ready_game(character_advantages=True), SetRevivalOrder(faction=A, free_tokens=True),
                          SetRevivalOrder(faction=F, free_tokens=True),
                          SetGuildTimingOrder(faction=G, storm_order=True), SetAdvisorOrder(faction=BG, order="never"),
-                         SetStormCardOrder(faction=H, never=True))
+                         SetStormCardOrder(faction=H, never=True), SetNexusOrder(faction=E, done_at_once=True))
     doc = write(state)
     assert (doc["revive_free_tokens"], doc["guild_timing_in_storm_order"], doc["advisor_order"]) == (
         ["atreides", "fremen"], True, "never")
     read = load(doc)
     assert [f for f, fs in read.factions.items() if fs.revive_free_tokens] == [A, F]
     assert [f for f, fs in read.factions.items() if fs.guild_timing_in_storm_order] == [G]
+    assert doc["nexus_done_at_once"] == ["emperor"]
+    assert [f for f, fs in read.factions.items() if fs.nexus_done_at_once] == [E]
     assert {f: fs.advisor_order for f, fs in read.factions.items() if fs.advisor_order != "ask"} == {BG: "never"}
     assert read.factions == state.factions and write(read) == doc
     cleared, _ = apply_all(state, SetRevivalOrder(faction=A, free_tokens=False),

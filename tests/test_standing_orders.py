@@ -24,6 +24,7 @@ from engine.actions import (
     SetAdvisorOrder,
     SetBidOrder,
     SetGuildTimingOrder,
+    SetNexusOrder,
     SetRevivalOrder,
     SetStormCardOrder,
     SetTraitorOrder,
@@ -617,6 +618,7 @@ SECRET_ORDERS = {
     "revival (A-7)": (SetRevivalOrder(faction=A, free_tokens=True), "revive_free_tokens", True),
     "Guild timing (A-15)": (STORM_ORDER, "guild_timing_in_storm_order", True),
     "spiritual advisor": (TO_THE_SINK, "advisor_order", "polar_sink"),
+    "Nexus (A-8)": (SetNexusOrder(faction=F, done_at_once=True), "nexus_done_at_once", True),
 }
 
 

@@ -47,6 +47,7 @@ from engine.actions import (
     SetBidOrder,
     SetCoexistence,
     SetGuildTimingOrder,
+    SetNexusOrder,
     SetRevivalOrder,
     SetStormCardOrder,
     SetTraitorOrder,
@@ -157,6 +158,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
                                 else "a standing order: ask me about revival"),
     SetGuildTimingOrder: lambda a: ("a standing order: take your turn in storm order" if a.storm_order
                                     else "a standing order: ask me when to take your turn"),
+    SetNexusOrder: lambda a: ("a standing order: end your part in each Nexus at once" if a.done_at_once
+                              else "a standing order: ask me at each Nexus"),
     SetAdvisorOrder: lambda a: f"a standing order for spiritual advisors: {advisor_order_words(a.order)}",
     SetTraitorOrder: lambda a: ("a standing order: always call a traitor when you can" if a.auto
                                 else "a standing order: ask me about traitors"),
@@ -173,7 +176,7 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.BT_TRAPS: (LayTraps,),
     PromptKind.STARTING_PLACEMENT: (PlaceStartingTokens,),
     PromptKind.STORM_DIAL: (DialStorm,),
-    PromptKind.NEXUS: (ProposeAlliance, AcceptAlliance, BreakAlliance, EndNexus),
+    PromptKind.NEXUS: (ProposeAlliance, AcceptAlliance, BreakAlliance, EndNexus, SetNexusOrder),
     PromptKind.WORM_RIDE: (RideWorm,),
     PromptKind.BID: (Bid, PassBid, SetBidOrder),
     PromptKind.REVIVAL: (Revive, BtAllyRevive, SetRevivalOrder),

@@ -11,6 +11,7 @@ from engine.anytime import (
     ADVISORS,
     ASK,
     AUTO_PASS,
+    DONE_AT_ONCE,
     FREE_TOKENS,
     LEADER,
     NEVER,
@@ -46,6 +47,7 @@ TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.REVIVAL_ORDER: "Standing order: revival",
     AnytimeKind.GUILD_TIMING_ORDER: "Standing order: when the Guild take their turn",
     AnytimeKind.ADVISOR_ORDER: "Standing order: spiritual advisors",
+    AnytimeKind.NEXUS_ORDER: "Standing order: the Nexus",
     AnytimeKind.SPICE_WIN_ORDER: "Standing order: declaring a spice win",
 }
 
@@ -82,6 +84,10 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.ADVISOR_ORDER: "Whenever another faction ships from off-planet: send a spiritual advisor to the Polar "
                                "Sink, or send none, answered for you as the question opens (the table reads only your "
                                "answer, as after a click); or be asked each time.",
+    AnytimeKind.NEXUS_ORDER: "At each Nexus, make no offer, accept none and end your part as it opens (the table "
+                             "reads that you are done, as after a click on \u201cDone\u201d; offers made to you go "
+                             "unanswered and your alliance stays as it is), or be asked each time. Change it before a "
+                             "Nexus you want to talk in.",
     AnytimeKind.SPICE_WIN_ORDER: "Declare a spice win at the end of every collection round in which you hold at "
                                  "least 35 spice, or never until you change this order.",
 }
@@ -90,7 +96,7 @@ PART_NAMES = {
     "card": "Card", "advantage": "Advantage", "target": "Faction", "to": "To", "stronghold": "Stronghold",
     "leader": "Leader", "revive": "Revive", "territory": "Territory", "change": "Change", "order": "Order",
     "auto": "Traitor calls", "storm": "Storm cards", "revival": "Revival", "timing": "Your turn",
-    "advisor": "Spiritual advisors",
+    "advisor": "Spiritual advisors", "nexus": "The Nexus",
     "declare": "Spice win", "amount": "Spice", "max_bid": "Bid up to", "question": "Question",
 }
 
@@ -130,6 +136,8 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
         return "Free tokens" if value == FREE_TOKENS else "Ask me each time"
     if part == "timing":
         return "In storm order" if value == STORM_ORDER else "Ask me each time"
+    if part == "nexus":
+        return "Done at once" if value == DONE_AT_ONCE else "Ask me each time"
     if part == "advisor":
         words = advisor_order_words(value)
         return words[0].upper() + words[1:]
@@ -163,6 +171,7 @@ def orders_now(seen: PlayerView) -> list[str]:
     if own is None:
         return []
     lines = [f"Storm cards: {'never play one' if own.never_storm_cards else 'ask me each time'}.",
+             f"The Nexus: {'done at once' if own.nexus_done_at_once else 'ask me each time'}.",
              f"Bidding: {bid_order_words(own.bid_order)}."]
     if own.revive_free_tokens is not None:
         lines.append(f"Revival: {'free tokens' if own.revive_free_tokens else 'ask me each time'}.")

@@ -45,6 +45,8 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("marked traitors", leaders(own.bt_marked)))
     if own.never_storm_cards:
         facts.append(("storm cards", "never play one (standing order)"))
+    if own.nexus_done_at_once:
+        facts.append(("the Nexus", "done at once (standing order)"))
     facts.append(("bidding order", bid_order_words(own.bid_order)))
     if own.revive_free_tokens:
         facts.append(("revival", "the free tokens, unless a leader could be revived (standing order)"))
