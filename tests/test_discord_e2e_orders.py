@@ -58,7 +58,9 @@ async def test_me_orders_shows_and_changes_the_callers_own_orders_and_the_storm_
     assert "- Storm cards: ask me each time." in panel.content and "- Bidding: ask me for each bid." in panel.content
     assert "- Traitor calls: ask me each time." in panel.content
     assert "- Revival: ask me each time." in panel.content
-    assert menu_values(panel) == ["storm_card_order", "bid_order", "bid_limit", "revival_order", "traitor_order"]
+    assert "- Bids you cannot outbid: ask me each time." in panel.content
+    assert menu_values(panel) == ["storm_card_order", "bid_order", "bid_limit", "outbid_order", "revival_order",
+                                  "traitor_order"]
     form = await choose_order(alice, panel, "storm_card_order")
     assert labels(form) == ["Never play one", "Ask me each time", "◀ All you may do now"]
     before = table.screens()

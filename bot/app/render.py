@@ -46,6 +46,8 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
     if own.never_storm_cards:
         facts.append(("storm cards", "never play one (standing order)"))
     facts.append(("bidding order", bid_order_words(own.bid_order)))
+    if own.pass_when_outbid:
+        facts.append(("bids you cannot outbid", "pass (standing order)"))
     if own.revive_free_tokens:
         facts.append(("revival", "the free tokens, unless a leader could be revived (standing order)"))
     if own.guild_timing_in_storm_order:
