@@ -70,10 +70,11 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.BID_ORDER: "Pass on every card without being asked, or be asked for each bid.",
     AnytimeKind.BID_LIMIT: "Outbid the high bid by 1 whenever you are asked, up to your limit and your spice; "
                            "else pass.",
-    AnytimeKind.OUTBID_ORDER: "Pass for me whenever the high bid is already at or above my own spice, so that I "
-                              "cannot outbid it (the help of an ally's spice is not counted: with an ally who would "
-                              "pay part, choose \u201cask me\u201d). The table reads only your pass, as after a "
-                              "click; a bid order above answers first. Or be asked each time.",
+    AnytimeKind.OUTBID_ORDER: "Pass at once whenever the high bid is already at or above your own spice, so that "
+                              "you cannot outbid it (an ally's spice is not counted: with an ally who would pay "
+                              "part, choose \u201cask me\u201d). The table reads only your pass, as after a click; "
+                              "a bid order (passing on cards, bid up to a limit) answers first. Or be asked each "
+                              "time.",
     AnytimeKind.TRAITOR_ORDER: "Call a traitor by yourself whenever one of yours leads against you (and only then), "
                                "or be asked.",
     AnytimeKind.STORM_CARD_ORDER: "Never play Weather Control or Family Atomics: each storm-card window is answered "
