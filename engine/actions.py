@@ -298,6 +298,14 @@ class SetStormCardOrder(PlayerAction):
     never: bool
 
 
+class SetOutbidOrder(PlayerAction):
+    """A-6, a standing order: pass at once on every bid whose high bid the faction cannot outbid with its own spice
+    (`pass_when_outbid`; an ally's share, A-8, is not counted), or be asked (engine/phases/bidding.py)."""
+
+    type: Literal["set_outbid_order"] = "set_outbid_order"
+    pass_when_outbid: bool
+
+
 class SetRevivalOrder(PlayerAction):
     """A-7, a standing order: answer every revival decision that offers no leader with the free tokens at once
     (`free_tokens`), or be asked (engine/phases/revival.py)."""
@@ -584,6 +592,7 @@ Action = Annotated[
     | ReturnCards
     | PlayStormCards
     | SetStormCardOrder
+    | SetOutbidOrder
     | SetRevivalOrder
     | SetGuildTimingOrder
     | SetAdvisorOrder

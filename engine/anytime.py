@@ -38,6 +38,7 @@ from engine.actions import (
     SetCoexistence,
     SetGuildTimingOrder,
     SetNexusOrder,
+    SetOutbidOrder,
     SetRevivalOrder,
     SetSpiceWinOrder,
     SetStormCardOrder,
@@ -73,6 +74,7 @@ FREE_TOKENS = "free_tokens"  # the revival order's setting besides ASK
 STORM_ORDER = "storm_order"  # the Guild timing order's setting besides ASK
 TO_POLAR_SINK = "polar_sink"  # the advisor order's setting besides NEVER and ASK
 DONE_AT_ONCE = "done_at_once"  # the Nexus order's setting besides ASK
+PASS_WHEN_OUTBID = "pass"  # the outbid order's setting besides ASK
 LEADER, TOKENS = "leader", "tokens"  # the two halves of a revival's compound value
 ADVISORS, FIGHTERS = "advisors", "fighters"  # the two ways of co-existence
 
@@ -91,6 +93,7 @@ class AnytimeKind(StrEnum):
     ALLY_SPICE = "ally_spice"  # the Emperor's spice for an ally
     BID_ORDER = "bid_order"  # a standing order: pass on every card, or be asked for each bid
     BID_LIMIT = "bid_limit"  # a standing order: outbid by 1 up to a limit
+    OUTBID_ORDER = "outbid_order"  # pass at once on a bid beyond the faction's own spice, or be asked
     TRAITOR_ORDER = "traitor_order"  # call a traitor automatically whenever one of ours leads against us
     STORM_CARD_ORDER = "storm_card_order"  # answer every storm-card window "no card" at once, or be asked
     REVIVAL_ORDER = "revival_order"  # revive the free tokens at once when no leader is offered, or be asked
@@ -103,8 +106,9 @@ class AnytimeKind(StrEnum):
 # In the order of the turn's rounds: storm, the Nexus after the spice blow, bidding, revival, shipment and
 # movement, battle, collection.
 STANDING_ORDERS = (AnytimeKind.STORM_CARD_ORDER, AnytimeKind.NEXUS_ORDER, AnytimeKind.BID_ORDER,
-                   AnytimeKind.BID_LIMIT, AnytimeKind.REVIVAL_ORDER, AnytimeKind.GUILD_TIMING_ORDER,
-                   AnytimeKind.ADVISOR_ORDER, AnytimeKind.TRAITOR_ORDER, AnytimeKind.SPICE_WIN_ORDER)
+                   AnytimeKind.BID_LIMIT, AnytimeKind.OUTBID_ORDER, AnytimeKind.REVIVAL_ORDER,
+                   AnytimeKind.GUILD_TIMING_ORDER, AnytimeKind.ADVISOR_ORDER, AnytimeKind.TRAITOR_ORDER,
+                   AnytimeKind.SPICE_WIN_ORDER)
 
 RULES: dict[AnytimeKind, str] = {
     AnytimeKind.KARAMA: "A-14",
@@ -120,6 +124,7 @@ RULES: dict[AnytimeKind, str] = {
     AnytimeKind.ALLY_SPICE: "A-26",
     AnytimeKind.BID_ORDER: "A-6",
     AnytimeKind.BID_LIMIT: "A-6",
+    AnytimeKind.OUTBID_ORDER: "A-6",
     AnytimeKind.TRAITOR_ORDER: "A-13",
     AnytimeKind.STORM_CARD_ORDER: "Treachery: Weather Control",
     AnytimeKind.REVIVAL_ORDER: "A-7",
@@ -361,7 +366,8 @@ def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
     orders = [_choice(AnytimeKind.STORM_CARD_ORDER, Pick(name="storm", options=[NEVER, ASK])),
               _choice(AnytimeKind.NEXUS_ORDER, Pick(name="nexus", options=[DONE_AT_ONCE, ASK])),
               _choice(AnytimeKind.BID_ORDER, Pick(name="order", options=[AUTO_PASS, ASK])),
-              _choice(AnytimeKind.BID_LIMIT, Amount(name="max_bid", low=1, high=BID_LIMIT_OFFERED))]
+              _choice(AnytimeKind.BID_LIMIT, Amount(name="max_bid", low=1, high=BID_LIMIT_OFFERED)),
+              _choice(AnytimeKind.OUTBID_ORDER, Pick(name="outbid", options=[PASS_WHEN_OUTBID, ASK]))]
     if revives_anything(faction):  # BT-1: not the BT
         orders.append(_choice(AnytimeKind.REVIVAL_ORDER, Pick(name="revival", options=[FREE_TOKENS, ASK])))
     if faction == G and guild_timing_asked(state):
@@ -420,6 +426,8 @@ def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]
             return SetTraitorOrder(faction=faction, auto=v["auto"] == YES)
         case AnytimeKind.STORM_CARD_ORDER:
             return SetStormCardOrder(faction=faction, never=v["storm"] == NEVER)
+        case AnytimeKind.OUTBID_ORDER:
+            return SetOutbidOrder(faction=faction, pass_when_outbid=v["outbid"] == PASS_WHEN_OUTBID)
         case AnytimeKind.REVIVAL_ORDER:
             return SetRevivalOrder(faction=faction, free_tokens=v["revival"] == FREE_TOKENS)
         case AnytimeKind.GUILD_TIMING_ORDER:

@@ -241,6 +241,7 @@ class FactionState(BaseModel):
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
     never_storm_cards: bool = False  # a standing order: answer every storm-card window "no card" (engine/cards.py)
     # Standing orders for busywork decisions, each answered at once where it opens:
+    pass_when_outbid: bool = False  # a bid whose high bid is beyond the faction's own spice is passed
     revive_free_tokens: bool = False  # a revival offering no leader is answered "the free tokens"
     guild_timing_in_storm_order: bool = False  # A-15, the Guild only: "now or later" answered by storm order
     advisor_order: AdvisorOrder = "ask"  # the Bene Gesserit only: the spiritual advisor's answer, or be asked

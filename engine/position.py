@@ -158,6 +158,7 @@ def _faction_state(position: Position, faction: Faction, dot: int | None, data: 
         auto_traitor=faction in position.auto_traitor,
         never_storm_cards=faction in position.never_storm_cards,
         nexus_done_at_once=faction in position.nexus_done_at_once,
+        pass_when_outbid=faction in position.pass_when_outbid,
         revive_free_tokens=faction in position.revive_free_tokens,
         guild_timing_in_storm_order=faction == Faction.GUILD and position.guild_timing_in_storm_order,
         advisor_order=position.advisor_order if faction == Faction.BENE_GESSERIT else "ask",
@@ -280,6 +281,7 @@ def write(state: GameState) -> dict[str, Any]:
     _put(doc, "auto_traitor", [f.value for f, fs in state.factions.items() if fs.auto_traitor])
     _put(doc, "never_storm_cards", [f.value for f, fs in state.factions.items() if fs.never_storm_cards])
     _put(doc, "nexus_done_at_once", [f.value for f, fs in state.factions.items() if fs.nexus_done_at_once])
+    _put(doc, "pass_when_outbid", [f.value for f, fs in state.factions.items() if fs.pass_when_outbid])
     _put(doc, "revive_free_tokens", [f.value for f, fs in state.factions.items() if fs.revive_free_tokens])
     guild, bene_gesserit = state.factions.get(Faction.GUILD), state.factions.get(Faction.BENE_GESSERIT)
     _put(doc, "guild_timing_in_storm_order", guild is not None and guild.guild_timing_in_storm_order)

@@ -61,8 +61,8 @@ def _strangers(position: Position) -> list[str]:
     named: list[tuple[str, Faction]] = [(key, f) for key in PER_FACTION for f in getattr(position, key)]
     named += [(f"forces at {loc}", f) for loc, here in position.forces.items() for f in here]
     named += [(f"elites at {loc}", f) for loc, here in position.elites.items() for f in here]
-    named += [(key, f) for key in ("auto_traitor", "never_storm_cards", "nexus_done_at_once", "revive_free_tokens",
-                                   "winners", "special_karama_used")
+    named += [(key, f) for key in ("auto_traitor", "never_storm_cards", "nexus_done_at_once", "pass_when_outbid",
+                                   "revive_free_tokens", "winners", "special_karama_used")
               for f in getattr(position, key)]
     named += [("alliances", f) for alliance in position.alliances for f in alliance]
     named += [(f"prompt {p.id}", p.faction) for p in position.prompts]

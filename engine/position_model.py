@@ -77,6 +77,7 @@ class Position(BaseModel):
     auto_traitor: list[Faction] = Field(default_factory=list)
     never_storm_cards: list[Faction] = Field(default_factory=list)  # the standing order "no storm card"
     nexus_done_at_once: list[Faction] = Field(default_factory=list)  # the standing order "done at once"
+    pass_when_outbid: list[Faction] = Field(default_factory=list)  # the standing order "pass when outbid"
     revive_free_tokens: list[Faction] = Field(default_factory=list)  # the standing order "free tokens"
     guild_timing_in_storm_order: bool = False  # the Guild's standing order "in storm order"
     advisor_order: AdvisorOrder = "ask"  # the Bene Gesserit's standing order for the spiritual advisor

@@ -136,9 +136,10 @@ def _storm_cards_chosen(event: Event, step: Step) -> set[Faction]:
 
 
 def _bidding_by_order(event: Event, step: Step) -> set[Faction]:
-    """A-6: a bid or a pass made by a faction's standing order: the factions with such an order before or after the
-    action (an order lapses with its card or its auction), or the one who gave it by this action."""
-    ordered = _ordered(lambda fs: fs.bid_order.auto_pass or fs.bid_order.max_bid is not None)
+    """A-6: a bid or a pass made by a faction's standing order (a bid order, or the order to pass when outbid): the
+    factions with such an order before or after the action (a bid order lapses with its card or its auction), or
+    the one who gave it by this action."""
+    ordered = _ordered(lambda fs: fs.bid_order.auto_pass or fs.bid_order.max_bid is not None or fs.pass_when_outbid)
     return ordered(event, step) | _the_actor(event, step)
 
 
@@ -196,6 +197,7 @@ OWN: dict[str, Rule] = {
     "bid_by_order": _bidding_by_order,
     "karama_window_answered": _karama_window_answer,
     "bid_order_set": _the_actor,
+    "outbid_order_set": _the_actor,
     "admin_set_spice_amount": _the_actor,
     "karama_readied": _orders("karama_orders"),
     "special_karama_readied": _orders("special_karama_orders"),

@@ -48,6 +48,7 @@ class FactionSecrets(BaseModel):
     trap_cards: dict[str, str] = {}  # the BT only: stronghold -> card (BT-30)
     karama_orders: list[KaramaOrder] = []  # Karama cards readied against an advantage
     bid_order: BidOrder | None = None  # the standing bidding order
+    pass_when_outbid: bool = False  # the standing order to pass on every bid beyond our own spice
     traitor_order: bool = False  # the standing order to call a traitor whenever one of ours leads against us
     never_storm_cards: bool = False  # the standing order to answer every storm-card window "no card"
     # Standing orders only some factions have (None for the others): revival (A-7; not the BT, BT-1), the Guild's
@@ -136,6 +137,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             trap_cards={s: t.card for s, t in state.traps.items()} if viewer == Faction.BENE_TLEILAXU else {},
             karama_orders=[o for o in state.karama_orders if o.faction == viewer],
             bid_order=fs.bid_order,
+            pass_when_outbid=fs.pass_when_outbid,
             traitor_order=fs.auto_traitor,
             never_storm_cards=fs.never_storm_cards,
             nexus_done_at_once=fs.nexus_done_at_once,

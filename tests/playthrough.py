@@ -8,10 +8,10 @@ factions, every option, the seed), each player takes a seat with `/game join` an
 Before the first decision each player sets their standing orders with `/me orders`, as a group would after
 reading the welcome DM: traitor calls "always call when I can", then each busywork order the panel offers them:
 storm cards "never", the Nexus "done at once" (no talk of alliances: those who keep being asked still talk, among
-themselves), revival "free tokens" (every faction but the BT), the Guild's turn "in storm order" and the Bene
-Gesserit's spiritual advisors "always to the Polar Sink". Each busywork order is drawn on its own: with the odds
-ASK_ODDS a player keeps being asked for that one instead. Bidding orders they give from the bid card itself,
-as it offers them.
+themselves), bids they cannot outbid with their own spice "pass for me" (A-6), revival "free tokens" (every faction
+but the BT), the Guild's turn "in storm order" and the Bene Gesserit's spiritual advisors "always to the Polar
+Sink". Each busywork order is drawn on its own: with the odds ASK_ODDS a player keeps being asked for that one
+instead. Bidding orders they give from the bid card itself, as it offers them.
 
 From then on each player looks only at their own DMs: a decision card with enabled controls is answered at
 random among what it offers (a button; in menus a random option in each, now and then turning a long menu's
@@ -50,7 +50,16 @@ from bot.app.decision_cards import CARD_HEADING, KIND_NAMES
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
-from engine.anytime import DONE_AT_ONCE, FREE_TOKENS, NEVER, STORM_ORDER, TO_POLAR_SINK, YES, AnytimeKind
+from engine.anytime import (
+    DONE_AT_ONCE,
+    FREE_TOKENS,
+    NEVER,
+    PASS_WHEN_OUTBID,
+    STORM_ORDER,
+    TO_POLAR_SINK,
+    YES,
+    AnytimeKind,
+)
 from engine.events import BY_STANDING_ORDER
 from engine.ids import Faction
 from engine.names import faction_name
@@ -91,6 +100,7 @@ TRAITOR_ALWAYS = (AnytimeKind.TRAITOR_ORDER, value_label(AnytimeKind.TRAITOR_ORD
 BUSYWORK_ORDERS = [(kind, value_label(kind, part, value)) for kind, part, value in (
     (AnytimeKind.STORM_CARD_ORDER, "storm", NEVER),
     (AnytimeKind.NEXUS_ORDER, "nexus", DONE_AT_ONCE),
+    (AnytimeKind.OUTBID_ORDER, "outbid", PASS_WHEN_OUTBID),
     (AnytimeKind.REVIVAL_ORDER, "revival", FREE_TOKENS),
     (AnytimeKind.GUILD_TIMING_ORDER, "timing", STORM_ORDER),
     (AnytimeKind.ADVISOR_ORDER, "advisor", TO_POLAR_SINK),

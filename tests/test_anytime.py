@@ -29,6 +29,7 @@ from engine.actions import (
     SetBidOrder,
     SetCoexistence,
     SetGuildTimingOrder,
+    SetOutbidOrder,
     SetRevivalOrder,
     SetSpiceWinOrder,
     SetStormCardOrder,
@@ -161,6 +162,7 @@ def candidates(state: GameState, faction: Faction) -> list[partial]:
              made(SetBidOrder, faction=faction, auto_pass=True)]
     found += [made(SetTraitorOrder, faction=faction, auto=yes) for yes in (True, False)]
     found += [made(SetStormCardOrder, faction=faction, never=yes) for yes in (True, False)]
+    found += [made(SetOutbidOrder, faction=faction, pass_when_outbid=yes) for yes in (True, False)]
     found += [made(SetRevivalOrder, faction=faction, free_tokens=yes) for yes in (True, False)]
     found += [made(SetGuildTimingOrder, faction=faction, storm_order=yes) for yes in (True, False)]
     found += [made(SetAdvisorOrder, faction=faction, order=order) for order in ("polar_sink", "never", "ask")]
@@ -263,6 +265,7 @@ def _others_secrets_changed(state: GameState, keeper: Faction, rng: Rng) -> Game
         fs.traitors = fs.traitors[:1]
         fs.auto_traitor = not fs.auto_traitor
         fs.never_storm_cards = not fs.never_storm_cards
+        fs.pass_when_outbid = not fs.pass_when_outbid
         fs.revive_free_tokens = not fs.revive_free_tokens
         fs.guild_timing_in_storm_order = not fs.guild_timing_in_storm_order
         fs.advisor_order = "never" if fs.advisor_order == "ask" else "ask"

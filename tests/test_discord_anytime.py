@@ -149,9 +149,9 @@ def test_me_orders_lists_the_readers_own_orders_and_karamas_ready_and_offers_the
     assert text.startswith("**Your standing orders** (secret: only you see them).")
     assert "- Storm cards: never play one." in text and "- Traitor calls: ask me each time." in text
     assert "- Karama: cancel the next time the Spacing Guild ship at half price." in text
-    assert [c.kind for c in orders][:7] == [AnytimeKind.KARAMA, AnytimeKind.STORM_CARD_ORDER, AnytimeKind.NEXUS_ORDER,
-                                            AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.REVIVAL_ORDER,
-                                            AnytimeKind.TRAITOR_ORDER]
+    assert [c.kind for c in orders][:8] == [AnytimeKind.KARAMA, AnytimeKind.STORM_CARD_ORDER, AnytimeKind.NEXUS_ORDER,
+                                            AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.OUTBID_ORDER,
+                                            AnytimeKind.REVIVAL_ORDER, AnytimeKind.TRAITOR_ORDER]
     assert "- The Nexus: ask me each time." in text
     assert "always call" not in text
 
@@ -228,7 +228,7 @@ async def test_the_open_button_shows_the_clickers_own_panel(table):
     menu = opened.response.sent_view.children[0]
     assert [o.value for o in menu.item.options] == ["karama", "karama_tax_bt", "karama_destroy_trap", "truthtrance",
                                                     "bribe", "storm_card_order", "nexus_order", "bid_order",
-                                                    "bid_limit", "revival_order", "traitor_order"]
+                                                    "bid_limit", "outbid_order", "revival_order", "traitor_order"]
     theirs = await press(OpenPanel, OpenPanel(game_id), bot, USERS[A])  # the same button, the Atreides' own panel
     assert "Karama" not in theirs.answers[0][0]
     stranger = await press(OpenPanel, OpenPanel(game_id), bot, 999)

@@ -87,7 +87,7 @@ async def test_me_act_shows_the_callers_own_actions_and_a_karama_tax_is_played_f
     panel = shown(mine)
     assert mine.ephemeral and menu_values(panel) == ["karama", "karama_tax_bt", "karama_destroy_trap", "truthtrance",
                                                      "bribe", "storm_card_order", "nexus_order", "bid_order",
-                                                     "bid_limit", "revival_order", "traitor_order"]
+                                                     "bid_limit", "outbid_order", "revival_order", "traitor_order"]
     theirs = shown(await alice.slash(room.channel, "me act"))
     assert not {"karama", "karama_tax_bt", "truthtrance"} & set(menu_values(theirs))
     assert panel.content not in contents(room.channel)  # ephemeral: the channel never shows it

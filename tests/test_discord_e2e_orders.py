@@ -1,9 +1,9 @@
 """Standing orders end to end through SimCord (issue 14, item 5): `/me orders` shows a player their own orders and
 changes them; `/me hand` shows them too; the storm-card order answers its owner's storm decision as the window opens
 (no card for it, a line in the owner's DMs alone), and so do the Bene Gesserit's spiritual advisor order and the
-Nexus order (A-8); the bid
-card offers the bidding orders beside its bids; the shipment card offers "no shipment, no move" in one click. The
-table reads each answer as it would after a click.
+Nexus order (A-8), and the order to pass on a bid its owner cannot outbid (A-6); the bid card offers the bidding
+orders beside its bids; the shipment card offers "no shipment, no move" in one click. The table reads each answer as
+it would after a click.
 
 The table is the seven-member #dune of tests/test_discord_e2e_turn.py, each scenario an engine state planted with
 the messages its open decisions call for; from there on everything goes through Discord.
@@ -61,8 +61,9 @@ async def test_me_orders_shows_and_changes_the_callers_own_orders_and_the_storm_
     assert "- Storm cards: ask me each time." in panel.content and "- Bidding: ask me for each bid." in panel.content
     assert "- Traitor calls: ask me each time." in panel.content
     assert "- Revival: ask me each time." in panel.content
-    assert menu_values(panel) == ["storm_card_order", "nexus_order", "bid_order", "bid_limit", "revival_order",
-                                  "traitor_order"]
+    assert "- Bids you cannot outbid: ask me each time." in panel.content
+    assert menu_values(panel) == ["storm_card_order", "nexus_order", "bid_order", "bid_limit", "outbid_order",
+                                  "revival_order", "traitor_order"]
     form = await choose_order(alice, panel, "storm_card_order")
     assert labels(form) == ["Never play one", "Ask me each time", "◀ All you may do now"]
     before = table.screens()
@@ -203,3 +204,33 @@ async def test_a_8_the_nexus_order_given_during_a_nexus_ends_its_owners_part_and
     assert len(bob.user.dm_channel.history()) == dms and pings_of(table, bob) == pings
     assert "- The Nexus: done at once." in (await orders_of(alice, table.channel)).content
 
+
+async def test_a_6_the_outbid_order_set_from_me_orders_passes_a_bid_its_owner_cannot_outbid(table):
+    """A-6: the Harkonnen, 3 spice, order "pass for me" on bids they cannot outbid from /me orders; the Atreides bid
+    4: the Harkonnen's pass is made at once, the channel reads it as after a click on Pass and nothing of an order,
+    the order's line goes to the Harkonnen's DMs alone and the Bene Tleilaxu are asked next."""
+    alice, bob = table.players[A], table.players[H]
+    state = at(position(factions=(A, H, BT), spice={A: 10, H: 3}), Phase.BIDDING)
+    state = drive(state, lambda s: any(p.kind == PromptKind.BID for p in s.prompts))[0]
+    game_id, _, card = await card_of(table, state, A, PromptKind.BID)
+    panel = await orders_of(bob, table.channel)
+    assert "- Bids you cannot outbid: ask me each time." in panel.content
+    form = await choose_order(bob, panel, "outbid_order")
+    assert labels(form) == ["Pass for me", "Ask me each time", "◀ All you may do now"]
+    before = table.screens()
+    done = await actor(bob, form).click(form, label="Pass for me")
+    assert reply(done).startswith("Done: Standing order: bids you cannot outbid: Pass for me")
+    assert "- Bids you cannot outbid: pass for me." in (await orders_of(bob, table.channel)).content
+    await deliver(table.env)
+    assert "outbid" not in news(table, before).lower()  # a secret order: the table hears nothing of it
+
+    before = table.screens()
+    assert reply(await alice.user.click(card, label="Bid 4")).startswith("Done")
+    await deliver(table.env)
+    seen = table.news(before)
+    assert "Harkonnen pass on card 1 of 3." in seen["channel"] and "standing order" not in seen["channel"].lower()
+    assert f"{BY_STANDING_ORDER}, you pass on card 1 of 3: you cannot outbid 4." in seen[H.value]
+    assert "**Your decision: a bid" not in seen[H.value]  # no card: the order answered it
+    assert all(BY_STANDING_ORDER not in seen[f.value] for f in table.players if f != H)
+    state = await table.env.bot.service.state_of(game_id)
+    assert H in state.bidding.passed and [p.faction for p in state.prompts if p.kind == PromptKind.BID] == [BT]

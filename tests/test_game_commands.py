@@ -140,7 +140,7 @@ async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():
     # the standing orders the engine offers this player, by name: not the Bene Gesserit's advisors, nor the Guild's
     assert welcome_text.endswith("Fewer clicks: `/me orders` lets the bot answer routine decisions for you, in secret "
                                  "and until you change them: storm cards, the Nexus, passing on cards, bid up to a "
-                                 "limit, revival, traitor calls.")
+                                 "limit, bids you cannot outbid, revival, traitor calls.")
     [welcome] = open_dms.views  # the any-time panel's button (bot/discord/anytime_panel.py)
     assert [(b.item.label, b.custom_id) for b in welcome.children] == [("Play a card or act now…", "mentat:act:g55")]
     assert await gateway.can_dm(game, "harkonnen") is False

@@ -15,6 +15,7 @@ from engine.actions import (
     SetAdvisorOrder,
     SetGuildTimingOrder,
     SetNexusOrder,
+    SetOutbidOrder,
     SetRevivalOrder,
     SetStormCardOrder,
     SubmitBattlePlan,
@@ -189,6 +190,21 @@ def test_standing_orders_given_in_a_game_are_written_and_read_back():
     assert write(cleared)["revive_free_tokens"] == ["fremen"] and "advisor_order" not in write(cleared)
 
 
+def test_a_6_the_outbid_order_is_written_and_read_back():
+    """The order to pass on a bid the faction cannot outbid (A-6), given by any faction, the BT too: the position
+    keeps it for exactly those who gave it, and not once cleared."""
+    state, _ = apply_all(ready_game(), SetOutbidOrder(faction=BT, pass_when_outbid=True),
+                         SetOutbidOrder(faction=E, pass_when_outbid=True))
+    doc = write(state)
+    assert doc["pass_when_outbid"] == ["emperor", "bene_tleilaxu"]
+    read = load(doc)
+    assert [f for f, fs in read.factions.items() if fs.pass_when_outbid] == [E, BT]
+    assert read.factions == state.factions and write(read) == doc
+    cleared, _ = apply_all(state, SetOutbidOrder(faction=BT, pass_when_outbid=False),
+                           SetOutbidOrder(faction=E, pass_when_outbid=False))
+    assert "pass_when_outbid" not in write(cleared)
+
+
 # --- impossible positions ----------------------------------------------------------------------
 
 
@@ -257,6 +273,8 @@ IMPOSSIBLE = [
      "BT-2: the Bene Tleilaxu join games of 3 to 7 players"),
     ("tokens under the storm", {**MINIMAL, "turn": 2, "storm": 14, "forces": {FLAT: {"emperor": 3}}},
      "the position breaks an invariant: tokens in sand under the storm"),
+    ("outbid order of a stranger", _with(pass_when_outbid=["fremen"]),
+     "pass_when_outbid names fremen, which is not in this game"),
     ("revival order of a stranger", _with(revive_free_tokens=["fremen"]),
      "revive_free_tokens names fremen, which is not in this game"),
     ("revival order of the BT", {**TRAP_SPRUNG, "revive_free_tokens": ["bene_tleilaxu"]},

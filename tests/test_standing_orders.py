@@ -1,7 +1,8 @@
 """Standing orders for the busywork (issue 14, item 5): the storm-card order (1979 rules: Storm, Weather Control and
-Family Atomics), the traitor order (A-13), the bidding orders given from the bid's card (A-6), one click for no
-shipment and no move this turn (1979 rules: Shipment, Movement; A-15 for the Guild's timing), the revival order
-(A-7), the Guild's timing order (A-15) and the Bene Gesserit's spiritual advisor order (1979 rules).
+Family Atomics), the traitor order (A-13), the bidding orders given from the bid's card (A-6), the order to pass on
+a bid the faction cannot outbid (A-6), one click for no shipment and no move this turn (1979 rules: Shipment,
+Movement; A-15 for the Guild's timing), the revival order (A-7), the Guild's timing order (A-15) and the Bene
+Gesserit's spiritual advisor order (1979 rules).
 
 An order answers for its owner at once and silently: a window that every faction must answer is still opened for
 everyone, and the answer an order gives reads to the table exactly as the same answer by a click. The leak tests
@@ -25,6 +26,7 @@ from engine.actions import (
     SetBidOrder,
     SetGuildTimingOrder,
     SetNexusOrder,
+    SetOutbidOrder,
     SetRevivalOrder,
     SetStormCardOrder,
     SetTraitorOrder,
@@ -284,6 +286,93 @@ def test_a_6_an_orders_bids_tell_the_table_nothing_clicks_would_not():
                                 Bid(faction=E, amount=4), PassBid(faction=A))
     assert ordered.bidding.card_number == clicked.bidding.card_number == 2
     same_for_everyone_else((ordered, events + new), (clicked, clicks), A)
+
+
+# --- bids the faction cannot outbid: "pass for me" or "ask me" (A-6) ---------------------------------------------
+
+
+PASS_WHEN_OUTBID = SetOutbidOrder(faction=F, pass_when_outbid=True)
+OUTBID_ASK = SetOutbidOrder(faction=F, pass_when_outbid=False)
+
+
+def fremen_with(spice: int, *actions):
+    """Card 1 of 4 up, bids going round A, E, F, H; the Fremen hold `spice`, the others 10; then `actions`."""
+    state, _ = auction(spice={A: 10, E: 10, F: spice, H: 10})
+    return apply_all(state, *actions)
+
+
+OUTBID = {
+    "the high bid above their spice": (3, [Bid(faction=A, amount=3), Bid(faction=E, amount=4)],
+                                       "you cannot outbid 4"),
+    "the high bid equal to their spice": (3, [Bid(faction=A, amount=3), PassBid(faction=E)], "you cannot outbid 3"),
+    "no spice to open with": (0, [PassBid(faction=A), PassBid(faction=E)], "you have no spice to open the bidding"),
+}
+
+
+@pytest.mark.parametrize("spice, bids, why", OUTBID.values(), ids=OUTBID.keys())
+def test_a_6_outbid_order_passes_at_once_when_the_high_bid_is_beyond_own_spice(spice, bids, why):
+    """Even the smallest raise, the high bid + 1, is beyond the Fremen's own spice: their pass is made as their bid
+    opens, and the Harkonnen are asked next."""
+    state, events = fremen_with(spice, PASS_WHEN_OUTBID, *bids)
+    assert "Fremen pass on card 1 of 4." in [e.message for e in public(events)]
+    assert answered_by_order(events, F) == [f"By your standing order, you pass on card 1 of 4: {why}."]
+    assert F in state.bidding.passed and bidder(state) == H
+
+
+def test_a_6_an_outbid_orders_pass_tells_the_table_nothing_a_click_on_pass_would_not():
+    """The Fremen's pass by the order, or by a click on Pass as their bid opens, and the card sold to the Emperor:
+    the table and every other faction see the same events and the same game, with card 2 up."""
+    start, _ = fremen_with(3)
+    sold = [PassBid(faction=H), PassBid(faction=A)]
+    by_order = apply_all(start, PASS_WHEN_OUTBID, Bid(faction=A, amount=3), Bid(faction=E, amount=4), *sold)
+    by_click = apply_all(start, Bid(faction=A, amount=3), Bid(faction=E, amount=4), PassBid(faction=F), *sold)
+    assert by_order[0].bidding.card_number == by_click[0].bidding.card_number == 2
+    same_for_everyone_else(by_order, by_click, F)
+
+
+def test_a_6_the_outbid_order_asks_when_the_faction_can_outbid():
+    """A high bid of 3 and 4 spice: a bid of 4 is the Fremen's to make or not, so they are asked."""
+    state, events = fremen_with(4, PASS_WHEN_OUTBID, Bid(faction=A, amount=3), PassBid(faction=E))
+    assert bidder(state) == F and answered_by_order(events, F) == []
+    assert prompt_of(state, F, PromptKind.BID).detail["max_bid"] == 4
+
+
+def test_a_6_ask_me_clears_the_outbid_order():
+    state, events = fremen_with(3, PASS_WHEN_OUTBID, OUTBID_ASK, Bid(faction=A, amount=3), Bid(faction=E, amount=4))
+    assert not state.faction(F).pass_when_outbid and bidder(state) == F and answered_by_order(events, F) == []
+
+
+def test_a_6_an_outbid_order_given_while_the_faction_is_asked_answers_at_once():
+    state, _ = fremen_with(3, Bid(faction=A, amount=3), Bid(faction=E, amount=4))
+    assert bidder(state) == F
+    state, events = apply(state, PASS_WHEN_OUTBID)
+    assert [e.message for e in public(events)] == ["Fremen pass on card 1 of 4."]
+    assert answered_by_order(events, F) == ["By your standing order, you pass on card 1 of 4: you cannot outbid 4."]
+    assert bidder(state) == H
+
+
+def test_a_6_an_outbid_order_given_while_the_faction_can_outbid_leaves_the_bid_asked():
+    state, _ = fremen_with(5, Bid(faction=A, amount=3), Bid(faction=E, amount=4))
+    state, events = apply(state, PASS_WHEN_OUTBID)
+    assert bidder(state) == F and public(events) == [] and [e.audience for e in events] == [(F,)]
+
+
+def test_a_6_a_bid_order_answers_before_the_outbid_order():
+    """A bid limit outbids by 1 while the Fremen can, then passes by its own words; an auto-pass passes even a bid
+    they could outbid."""
+    state, events = fremen_with(3, PASS_WHEN_OUTBID, SetBidOrder(faction=F, max_bid=10),
+                                Bid(faction=A, amount=1), PassBid(faction=E))
+    assert answered_by_order(events, F) == ["By your standing order, you bid 2 spice for card 1 of 4."]
+    state, events = apply_all(state, PassBid(faction=H), Bid(faction=A, amount=3))
+    assert answered_by_order(events, F) == ["By your standing order, you pass on card 1 of 4."]
+    state, events = fremen_with(10, PASS_WHEN_OUTBID, SetBidOrder(faction=F, auto_pass=True),
+                                PassBid(faction=A), PassBid(faction=E))
+    assert answered_by_order(events, F) == ["By your standing order, you pass on card 1 of 4."]
+
+
+def test_a_6_the_outbid_order_is_offered_to_every_faction():
+    state = ready_game()
+    assert all(AnytimeKind.OUTBID_ORDER in kinds_offered(state, f) for f in ALL_SEVEN)
 
 
 # --- no shipment, no move this turn (1979 rules: Shipment, Movement) --------------------------------------------
@@ -611,10 +700,11 @@ def test_the_advisor_order_is_the_bene_gesserits():
     refused(state, SetAdvisorOrder(faction=H, order="polar_sink"), "1979 rules: Bene Gesserit spiritual advisor")
 
 
-# --- the three orders are their owners' secrets -----------------------------------------------------------------
+# --- the new orders are their owners' secrets -----------------------------------------------------------------
 
 
 SECRET_ORDERS = {
+    "pass when outbid (A-6)": (PASS_WHEN_OUTBID, "pass_when_outbid", True),
     "revival (A-7)": (SetRevivalOrder(faction=A, free_tokens=True), "revive_free_tokens", True),
     "Guild timing (A-15)": (STORM_ORDER, "guild_timing_in_storm_order", True),
     "spiritual advisor": (TO_THE_SINK, "advisor_order", "polar_sink"),

@@ -48,6 +48,7 @@ from engine.actions import (
     SetCoexistence,
     SetGuildTimingOrder,
     SetNexusOrder,
+    SetOutbidOrder,
     SetRevivalOrder,
     SetStormCardOrder,
     SetTraitorOrder,
@@ -154,6 +155,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
     PlayStormCards: _storm_cards,
     SetStormCardOrder: lambda a: ("a standing order: never play a storm card" if a.never
                                   else "a standing order: ask me about storm cards"),
+    SetOutbidOrder: lambda a: ("a standing order: pass on bids you cannot outbid" if a.pass_when_outbid
+                               else "a standing order: ask me about bids I cannot outbid"),
     SetRevivalOrder: lambda a: ("a standing order: revive your free tokens" if a.free_tokens
                                 else "a standing order: ask me about revival"),
     SetGuildTimingOrder: lambda a: ("a standing order: take your turn in storm order" if a.storm_order
@@ -178,7 +181,7 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.STORM_DIAL: (DialStorm,),
     PromptKind.NEXUS: (ProposeAlliance, AcceptAlliance, BreakAlliance, EndNexus, SetNexusOrder),
     PromptKind.WORM_RIDE: (RideWorm,),
-    PromptKind.BID: (Bid, PassBid, SetBidOrder),
+    PromptKind.BID: (Bid, PassBid, SetBidOrder, SetOutbidOrder),
     PromptKind.REVIVAL: (Revive, BtAllyRevive, SetRevivalOrder),
     PromptKind.SHIPMENT: (Ship, ShipToReserves, SkipShipment),
     PromptKind.MOVEMENT: (Move, SkipMove, SetCoexistence),

@@ -15,6 +15,7 @@ from engine.anytime import (
     FREE_TOKENS,
     LEADER,
     NEVER,
+    PASS_WHEN_OUTBID,
     STANDING_ORDERS,
     STORM_ORDER,
     TO_POLAR_SINK,
@@ -42,6 +43,7 @@ TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.ALLY_SPICE: "Give spice to your ally",
     AnytimeKind.BID_ORDER: "Standing order: passing on cards",
     AnytimeKind.BID_LIMIT: "Standing order: bid up to a limit",
+    AnytimeKind.OUTBID_ORDER: "Standing order: bids you cannot outbid",
     AnytimeKind.TRAITOR_ORDER: "Standing order: traitor calls",
     AnytimeKind.STORM_CARD_ORDER: "Standing order: storm cards",
     AnytimeKind.REVIVAL_ORDER: "Standing order: revival",
@@ -70,6 +72,11 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.BID_ORDER: "Pass on every card without being asked, or be asked for each bid.",
     AnytimeKind.BID_LIMIT: "Outbid the high bid by 1 whenever you are asked, up to your limit and your spice; "
                            "else pass.",
+    AnytimeKind.OUTBID_ORDER: "Pass at once whenever the high bid is already at or above your own spice, so that "
+                              "you cannot outbid it (an ally's spice is not counted: with an ally who would pay "
+                              "part, choose \u201cask me\u201d). The table reads only your pass, as after a click; "
+                              "a bid order (passing on cards, bid up to a limit) answers first. Or be asked each "
+                              "time.",
     AnytimeKind.TRAITOR_ORDER: "Call a traitor by yourself whenever one of yours leads against you (and only then), "
                                "or be asked.",
     AnytimeKind.STORM_CARD_ORDER: "Never play Weather Control or Family Atomics: each storm-card window is answered "
@@ -96,7 +103,7 @@ PART_NAMES = {
     "card": "Card", "advantage": "Advantage", "target": "Faction", "to": "To", "stronghold": "Stronghold",
     "leader": "Leader", "revive": "Revive", "territory": "Territory", "change": "Change", "order": "Order",
     "auto": "Traitor calls", "storm": "Storm cards", "revival": "Revival", "timing": "Your turn",
-    "advisor": "Spiritual advisors", "nexus": "The Nexus",
+    "advisor": "Spiritual advisors", "nexus": "The Nexus", "outbid": "Bids you cannot outbid",
     "declare": "Spice win", "amount": "Spice", "max_bid": "Bid up to", "question": "Question",
 }
 
@@ -128,6 +135,8 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
         return f"{territory}: fighters become advisors" if way == ADVISORS else f"{territory}: advisors fight again"
     if part == "order":
         return {AUTO_PASS: "Pass on every card", ASK: "Ask me for each bid"}[value]
+    if part == "outbid":
+        return "Pass for me" if value == PASS_WHEN_OUTBID else "Ask me each time"
     if part == "auto":
         return "Always call when I can" if value == YES else "Ask me each time"
     if part == "storm":
@@ -172,7 +181,8 @@ def orders_now(seen: PlayerView) -> list[str]:
         return []
     lines = [f"Storm cards: {'never play one' if own.never_storm_cards else 'ask me each time'}.",
              f"The Nexus: {'done at once' if own.nexus_done_at_once else 'ask me each time'}.",
-             f"Bidding: {bid_order_words(own.bid_order)}."]
+             f"Bidding: {bid_order_words(own.bid_order)}.",
+             f"Bids you cannot outbid: {'pass for me' if own.pass_when_outbid else 'ask me each time'}."]
     if own.revive_free_tokens is not None:
         lines.append(f"Revival: {'free tokens' if own.revive_free_tokens else 'ask me each time'}.")
     if own.guild_timing_in_storm_order is not None:

@@ -48,6 +48,8 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
     if own.nexus_done_at_once:
         facts.append(("the Nexus", "done at once (standing order)"))
     facts.append(("bidding order", bid_order_words(own.bid_order)))
+    if own.pass_when_outbid:
+        facts.append(("bids you cannot outbid", "pass (standing order)"))
     if own.revive_free_tokens:
         facts.append(("revival", "the free tokens, unless a leader could be revived (standing order)"))
     if own.guild_timing_in_storm_order:

@@ -4,11 +4,16 @@ Steps: "" (CHOAM charity, cards dealt into the auction) -> "before_bidding" (R-2
 traps and give cards, BT-40 and R-11, engine/factions/bt_bidding.py) -> "auction" (one card at a time, bids go
 round in storm order) -> the phase ends. Bidding is open: each bid and pass is a public event and the BID
 prompt is public; which card is up stays secret (the Atreides see it, then only the buyer).
+
+A faction's secret standing orders (A-6) answer its bid as soon as it is asked, as a click would: the bid order
+(`SetBidOrder`: pass on every card, or outbid by 1 up to a limit) and, where no bid order is given, "pass when I
+cannot outbid" (`SetOutbidOrder`: the high bid is at or beyond the faction's own spice). The decision is still
+opened, and the table reads the same pass or bid; only the owner reads that the order made it.
 """
 
 from __future__ import annotations
 
-from engine.actions import Bid, PassBid, SetBidOrder
+from engine.actions import Bid, PassBid, SetBidOrder, SetOutbidOrder
 from engine.economy import bank_pays, pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
@@ -82,9 +87,7 @@ def run_bidding(state: GameState, log: EventLog) -> bool:
     faction = b.to_bid
     assert faction is not None  # a card is open, so somebody is to bid
     _open_bid_prompt(state, faction)
-    if _has_standing_order(state, faction):  # the decision is opened all the same: the game runs as with a click
-        take_prompt(state, faction, PromptKind.BID, RULE)
-        _apply_standing_order(state, faction, log)
+    _answer_by_order(state, faction, log)  # the decision is opened all the same: the game runs as with a click
     return True
 
 
@@ -163,14 +166,35 @@ def _open_card(state: GameState, log: EventLog) -> None:
                     card_number=b.card_number, card=card)
 
 
-def _has_standing_order(state: GameState, faction: Faction) -> bool:
-    order = state.faction(faction).bid_order
+def _has_bid_order(order: BidOrder) -> bool:
     return order.auto_pass or order.max_bid is not None
 
 
+def _cannot_outbid(state: GameState, faction: Faction) -> bool:
+    """Even the smallest raise, the high bid + 1, is beyond the faction's own spice (an ally's share, A-8, is not
+    counted: it is the ally's secret until offered)."""
+    return state.bidding.high_bid >= state.faction(faction).spice
+
+
+def _order_answers(state: GameState, faction: Faction) -> bool:
+    """A-6: whether a standing order answers the faction's bid now: a bid order always, the order to pass when
+    outbid only when the faction cannot outbid."""
+    fs = state.faction(faction)
+    return _has_bid_order(fs.bid_order) or (fs.pass_when_outbid and _cannot_outbid(state, faction))
+
+
+def _answer_by_order(state: GameState, faction: Faction, log: EventLog) -> None:
+    """The faction's open bid decision, answered by its standing order if one answers it now."""
+    if state.prompt_of(faction, PromptKind.BID) is None or not _order_answers(state, faction):
+        return
+    take_prompt(state, faction, PromptKind.BID, RULE)
+    _apply_standing_order(state, faction, log)
+
+
 def _apply_standing_order(state: GameState, faction: Faction, log: EventLog) -> None:
-    """A-6: auto-pass, or outbid the high bid by 1 up to the order's limit (and the spice in hand). The table
-    reads the bid or the pass a click would have made; only the owner reads that the order made it."""
+    """A-6: auto-pass, or outbid the high bid by 1 up to the order's limit (and the spice in hand); without a bid
+    order, the order to pass when outbid passes. The table reads the bid or the pass a click would have made; only
+    the owner reads that the order made it."""
     b = state.bidding
     order = state.faction(faction).bid_order
     wanted = b.high_bid + 1
@@ -180,7 +204,9 @@ def _apply_standing_order(state: GameState, faction: Faction, log: EventLog) -> 
                     f"{_ordinal_card(b)}.", card_number=b.card_number, amount=wanted)
         _record_bid(state, faction, wanted, None, 0, log)
     else:
-        log.private("bid_by_order", faction, f"{BY_STANDING_ORDER}, you pass on {_ordinal_card(b)}.",
+        why = "" if _has_bid_order(order) else (f": you cannot outbid {b.high_bid}" if b.high_bid
+                                                else ": you have no spice to open the bidding")
+        log.private("bid_by_order", faction, f"{BY_STANDING_ORDER}, you pass on {_ordinal_card(b)}{why}.",
                     card_number=b.card_number, amount=None)
         _record_pass(state, faction, log)
     _next_turn(state, log)
@@ -394,11 +420,21 @@ def set_bid_order(state: GameState, action: SetBidOrder, log: EventLog) -> None:
     state.faction(action.faction).bid_order = order
     log.private("bid_order_set", action.faction, _order_words(state, order), auto_pass=order.auto_pass,
                 max_bid=order.max_bid, lasts=order.lasts)
-    if _has_standing_order(state, action.faction) and any(p.kind == PromptKind.BID
-                                                           for p in state.prompts_for(action.faction)):
-        # Asked to bid right now: the order answers at once.
-        take_prompt(state, action.faction, PromptKind.BID, RULE)
-        _apply_standing_order(state, action.faction, log)
+    _answer_by_order(state, action.faction, log)  # asked to bid right now: the order answers at once
+
+
+@handles(SetOutbidOrder)
+def set_outbid_order(state: GameState, action: SetOutbidOrder, log: EventLog) -> None:
+    """A-6: a secret standing order, changed at any time: pass at once on every bid the faction cannot outbid with
+    its own spice (this one too, if it is asked now), unless a bid order answers first; otherwise it is asked."""
+    faction = action.faction
+    state.faction(faction).pass_when_outbid = action.pass_when_outbid
+    log.private("outbid_order_set", faction,
+                "Your standing order: you pass at once on every bid you cannot outbid with your own spice (an "
+                "ally's help, A-8, is not counted), until you change it (A-6)." if action.pass_when_outbid
+                else "Your standing order is cleared: you will be asked for each bid, even one you cannot outbid "
+                "(A-6).", pass_when_outbid=action.pass_when_outbid)
+    _answer_by_order(state, faction, log)
 
 
 def _order_words(state: GameState, order: BidOrder) -> str:
