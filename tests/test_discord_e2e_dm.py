@@ -118,18 +118,20 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     for other in (alice, room.players[BT]):  # the menus of the Harkonnen plan went to the Harkonnen DM alone
         assert not any(f":{plan.id}:" in (c.custom_id or "") for m in other.user.dm_channel.history()
                        for c in components(m))
-    # prescience binds the weapon to the Crysknife answered: the only weapon offered, already chosen
-    assert parts(first) == ["Leader", "Weapon: Crysknife", "Defense: No defense", "Dial", "Submit"]
-    assert [o.label for o in menu(first, "Weapon").options] == ["Crysknife"]
+    # prescience binds the weapon to the Crysknife answered: every pair offered holds it
+    assert parts(first) == ["Leader", "Weapon + defense", "Dial", "Submit"]
+    assert [o.label for o in menu(first, "Weapon + defense").options] == ["Crysknife + no defense",
+                                                                         "Crysknife + Snooper"]
     await choose(bob, plan.id, "Leader", "Feyd-Rautha (6)")
-    await choose(bob, plan.id, "Defense", "Snooper")
+    await choose(bob, plan.id, "Weapon + defense", "Crysknife + Snooper")
     await choose(bob, plan.id, "Dial", "2")
     edited = dm_for(bob, plan.id)
     assert edited.id == first.id  # the same DM, edited: it shows the choices so far
-    assert parts(edited) == ["Leader: Feyd-Rautha (6)", "Weapon: Crysknife", "Defense: Snooper", "Dial: 2", "Submit"]
+    assert parts(edited) == ["Leader: Feyd-Rautha (6)", "Weapon + defense: Crysknife + Snooper", "Dial: 2", "Submit"]
     submitted = await bob.user.click(edited, label="Submit")
     assert submitted.ephemeral
-    assert reply(submitted).startswith("Done: Leader: Feyd-Rautha (6); Weapon: Crysknife; Defense: Snooper; Dial: 2")
+    assert reply(submitted).startswith("Done: Leader: Feyd-Rautha (6); Weapon + defense: Crysknife + Snooper; "
+                                       "Dial: 2")
     await deliver(env)
     news = room.news(before)
     assert news["channel"] == "" and "Battle plans: 1 still to answer (Atreides)." in feed_text(channel)  # counted
@@ -139,11 +141,12 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     # the Atreides plan the same way; then both plans are revealed to the table
     plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
     await choose(alice, plan.id, "Leader", "Duncan Idaho (2)")
-    await choose(alice, plan.id, "Weapon", "Lasgun")
+    await choose(alice, plan.id, "Weapon + defense", "Lasgun + no defense")
     await choose(alice, plan.id, "Dial", "5")
     before = room.screens()
     submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
-    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon: Lasgun; Defense: No defense; Dial: 5")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon + defense: Lasgun + no defense; "
+                                       "Dial: 5")
     await deliver(env)
     revealed = room.news(before)["channel"]
     assert "Atreides submitted a battle plan." in revealed
@@ -233,9 +236,9 @@ async def test_draft_choices_survive_a_restart_of_the_bot(room):
     await env.restart_bot(restarted)
     assert env.bot is restarted
     assert menu(dm_for(alice, plan.id), "Leader").placeholder == "Leader: Duncan Idaho (2)"
-    await choose(alice, plan.id, "Defense", "Shield")
+    await choose(alice, plan.id, "Weapon + defense", "No weapon + Shield")
     submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
-    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon: No weapon; Defense: Shield; Dial: 4")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon + defense: No weapon + Shield; Dial: 4")
     plan = (await restarted.service.state_of(game_id)).battle.current.plans[A]
     assert (plan.leader, plan.weapon, plan.defense, plan.dial) == (DUNCAN, None, "shield_1", 4)
 

@@ -198,6 +198,7 @@ def test_a_battle_plan_form_offers_the_engines_default_plan(real_prompts):
         default = DEFAULTS[PromptKind.BATTLE_PLAN](state, plan_prompt)
         wanted = {"Leader": ("leader", default.leader) if default.leader else ("hero", default.cheap_hero),
                   "Weapon": default.weapon or "", "Defense": default.defense or "", "Dial": default.dial,
+                  "Weapon + defense": (default.weapon or "", default.defense or ""),
                   "Impairment": default.impair or "", "Kwisatz Haderach": default.kwisatz_haderach,
                   "Spice": default.spice}
         chosen: list[int | None] = [None] * len(form.fields)
@@ -250,20 +251,38 @@ def plan_detail(leaders=(), heroes=(), dial=(0, 0), weapons=(), defenses=(), pai
 def test_battle_plan_form_builds_the_plan_chosen():
     form = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(
         ["feyd_rautha", "beast_rabban"], ["cheap_hero_1"], (0, 3), ["crysknife", "baliset"], ["shield_1", "baliset"])))
-    assert [f.name for f in form.fields] == ["Leader", "Weapon", "Defense", "Dial"]
+    """Both slots may hold a card: the legal pairs in one menu (one choice, not two), no cards first and chosen
+    unless changed."""
+    form = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(
+        ["feyd_rautha", "beast_rabban"], ["cheap_hero_1"], (0, 3), ["crysknife", "baliset"], ["shield_1", "baliset"])))
+    assert [f.name for f in form.fields] == ["Leader", "Weapon + defense", "Dial"]
     assert [c.label for c in form.fields[0].choices] == ["Feyd-Rautha (6)", "Beast Rabban (4)",
                                                          "Cheap Hero (cheap hero, 0)"]
-    assert [c.label for c in form.fields[3].choices] == ["0", "1", "2", "3"]
-    chosen = pick(form, Leader="Beast Rabban (4)", Weapon="Crysknife", Dial="3")
+    # one card a slot: the Baliset is offered as the weapon or the defense, never both
+    assert [c.label for c in form.fields[1].choices] == [
+        "No weapon + no defense", "Crysknife + no defense", "Crysknife + Shield", "Crysknife + Baliset",
+        "Baliset + no defense", "Baliset + Shield", "No weapon + Shield", "No weapon + Baliset"]
+    assert [c.label for c in form.fields[2].choices] == ["0", "1", "2", "3"]
+    chosen = pick(form, Leader="Beast Rabban (4)", **{"Weapon + defense": "Crysknife + no defense"}, Dial="3")
     assert form.action(chosen) == SubmitBattlePlan(faction=H, leader="beast_rabban", weapon="crysknife", dial=3)
-    assert form.summary(chosen) == "Leader: Beast Rabban (4); Weapon: Crysknife; Defense: No defense; Dial: 3"
-    hero = pick(form, Leader="Cheap Hero (cheap hero, 0)", Defense="Baliset", Dial="0")
+    assert form.summary(chosen) == "Leader: Beast Rabban (4); Weapon + defense: Crysknife + no defense; Dial: 3"
+    hero = pick(form, Leader="Cheap Hero (cheap hero, 0)", **{"Weapon + defense": "No weapon + Baliset"}, Dial="0")
     assert form.action(hero) == SubmitBattlePlan(faction=H, cheap_hero="cheap_hero_1", defense="baliset")
+    both = pick(form, Leader="Feyd-Rautha (6)", **{"Weapon + defense": "Baliset + Shield"}, Dial="1")
+    assert form.action(both) == SubmitBattlePlan(faction=H, leader="feyd_rautha", weapon="baliset",
+                                                 defense="shield_1", dial=1)
     with pytest.raises(FormIncomplete, match="Choose your leader, dial first"):
-        form.action(pick(form, Weapon="Crysknife"))
-    # one card a slot: the Baliset chosen as the weapon is not offered as the defense
-    baliset = pick(form, Weapon="Baliset")
-    assert [c.label for c in form.fields_for(baliset)[2].choices] == ["No defense", "Shield"]
+        form.action(pick(form, **{"Weapon + defense": "Crysknife + no defense"}))
+
+
+def test_a_battle_plan_with_only_weapons_or_only_defenses_keeps_the_one_slot():
+    weapons = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(["feyd_rautha"], weapons=["crysknife"])))
+    assert [f.name for f in weapons.fields] == ["Leader", "Weapon"]
+    assert [c.label for c in weapons.fields[1].choices] == ["No weapon", "Crysknife"]
+    defenses = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(["feyd_rautha"], defenses=["shield_1"])))
+    assert [f.name for f in defenses.fields] == ["Leader", "Defense"]
+    assert defenses.action(pick(defenses, Defense="Shield")) == SubmitBattlePlan(faction=H, leader="feyd_rautha",
+                                                                                 defense="shield_1")
 
 
 def test_a_13_no_leader_and_no_cheap_hero_leaves_the_dial_alone():
@@ -279,23 +298,25 @@ def test_bt_16_r_34_the_bt_attack_plan_fills_its_weapon_slot_and_may_impair():
                         pairs=[["crysknife", None], ["crysknife", "kulon"], ["baliset", None], ["baliset", "kulon"]],
                         attack="leader", impairments=["no_shipping", "no_moving"], impairing=["baliset"])
     form = form_for(prompt(PromptKind.BATTLE_PLAN, BT, **shape))
-    assert [f.name for f in form.fields] == ["Weapon", "Defense", "Impairment"]
-    assert [c.label for c in form.fields[0].choices] == ["Crysknife", "Baliset"]  # no "No weapon" (R-34)
+    assert [f.name for f in form.fields] == ["Weapon + defense", "Impairment"]
+    assert [c.label for c in form.fields[0].choices] == [  # no "No weapon" (R-34)
+        "Crysknife + no defense", "Crysknife + Kulon", "Baliset + no defense", "Baliset + Kulon"]
     with pytest.raises(FormIncomplete, match="weapon"):
-        form.action([None, None, None])
+        form.action([None, None])
     # BT-16, R-17: the impairment comes with the worthless card alone, and must then be named
-    assert [c.label for c in form.fields_for(pick(form, Weapon="Crysknife"))[2].choices] == [
+    cards = "Weapon + defense"
+    assert [c.label for c in form.fields_for(pick(form, **{cards: "Crysknife + Kulon"}))[1].choices] == [
         "No impairment (a real weapon)"]
-    assert [c.label for c in form.fields_for(pick(form, Weapon="Baliset"))[2].choices] == [
+    assert [c.label for c in form.fields_for(pick(form, **{cards: "Baliset + no defense"}))[1].choices] == [
         "Impair: no shipping next turn", "Impair: no moving next turn"]
     with pytest.raises(FormIncomplete, match="impairment"):
-        form.action(pick(form, Weapon="Baliset"))
-    chosen = pick(form, Weapon="Baliset", Impairment="Impair: no moving next turn")
-    assert form.action(chosen) == SubmitBattlePlan(faction=BT, weapon="baliset", impair="no_moving")
+        form.action(pick(form, **{cards: "Baliset + Kulon"}))
+    chosen = pick(form, **{cards: "Baliset + Kulon"}, Impairment="Impair: no moving next turn")
+    assert form.action(chosen) == SubmitBattlePlan(faction=BT, weapon="baliset", defense="kulon", impair="no_moving")
     defender = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(
         ["feyd_rautha"], weapons=["baliset"], defenses=["kulon"], attack="leader")))
-    assert [f.name for f in defender.fields] == ["Leader", "Weapon", "Defense"]
-    assert defender.action([None, None, None]) == SubmitBattlePlan(faction=H, leader="feyd_rautha")
+    assert [f.name for f in defender.fields] == ["Leader", "Weapon + defense"]
+    assert defender.action([None, None]) == SubmitBattlePlan(faction=H, leader="feyd_rautha")
 
 
 def test_one_click_answers_build_their_actions():

@@ -191,10 +191,10 @@ async def test_an_amount_is_typed_into_the_modal_within_the_range_it_writes():
     assert summary.typed_values == 0 and summary.cards_answered == 1
 
 
-def atreides_planning_in_six_parts() -> GameState:
-    """An Atreides battle plan with every part: a leader, a weapon, a defense, the dial, the awakened Kwisatz
-    Haderach (A-15 `character_advantages`) and the spice backing the dial (A-15 `advanced_combat`): a form of six
-    parts, shown four at a time (bot/discord/form_core.py MAX_FIELDS)."""
+def atreides_planning_in_five_parts() -> GameState:
+    """An Atreides battle plan with every part: a leader, a weapon and a defense (one part: the pairs), the dial,
+    the awakened Kwisatz Haderach (A-15 `character_advantages`) and the spice backing the dial (A-15
+    `advanced_combat`): a form of five parts, shown four at a time (bot/discord/form_core.py MAX_FIELDS)."""
     state = arena((A, H, BT))
     switch_on(state, character_advantages=True, advanced_combat=True)
     state.kwisatz_haderach.active = True
@@ -203,14 +203,14 @@ def atreides_planning_in_six_parts() -> GameState:
     put(state, H, FLAT, 5)
     state = apply(enter_phase(state, Phase.BATTLE)[0], AskPrescience(faction=A)).state
     assert [f.name for f in form_for(prompt_of(state, A, PromptKind.BATTLE_PLAN)).fields] == [
-        "Leader", "Weapon", "Defense", "Dial", "Kwisatz Haderach", "Spice"]
+        "Leader", "Weapon + defense", "Dial", "Kwisatz Haderach", "Spice"]
     return state
 
 
 async def test_a_form_of_more_parts_than_one_card_shows_is_filled_window_after_window():
     bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
     summary = Summary(seed=1, factions=["atreides", "harkonnen", "bene_tleilaxu"], options="")
-    state = atreides_planning_in_six_parts()
+    state = atreides_planning_in_five_parts()
     async with simcord.run(bot) as env:
         await bot.tree.sync()
         guild = env.create_guild()
@@ -227,7 +227,7 @@ async def test_a_form_of_more_parts_than_one_card_shows_is_filled_window_after_w
         await table.answer_card(A, card)
 
     # every part chosen, in both windows: "More choices" pressed once, then Submit (and "Back" perhaps)
-    assert summary.interactions["select"] == 6
+    assert summary.interactions["select"] == 5
     assert 2 <= summary.interactions["click"] <= 3
     # whatever was chosen at random among what the parts offered, the plan was accepted
     assert summary.cards_answered == 1 and summary.offered_choice_refused == 0

@@ -36,6 +36,7 @@ from engine.actions import (
     SkipMove,
     SkipShipment,
 )
+from engine.board import locations_of
 from engine.errors import RuleViolation
 from engine.flow import DEFAULTS
 from engine.game import apply
@@ -292,22 +293,43 @@ def test_the_fremen_bring_tokens_free_and_an_impaired_faction_may_only_ship_noth
     assert labels(form_for(shipment(spice=0)).fields[0]) == ["Ship nothing"]  # nothing can be paid for
 
 
-def movement(impaired=False, **detail) -> Prompt:
+def movement(impaired=False, reach=("Imperial Basin#8", "Imperial Basin#9", "Old Gap#9"), **detail) -> Prompt:
     return prompt(PromptKind.MOVEMENT, BG, [ARRAKEEN], range=1, tokens={ARRAKEEN: 3},
-                  destinations={ARRAKEEN: ["Imperial Basin#8", "Imperial Basin#9", "Old Gap#9"]},
-                  ornithopters=True, impaired=impaired, **detail)
+                  destinations={ARRAKEEN: list(reach)}, ornithopters=True, impaired=impaired, **detail)
 
 
 def test_movement_from_a_group_to_a_place_in_range_and_co_existence_declared_in_the_same_form():
     form = form_for(movement(coexist={"advisors": ["Arrakeen"], "fighters": ["Polar Sink"]}))
     assert labels(form.fields[0]) == ["Arrakeen (3 tokens)", "Co-exist in Arrakeen: your tokens there become advisors",
                                       "Your advisors in Polar Sink become fighters"]
-    chosen = pick(form, "Arrakeen (3 tokens)", "Imperial Basin", "Imperial Basin (sector 8)", "2 tokens")
+    # the reach fits one menu: to a place at once, its sector named where the territory has several
+    assert [f.name for f in form.fields] == ["From", "To", "Tokens"]
+    assert labels(form.fields_for(pick(form, "Arrakeen (3 tokens)"))[1]) == [
+        "Imperial Basin (sector 8)", "Imperial Basin (sector 9)", "Old Gap (sector 9)"]
+    chosen = pick(form, "Arrakeen (3 tokens)", "Imperial Basin (sector 8)", "2 tokens")
     assert form.action(chosen) == Move(faction=BG, from_location=ARRAKEEN, to_location="Imperial Basin#8", tokens=2)
+    with pytest.raises(FormIncomplete, match="to"):
+        form.action(pick(form, "Arrakeen (3 tokens)", None, "2 tokens"))
     assert form.action(pick(form, "Your advisors in Polar Sink become fighters")) == SetCoexistence(
         faction=BG, territory="Polar Sink", advisors=False)
     assert shortcut(form, "Move nothing").action(BG) == SkipMove(faction=BG)  # one click beside the menus
     assert labels(form_for(movement(impaired=True)).fields[0]) == ["Move nothing"]  # BT-16
+
+
+def test_a_22_a_reach_beyond_one_menu_is_chosen_by_territory_then_sector():
+    """Ornithopters reach more places than one menu holds (25): the territory, then its sector."""
+    far = [place for territory in ("The Great Flat", "False Wall West", "Hagga Basin", "The Minor Erg", "Old Gap",
+                                   "Imperial Basin", "Cielago North", "Cielago South", "Meridian", "South Mesa",
+                                   "Wind Pass", "Rock Outcroppings") for place in locations_of(territory)]
+    assert len(far) > 25
+    form = form_for(movement(reach=far))
+    assert [f.name for f in form.fields] == ["From", "To", "Sector", "Tokens"]
+    chosen = pick(form, "Arrakeen (3 tokens)", "Old Gap")
+    assert labels(form.fields_for(chosen)[2]) == ["Old Gap (sector 8)", "Old Gap (sector 9)", "Old Gap (sector 10)"]
+    chosen = pick(form, "Arrakeen (3 tokens)", "Old Gap", "Old Gap (sector 9)", "3 tokens")
+    assert form.action(chosen) == Move(faction=BG, from_location=ARRAKEEN, to_location="Old Gap#9", tokens=3)
+    with pytest.raises(FormIncomplete, match="sector"):
+        form.action(pick(form, "Arrakeen (3 tokens)", "Old Gap", None, "3 tokens"))
 
 
 def test_the_fremen_split_their_starting_tokens_and_the_counts_always_add_up():

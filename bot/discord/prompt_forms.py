@@ -355,6 +355,16 @@ def plan_defenses(detail: dict, weapon: str | None, decided: bool = True) -> lis
                          if not decided or pair[0] == weapon])
 
 
+CARDS = "Weapon + defense"  # the battle plan's part of the card pairs, when both slots may hold a card
+
+
+def _pair_label(weapon: str | None, defense: str | None) -> str:
+    """"Lasgun + no defense", "No weapon + Shield": the slots in the part's order (a worthless card may fill
+    either)."""
+    words = f"{_card(weapon) if weapon else 'no weapon'} + {_card(defense) if defense else 'no defense'}"
+    return words[0].upper() + words[1:]
+
+
 def _card_choices(cards: list[str | None], empty: str) -> list[Choice]:
     return [Choice(empty, NOTHING) if card is None else Choice(_card(card), card) for card in cards]
 
@@ -382,14 +392,21 @@ def _battle_plan(prompt: Prompt) -> Form:
                    for who, x in heads]
         part("Leader", lambda before: _field("Leader", choices))
     weapons, defenses = plan_weapons(d), plan_defenses(d, None, decided=False)
-    if any(weapons):
+    if any(weapons) and any(defenses):  # one menu of the legal pairs: one choice instead of two (issue 14)
+        pairs = [Choice(_pair_label(w, c), (w or NOTHING, c or NOTHING))
+                 for w, c in sorted(d["card_pairs"], key=lambda pair: pair != [None, None])]  # no cards first
+        part(CARDS, lambda before: _field(CARDS, pairs, first_by_default=pairs[0].value == (NOTHING, NOTHING)))
+    elif any(weapons):
         part("Weapon", lambda before: _slot("Weapon", _card_choices(weapons, "No weapon")))
-    if any(defenses):
-        def defense(before: dict[int, Any]) -> Field:
-            weapon = chosen("Weapon", before) if "Weapon" in names else NOTHING
-            cards = plan_defenses(d, weapon or None, decided=weapon is not None)
-            return _slot("Defense", _card_choices(cards, "No defense"))
-        part("Defense", defense)
+    elif any(defenses):
+        part("Defense", lambda before: _slot("Defense", _card_choices(defenses, "No defense")))
+
+    def weapon_of(before: dict[int, Any]) -> Any:
+        """The weapon chosen so far: a card, NOTHING for none, None when undecided."""
+        if CARDS not in names:
+            return chosen("Weapon", before)
+        pair = chosen(CARDS, before)
+        return None if pair is None else pair[0]
     low, high = d.get("min_dial", 0), d.get("max_dial", 0)
     if high > 0:
         part("Dial", lambda before: _field("Dial", [Choice(str(n), n) for n in range(low, high + 1)]))
@@ -410,7 +427,7 @@ def _battle_plan(prompt: Prompt) -> Form:
     impairing = d.get("impairing", [])
     if impairing:  # BT-16, R-17: named exactly when a worthless card fills the weapon slot
         def impairment(before: dict[int, Any]) -> Field:
-            weapon = chosen("Weapon", before)
+            weapon = weapon_of(before)
             undecided = weapon is None
             choices = []
             if any(w not in impairing for w in weapons) if undecided else weapon not in impairing:
@@ -423,9 +440,10 @@ def _battle_plan(prompt: Prompt) -> Form:
     def build(faction: Faction, values: list[Any]) -> Action:
         plan = dict(zip(names, values, strict=True))
         who, leader = plan.get("Leader") or (None, None)
+        weapon, defense = plan.get(CARDS) or (plan.get("Weapon"), plan.get("Defense"))
         return SubmitBattlePlan(faction=faction, leader=leader if who == "leader" else None,
-                                cheap_hero=leader if who == "hero" else None, weapon=plan.get("Weapon") or None,
-                                defense=plan.get("Defense") or None, dial=plan.get("Dial", low),
+                                cheap_hero=leader if who == "hero" else None, weapon=weapon or None,
+                                defense=defense or None, dial=plan.get("Dial", low),
                                 impair=plan.get("Impairment") or None,
                                 kwisatz_haderach=bool(plan.get("Kwisatz Haderach")), spice=plan.get("Spice", 0))
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.app.words import faction_words, tokens, where
-from bot.discord.form_core import Amount, Choice, Field, Form, FormIncomplete, Shortcut
+from bot.discord.form_core import MAX_CHOICES, Amount, Choice, Field, Form, FormIncomplete, Shortcut
 from engine.actions import (
     AcceptAlliance,
     Action,
@@ -280,8 +280,9 @@ def movement_sources(prompt: Prompt) -> list[str]:
 
 
 def _movement(prompt: Prompt) -> Form:
-    """From (a group that may move; for the Bene Gesserit, co-existence declared in a territory), to (a territory
-    in range, then its sector), how many tokens; or move nothing."""
+    """From (a group that may move; for the Bene Gesserit, co-existence declared in a territory), to (a place in
+    range: at once when every group's reach fits one menu, else a territory then its sector), how many tokens; or
+    move nothing."""
     d = prompt.detail
     moves = movement_sources(prompt)
     coexist = d.get("coexist") or {}
@@ -292,29 +293,32 @@ def _movement(prompt: Prompt) -> Form:
     if not sources:  # an impairment (BT-16): one button
         return _single(prompt, "Movement", [Choice("Move nothing", NOTHING)], lambda f, v: SkipMove(faction=f))
     first = Field("From", sources)  # moving nothing: a button beside the menus
+    by_sector = not all(len(d["destinations"][source]) <= MAX_CHOICES for source in moves)
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
-        source, territory = values[0], values[1]
+        source = values[0]
+        later = ("To", "Sector", "Tokens") if by_sector else ("To", "Tokens")
         if source is None:
-            return (first, _waiting("To", "Choose where from first"), _waiting("Sector", "Choose where to first"),
-                    _waiting("Tokens", "Choose where from first"))
+            return first, *(_waiting(name, "Choose where from first") for name in later)
         if not isinstance(source, str):  # co-existence: no destination
-            return first, _settled("To", "Nowhere"), _settled("Sector", "None"), _settled("Tokens", "None")
-        grouped = _by_territory(list(d["destinations"][source]))
-        to = Field("To", tuple(Choice(name, name) for name in grouped))
+            return first, *(_settled(name, "Nowhere" if name == "To" else "None") for name in later)
         count = Field("Tokens", tuple(Choice(tokens(n), n) for n in range(1, int(d["tokens"][source]) + 1)))
-        if territory not in grouped:
-            return first, to, _waiting("Sector", "Choose where to first"), count
-        return first, to, _sector_field(grouped[territory]), count
+        if not by_sector:  # each place with its sector ("Imperial Basin (sector 8)") where the territory has several
+            places = d["destinations"][source]
+            return first, Field("To", tuple(Choice(where(place), place) for place in places)), count
+        grouped, territory = _by_territory(list(d["destinations"][source])), values[1]
+        sector = (_sector_field(grouped[territory]) if territory in grouped
+                  else _waiting("Sector", "Choose where to first"))
+        return first, Field("To", tuple(Choice(name, name) for name in grouped)), sector, count
 
     def build(faction: Faction, values: list[Any]) -> Action:
-        source, _territory, location, count = values
+        source, location, count = values[0], values[-2], values[-1]
         if isinstance(source, tuple):  # A-15: declared now; the engine asks the movement again
             return SetCoexistence(faction=faction, territory=source[1], advisors=source[0] == "advisors")
-        _required([source, location, count], "From", "Sector", "Tokens")
+        _required([source, location, count], "From", "Sector" if by_sector else "To", "Tokens")
         return Move(faction=faction, from_location=source, to_location=location, tokens=count)
 
-    return Form(prompt, refine([None] * 4), build, refine=refine, shortcuts=(MOVE_NOTHING,))
+    return Form(prompt, refine([None] * (4 if by_sector else 3)), build, refine=refine, shortcuts=(MOVE_NOTHING,))
 
 
 # --- setup: the starting tokens a faction places itself ----------------------------------------------
