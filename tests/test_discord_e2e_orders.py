@@ -47,6 +47,20 @@ async def choose_order(member, panel, kind: str):
     return shown(chosen)
 
 
+async def set_order(table, member, kind: str, topic: str, buttons: list[str], button: str, now: str):
+    """`/me orders`: the order's line reads "ask me each time", its form offers `buttons` (and the way back to the
+    list), `button` sets it; the list then reads `now`. The table's screens before the click, to compare after."""
+    panel = await orders_of(member, table.channel)
+    assert f"- {topic}: ask me each time." in panel.content
+    form = await choose_order(member, panel, kind)
+    assert labels(form) == [*buttons, "◀ All you may do now"]
+    before = table.screens()
+    done = await actor(member, form).click(form, label=button)
+    assert done.ephemeral and reply(done).startswith(f"Done: Standing order: {topic[0].lower()}{topic[1:]}: {button}")
+    assert f"- {topic}: {now}." in (await orders_of(member, table.channel)).content
+    return before
+
+
 def storm_dials_open():
     """Turn 2's storm round, its two dials asked; the Atreides hold Weather Control."""
     state = at(position(factions=(A, H, BT), hands={A: ["weather_control"]}), Phase.STORM)
@@ -58,18 +72,13 @@ async def test_me_orders_shows_and_changes_the_callers_own_orders_and_the_storm_
     game_id = await plant(table, storm_dials_open())
     panel = await orders_of(alice, table.channel)
     assert panel.content.startswith("**Your standing orders** (secret: only you see them).")
-    assert "- Storm cards: ask me each time." in panel.content and "- Bidding: ask me for each bid." in panel.content
-    assert "- Traitor calls: ask me each time." in panel.content
+    assert "- Bidding: ask me for each bid." in panel.content and "- Traitor calls: ask me each time." in panel.content
     assert "- Revival: ask me each time." in panel.content
     assert "- Bids you cannot outbid: ask me each time." in panel.content
     assert menu_values(panel) == ["storm_card_order", "nexus_order", "bid_order", "bid_limit", "outbid_order",
                                   "revival_order", "traitor_order"]
-    form = await choose_order(alice, panel, "storm_card_order")
-    assert labels(form) == ["Never play one", "Ask me each time", "◀ All you may do now"]
-    before = table.screens()
-    done = await actor(alice, form).click(form, label="Never play one")
-    assert done.ephemeral and reply(done).startswith("Done: Standing order: storm cards: Never play one")
-    assert "- Storm cards: never play one." in (await orders_of(alice, table.channel)).content
+    before = await set_order(table, alice, "storm_card_order", "Storm cards", ["Never play one", "Ask me each time"],
+                             "Never play one", "never play one")
     assert "Storm cards: never play one (standing order)" in reply(await alice.slash(table.channel, "me hand"))
     await deliver(table.env)
     assert "storm" not in news(table, before).lower()  # a secret order: the table hears nothing of it
@@ -142,16 +151,10 @@ async def test_the_advisor_order_set_from_me_orders_sends_the_next_advisor_with_
     to Polar Sink", and nothing of an order; only the Bene Gesserit's DMs tell that the order answered."""
     betty = table.players[BG]
     game_id = await plant(table, answer_defaults_until(arrange(spice={H: 10, BG: 5})[0], H))
-    panel = await orders_of(betty, table.channel)
-    assert "- Spiritual advisors: ask me each time." in panel.content
-    assert "advisor_order" in menu_values(panel)
     assert "advisor_order" not in menu_values(await orders_of(table.players[H], table.channel))
-    form = await choose_order(betty, panel, "advisor_order")
-    assert labels(form) == ["Always to the Polar Sink", "Never send one", "Ask me each time", "◀ All you may do now"]
-    before = table.screens()
-    done = await actor(betty, form).click(form, label="Always to the Polar Sink")
-    assert reply(done).startswith("Done: Standing order: spiritual advisors: Always to the Polar Sink")
-    assert "- Spiritual advisors: always to the Polar Sink." in (await orders_of(betty, table.channel)).content
+    before = await set_order(table, betty, "advisor_order", "Spiritual advisors",
+                             ["Always to the Polar Sink", "Never send one", "Ask me each time"],
+                             "Always to the Polar Sink", "always to the Polar Sink")
     await deliver(table.env)
     assert "advisor" not in news(table, before).lower()  # a secret order: the table hears nothing of it
 
@@ -183,13 +186,8 @@ async def test_a_8_the_nexus_order_given_during_a_nexus_ends_its_owners_part_and
     theirs = dm_for(bob, asked.id)
     assert "Propose an alliance to the Atreides" in labels(theirs)
     dms, pings = len(bob.user.dm_channel.history()), pings_of(table, bob)
-    panel = await orders_of(alice, table.channel)
-    assert "- The Nexus: ask me each time." in panel.content
-    form = await choose_order(alice, panel, "nexus_order")
-    assert labels(form) == ["Done at once", "Ask me each time", "◀ All you may do now"]
-    before = table.screens()
-    done = await actor(alice, form).click(form, label="Done at once")
-    assert reply(done).startswith("Done: Standing order: the Nexus: Done at once")
+    before = await set_order(table, alice, "nexus_order", "The Nexus", ["Done at once", "Ask me each time"],
+                             "Done at once", "done at once")
     await deliver(table.env)
     seen = table.news(before)
     assert "Atreides are done with the Nexus." in seen["channel"]
@@ -202,7 +200,6 @@ async def test_a_8_the_nexus_order_given_during_a_nexus_ends_its_owners_part_and
     changed = dm_for(bob, (await open_prompt(table.env, game_id, H, PromptKind.NEXUS)).id)
     assert changed.id == theirs.id and "Propose an alliance to the Atreides" not in labels(changed)
     assert len(bob.user.dm_channel.history()) == dms and pings_of(table, bob) == pings
-    assert "- The Nexus: done at once." in (await orders_of(alice, table.channel)).content
 
 
 async def test_a_6_the_outbid_order_set_from_me_orders_passes_a_bid_its_owner_cannot_outbid(table):
@@ -213,14 +210,8 @@ async def test_a_6_the_outbid_order_set_from_me_orders_passes_a_bid_its_owner_ca
     state = at(position(factions=(A, H, BT), spice={A: 10, H: 3}), Phase.BIDDING)
     state = drive(state, lambda s: any(p.kind == PromptKind.BID for p in s.prompts))[0]
     game_id, _, card = await card_of(table, state, A, PromptKind.BID)
-    panel = await orders_of(bob, table.channel)
-    assert "- Bids you cannot outbid: ask me each time." in panel.content
-    form = await choose_order(bob, panel, "outbid_order")
-    assert labels(form) == ["Pass for me", "Ask me each time", "◀ All you may do now"]
-    before = table.screens()
-    done = await actor(bob, form).click(form, label="Pass for me")
-    assert reply(done).startswith("Done: Standing order: bids you cannot outbid: Pass for me")
-    assert "- Bids you cannot outbid: pass for me." in (await orders_of(bob, table.channel)).content
+    before = await set_order(table, bob, "outbid_order", "Bids you cannot outbid", ["Pass for me", "Ask me each time"],
+                             "Pass for me", "pass for me")
     await deliver(table.env)
     assert "outbid" not in news(table, before).lower()  # a secret order: the table hears nothing of it
 
