@@ -699,7 +699,7 @@ CASES = [
     Case("play move", A, _movement, {"from_location": "Arrakeen#9", "to_location": "Imperial Basin#9", "tokens": 2},
          "Done: move 2 from Arrakeen#9 to Imperial Basin#9", "move",
          {"from_location": "Arrakeen#9", "to_location": "Imperial Basin#9", "tokens": 2}),
-    Case("play revive", A, _revival, {"leader": "Duncan Idaho"}, "Done: revive 0 tokens and Duncan Idaho", "revive",
+    Case("play revive", A, _revival, {"leader": "Duncan Idaho"}, "Done: revive Duncan Idaho", "revive",
          {"tokens": 0, "leader": "duncan_idaho"}),
     Case("play traitor", A, _setup, {"leader": "piter de vries"}, "Done: your traitor is piter de vries",
          "choose_traitor", {"leader": "piter_de_vries"}),  # seed 7 offers the Atreides Piter de Vries

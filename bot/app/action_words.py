@@ -73,7 +73,7 @@ def _names(ids: list[str]) -> str:
     return ", ".join(option_name(i) for i in ids) or "none"
 
 
-def _revival(count: int, leaders: list[str], kwisatz_haderach: bool = False) -> str:
+def revival_words(count: int, leaders: list[str], kwisatz_haderach: bool = False) -> str:
     """"revive 2 tokens", "revive Bashar", "revive 1 token and Bashar"; "revive 0 tokens" for nothing at all."""
     parts = ([tokens(count)] if count or not (leaders or kwisatz_haderach) else []) + leaders \
         + (["the Kwisatz Haderach"] if kwisatz_haderach else [])
@@ -123,8 +123,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
     PlaceWorm: lambda a: f"place Shai-Hulud in {a.territory}" if a.territory else "place Shai-Hulud nowhere",
     Bid: lambda a: f"bid {a.amount}" + (f" ({a.ally_pays} paid by your ally)" if a.ally_pays else ""),
     PassBid: lambda a: "pass",
-    Revive: lambda a: _revival(a.tokens, [option_name(a.leader)] if a.leader else [], a.kwisatz_haderach),
-    BtAllyRevive: lambda a: _revival(a.tokens, [_names(a.leaders)] if a.leaders else []),
+    Revive: lambda a: revival_words(a.tokens, [option_name(a.leader)] if a.leader else [], a.kwisatz_haderach),
+    BtAllyRevive: lambda a: revival_words(a.tokens, [_names(a.leaders)] if a.leaders else []),
     Ship: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location) if a.from_location else 'your reserves'}"
                     f" to {_where(a.to_location)}",
     ShipToReserves: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location)} back to your reserves",

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.action_words import revival_words
 from bot.app.anytime_words import value_label
 from bot.discord.autocomplete import (
     battle_opponents,
@@ -357,8 +358,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
         """Revive tokens and perhaps a leader from the tanks."""
         await self._submit(interaction, lambda f: Revive(faction=f, tokens=tokens, leader=leader_id(leader),
                                                          kwisatz_haderach=kwisatz_haderach),
-                           f"revive {tokens} tokens{' and ' + leader if leader else ''}"
-                           + (" and the Kwisatz Haderach" if kwisatz_haderach else ""))
+                           revival_words(tokens, [leader] if leader else [], kwisatz_haderach))
 
     @app_commands.command(name="traitor")
     @app_commands.describe(leader="The leader you keep as your traitor")
