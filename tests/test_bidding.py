@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from engine.actions import Bid, ForceDefault, GiveBribe, PassBid, SetBidOrder, SetSpice, UseKarama
+from engine.actions import Bid, ForceDefault, GiveBribe, KaramaTaxBt, PassBid, SetBidOrder, SetSpice, UseKarama
 from engine.autoplay import play_prompt
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
@@ -16,6 +16,7 @@ from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
 from engine.invariants import violations
 from engine.karama import Advantage
+from engine.leaks import LeakChecker
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases.bidding import RULE
@@ -603,7 +604,39 @@ def test_the_emperor_buying_with_an_allys_help_pays_the_bank_in_full():
 def test_a_buyer_whose_spice_left_since_the_bid_pays_what_is_left():
     """Spice can leave a shield between a bid and the sale (here an admin correction): no spice is created."""
     state, _ = game()
+    emperor = state.faction(E).spice
     state, _ = apply_all(state, Bid(faction=A, amount=5), SetSpice(admin="mod", reason="fix", faction=A, amount=2))
     state, events = apply_all(state, *passes(E, F, H))
     assert state.faction(A).spice == 0 and state.faction(A).hand[-1] == AUCTION[0]
-    assert next(e for e in events if e.type == "card_sold").data["price"] == 2
+    assert state.faction(E).spice == emperor + 2
+    sold = next(e for e in events if e.type == "card_sold")
+    assert sold.data == {"faction": A.value, "card_number": 1, "price": 5, "paid_to": E.value, "short": True}
+
+
+def taxed_after_their_bid(held: int):
+    """The BT bid 12 for card 1, then the Atreides' Karama taxes them (BT-51: 10, or all they have), then the
+    Atreides pass: the card is sold to the BT."""
+    state, _ = game((A, E, F, H, BT), spice={BT: held}, hands={BT: 3}, bt_traps=False, bt_give_cards=False)
+    state.faction(A).hand.append("karama_2")
+    return apply_all(state, Bid(faction=A, amount=1), *passes(E, F, H), Bid(faction=BT, amount=12),
+                     KaramaTaxBt(faction=A, card="karama_2"), PassBid(faction=A))
+
+
+def test_bt_51_a_buyer_taxed_below_its_bid_pays_all_it_has_and_the_table_is_not_told_how_much():
+    """1979 rules (Bidding): nobody bids more spice than he has; but a Karama tax (BT-51) may take the BT's spice
+    after their bid. At the sale they pay what they have left. The table reads that the bid was more than that, not
+    how much it was (it is behind their shield: 15 or 12 spice before the tax, the table reads the same); the BT read
+    what they paid; the Emperor's spice grows by it."""
+    sales = {}
+    for held in (15, 12):
+        emperor = ready_game((A, E, F, H, BT)).faction(E).spice
+        state, events = taxed_after_their_bid(held)
+        assert state.faction(BT).spice == 0 and state.faction(E).spice == emperor + held - 10
+        assert f"You paid {held - 10} spice of your bid of 12: all you had." in " ".join(
+            e.message for e in events if e.type == "card_bought")
+        sales[held] = [(e.message, e.data) for e in events if e.public and e.type == "card_sold"]
+        assert not [v for v in LeakChecker().check(state, events, views=False) if "spice" in v]
+    assert sales[15] == sales[12] == [(
+        "Bene Tleilaxu buy card 1 of 5, paid to the Emperor: their bid of 12 spice was more than they had left, and "
+        "they pay what they have.", {"faction": BT.value, "card_number": 1, "price": 12, "paid_to": E.value,
+                                     "short": True})]

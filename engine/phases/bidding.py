@@ -298,12 +298,17 @@ def _sell(state: GameState, log: EventLog) -> None:
         paid += amount
     state.faction(buyer).hand.append(card)
     receiver = "the Emperor" if to_emperor else "the bank"
-    short = f" (bid {price}; the bidder could pay only {paid})" if paid < price else ""
-    log.private("card_bought", buyer, f"You bought card {b.card_number}: {card_name(card)}.",
+    # Short of the bid, the payers pay all they have: how much that was stays behind the shields (the buyer reads
+    # it; the receiver sees its own spice grow), so the table learns no faction's spice from it.
+    short = paid < price
+    log.private("card_bought", buyer, f"You bought card {b.card_number}: {card_name(card)}."
+                + (f" You paid {paid} spice of your bid of {price}: all you had." if short else ""),
                 card_number=b.card_number, card=card)
-    log.public("card_sold", f"{faction_name(buyer)} buy {_ordinal_card(b)} for {paid} spice, paid to {receiver}"
-               f"{short}.", faction=buyer.value, card_number=b.card_number, price=paid,
-               paid_to=emperor.value if to_emperor else "bank")
+    log.public("card_sold", f"{faction_name(buyer)} buy {_ordinal_card(b)}, paid to {receiver}: their bid of {price} "
+               "spice was more than they had left, and they pay what they have." if short else
+               f"{faction_name(buyer)} buy {_ordinal_card(b)} for {price} spice, paid to {receiver}.",
+               faction=buyer.value, card_number=b.card_number, price=price,
+               paid_to=emperor.value if to_emperor else "bank", **({"short": True} if short else {}))
     if buyer == Faction.HARKONNEN:
         _harkonnen_extra_card(state, log)
     b.card_open = False
