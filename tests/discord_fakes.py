@@ -20,7 +20,9 @@ class FakeResponse:
         self._done = True
 
     async def defer(self, *, ephemeral=False, thinking=False):
-        self.log.append(("defer", None, ephemeral))
+        # "thinking": a message to come, its follow-up takes its ephemerality; else (a component's or a modal's)
+        # the message the control belongs to is to be edited, and each follow-up is its own message
+        self.log.append(("defer", None, ephemeral) if thinking else ("defer_update", None, None))
         self._done = True
 
 
@@ -57,9 +59,16 @@ class FakeInteraction:
         self.response = FakeResponse(self.log)
         self.followup = FakeFollowup(self.log)
 
+    async def edit_original_response(self, *, content=None, view=None, **_):
+        """After a deferred update: the message the pressed control belongs to (an ephemeral panel), edited."""
+        self.log.append(("edit", content, True))
+        if view is not None:
+            self.followup.views.append(view)
+
     @property
     def answers(self) -> list[tuple[str, bool]]:
-        """The texts answered, with whether each was ephemeral (deferral ephemerality counts for follow-ups)."""
+        """The texts answered, with whether each was ephemeral (a thinking deferral's ephemerality counts for
+        follow-ups); an edit of the panel after a deferred update counts as an answer."""
         deferred = next((e for kind, _, e in self.log if kind == "defer"), None)
         return [(text, deferred if kind == "followup" and deferred is not None else ephemeral)
-                for kind, text, ephemeral in self.log if kind != "defer"]
+                for kind, text, ephemeral in self.log if kind not in ("defer", "defer_update")]

@@ -443,9 +443,10 @@ class Table:
     # --- standing orders ---------------------------------------------------------------------------------
 
     async def set_standing_orders(self, faction: Faction) -> None:
-        """`/me orders`, then each order chosen in its menu, when the menu offers it, and set by its button; back to
-        the list between two. Each busywork order is drawn whether the panel offers it or not (ASK_ODDS), so that
-        the draws do not depend on what the player reads."""
+        """`/me orders`, then each order chosen in its menu, when the menu offers it, and set by its button (the
+        panel then lists what may be done now again; after a refusal, back to the list). Each busywork order is
+        drawn whether the panel offers it or not (ASK_ODDS), so that the draws do not depend on what the player
+        reads."""
         member = self.players[faction]
         wanted = [TRAITOR_ALWAYS] + [order for order in BUSYWORK_ORDERS if self.rng.random() >= ASK_ODDS]
         panel = _shown(await self.slash(member, "me orders"))
@@ -459,6 +460,7 @@ class Table:
             done = await self.interact("click", member.click(panel, label=label))
             if reply_text(done).startswith("Done"):
                 self.summary.standing_orders_set += 1
+                panel = _shown(done)  # the panel lists what may be done now again
             else:
                 log(f"{member.name} could not set {kind.value}: {reply_text(done)}")
 

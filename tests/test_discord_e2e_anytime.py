@@ -72,7 +72,10 @@ async def test_the_welcome_dm_opens_the_panel_and_a_standing_order_is_set_there(
     edited = await choose_action(alice, panel, "traitor_order")
     assert "Always call when I can" in labels(edited)
     done = await actor(alice, edited).click(edited, label="Always call when I can")
-    assert done.ephemeral and reply(done).startswith("Done: Standing order: traitor calls: Always call when I can")
+    # the panel itself says so, and lists again what the player may do now, the order changed
+    again = done.response
+    assert again.ephemeral and again.content.startswith("Done: Standing order: traitor calls: Always call when I can")
+    assert "- Traitor calls: always call when I can." in again.content and "traitor_order" in menu_values(again.message)
     hand = await alice.slash(table.channel, "me hand")
     assert "Traitor calls: automatic" in reply(hand)
     for other in (H, BT):  # a secret order: nobody else hears of it
@@ -97,7 +100,9 @@ async def test_me_act_shows_the_callers_own_actions_and_a_karama_tax_is_played_f
     assert form.content.startswith("**Karama: tax the Bene Tleilaxu 10 spice** (rule BT-51")
     assert labels(form) == ["Karama", "◀ All you may do now"]
     played = await bob.click(form, label="Karama")
-    assert played.ephemeral and reply(played).startswith("Done: Karama: tax the Bene Tleilaxu 10 spice: Karama")
+    assert played.response.ephemeral and reply(played).startswith("Done: Karama: tax the Bene Tleilaxu 10 spice: "
+                                                                   "Karama")
+    assert "karama_tax_bt" not in menu_values(played.response.message)  # the panel again, the Karama gone
     await deliver(room.env)
     news = room.news(before)
     assert "Harkonnen play Karama to tax the Bene Tleilaxu" in news["channel"]

@@ -56,7 +56,11 @@ async def set_order(table, member, kind: str, topic: str, buttons: list[str], bu
     assert labels(form) == [*buttons, "◀ All you may do now"]
     before = table.screens()
     done = await actor(member, form).click(form, label=button)
-    assert done.ephemeral and reply(done).startswith(f"Done: Standing order: {topic[0].lower()}{topic[1:]}: {button}")
+    # the panel itself says it is done and lists again what may be done now: the next order is one choice away
+    panel = done.response
+    assert panel.ephemeral and panel.content.startswith(f"Done: Standing order: {topic[0].lower()}{topic[1:]}: "
+                                                        f"{button}")
+    assert ORDERS_MENU in [getattr(c, "placeholder", None) for c in components(panel.message)]
     assert f"- {topic}: {now}." in (await orders_of(member, table.channel)).content
     return before
 

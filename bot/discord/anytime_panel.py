@@ -204,6 +204,9 @@ async def _choice_now(interaction: discord.Interaction[Any], seat: Seat, kind: s
 
 
 async def _submit(interaction: discord.Interaction[Any], seat: Seat, make, summary: str) -> None:
+    """Carry out the action; once done, the panel it came from shows what the player may do now under the line
+    saying what was done (the next order or action is one choice away, no "back" needed). A refusal comes as its
+    own message and leaves the panel as it was."""
     bot: GameBot = interaction.client
     async with refusals(interaction):
         try:
@@ -213,7 +216,10 @@ async def _submit(interaction: discord.Interaction[Any], seat: Seat, make, summa
             return
         accepted = await bot.service.submit(seat.row.game_id, interaction.user.id, action)
         bot.wake_outbox()
-        await answer(interaction, f"Done: {summary} (game version {accepted.seq}).")
+        now = await _seat_of_user(bot, seat.row.game_id, interaction.user.id) or seat
+        text = f"Done: {summary} (game version {accepted.seq}).\n\n{now.text()}"
+        await interaction.edit_original_response(content=text[:2000], view=panel_view(seat.row.game_id,
+                                                                                        now.choices()))
 
 
 # --- the controls ------------------------------------------------------------------------------------------
@@ -314,7 +320,7 @@ class AnyButton(discord.ui.DynamicItem[discord.ui.Button],
         if typed_parts(choice):
             await interaction.response.send_modal(TypedModal(self.game_id, choice, form, [self.index]))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()  # the panel is edited once the action is done
         await _submit(interaction, seat, lambda: form.action([self.index]),
                       f"{title(choice.kind)}: {form.summary([self.index])}")
 
@@ -385,7 +391,7 @@ class AnySubmit(discord.ui.DynamicItem[discord.ui.Button],
         if typed_parts(choice):
             await interaction.response.send_modal(TypedModal(self.game_id, choice, form, list(draft.chosen)))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()  # the panel is edited once the action is done
         await _submit(interaction, seat, lambda: form.action(draft.chosen),
                       f"{title(choice.kind)}: {form.summary(draft.chosen)}")
 
@@ -411,7 +417,7 @@ class TypedModal(discord.ui.Modal):
             self.add_item(field)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()  # the panel the modal came from is edited once the action is done
         seat = await _seat(interaction, self.game_id)
         found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
         if found is None:
