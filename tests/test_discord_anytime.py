@@ -34,7 +34,7 @@ from engine.anytime import Amount, AnytimeKind, anytime_choices
 from engine.errors import RuleViolation
 from engine.game import apply
 from engine.ids import Faction
-from engine.model import GameState
+from engine.model import GameState, Phase
 from engine.rng import Rng
 from engine.views import view
 from tests.conftest import ready_game, store_running_game
@@ -66,6 +66,16 @@ def first_values(form) -> list[int]:
 
 
 # --- the views ------------------------------------------------------------------------------------------------
+
+
+def test_a_panel_with_nothing_left_to_choose_has_no_menu():
+    """Discord refuses a select menu of no options: once the game is over the panel shows no menu at all."""
+    assert panel_view(SNOWFLAKE_GAME, []).children == []
+    ended = ready_game(factions=(A, H, BT), seed=3)
+    ended.phase = Phase.ENDED
+    assert panel_view(SNOWFLAKE_GAME, anytime_choices(ended, H)).children == []
+    [menu] = panel_view(SNOWFLAKE_GAME, anytime_choices(ready_game(factions=(A, H, BT), seed=3), H)).children
+    assert 1 <= len(menu.item.options) <= MAX_CHOICES
 
 
 def test_every_panel_and_form_fits_discord_and_every_custom_id_has_one_handler():

@@ -100,7 +100,8 @@ def _buttons_answer(form: Form) -> bool:
 
 def panel_view(game_id: str, choices: list[AnytimeChoice]) -> discord.ui.View:
     view_ = discord.ui.View(timeout=None)
-    view_.add_item(PanelMenu.of(game_id, choices))
+    if choices:  # Discord refuses a menu of no options (the game is over: nothing is left to choose)
+        view_.add_item(PanelMenu.of(game_id, choices))
     return view_
 
 
@@ -181,8 +182,7 @@ async def orders_panel_for(bot: GameBot, game_id: str, user_id: int) -> tuple[st
     if seat is None:
         return None
     orders = [c for c in seat.choices() if c.kind in ORDER_KINDS]
-    controls = panel_view(game_id, orders) if orders else discord.ui.View(timeout=None)  # the game is over
-    return orders_text(view(seat.state, seat.faction), orders), controls
+    return orders_text(view(seat.state, seat.faction), orders), panel_view(game_id, orders)
 
 
 async def _choice_now(interaction: discord.Interaction[Any], seat: Seat, kind: str,
