@@ -188,7 +188,7 @@ async def test_a_8_the_nexus_order_given_during_a_nexus_ends_its_owners_part_and
     game_id, _, card = await card_of(table, state, A, PromptKind.NEXUS)
     asked = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
     theirs = dm_for(bob, asked.id)
-    assert "Propose an alliance to the Atreides" in labels(theirs)
+    assert "Propose an alliance to the Atreides" in labels(theirs) and "Done with this Nexus:" not in theirs.content
     dms, pings = len(bob.user.dm_channel.history()), pings_of(table, bob)
     before = await set_order(table, alice, "nexus_order", "The Nexus", ["Done at once", "Ask me each time"],
                              "Done at once", "done at once")
@@ -203,6 +203,8 @@ async def test_a_8_the_nexus_order_given_during_a_nexus_ends_its_owners_part_and
     assert "You answered: a standing order: end your part in each Nexus at once." in closed.content
     changed = dm_for(bob, (await open_prompt(table.env, game_id, H, PromptKind.NEXUS)).id)
     assert changed.id == theirs.id and "Propose an alliance to the Atreides" not in labels(changed)
+    # why the Atreides are no longer offered: who is done is public, and the card says it
+    assert "- Done with this Nexus: the Atreides; still talking: the Bene Tleilaxu." in changed.content
     assert len(bob.user.dm_channel.history()) == dms and pings_of(table, bob) == pings
 
 

@@ -206,9 +206,16 @@ def _nexus(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = prompt.detail
     allies = _names([f"the {faction_words(f)}" for f in d.get("allies", [])]) if d.get("allies") else "none"
     offers = _names([f"the {faction_words(f)}" for f in d.get("offers", [])]) if d.get("offers") else "none"
-    return [f"Your allies: {allies}. Offers standing to you: {offers}.",
-            f"An alliance has at most {d.get('max_alliance_size', 2)} members. Once you are done you may not act "
-            "again in this Nexus; your offer still stands."]
+    # Who is still talking is public (each "done" is announced): it says why some factions are not offered.
+    talking = [a.faction for a in seen.awaiting if a.kind == PromptKind.NEXUS and a.faction != prompt.faction]
+    done = [p.faction for p in seen.factions if p.faction not in (prompt.faction, *talking)]
+    lines = [f"Your allies: {allies}. Offers standing to you: {offers}."]
+    if done:
+        still = _names([f"the {faction_words(f)}" for f in talking]) if talking else "nobody else"
+        lines.append(f"Done with this Nexus: {_names([f'the {faction_words(f)}' for f in done])}; still talking: "
+                     f"{still}.")
+    return lines + [f"An alliance has at most {d.get('max_alliance_size', 2)} members. Once you are done you may not "
+                    "act again in this Nexus; your offer still stands."]
 
 
 def _truthtrance(seen: PlayerView, prompt: Prompt) -> list[str]:
