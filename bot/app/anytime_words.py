@@ -116,6 +116,14 @@ def part_name(name: str) -> str:
     return PART_NAMES.get(name, name.replace("_", " ").capitalize())
 
 
+# The standing orders of one setting besides "ask me": their part, that setting and its button's words.
+ORDER_OR_ASK = {
+    "outbid": (PASS_WHEN_OUTBID, "Pass for me"), "auto": (YES, "Always call when I can"),
+    "storm": (NEVER, "Never play one"), "revival": (FREE_TOKENS, "Free tokens"),
+    "timing": (STORM_ORDER, "In storm order"), "nexus": (DONE_AT_ONCE, "Done at once"),
+}
+
+
 def value_label(kind: AnytimeKind, part: str, value: str) -> str:
     """A value of a Pick as the player reads it."""
     if part == "card":
@@ -135,18 +143,9 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
         return f"{territory}: fighters become advisors" if way == ADVISORS else f"{territory}: advisors fight again"
     if part == "order":
         return {AUTO_PASS: "Pass on every card", ASK: "Ask me for each bid"}[value]
-    if part == "outbid":
-        return "Pass for me" if value == PASS_WHEN_OUTBID else "Ask me each time"
-    if part == "auto":
-        return "Always call when I can" if value == YES else "Ask me each time"
-    if part == "storm":
-        return "Never play one" if value == NEVER else "Ask me each time"
-    if part == "revival":
-        return "Free tokens" if value == FREE_TOKENS else "Ask me each time"
-    if part == "timing":
-        return "In storm order" if value == STORM_ORDER else "Ask me each time"
-    if part == "nexus":
-        return "Done at once" if value == DONE_AT_ONCE else "Ask me each time"
+    if part in ORDER_OR_ASK:
+        setting, label = ORDER_OR_ASK[part]
+        return label if value == setting else "Ask me each time"
     if part == "advisor":
         words = advisor_order_words(value)
         return words[0].upper() + words[1:]
