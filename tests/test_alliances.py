@@ -359,10 +359,13 @@ def test_a_8_ask_me_clears_the_nexus_order_and_an_offer_may_then_be_made_and_acc
     assert state.alliances == [[A, H]]
 
 
-def test_a_8_the_nexus_order_keeps_its_owners_alliance_and_leaves_an_offer_to_them_unanswered():
+def test_a_8_the_nexus_order_keeps_its_owners_alliance_and_no_offer_can_reach_them():
+    """Done at once, the Atreides keep their alliance with the Harkonnen; nobody may make them an offer (they are
+    done talking), but their partner, still talking, may leave the alliance."""
     game, _ = apply_all(base_game(ALL_SEVEN, deck=[SH1, OLD_GAP]), done_at_once(A))
     state, _ = at_blow(state=game, discard=[GREAT_FLAT], alliances=[[A, H]])
     assert state.alliances == [[A, H]] and A not in talking(state)
-    state, _ = apply(state, BreakAlliance(faction=H))  # their partner may still leave it
+    refused(state, ProposeAlliance(faction=E, partner=A), "A-8")
+    state, _ = apply(state, BreakAlliance(faction=H))
     assert state.alliances == []
 
