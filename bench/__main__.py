@@ -95,7 +95,8 @@ def rows(figures: dict) -> list[tuple[str, str, str, str]]:
 
 
 def scale_rows(scale: dict) -> list[tuple[str, ...]]:
-    """(run, burst, steady, errors, steady target met) for the scale table, then the burst ratio."""
+    """(run, burst, steady, the disk during the steady arrivals, errors, steady target met) for the scale
+    table."""
     mark = {True: "yes", False: "NO"}
     lines = []
     for label, run in scale["runs"].items():
@@ -105,9 +106,18 @@ def scale_rows(scale: dict) -> list[tuple[str, ...]]:
                              f"{burst['submits_per_second']}/s; p99 of each burst {each} ms)",
                       f"{steady['p50_ms']} / {steady['p99_ms']} ms ({steady['n']} at "
                       f"{steady['arrivals_per_second']}/s)",
+                      disk_cell(run.get("disk_during_steady", {"n": 0})),
                       ", ".join(f"{k} {v}" for k, v in run["errors"].items()) or "none",
                       mark[steady["p99_ms"] < 50 and not run["errors"]]))
     return lines
+
+
+def disk_cell(disk: dict) -> str:
+    """The disk probe's syncs during the steady arrivals: p50 / p99 / max and the stalls over 50 ms."""
+    if not disk["n"]:
+        return "not measured"
+    return (f"{disk['p50_ms']} / {disk['p99_ms']} / {disk['max_ms']} ms; {disk['stalls_over_50_ms']} of "
+            f"{disk['n']} over 50 ms")
 
 
 def burst_ratio(scale: dict) -> float | None:
@@ -127,7 +137,8 @@ def markdown(lines: list[tuple[str, ...]]) -> str:
 
 def scale_table(scale: dict) -> str:
     header = ("Run", f"Median of {BURSTS} bursts of 1 action in each of {scale['burst_games']:,} games, p50 / p99",
-              "Steady arrivals, p50 / p99", "Errors", "Steady p99 < 50 ms")
+              "Steady arrivals, p50 / p99", "The disk meanwhile: a 4 KiB sync, p50 / p99 / max", "Errors",
+              "Steady p99 < 50 ms")
     text = (f"{scale['games']:,} open games\n" + markdown([header, *scale_rows(scale)]))
     ratio = burst_ratio(scale)
     if ratio is not None:
@@ -159,7 +170,7 @@ def measure_scale(stores: list[str], database_url: str | None, games: int, burst
                 problem = str(error)
                 print(f"PostgreSQL NOT measured: {problem}", file=sys.stderr)
     try:
-        figures = scale_figures(locations, games, burst_games, arrivals, seed,
+        figures = scale_figures(locations, games, burst_games, arrivals, seed, str(scratch),
                                 log=lambda line: print(line, file=sys.stderr))
     finally:
         if server is not None:

@@ -31,6 +31,7 @@ from multiprocessing.connection import Connection
 
 import asyncpg
 
+from bench.disk_probe import DiskProbe
 from bench.service_figures import next_action, open_game, user_of
 from bench.timing import now, percentile, spread
 from bot.app.ports import Shards
@@ -188,10 +189,11 @@ async def _settle_postgres(url: str) -> None:
         await db.close()
 
 
-def run_workers(location: str, worker_plans: list[Plan], rate: float | None) -> dict:
+def run_workers(location: str, worker_plans: list[Plan], rate: float | None, probe_directory: str) -> dict:
     """Start one worker per plan (one shard each when there are two; both for one), run the bursts and then the
     steady arrivals at the same instants in all, and gather the timings. The arrival rate is `rate`, or half
-    what the median burst sustained."""
+    what the median burst sustained. While the arrivals come, a DiskProbe in `probe_directory` times the
+    disk's own syncs."""
     context = multiprocessing.get_context("spawn")
     links, processes = [], []
     for number, plan in enumerate(worker_plans):
@@ -214,10 +216,12 @@ def run_workers(location: str, worker_plans: list[Plan], rate: float | None) -> 
         median = sorted(bursts, key=lambda timings: percentile(timings, 0.99))[BURSTS // 2]
         rate = rate or len(median) / max(median) / 2
         settle(location)
-        start = now() + START_DELAY
-        for link in links:
-            link.send((start, rate))
-        steadies = [link.recv() for link in links]
+        with DiskProbe(probe_directory) as probe:
+            start = now() + START_DELAY
+            for link in links:
+                link.send((start, rate))
+            steadies = [link.recv() for link in links]
+        disk = probe.figures(since=start)
     finally:
         for process in processes:
             process.join(timeout=600)
@@ -225,14 +229,15 @@ def run_workers(location: str, worker_plans: list[Plan], rate: float | None) -> 
     for part in steadies:
         errors.update(part["errors"])
     return {"bursts": bursts, "burst": median, "steady": [t for part in steadies for t in part["steady"]],
-            "errors": dict(errors), "rate": rate}
+            "errors": dict(errors), "rate": rate, "disk": disk}
 
 
 def scale_figures(locations: dict[str, str], games: int, burst_games: int, arrivals: int, seed: int,
-                  log=print) -> dict:
+                  probe_directory: str, log=print) -> dict:
     """For each store (name -> location) one process, and for PostgreSQL also two: the burst and the steady
-    figures over `games` open games. Each run acts on games of its own (a slice of burst_games + arrivals), so
-    every run finds its games as they were opened; the two-process run arrives at the one-process rate."""
+    figures over `games` open games, and this machine's disk during the steady arrivals (a DiskProbe in
+    `probe_directory`). Each run acts on games of its own (a slice of burst_games + arrivals), so every run
+    finds its games as they were opened; the two-process run arrives at the one-process rate."""
     figures: dict = {"games": games, "burst_games": burst_games, "arrivals": arrivals, "runs": {}}
     for name, location in locations.items():
         started = now()
@@ -248,7 +253,7 @@ def scale_figures(locations: dict[str, str], games: int, burst_games: int, arriv
         for number, workers in enumerate(runs):
             label = f"{name}, {workers} process{'es' if workers > 1 else ''}"
             result = run_workers(location, plans(ids[number * size:(number + 1) * size], chosen, burst_games,
-                                                 workers, seed), rate)
+                                                 workers, seed), rate, probe_directory)
             rate = result["rate"]
             figures["runs"][label] = {
                 "store": name, "processes": workers,
@@ -256,6 +261,7 @@ def scale_figures(locations: dict[str, str], games: int, burst_games: int, arriv
                           "submits_per_second": round(len(result["burst"]) / max(result["burst"])),
                           "p99_ms_of_each": [spread(timings)["p99_ms"] for timings in result["bursts"]]},
                 "steady": {**spread(result["steady"]), "arrivals_per_second": round(rate)},
+                "disk_during_steady": result["disk"],
                 "errors": result["errors"]}
             log(f"  {label}: done ({now() - started:.0f} s)")
     return figures
