@@ -201,6 +201,21 @@ def test_a_6_a_bidder_short_of_spice_is_offered_only_what_it_can_pay():
     assert labels(form_for(bid(5, 4)).fields[0]) == ["Pass"]
 
 
+def test_a_6_with_one_amount_left_the_card_names_it_and_no_order_up_to_it_is_offered(real_prompts):
+    """A bidder whose spice is just the lowest legal bid: "bid 2 to 2" would read oddly, and an order to bid "up
+    to 2" would only be the "Bid 2" beside it."""
+    state, first = next((s, p) for s, p in real_prompts if p.kind == PromptKind.BID)
+    lowest = int(first.detail["min_bid"])
+    state = state.model_copy(deep=True)
+    state.faction(first.faction).spice = lowest
+    prompt = first.model_copy(update={"detail": {**first.detail, "max_bid": lowest}})
+    assert f"you may bid {lowest}, or pass." in decision_card(state, prompt, None).text
+    form = form_for(prompt)
+    assert labels(form.fields[0]) == ["Pass", f"Bid {lowest}"]
+    assert [s.label for s in form.shortcuts] == ["Pass on every card this turn"]
+    assert "Bid up to N for me" in [s.label for s in form_for(bid(lowest, lowest + 1)).shortcuts]
+
+
 def revival(spice=10, max_tokens=3, free=1, costs=(0, 0, 2, 4), leaders=None, **extra) -> Prompt:
     leaders = {"duncan_idaho": 2, "thufir_hawat": 5} if leaders is None else leaders
     return prompt(PromptKind.REVIVAL, A, list(leaders), max_tokens=max_tokens, free_tokens=free, token_cost=2,

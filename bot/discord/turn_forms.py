@@ -112,7 +112,7 @@ def _bid(prompt: Prompt) -> Form:
     amount = (Amount("Your bid", low, high, lambda faction, n: Bid(faction=faction, amount=n))
               if high >= low + BID_RAISES else None)
     shortcuts = [Shortcut(PASS_THIS_TURN, lambda f: SetBidOrder(faction=f, auto_pass=True, lasts="this_turn"))]
-    if high >= low:
+    if high > low:  # with one legal amount, "up to" it is the plain bid beside it
         shortcuts.append(Shortcut(BID_UP_TO, amount=Amount(
             "Bid up to", low, high, lambda f, n: SetBidOrder(faction=f, max_bid=n, lasts="this_card"))))
     form = _single(prompt, "Bid", [Choice("Pass", None), *raises],
