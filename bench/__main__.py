@@ -106,7 +106,7 @@ def scale_rows(scale: dict) -> list[tuple[str, ...]]:
                              f"{burst['submits_per_second']}/s; p99 of each burst {each} ms)",
                       f"{steady['p50_ms']} / {steady['p99_ms']} ms ({steady['n']} at "
                       f"{steady['arrivals_per_second']}/s)",
-                      disk_cell(run.get("disk_during_steady", {"n": 0})),
+                      disk_cell(run["disk_during_steady"]),
                       ", ".join(f"{k} {v}" for k, v in run["errors"].items()) or "none",
                       mark[steady["p99_ms"] < 50 and not run["errors"]]))
     return lines

@@ -4,7 +4,7 @@ store's tail is no better than the disk's at that moment.
 A thread writes one 4 KiB block at a time over a small file made beforehand (rewriting blocks, as a commit
 log does once it has grown) and syncs it (`fdatasync`), at a low steady rate, for as long as the measurement
 lasts; each sync is timed. Its load is small next to the measured store's (20 syncs a second against a few
-hundred commits)."""
+hundred commits). It syncs on this machine's disk: with --database-url, not necessarily the database's."""
 
 from __future__ import annotations
 
