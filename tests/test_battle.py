@@ -94,6 +94,23 @@ def test_a_tie_goes_to_the_aggressor(flat):
     assert won.data["winner"] == "emperor" and "aggressor wins ties" in won.message
 
 
+def test_a_13_the_table_reads_what_each_side_loses_no_cards_nor_tokens_it_did_not_lose(flat):
+    """A-13: the loser loses its tokens there and the cards it played; the winner the number it dialed. A side
+    that played no card, or dialed 0, is not told to lose what it never put in."""
+    state, events = duel(flat, plan(E, "hasimir_fenring", 0), plan(H, "feyd_rautha", 0))
+    won = next(e for e in events if e.type == "battle_won")
+    assert won.data["winner"] == "emperor"
+    assert "Harkonnen lose 5 tokens; Emperor lose no tokens (they dialed 0)." in won.message
+    assert "cards" not in won.message and state.tokens_at(FLAT, E) == 6
+
+    give(flat, E, "crysknife")
+    give(flat, H, "shield_1")
+    state, events = duel(flat, plan(E, "hasimir_fenring", 1, weapon="crysknife"),
+                         plan(H, "feyd_rautha", 2, defense="shield_1"))
+    won = next(e for e in events if e.type == "battle_won")
+    assert "Emperor lose 6 tokens and the cards they played; Harkonnen lose the 2 tokens dialed" in won.message
+
+
 def test_a_shield_stops_a_projectile(flat):
     give(flat, E, "crysknife")
     give(flat, H, "shield_1")
@@ -173,7 +190,8 @@ def test_a_traitor_call_wins_outright(flat):
     assert "hasimir_fenring" in state.faction(E).leaders_in_tanks
     assert state.faction(H).spice == spice + 6
     assert "snooper_1" in state.faction(H).hand and "crysknife" in state.treachery_discard
-    assert any(e.type == "traitor_called" and e.public for e in events)
+    called = next(e for e in events if e.type == "traitor_called" and e.public)
+    assert "Emperor lose 6 tokens and the cards they played; Harkonnen receive 6 spice." in called.message
 
 
 def test_double_traitors_both_lose_everything(flat):
@@ -410,6 +428,7 @@ def test_the_harkonnen_may_call_a_traitor_in_an_allys_battle(flat):
                               CallTraitor(faction=H, call=True))
     called = next(e for e in events if e.type == "traitor_called")
     assert called.data["winner"] == "guild" and called.data["caller"] == "harkonnen"
+    assert "Emperor lose 4 tokens; Harkonnen receive" in called.message  # the Emperor played no card
     assert state.tokens_at(FLAT, G) == 4
 
 

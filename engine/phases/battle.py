@@ -603,9 +603,23 @@ def _lose_everything(state: GameState, battle: Battle, side: Faction) -> int:
     return sum(wipe_out(state, loc, side) for loc in battle.locations)
 
 
-def _discard_played(state: GameState, battle: Battle, side: Faction) -> None:
+def _discard_played(state: GameState, battle: Battle, side: Faction) -> list[str]:
+    """The losing side's played cards to the discard pile; returns them."""
     plan = battle.plans[side]
-    state.treachery_discard += [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]
+    played = [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]
+    state.treachery_discard += played
+    return played
+
+
+def _loser_words(loser: Faction, lost: int, played: list[str]) -> str:
+    """What the loser loses, for the table: the cards only when they played any."""
+    return f"{faction_name(loser)} lose {counted(lost, 'token')}" + (" and the cards they played" if played else "")
+
+
+def _dial_words(winner: Faction, dial: int) -> str:
+    """What the winner loses, for the table: the number dialed (A-13)."""
+    return (f"{faction_name(winner)} lose the {counted(dial, 'token')} dialed" if dial
+            else f"{faction_name(winner)} lose no tokens (they dialed 0)")
 
 
 def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
@@ -630,7 +644,7 @@ def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Fact
     strength = load_game_data().leader(traitor).strength
     _kill_leader(state, victim, traitor)
     lost = _lose_everything(state, battle, victim)
-    _discard_played(state, battle, victim)
+    played = _discard_played(state, battle, victim)
     plan = battle.plans[winner]
     state.faction(winner).hand += [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c]
     bank_pays(state, caller, strength)
@@ -638,8 +652,7 @@ def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Fact
     log.public(
         "traitor_called",
         f"{faction_name(caller)} reveal {leader_name(traitor)} as their traitor! {faction_name(winner)} win in "
-        f"{battle.territory}; {faction_name(victim)} lose {counted(lost, 'token')} and the cards they played; "
-        f"{faction_name(caller)} receive {strength} spice.",
+        f"{battle.territory}; {_loser_words(victim, lost, played)}; {faction_name(caller)} receive {strength} spice.",
         caller=caller.value, traitor=traitor, winner=winner.value, loser=victim.value, territory=battle.territory,
     )
 
@@ -670,7 +683,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
             _kill_leader(state, side, plans[side].leader)
             paid += _leader_strength(plans[side])  # A-18: every leader killed, his own included
     lost = _lose_everything(state, battle, loser)
-    _discard_played(state, battle, loser)
+    played = _discard_played(state, battle, loser)
     elites_lost = _pay_dial(state, battle, winner, plans[winner].dial)
     record_victory(state, battle, winner)
     kept = _winner_cards(state, winner, plans[winner])
@@ -682,8 +695,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
         f"{faction_name(winner)} win in {battle.territory}, {totals[winner]} to {totals[loser]}"
         + (" (the aggressor wins ties)" if totals[a] == totals[d] else "") + ". "
         + (f"Killed: {', '.join(dead)}; {faction_name(winner)} receive {paid} spice. " if dead else "")
-        + f"{faction_name(loser)} lose {counted(lost, 'token')} and the cards they played; "
-        f"{faction_name(winner)} lose the {counted(plans[winner].dial, 'token')} dialed"
+        + f"{_loser_words(loser, lost, played)}; {_dial_words(winner, plans[winner].dial)}"
         + (f" and keep {', '.join(card_name(c) for c in kept)}" if kept else "")
         + ".",
         territory=battle.territory, winner=winner.value, loser=loser.value, totals={s.value: totals[s] for s in (a, d)},
