@@ -217,7 +217,7 @@ async def test_a_13_a_plan_bound_by_prescience_and_the_voice_offers_only_what_ob
                         AskPrescience(faction=A, element="dial"), AnswerPrescience(faction=H, answer="2"),
                         UseVoice(faction=BG, command="play", category="worthless"))
     text = await random_forms(arena, state, H, PromptKind.BATTLE_PLAN)
-    assert "Your dial: 2 to 2 (your tokens there)." in facts(text)
+    assert "Your dial: 2 (your tokens there)." in facts(text)  # one value: not "2 to 2"
     assert "Bound by your prescience answer: your dial is 2." in facts(text)
     assert "The Voice: you must play a worthless — you can, so the plan must obey it." in facts(text)
     assert "Your spice: 10. Your hand: Crysknife, Shield and Baliset." in facts(text)

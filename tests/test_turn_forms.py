@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.app import render
+from bot.app.action_words import revival_words
 from bot.app.render import decision_card
 from bot.discord.components import DYNAMIC_ITEMS, prompt_view
 from bot.discord.form_core import MAX_CHOICES, Form, FormIncomplete
@@ -214,6 +215,25 @@ def test_a_6_with_one_amount_left_the_card_names_it_and_no_order_up_to_it_is_off
     assert labels(form.fields[0]) == ["Pass", f"Bid {lowest}"]
     assert [s.label for s in form.shortcuts] == ["Pass on every card this turn"]
     assert "Bid up to N for me" in [s.label for s in form_for(bid(lowest, lowest + 1)).shortcuts]
+
+
+def test_a_6_a_bidder_with_no_spice_and_no_bid_to_outbid_is_told_why_it_must_pass(real_prompts):
+    state, first = next((s, p) for s, p in real_prompts if p.kind == PromptKind.BID)
+    state = state.model_copy(deep=True)
+    state.faction(first.faction).spice = 0
+    opening = first.model_copy(update={"detail": {**first.detail, "min_bid": 1, "max_bid": 0, "high_bid": 0,
+                                                  "high_bidder": None}})
+    assert "Your spice: 0: you have no spice to bid: pass." in decision_card(state, opening, None).text
+    outbid = opening.model_copy(update={"detail": {**opening.detail, "min_bid": 3, "high_bid": 2,
+                                                   "high_bidder": H.value}})
+    assert "Your spice: 0: you cannot outbid it: pass." in decision_card(state, outbid, None).text
+
+
+def test_a_7_a_revival_of_nothing_reads_revive_nothing_not_zero_tokens():
+    assert revival_words(0, []) == "revive nothing"
+    assert revival_words(0, ["Duncan Idaho"]) == "revive Duncan Idaho"
+    assert revival_words(2, ["Duncan Idaho"], True) == "revive 2 tokens and Duncan Idaho and the Kwisatz Haderach"
+    assert revival_words(1, []) == "revive 1 token"
 
 
 def revival(spice=10, max_tokens=3, free=1, costs=(0, 0, 2, 4), leaders=None, **extra) -> Prompt:

@@ -74,10 +74,9 @@ def _names(ids: list[str]) -> str:
 
 
 def revival_words(count: int, leaders: list[str], kwisatz_haderach: bool = False) -> str:
-    """"revive 2 tokens", "revive Bashar", "revive 1 token and Bashar"; "revive 0 tokens" for nothing at all."""
-    parts = ([tokens(count)] if count or not (leaders or kwisatz_haderach) else []) + leaders \
-        + (["the Kwisatz Haderach"] if kwisatz_haderach else [])
-    return "revive " + " and ".join(parts)
+    """"revive 2 tokens", "revive Bashar", "revive 1 token and Bashar"; "revive nothing" for nothing at all."""
+    parts = ([tokens(count)] if count else []) + leaders + (["the Kwisatz Haderach"] if kwisatz_haderach else [])
+    return "revive " + (" and ".join(parts) or "nothing")
 
 
 def _plan(plan: SubmitBattlePlan) -> str:

@@ -165,7 +165,8 @@ def _battle_plan(seen: PlayerView, prompt: Prompt) -> list[str]:
         low, high = d.get("min_dial", 0), d.get("max_dial", 0)
         starred = seen.battle is not None and any(seen.elites.get(loc, {}).get(seen.viewer)
                                                   for loc in seen.battle.locations)
-        facts.append(f"Your dial: {low} to {high}" + (": you have no token to dial." if not high else
+        facts.append(f"Your dial: {low if low == high else f'{low} to {high}'}"
+                     + (": you have no token to dial." if not high else
                                                       " (your tokens there, each starred one at its worth, A-15)."
                                                       if starred else " (your tokens there)."))
         if not d.get("may_play_cards"):

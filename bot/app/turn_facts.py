@@ -75,7 +75,8 @@ def _bid(seen: PlayerView, prompt: Prompt) -> list[str]:
     facts = [f"Card {d['card_number']} of {d['cards']} is up for auction; {high}.",
              f"Your spice: {seen.own.spice if seen.own else most}: "
              + (f"you may bid {low} to {most}, or pass." if most > low else f"you may bid {low}, or pass."
-                if most == low else "you cannot outbid it: pass.")]
+                if most == low else "you cannot outbid it: pass." if d.get("high_bidder") else
+                "you have no spice to bid: pass.")]
     if d.get("allies"):
         facts.append(f"Your ally ({_allies(prompt)}) may pay part of a bid (A-8): `/play bid amount:N ally_pays:M`.")
     if seen.own is not None and seen.viewer is not None:
