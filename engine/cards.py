@@ -45,7 +45,7 @@ from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for
 from engine.forces import revive_tokens, sweep, wipe_out
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
-from engine.names import faction_name, leader_name
+from engine.names import counted, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import movement as _movement  # noqa: F401  (its MOVEMENT sampler is wrapped below)
 from engine.phases.revival import reopen_revival_prompt, revive_leader
@@ -122,9 +122,9 @@ def open_storm_window(state: GameState, distance: int, reason: str, log: EventLo
                     options=storm_card_options(state, faction), distance=distance,
                     weather_control_range=list(WC_RANGE))
     # Card names stay out of this public message: someone may hold them (secret hands).
-    log.public("storm_cards_window", f"{reason} The storm will move {distance} sectors. Before it moves, every "
-               "faction is asked in secret whether it plays a Treachery card on the storm.", distance=distance,
-               dials={f.value: v for f, v in state.storm_dials.items()})
+    log.public("storm_cards_window", f"{reason} The storm will move {counted(distance, 'sector')}. Before it "
+               "moves, every faction is asked in secret whether it plays a Treachery card on the storm.",
+               distance=distance, dials={f.value: v for f, v in state.storm_dials.items()})
     for faction in storm_order(state):
         if state.faction(faction).never_storm_cards:
             _answer_by_order(state, faction, log)
@@ -150,7 +150,7 @@ def play_storm_cards(state: GameState, action: PlayStormCards, log: EventLog) ->
             raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE_WC,
                                 f"Weather Control moves the storm {low} to {high} sectors, not "
                                 f"{action.weather_control}.", [str(v) for v in range(low, high + 1)])
-        parts.append(f"Weather Control (the storm moves {action.weather_control} sectors)")
+        parts.append(f"Weather Control (the storm moves {counted(action.weather_control, 'sector')})")
     if action.family_atomics:
         _require(state, faction, FAMILY_ATOMICS, RULE_FA, "Family Atomics")
         if state.shield_wall_destroyed:
@@ -206,7 +206,7 @@ def close_storm_window(state: GameState, distance: int, reason: str, log: EventL
         if play.weather_control is not None and holds(state, faction, WEATHER_CONTROL):
             play_card(state, faction, WEATHER_CONTROL)
             log.public("card_played", f"{faction_name(faction)} play Weather Control: the storm moves "
-                       f"{play.weather_control} sectors instead of {distance}.", faction=faction.value,
+                       f"{counted(play.weather_control, 'sector')} instead of {distance}.", faction=faction.value,
                        card=WEATHER_CONTROL, distance=play.weather_control, dialed=distance)
             reason += f" {faction_name(faction)} played Weather Control."
             distance = play.weather_control

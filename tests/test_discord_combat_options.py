@@ -37,7 +37,8 @@ async def test_the_plan_command_carries_the_kwisatz_haderach_and_the_spice_diale
     (action,) = sent
     assert (action.type, action.faction, action.leader, action.dial) == ("submit_battle_plan", A, "thufir_hawat", 4)
     assert action.kwisatz_haderach is True and action.spice == 3
-    assert asked.answers == [("Done: battle plan submitted (game version 9).", True)]
+    assert asked.answers == [("Done: the battle plan: Thufir Hawat with the Kwisatz Haderach, dial 4, 3 spice backing "
+                              "the dial, no weapon, no defense (game version 9).", True)]
 
 
 async def test_the_revive_command_can_bring_back_the_kwisatz_haderach(running, monkeypatch):

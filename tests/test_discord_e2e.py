@@ -364,7 +364,7 @@ async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room
     before = room.screens()
 
     given = await room.players[BT].slash(room.channel, "bt traps-and-gifts", gifts=f"{card_name(gift)}=atreides")
-    assert given.ephemeral and reply(given) == "Done: traps and gifts set (game version 1)."
+    assert given.ephemeral and reply(given) == "Done: give Shield to the Atreides (game version 1)."
     await deliver(room.env)
     news = room.news(before)
     assert "Bene Tleilaxu give" in news["channel"] and "Atreides" in news["channel"]
@@ -377,7 +377,7 @@ async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room
 
     before = room.screens()
     bid = await room.players[H].slash(room.channel, "play bid", amount=2)
-    assert bid.ephemeral and reply(bid) == "Done: you bid 2 (game version 2)."
+    assert bid.ephemeral and reply(bid) == "Done: bid 2 (game version 2)."
     again = await room.players[H].slash(room.channel, "play bid", amount=2)  # submitted twice
     assert again.ephemeral and reply(again).startswith("Refused: [")
     await deliver(room.env)
@@ -405,7 +405,7 @@ async def test_bt_31_32_r_22_a_sprung_trap_is_announced_and_its_card_shown_only_
     before = room.screens()
 
     shipped = await alice.slash(room.channel, "play ship", to="Carthag#10", tokens=5)
-    assert reply(shipped) == "Done: ship 5 to Carthag#10 (game version 1)."
+    assert reply(shipped) == "Done: ship 5 tokens from your reserves to Carthag (game version 1)."
     await deliver(room.env)
     news = room.news(before)
     assert "Atreides spring the Bene Tleilaxu trap on Carthag" in news["channel"]  # BT-31: announced at once
@@ -414,7 +414,7 @@ async def test_bt_31_32_r_22_a_sprung_trap_is_announced_and_its_card_shown_only_
 
     before = room.screens()
     skipped = await bob.slash(room.channel, "play skip", step="shipment")
-    assert reply(skipped) == "Done: no shipment (game version 2)."
+    assert reply(skipped) == "Done: ship nothing (game version 2)."
     await deliver(room.env)
     news = room.news(before)
     battle = await room.env.bot.service.state_of(f"g{room.channel.id}")
@@ -427,7 +427,8 @@ async def test_bt_31_32_r_22_a_sprung_trap_is_announced_and_its_card_shown_only_
 
     before = room.screens()
     defended = await alice.slash(room.channel, "play plan", dial=0, leader=leader_name(victim))
-    assert reply(defended) == "Done: battle plan submitted (game version 3)."
+    assert reply(defended) == (f"Done: the battle plan: {leader_name(victim)}, dial 0, no weapon, no defense"
+                               " (game version 3).")
     await deliver(room.env)
     news = room.news(before)
     # BT-33: revealed when it strikes; a Crysknife against no defense kills the leader and pays the BT

@@ -198,7 +198,7 @@ async def test_a_26_the_voice_on_an_allys_opponent(arena):
     assert "The battle in Arrakeen: the Atreides (the aggressor, who win ties) against the Harkonnen (A-13)." in text
     assert any(f.startswith("The Voice: command the Harkonnen to play, or not to play, a kind of card") for f in
                facts(text))
-    assert "The Harkonnen hold 1 cards." in facts(text)
+    assert "The Harkonnen hold 1 card." in facts(text)
     assert len(buttons) == 13 and buttons[:2] == ["No Voice", "They must play a projectile weapon"]
     assert "They must not play a worthless card" in buttons
     game_id = await arena.plant(state)
@@ -325,7 +325,7 @@ async def test_bt_5_bt_30_the_setup_traps_say_what_a_trap_does_and_never_trap_a_
     assert hand and all(value.startswith("Carthag=") for value in hand)
     channel = arena.planted[game_id]
     laid = await arena.players[BT].slash(channel, "bt setup-traps", traps=hand[0])
-    assert reply(laid).startswith("Done: traps laid")
+    assert reply(laid).startswith("Done: a trap of ") and reply(laid).endswith(" on Carthag (game version 1).")
 
 
 async def test_r_11_bt_40_traps_and_gifts_before_the_bidding(arena):

@@ -99,7 +99,7 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     alice, bob = room.players[A], room.players[H]
     game_id = await plant(room, battle_position())
     asked = await alice.slash(channel, "play ask", element="weapon")
-    assert asked.ephemeral and "Done: you ask: weapon" in reply(asked)
+    assert asked.ephemeral and "Done: ask for their weapon" in reply(asked)
     await deliver(env)
 
     # the prescience answer: one click in the Harkonnen DM, among the truthful answers only

@@ -36,6 +36,7 @@ from engine.data import load_game_data
 from engine.game import apply
 from engine.ids import Faction
 from engine.model import Phase, PromptKind, Trap
+from engine.names import option_name
 from engine.options import FixedSetup
 from engine.rng import Rng
 from tests.conftest import apply_all, enter_phase, ready_game, start, store_running_game
@@ -148,7 +149,7 @@ async def test_a_seated_members_bid_goes_through_the_service(running):
     play = cog(running, "PlayCog")
     bidder = itx(running, USERS[prompt.faction])
     await play.bid.callback(play, bidder, amount=1)
-    assert bidder.answers == [(f"Done: you bid 1 (game version {before + 1}).", True)]
+    assert bidder.answers == [(f"Done: bid 1 (game version {before + 1}).", True)]
     stored = await _actions(running)
     assert len(stored) == before + 1 and '"type":"bid"' in stored[-1].action_json
     assert stored[-1].actor == USERS[prompt.faction]
@@ -186,7 +187,8 @@ async def test_traitor_choice_by_command_and_a_stale_button(running):
     fremen = next(p for p in state.prompts_for(F) if p.kind == PromptKind.TRAITOR_PICK)
     chosen = itx(running, USERS[F])
     await play.traitor.callback(play, chosen, leader=fremen.options[1])
-    assert chosen.answers[0][0].startswith("Done: your traitor is") and len(await _actions(running)) == 2
+    assert chosen.answers[0][0].startswith(f"Done: keep {option_name(fremen.options[1])} as your traitor")
+    assert len(await _actions(running)) == 2
 
 
 async def test_admin_commands_need_manage_server_or_the_moderator_role(running):
@@ -269,7 +271,8 @@ async def test_the_tree_routes_renamed_options_to_the_action(running, monkeypatc
     options = [{"name": "to", "type": 3, "value": "Arrakeen"}, {"name": "tokens", "type": 4, "value": 5},
                {"name": "from", "type": 3, "value": "Carthag"}]
     await bot.tree._call(discord.Interaction(data=_payload(USERS[A], "play", "ship", options), state=bot._connection))
-    assert log == [("defer", True), ("followup", "Done: ship 5 to Arrakeen (game version 9).", True)]
+    assert log == [("defer", True),
+                   ("followup", "Done: ship 5 tokens from Carthag to Arrakeen (game version 9).", True)]
     (game_id, user_id, action), = submitted
     assert (game_id, user_id, action.type, action.faction) == ("g55", USERS[A], "ship", A)
     assert (action.to_location, action.from_location, action.tokens) == ("Arrakeen", "Carthag", 5)
@@ -690,92 +693,102 @@ def _karama_against_a_trap():
 
 
 CASES = [
-    Case("play bid", H, _bidding, {"amount": 1}, "Done: you bid 1", "bid", {"amount": 1}),
-    Case("play pass", H, _bidding, {}, "Done: you pass", "pass_bid"),
-    Case("play dial", H, _storm_dial, {"value": 2}, "Done: storm dial 2", "dial_storm", {"value": 2}),
-    Case("play ship", A, _shipment, {"to_location": "Carthag#10", "tokens": 3}, "Done: ship 3 to Carthag#10",
+    Case("play bid", H, _bidding, {"amount": 1}, "Done: bid 1", "bid", {"amount": 1}),
+    Case("play pass", H, _bidding, {}, "Done: pass", "pass_bid"),
+    Case("play dial", H, _storm_dial, {"value": 2}, "Done: dial 2", "dial_storm", {"value": 2}),
+    Case("play ship", A, _shipment, {"to_location": "Carthag#10", "tokens": 3},
+         "Done: ship 3 tokens from your reserves to Carthag",
          "ship", {"to_location": "Carthag#10", "tokens": 3, "from_location": None}),
-    Case("play skip", A, _shipment, {"step": "shipment"}, "Done: no shipment", "skip_shipment"),
+    Case("play skip", A, _shipment, {"step": "shipment"}, "Done: ship nothing", "skip_shipment"),
     Case("play move", A, _movement, {"from_location": "Arrakeen#9", "to_location": "Imperial Basin#9", "tokens": 2},
-         "Done: move 2 from Arrakeen#9 to Imperial Basin#9", "move",
+         "Done: move 2 tokens from Arrakeen to Imperial Basin (sector 9)", "move",
          {"from_location": "Arrakeen#9", "to_location": "Imperial Basin#9", "tokens": 2}),
     Case("play revive", A, _revival, {"leader": "Duncan Idaho"}, "Done: revive Duncan Idaho", "revive",
          {"tokens": 0, "leader": "duncan_idaho"}),
-    Case("play traitor", A, _setup, {"leader": "piter de vries"}, "Done: your traitor is piter de vries",
+    Case("play traitor", A, _setup, {"leader": "piter de vries"}, "Done: keep Piter De Vries as your traitor",
          "choose_traitor", {"leader": "piter_de_vries"}),  # seed 7 offers the Atreides Piter de Vries
     Case("play predict", BG, lambda: _setup((A, BG, H)), {"faction": "harkonnen", "turn": 3},
-         "Done: you predict harkonnen on turn 3", "predict_winner", {"predicted": "harkonnen", "turn": 3}),
-    Case("play plan", E, _plans, {"dial": 3, "leader": "Hasimir Fenring"}, "Done: battle plan submitted",
+         "Done: predict the Harkonnen win on turn 3", "predict_winner", {"predicted": "harkonnen", "turn": 3}),
+    Case("play plan", E, _plans, {"dial": 3, "leader": "Hasimir Fenring"},
+         "Done: the battle plan: Hasimir Fenring, dial 3, no weapon, no defense",
          "submit_battle_plan", {"leader": "hasimir_fenring", "dial": 3, "weapon": None}),
-    Case("play call", E, _traitor_calls, {"call": "no"}, "Done: traitor call: no", "call_traitor", {"call": False}),
+    Case("play call", E, _traitor_calls, {"call": "no"}, "Done: no traitor call", "call_traitor", {"call": False}),
     Case("play choose-battle", E, _two_battles, {"territory": "Funeral Plain", "opponent": "guild"},
-         "Done: battle guild in Funeral Plain", "choose_battle", {"territory": "Funeral Plain", "opponent": "guild"}),
-    Case("play ask", A, _prescience, {"element": "weapon"}, "Done: you ask: weapon", "ask_prescience",
+         "Done: fight the Spacing Guild in Funeral Plain", "choose_battle",
+         {"territory": "Funeral Plain", "opponent": "guild"}),
+    Case("play ask", A, _prescience, {"element": "weapon"}, "Done: ask for their weapon", "ask_prescience",
          {"element": "weapon"}),
-    Case("play answer", H, _prescience_asked, {"answer": "crysknife"}, "Done: you answer crysknife",
+    Case("play answer", H, _prescience_asked, {"answer": "crysknife"}, "Done: answer: Crysknife",
          "answer_prescience", {"answer": "crysknife"}),
     Case("play voice", BG, _voice, {"command": "not", "category": "poison weapon"},
-         "Done: Voice: not poison weapon", "use_voice", {"command": "not", "category": "poison weapon"}),
-    Case("play propose", A, _nexus, {"partner": "harkonnen"}, "Done: you offer harkonnen an alliance",
+         "Done: Voice: they must not play poison weapon", "use_voice", {"command": "not", "category": "poison weapon"}),
+    Case("play propose", A, _nexus, {"partner": "harkonnen"}, "Done: propose an alliance to the Harkonnen",
          "propose_alliance", {"partner": "harkonnen"}),
-    Case("play accept", A, _offered, {"partner": "harkonnen"}, "Done: you accept harkonnen's offer",
+    Case("play accept", A, _offered, {"partner": "harkonnen"}, "Done: accept the alliance of the Harkonnen",
          "accept_alliance", {"partner": "harkonnen"}),
-    Case("play break", A, lambda: _nexus(alliances=[(A, H)]), {}, "Done: you leave your alliance",
+    Case("play break", A, lambda: _nexus(alliances=[(A, H)]), {}, "Done: break your alliance",
          "break_alliance"),
-    Case("play nexus-done", A, _nexus, {}, "Done: you are done in this Nexus", "end_nexus"),
+    Case("play nexus-done", A, _nexus, {}, "Done: done talking: no alliance change", "end_nexus"),
     Case("play bribe", A, _setup, {"to": "harkonnen", "amount": 2}, "Done: bribe of 2 to harkonnen", "give_bribe",
          {"to": "harkonnen", "amount": 2}),
     Case("play gift", E, _allied_emperor, {"to": "fremen", "amount": 3}, "Done: 3 spice to fremen",
          "give_ally_spice", {"to": "fremen", "amount": 3}),
-    Case("play traitor-order", H, _setup, {"auto": True}, "Done: automatic traitor calls on", "set_traitor_order",
+    Case("play traitor-order", H, _setup, {"auto": True},
+         "Done: a standing order: always call a traitor when you can", "set_traitor_order",
          {"auto": True}),
-    Case("play bid-order", A, _setup, {"max_bid": 4}, "Done: bid order up to 4", "set_bid_order",
+    Case("play bid-order", A, _setup, {"max_bid": 4},
+         "Done: a standing bid order: outbid by 1 up to 4 spice", "set_bid_order",
          {"max_bid": 4, "auto_pass": False}),
     Case("card karama", E, _karama_holder, {"card": "Karama", "against": "guild",
                                             "advantage": "half_price_shipping"},
          "Done: Karama readied against guild (half_price_shipping)", "use_karama",
          {"card": "karama_1", "against": "guild", "advantage": "half_price_shipping"}),
-    Case("card storm-cards", A, _storm_window, {"weather_control": 3}, "Done: Weather Control 3",
+    Case("card storm-cards", A, _storm_window, {"weather_control": 3},
+         "Done: play Weather Control (the storm moves 3 sectors)",
          "play_storm_cards", {"weather_control": 3, "family_atomics": False}),
     Case("card hajr", A, _hajr, {}, "Done: Hajr played", "play_hajr"),
     Case("card ghola", A, _ghola, {"leader": "Duncan Idaho"}, "Done: Ghola: Duncan Idaho", "play_ghola",
          {"leader": "duncan_idaho", "tokens": 0}),
     Case("card truthtrance", A, _truthtrance, {"target": "harkonnen", "question": "Lasgun?"},
          "Done: Truthtrance asked of harkonnen", "play_truthtrance", {"target": "harkonnen", "question": "Lasgun?"}),
-    Case("card answer-truthtrance", H, _truthtrance_asked, {"answer": "no"}, "Done: you answer no",
+    Case("card answer-truthtrance", H, _truthtrance_asked, {"answer": "no"}, "Done: answer no",
          "answer_truthtrance", {"answer": "no"}),
-    Case("card worm", Faction.FREMEN, _worm, {"to_location": "Polar Sink"}, "Done: ride to Polar Sink",
+    Case("card worm", Faction.FREMEN, _worm, {"to_location": "Polar Sink"}, "Done: ride Shai-Hulud to Polar Sink",
          "ride_worm", {"to_location": "Polar Sink"}),
-    Case("card advisor", BG, _advisor, {"send": "yes"}, "Done: advisor: yes", "send_advisor",
+    Case("card advisor", BG, _advisor, {"send": "yes"}, "Done: send the advisor to the Polar Sink", "send_advisor",
          {"accept": True, "with_shipment": False}),
     Case("card advisor", BG, _advisor_with_character_advantages, {"send": "with the shipment"},
-         "Done: advisor: with the shipment", "send_advisor", {"accept": True, "with_shipment": True}),
+         "Done: send the advisor with the shipment", "send_advisor", {"accept": True, "with_shipment": True}),
     Case("card ship-back", G, _guild_shipment, {"from_location": "The Great Flat#14", "tokens": 2},
-         "Done: 2 tokens from The Great Flat#14 back to reserves", "ship_to_reserves",
+         "Done: ship 2 tokens from The Great Flat back to your reserves", "ship_to_reserves",
          {"from_location": "The Great Flat#14", "tokens": 2}),
     Case("card worm-place", Faction.FREMEN, _second_worm, {"territory": "Funeral Plain"},
-         "Done: worm to Funeral Plain", "place_worm", {"territory": "Funeral Plain"}),
-    Case("card guild-timing", G, _guild_timing, {"when": "now"}, "Done: Guild turn: now", "guild_timing",
+         "Done: place Shai-Hulud in Funeral Plain", "place_worm", {"territory": "Funeral Plain"}),
+    Case("card guild-timing", G, _guild_timing, {"when": "now"}, "Done: take the Guild's turn now", "guild_timing",
          {"now": True}),
     Case("card coexist", BG, _bg_movement_turn, {"territory": "Arrakeen", "advisors": "yes"},
-         "Done: Arrakeen: advisors", "set_coexistence", {"territory": "Arrakeen", "advisors": True}),
+         "Done: your tokens in Arrakeen become co-existing advisors", "set_coexistence",
+         {"territory": "Arrakeen", "advisors": True}),
     Case("card return-cards", Faction.HARKONNEN, _hand_taken, {"cards": "Kulon, Snooper"},
-         "Done: 2 cards given back", "return_cards", {"cards": ["kulon", "snooper_1"]}),
-    Case("bt traps-and-gifts", BT, _bidding_opened, {}, "Done: no traps or gifts this time", "traps_and_gifts",
+         "Done: give back Kulon, Snooper", "return_cards", {"cards": ["kulon", "snooper_1"]}),
+    Case("bt traps-and-gifts", BT, _bidding_opened, {}, "Done: no trap and no gift", "traps_and_gifts",
          {"traps": {}, "gifts": {}}),
-    Case("bt mark", BT, _mark_window, {"leader": "Duncan Idaho"}, "Done: marked Duncan Idaho", "mark_bt_traitor",
+    Case("bt mark", BT, _mark_window, {"leader": "Duncan Idaho"},
+         "Done: mark Duncan Idaho as your traitor", "mark_bt_traitor",
          {"leader": "duncan_idaho"}),
     Case("bt reveal", BT, _betrayal, {"leader": "Duncan Idaho"}, "Done: revealed Duncan Idaho",
          "reveal_bt_traitor", {"leader": "duncan_idaho"}),
-    Case("bt reveal-window", BT, _reveal_window, {}, "Done: no reveal", "answer_reveal_window", {"leader": None}),
+    Case("bt reveal-window", BT, _reveal_window, {},
+         "Done: let the moment pass", "answer_reveal_window", {"leader": None}),
     Case("bt karama-reveal", H, _betrayal_revealed, {"answer": "let it stand"}, "Done: the BT reveal: let it stand",
          "answer_reveal_karama", {"cancel": False}),
     Case("bt attack", BT, _bt_attack, {"leader": "Feyd-Rautha"}, "Done: attack Feyd-Rautha", "choose_bt_attack",
          {"leader": "feyd_rautha"}),
-    Case("bt impair", BT, _worthless_trap_revealed, {"impairment": "no_shipping"}, "Done: impairment: no shipping",
+    Case("bt impair", BT, _worthless_trap_revealed, {"impairment": "no_shipping"},
+         "Done: impair them: no shipping next turn",
          "choose_bt_impairment", {"impair": "no_shipping"}),
     Case("bt ally-revive", A, _ally_revival, {"leader": "Thufir Hawat", "second_leader": "duncan_idaho"},
-         "Done: free revival of 0 tokens and thufir_hawat, duncan_idaho", "bt_ally_revive",
+         "Done: revive Thufir Hawat, Duncan Idaho", "bt_ally_revive",
          {"tokens": 0, "leaders": ["thufir_hawat", "duncan_idaho"]}),
     Case("bt spice-order", BT, _setup, {"declare": True}, "Done: spice-win declaration on", "set_spice_win_order",
          {"declare": True}),

@@ -62,7 +62,7 @@ from engine.actions import (
 )
 from engine.ids import Faction
 from engine.model import BidOrder, PromptKind
-from engine.names import faction_name, option_name
+from engine.names import counted, faction_name, option_name
 
 
 def _where(location: str | None) -> str:
@@ -95,7 +95,7 @@ def _plan(plan: SubmitBattlePlan) -> str:
 def _storm_cards(action: PlayStormCards) -> str:
     played = []
     if action.weather_control is not None:
-        played.append(f"Weather Control (the storm moves {action.weather_control})")
+        played.append(f"Weather Control (the storm moves {counted(action.weather_control, 'sector')})")
     if action.family_atomics:
         played.append("Family Atomics")
     return "play " + " and ".join(played) if played else "play no storm card"

@@ -14,7 +14,7 @@ from engine.combat import category
 from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, option_name
+from engine.names import card_name, counted, option_name
 from engine.views import PlayerView
 
 NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
@@ -96,7 +96,7 @@ def _prescience(seen: PlayerView, prompt: Prompt) -> list[str]:
     return [*_battle(seen),
             f"Prescience: ask the {faction_words(target)} for one element of their plan (one of: {asked}); they must "
             "answer truthfully, and their plan is then bound to that answer. Only you and they learn it.",
-            f"The {faction_words(target)} hold {_hand_size(seen, target)} cards."]
+            f"The {faction_words(target)} hold {counted(_hand_size(seen, target), 'card')}."]
 
 
 def _answer_words(element: str, option: str) -> str:
@@ -120,7 +120,7 @@ def _voice(seen: PlayerView, prompt: Prompt) -> list[str]:
             f"The Voice: command the {faction_words(target)} to play, or not to play, a kind of card in their plan "
             "(a projectile or poison weapon, a lasgun, a shield, a snooper, a worthless card). They must obey if "
             "they can; a command they cannot obey binds nothing.",
-            f"The {faction_words(target)} hold {_hand_size(seen, target)} cards."]
+            f"The {faction_words(target)} hold {counted(_hand_size(seen, target), 'card')}."]
 
 
 # --- the battle plan (A-13, A-15, BT-12..BT-16, R-34) --------------------------------------------------------

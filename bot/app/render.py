@@ -19,7 +19,7 @@ from engine.events import BY_STANDING_ORDER, Event
 from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt
-from engine.names import faction_name, option_name
+from engine.names import counted, faction_name, option_name
 from engine.views import FactionSecrets, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
@@ -66,7 +66,7 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         powers = ", ".join(o.power.replace("_", " ") for o in own.special_karama_orders)
         facts.append(("special Karama readied", powers))
     if own.storm_forecast is not None:
-        facts.append(("the storm next turn", f"moves {own.storm_forecast} sectors (weather)"))
+        facts.append(("the storm next turn", f"moves {counted(own.storm_forecast, 'sector')} (weather)"))
     return facts
 
 

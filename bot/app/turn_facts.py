@@ -12,7 +12,7 @@ from bot.app.words import Facts, faction_words, tokens, where
 from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, option_name
+from engine.names import card_name, counted, option_name
 from engine.views import PlayerView
 
 HAJR, WEATHER_CONTROL, FAMILY_ATOMICS = "hajr", "weather_control", "family_atomics"  # engine/cards.py card ids
@@ -49,8 +49,9 @@ def _storm_dial(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _storm_cards(seen: PlayerView, prompt: Prompt) -> list[str]:
-    facts = [f"The storm will move {prompt.detail.get('distance')} sectors from sector {seen.storm_sector} unless "
-             "a card changes it. Every faction is asked, so nobody learns who holds a storm card."]
+    distance = counted(prompt.detail.get("distance", 0), "sector")
+    facts = [f"The storm will move {distance} from sector {seen.storm_sector} unless a card changes it. "
+             "Every faction is asked, so nobody learns who holds a storm card."]
     if WEATHER_CONTROL in prompt.options:
         low, high = prompt.detail.get("weather_control_range", (0, 10))
         facts.append(f"You hold {card_name(WEATHER_CONTROL)}: you may make the storm move {low} to {high} sectors "

@@ -10,6 +10,7 @@ from typing import Protocol
 import discord
 from pydantic import ValidationError
 
+from bot.app.action_words import WORDS
 from bot.app.ports import GameRecordRow
 from bot.app.service import GameService, NotAllowed, NotFound, ServiceError
 from engine.actions import Action
@@ -80,13 +81,14 @@ def require_moderator(user: discord.abc.User, game: GameRecordRow | None = None)
 
 
 async def submit_for_seat(bot: GameBot, interaction: discord.Interaction, build: Callable[[Faction], Action],
-                          done: str) -> None:
+                          done: str | None = None) -> None:
     """Defer (ephemerally), build the caller's action for their seat, submit it, and answer: what every
-    /play, /card and /bt command does."""
+    /play, /card and /bt command does. The answer says what was done: `done`, or else the action in the words
+    of its decision card's "You answered" (bot/app/action_words.py)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     async with refusals(interaction):
         game = await game_here(bot.service, interaction)
         action = build(seat_of(game, interaction.user.id))
         accepted = await bot.service.submit(game.game_id, interaction.user.id, action, key=str(interaction.id))
         bot.wake_outbox()
-        await answer(interaction, f"Done: {done} (game version {accepted.seq}).")
+        await answer(interaction, f"Done: {done or WORDS[type(action)](action)} (game version {accepted.seq}).")

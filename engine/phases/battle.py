@@ -753,7 +753,7 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
             lost += wipe_out(state, loc, faction)
         remove_spice(state, loc)
     log.public("explosion", f"Explosion in {battle.territory}, a lasgun against a shield: everything there is "
-               f"destroyed ({lost} tokens, both leaders, all spice); nobody wins and nobody is paid.",
+               f"destroyed ({counted(lost, 'token')}, both leaders, all spice); nobody wins and nobody is paid.",
                territory=battle.territory)
 
 

@@ -19,7 +19,7 @@ from engine.elites import battle_tokens, elite_worth
 from engine.errors import RuleViolation, ViolationCode
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState
-from engine.names import card_name, leader_name
+from engine.names import card_name, counted, leader_name
 from engine.phases import bt_attack
 
 RULE = "1979 rules: Battles"
@@ -189,7 +189,7 @@ def dial_problem(state: GameState, battle: Battle, faction: Faction, hand: dict,
                  ) -> Refusal | None:
     """The dial and the spice backing it (A-15 `advanced_combat`)."""
     if dial > hand["max_dial"]:
-        return f"You have {hand['max_dial']} tokens in {battle.territory}; you dialed {dial}.", None
+        return f"You have {counted(hand['max_dial'], 'token')} in {battle.territory}; you dialed {dial}.", None
     if spice and not state.setup.options.advanced_combat:
         return "Spice backs a dial only in advanced combat (A-15 `advanced_combat`).", None
     backing = min(dial, hand.get("max_spice", 0))

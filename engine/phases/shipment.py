@@ -25,7 +25,7 @@ from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import faction_name, location_label
+from engine.names import counted, faction_name, location_label
 from engine.rng import Rng
 from engine.special_karama import shipment_stopped
 
@@ -90,7 +90,7 @@ def check_tokens(state: GameState, faction: Faction, location: str, tokens: int,
     have = state.tokens_at(location, faction)
     if tokens > have:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
-                            f"You have {have} tokens in {location_label(location)}, not {tokens}.")
+                            f"You have {counted(have, 'token')} in {location_label(location)}, not {tokens}.")
 
 
 # --- shipment --------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def _check_reserves(state: GameState, faction: Faction, tokens: int) -> None:
     have = state.faction(faction).reserves
     if tokens > have:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE_SHIP,
-                            f"You have {have} tokens in reserve, not {tokens}.")
+                            f"You have {counted(have, 'token')} in reserve, not {tokens}.")
 
 
 def _cost_after_half_price_karama(state: GameState, faction: Faction, cost: int, base: int, ally, ally_pays: int,

@@ -330,7 +330,8 @@ def _offer_ride(state: GameState, territory: str, log: EventLog) -> None:
                 territory=territory, tokens=sum(riding.values()), from_locations=riding,
                 impaired=is_impaired(state, Faction.FREMEN, NO_MOVING))  # a ride is a move
     log.public("worm_ride_offered",
-               f"The Fremen may ride Shai-Hulud out of {territory} with {sum(riding.values())} tokens, or stay.",
+               f"The Fremen may ride Shai-Hulud out of {territory} with {counted(sum(riding.values()), 'token')}, "
+               "or stay.",
                territory=territory, tokens=sum(riding.values()))
 
 

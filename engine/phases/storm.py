@@ -19,7 +19,7 @@ from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_f
 from engine.forces import sweep
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import counted, faction_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -88,8 +88,8 @@ def run_storm(state: GameState, log: EventLog) -> bool:
         return True
     if state.step == FORECAST:
         forecast = sum(state.storm_forecast.values())
-        log.private("storm_forecast", Faction.FREMEN, f"Weather: next turn the storm will move {forecast} sectors "
-                    "(A-15; secret to you).", distance=forecast, turn=state.turn + 1)
+        log.private("storm_forecast", Faction.FREMEN, "Weather: next turn the storm will move "
+                    f"{counted(forecast, 'sector')} (A-15; secret to you).", distance=forecast, turn=state.turn + 1)
         end_phase(state, log)
         return True
     return False
@@ -132,7 +132,7 @@ def move_storm(state: GameState, distance: int, log: EventLog, reason: str) -> N
     """A-2: move counterclockwise; every sector entered is swept (the start sector is not swept again)."""
     path = storm_path(state.storm_sector, distance)
     state.storm_sector = path[-1] if path else state.storm_sector
-    log.public("storm_moved", f"{reason} The storm moves {distance} sectors to sector {state.storm_sector}.",
+    log.public("storm_moved", f"{reason} The storm moves {counted(distance, 'sector')} to sector {state.storm_sector}.",
                distance=distance, sector=state.storm_sector, path=path)
     sweep(state, set(path), log)
 

@@ -85,8 +85,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
         """At setup, before any token is placed: lay traps on strongholds, or none (secret, BT-5)."""
         hand = await own_hand(interaction)
         await submit_for_seat(self.bot, interaction,
-                              lambda f: LayTraps(faction=f, traps=trap_assignments(hand, traps)),
-                              "traps laid" if traps else "no traps")
+                              lambda f: LayTraps(faction=f, traps=trap_assignments(hand, traps)))
 
     @app_commands.command(name="traps-and-gifts")
     @app_commands.describe(traps="stronghold=card, ... (cards from your hand); leave out for none",
@@ -96,16 +95,14 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
                               gifts: str | None = None) -> None:
         """Before bidding: lay traps and give cards, or nothing (secret)."""
         hand = await own_hand(interaction)
-        await submit_for_seat(self.bot, interaction, lambda f: traps_and_gifts(f, hand, traps, gifts),
-                              "traps and gifts set" if traps or gifts else "no traps or gifts this time")
+        await submit_for_seat(self.bot, interaction, lambda f: traps_and_gifts(f, hand, traps, gifts))
 
     @app_commands.command(name="mark")
     @app_commands.describe(leader="A leader just revived to mark as your traitor; leave out for none")
     @app_commands.autocomplete(leader=mark_leaders)
     async def mark(self, interaction: discord.Interaction, leader: str | None = None) -> None:
         """Mark a revived leader as your traitor, or not (secret)."""
-        await submit_for_seat(self.bot, interaction, lambda f: MarkBtTraitor(faction=f, leader=leader_id(leader)),
-                              f"marked {leader}" if leader else "no mark")
+        await submit_for_seat(self.bot, interaction, lambda f: MarkBtTraitor(faction=f, leader=leader_id(leader)))
 
     @app_commands.command(name="reveal")
     @app_commands.describe(leader="A leader you marked as your traitor")
@@ -121,24 +118,21 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
     async def reveal_window(self, interaction: discord.Interaction, leader: str | None = None) -> None:
         """After an open-field battle: reveal the winning leader, or let it pass."""
         await submit_for_seat(self.bot, interaction,
-                              lambda f: AnswerRevealWindow(faction=f, leader=leader_id(leader)),
-                              f"revealed {leader}" if leader else "no reveal")
+                              lambda f: AnswerRevealWindow(faction=f, leader=leader_id(leader)))
 
     @app_commands.command(name="attack")
     @app_commands.describe(leader="A leader who fought and survived; leave out for none")
     @app_commands.autocomplete(leader=attack_leaders)
     async def attack(self, interaction: discord.Interaction, leader: str | None = None) -> None:
         """After all battles: attack one surviving leader, or none."""
-        await submit_for_seat(self.bot, interaction, lambda f: ChooseBtAttack(faction=f, leader=leader_id(leader)),
-                              f"attack {leader}" if leader else "no attack")
+        await submit_for_seat(self.bot, interaction, lambda f: ChooseBtAttack(faction=f, leader=leader_id(leader)))
 
     @app_commands.command(name="impair")
     @app_commands.describe(impairment="What the trapped faction may not do next turn")
     @app_commands.autocomplete(impairment=impairments)
     async def impair(self, interaction: discord.Interaction, impairment: str) -> None:
         """A worthless trap card is revealed: the trapped faction may not ship, or not move, next turn."""
-        await submit_for_seat(self.bot, interaction, lambda f: ChooseBtImpairment(faction=f, impair=impairment),
-                              f"impairment: {impairment.replace('_', ' ')}")
+        await submit_for_seat(self.bot, interaction, lambda f: ChooseBtImpairment(faction=f, impair=impairment))
 
     @app_commands.command(name="ally-revive")
     @app_commands.describe(tokens="Up to 6 tokens", leader="A leader", second_leader="A second leader")
@@ -147,8 +141,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
                           leader: str | None = None, second_leader: str | None = None) -> None:
         """The BT's ally revives free: up to 6 tokens and 2 leaders."""
         leaders = [leader_id(x) for x in (leader, second_leader) if x]
-        await submit_for_seat(self.bot, interaction, lambda f: BtAllyRevive(faction=f, tokens=tokens, leaders=leaders),
-                              f"free revival of {tokens} tokens" + (f" and {', '.join(leaders)}" if leaders else ""))
+        await submit_for_seat(self.bot, interaction, lambda f: BtAllyRevive(faction=f, tokens=tokens, leaders=leaders))
 
     @app_commands.command(name="spice-order")
     @app_commands.describe(declare="Declare a spice win whenever you hold 35 spice after collection")

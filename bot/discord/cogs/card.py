@@ -45,6 +45,7 @@ from engine.actions import (
 )
 from engine.anytime import LEADER, AnytimeKind
 from engine.karama import OWNER, Advantage
+from engine.names import counted
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
@@ -99,12 +100,9 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
                           weather_control: app_commands.Range[int, 0, 10] | None = None,
                           family_atomics: bool = False) -> None:
         """Answer the storm-card window: Weather Control, Family Atomics, both, or neither."""
-        played = [f"Weather Control {weather_control}"] if weather_control is not None else []
-        played += ["Family Atomics"] if family_atomics else []
         await submit_for_seat(self.bot, interaction,
                               lambda f: PlayStormCards(faction=f, weather_control=weather_control,
-                                                       family_atomics=family_atomics),
-                              " and ".join(played) or "no storm card")
+                                                       family_atomics=family_atomics))
 
     @app_commands.command(name="hajr")
     async def hajr(self, interaction: discord.Interaction) -> None:
@@ -119,7 +117,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
         """Play Tleilaxu Ghola: a leader or up to 5 tokens from the tanks, free."""
         await submit_for_seat(self.bot, interaction,
                               lambda f: PlayGhola(faction=f, leader=leader_id(leader), tokens=tokens),
-                              f"Ghola: {leader if leader else f'{tokens} tokens'}")
+                              f"Ghola: {leader if leader else counted(tokens, 'token')}")
 
     @app_commands.command(name="truthtrance")
     @app_commands.describe(target="Who must answer", question="A yes/no question")
@@ -135,8 +133,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.describe(answer="Your answer")
     async def answer_truthtrance(self, interaction: discord.Interaction, answer: Literal["yes", "no"]) -> None:
         """Answer a Truthtrance question."""
-        await submit_for_seat(self.bot, interaction, lambda f: AnswerTruthtrance(faction=f, answer=answer),
-                              f"you answer {answer}")
+        await submit_for_seat(self.bot, interaction, lambda f: AnswerTruthtrance(faction=f, answer=answer))
 
     @app_commands.command(name="worm")
     @app_commands.rename(to_location="to")
@@ -144,8 +141,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.autocomplete(to_location=ride_choices)
     async def worm(self, interaction: discord.Interaction, to_location: str | None = None) -> None:
         """The Fremen ride Shai-Hulud, or stay."""
-        await submit_for_seat(self.bot, interaction, lambda f: RideWorm(faction=f, to_location=to_location),
-                              f"ride to {to_location}" if to_location else "stay")
+        await submit_for_seat(self.bot, interaction, lambda f: RideWorm(faction=f, to_location=to_location))
 
     @app_commands.command(name="advisor")
     @app_commands.describe(send="yes: to the Polar Sink; with the shipment: beside the shipped tokens, co-existing "
@@ -153,8 +149,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     async def advisor(self, interaction: discord.Interaction, send: Literal["yes", "with the shipment", "no"]) -> None:
         """The Bene Gesserit spiritual advisor."""
         await submit_for_seat(self.bot, interaction,
-                              lambda f: SendAdvisor(faction=f, accept=send != "no", with_shipment=send != "yes"),
-                              f"advisor: {send}")
+                              lambda f: SendAdvisor(faction=f, accept=send != "no", with_shipment=send != "yes"))
 
     @app_commands.command(name="ship-back")
     @app_commands.rename(from_location="from")
@@ -164,8 +159,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
                         tokens: app_commands.Range[int, 1, 20]) -> None:
         """The Guild ships tokens from the board back to reserves."""
         await submit_for_seat(self.bot, interaction,
-                              lambda f: ShipToReserves(faction=f, from_location=from_location, tokens=tokens),
-                              f"{tokens} tokens from {from_location} back to reserves")
+                              lambda f: ShipToReserves(faction=f, from_location=from_location, tokens=tokens))
 
     # --- the optional rules (A-14, A-15): the decisions they add -----------------------------------------------
 
@@ -174,15 +168,13 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     @app_commands.autocomplete(territory=worm_territory_choices)
     async def worm_place(self, interaction: discord.Interaction, territory: str | None = None) -> None:
         """The Fremen place a further Shai-Hulud (A-21, character advantages)."""
-        await submit_for_seat(self.bot, interaction, lambda f: PlaceWorm(faction=f, territory=territory),
-                              f"worm to {territory}" if territory else "worm nowhere")
+        await submit_for_seat(self.bot, interaction, lambda f: PlaceWorm(faction=f, territory=territory))
 
     @app_commands.command(name="guild-timing")
     @app_commands.describe(when="Take the Guild's shipment and movement now, or wait")
     async def guild_timing(self, interaction: discord.Interaction, when: Literal["now", "later"]) -> None:
         """The Guild take their turn now or later in the round (A-15, character advantages)."""
-        await submit_for_seat(self.bot, interaction, lambda f: GuildTiming(faction=f, now=when == "now"),
-                              f"Guild turn: {when}")
+        await submit_for_seat(self.bot, interaction, lambda f: GuildTiming(faction=f, now=when == "now"))
 
     @app_commands.command(name="coexist")
     @app_commands.describe(territory="Where your tokens are", advisors="yes: they become co-existing advisors; "
@@ -191,8 +183,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
     async def coexist(self, interaction: discord.Interaction, territory: str, advisors: Literal["yes", "no"]) -> None:
         """The Bene Gesserit co-exist in a territory, or stop (A-15, character advantages)."""
         await submit_for_seat(self.bot, interaction,
-                              lambda f: SetCoexistence(faction=f, territory=territory, advisors=advisors == "yes"),
-                              f"{territory}: {'advisors' if advisors == 'yes' else 'fighters'}")
+                              lambda f: SetCoexistence(faction=f, territory=territory, advisors=advisors == "yes"))
 
     @app_commands.command(name="special-karama")
     @app_commands.describe(card="The Karama card from your hand", target="Guild, Harkonnen: the faction aimed at",
@@ -219,8 +210,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
         """The Harkonnen give back as many cards as they took (special Karama power)."""
         hand = await own_hand(interaction)
         chosen = [card_in(hand, part) for part in cards.split(",") if part.strip()]
-        await submit_for_seat(self.bot, interaction, lambda f: ReturnCards(faction=f, cards=chosen),
-                              f"{len(chosen)} cards given back")
+        await submit_for_seat(self.bot, interaction, lambda f: ReturnCards(faction=f, cards=chosen))
 
 
 async def setup(bot: MentatBot) -> None:

@@ -13,7 +13,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.action_words import revival_words
 from bot.app.anytime_words import value_label
 from bot.discord.autocomplete import (
     battle_opponents,
@@ -295,8 +294,10 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
         self.bot = bot
         super().__init__()
 
-    async def _submit(self, interaction: discord.Interaction, build: Callable[[Faction], Action], done: str) -> None:
-        """Defer (ephemerally), build the caller's action for their seat, submit it, and answer."""
+    async def _submit(self, interaction: discord.Interaction, build: Callable[[Faction], Action],
+                      done: str | None = None) -> None:
+        """Defer (ephemerally), build the caller's action for their seat, submit it, and answer (in `done`'s words,
+        or the action's)."""
         await submit_for_seat(self.bot, interaction, build, done)
 
     @app_commands.command(name="bid")
@@ -304,19 +305,18 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     async def bid(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 200],
                   ally_pays: app_commands.Range[int, 0, 200] = 0) -> None:
         """Bid for the card up for auction."""
-        await self._submit(interaction, lambda f: Bid(faction=f, amount=amount, ally_pays=ally_pays),
-                           f"you bid {amount}")
+        await self._submit(interaction, lambda f: Bid(faction=f, amount=amount, ally_pays=ally_pays))
 
     @app_commands.command(name="pass")
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass on the card up for auction."""
-        await self._submit(interaction, lambda f: PassBid(faction=f), "you pass")
+        await self._submit(interaction, lambda f: PassBid(faction=f))
 
     @app_commands.command(name="dial")
     @app_commands.describe(value="0-20 on the first turn, 1-3 after")
     async def dial(self, interaction: discord.Interaction, value: app_commands.Range[int, 0, 20]) -> None:
         """Dial the storm (secret)."""
-        await self._submit(interaction, lambda f: DialStorm(faction=f, value=value), f"storm dial {value}")
+        await self._submit(interaction, lambda f: DialStorm(faction=f, value=value))
 
     @app_commands.command(name="ship")
     @app_commands.rename(to_location="to", from_location="from")
@@ -328,8 +328,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                    from_location: str | None = None, ally_pays: app_commands.Range[int, 0, 200] = 0) -> None:
         """Ship tokens onto Dune."""
         await self._submit(interaction, lambda f: Ship(faction=f, to_location=to_location, tokens=tokens,
-                                                       from_location=from_location, ally_pays=ally_pays),
-                           f"ship {tokens} to {to_location}")
+                                                       from_location=from_location, ally_pays=ally_pays))
 
     @app_commands.command(name="move")
     @app_commands.rename(from_location="from", to_location="to")
@@ -339,15 +338,14 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                    tokens: app_commands.Range[int, 1, 20]) -> None:
         """Move tokens from one territory to another."""
         await self._submit(interaction, lambda f: Move(faction=f, from_location=from_location,
-                                                       to_location=to_location, tokens=tokens),
-                           f"move {tokens} from {from_location} to {to_location}")
+                                                       to_location=to_location, tokens=tokens))
 
     @app_commands.command(name="skip")
     @app_commands.describe(step="The step you pass on")
     async def skip(self, interaction: discord.Interaction, step: Literal["shipment", "movement"]) -> None:
         """Ship nothing, or move nothing, this turn."""
         build = (lambda f: SkipShipment(faction=f)) if step == "shipment" else (lambda f: SkipMove(faction=f))
-        await self._submit(interaction, build, f"no {step}")
+        await self._submit(interaction, build)
 
     @app_commands.command(name="revive")
     @app_commands.describe(tokens="Tokens to revive from the tanks", leader="A leader to revive",
@@ -357,16 +355,14 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                      leader: str | None = None, kwisatz_haderach: bool = False) -> None:
         """Revive tokens and perhaps a leader from the tanks."""
         await self._submit(interaction, lambda f: Revive(faction=f, tokens=tokens, leader=leader_id(leader),
-                                                         kwisatz_haderach=kwisatz_haderach),
-                           revival_words(tokens, [leader] if leader else [], kwisatz_haderach))
+                                                         kwisatz_haderach=kwisatz_haderach))
 
     @app_commands.command(name="traitor")
     @app_commands.describe(leader="The leader you keep as your traitor")
     @app_commands.autocomplete(leader=traitor_candidates)
     async def traitor(self, interaction: discord.Interaction, leader: str) -> None:
         """Choose your traitor at the start of the game (secret)."""
-        await self._submit(interaction, lambda f: ChooseTraitor(faction=f, leader=leader_id(leader)),
-                           f"your traitor is {leader}")
+        await self._submit(interaction, lambda f: ChooseTraitor(faction=f, leader=leader_id(leader)))
 
     @app_commands.command(name="predict")
     @app_commands.describe(faction="The faction you predict will win", turn="The turn it wins on")
@@ -374,8 +370,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     async def predict(self, interaction: discord.Interaction, faction: str,
                       turn: app_commands.Range[int, 1, 30]) -> None:
         """The Bene Gesserit prediction (secret)."""
-        await self._submit(interaction, lambda f: PredictWinner(faction=f, predicted=parse_faction(faction), turn=turn),
-                           f"you predict {faction} on turn {turn}")
+        await self._submit(interaction, lambda f: PredictWinner(faction=f, predicted=parse_faction(faction), turn=turn))
 
     @app_commands.command(name="plan")
     @app_commands.describe(leader="Your leader", dial="Tokens dialled (Sardaukar and Fedaykin count 2)",
@@ -396,14 +391,13 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                                                                    weapon=weapon, defense=defense,
                                                                    cheap_hero=cheap_hero,
                                                                    kwisatz_haderach=kwisatz_haderach, spice=spice,
-                                                                   impair=impairment),
-                           "battle plan submitted")
+                                                                   impair=impairment))
 
     @app_commands.command(name="capture")
     @app_commands.describe(choice="Keep the captured leader, kill him for 2 spice, or let him go")
     async def capture(self, interaction: discord.Interaction, choice: Literal["keep", "kill", "release"]) -> None:
         """The Harkonnen decide about the leader they captured (A-15, character advantages)."""
-        await self._submit(interaction, lambda f: CaptureLeader(faction=f, choice=choice), f"captured leader: {choice}")
+        await self._submit(interaction, lambda f: CaptureLeader(faction=f, choice=choice))
 
     # --- alliances and money (A-8, A-16, A-26) ---
 
@@ -412,26 +406,24 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.autocomplete(partner=proposal_choices)
     async def propose(self, interaction: discord.Interaction, partner: str) -> None:
         """Offer an alliance during a Nexus."""
-        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=faction_of(partner)),
-                           f"you offer {partner} an alliance")
+        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=faction_of(partner)))
 
     @app_commands.command(name="accept")
     @app_commands.describe(partner="The faction whose offer you accept")
     @app_commands.autocomplete(partner=offer_choices)
     async def accept(self, interaction: discord.Interaction, partner: str) -> None:
         """Accept an alliance offer during a Nexus."""
-        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=faction_of(partner)),
-                           f"you accept {partner}'s offer")
+        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=faction_of(partner)))
 
     @app_commands.command(name="break")
     async def break_(self, interaction: discord.Interaction) -> None:
         """Leave your alliance during a Nexus."""
-        await self._submit(interaction, lambda f: BreakAlliance(faction=f), "you leave your alliance")
+        await self._submit(interaction, lambda f: BreakAlliance(faction=f))
 
     @app_commands.command(name="nexus-done")
     async def nexus_done(self, interaction: discord.Interaction) -> None:
         """You are done talking in this Nexus."""
-        await self._submit(interaction, lambda f: EndNexus(faction=f), "you are done in this Nexus")
+        await self._submit(interaction, lambda f: EndNexus(faction=f))
 
     @app_commands.command(name="bribe")
     @app_commands.describe(to="Who receives the spice", amount="How much spice")
@@ -457,8 +449,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     async def choose_battle(self, interaction: discord.Interaction, territory: str, opponent: str) -> None:
         """The aggressor picks the next battle."""
         await self._submit(interaction, lambda f: ChooseBattle(faction=f, territory=territory,
-                                                               opponent=parse_faction(opponent)),
-                           f"battle {opponent} in {territory}")
+                                                               opponent=parse_faction(opponent)))
 
     @app_commands.command(name="ask")
     @app_commands.describe(element="The element of your opponent's plan to see, or none")
@@ -466,14 +457,14 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     async def ask(self, interaction: discord.Interaction, element: str) -> None:
         """Atreides prescience: ask for one element of the opponent's plan."""
         wanted = None if element == "none" else element
-        await self._submit(interaction, lambda f: AskPrescience(faction=f, element=wanted), f"you ask: {element}")
+        await self._submit(interaction, lambda f: AskPrescience(faction=f, element=wanted))
 
     @app_commands.command(name="answer")
     @app_commands.describe(answer="The element you will play (a leader, card, number, or none)")
     @app_commands.autocomplete(answer=prescience_answers)
     async def answer(self, interaction: discord.Interaction, answer: str) -> None:
         """Answer the Atreides' prescience; the answer binds your plan (secret)."""
-        await self._submit(interaction, lambda f: AnswerPrescience(faction=f, answer=answer), f"you answer {answer}")
+        await self._submit(interaction, lambda f: AnswerPrescience(faction=f, answer=answer))
 
     @app_commands.command(name="voice")
     @app_commands.describe(command="Play, not play, or no Voice", category="The kind of card")
@@ -483,30 +474,27 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
         """The Bene Gesserit Voice."""
         said = None if command == "none" else command
         await self._submit(interaction, lambda f: UseVoice(faction=f, command=said,
-                                                           category=category if said else None),
-                           "no Voice" if said is None else f"Voice: {command} {category}")
+                                                           category=category if said else None))
 
     @app_commands.command(name="call")
     @app_commands.describe(call="Call the traitor? (yes only when you hold the opposing leader's traitor card)")
     @app_commands.autocomplete(call=traitor_call_answers)
     async def call(self, interaction: discord.Interaction, call: str) -> None:
         """Call, or do not call, a traitor (secret)."""
-        await self._submit(interaction, lambda f: CallTraitor(faction=f, call=call == "yes"), f"traitor call: {call}")
+        await self._submit(interaction, lambda f: CallTraitor(faction=f, call=call == "yes"))
 
     @app_commands.command(name="traitor-order")
     @app_commands.describe(auto="Answer every traitor question automatically")
     async def traitor_order(self, interaction: discord.Interaction, auto: bool) -> None:
         """A standing order for traitor questions (secret)."""
-        await self._submit(interaction, lambda f: SetTraitorOrder(faction=f, auto=auto),
-                           f"automatic traitor calls {'on' if auto else 'off'}")
+        await self._submit(interaction, lambda f: SetTraitorOrder(faction=f, auto=auto))
 
     @app_commands.command(name="bid-order")
     @app_commands.describe(auto_pass="Pass every time", max_bid="Outbid by 1 up to this")
     async def bid_order(self, interaction: discord.Interaction, auto_pass: bool = False,
                         max_bid: app_commands.Range[int, 1, 200] | None = None) -> None:
         """A standing bidding order (secret); neither option clears it."""
-        await self._submit(interaction, lambda f: SetBidOrder(faction=f, auto_pass=auto_pass, max_bid=max_bid),
-                           "bid order " + ("pass" if auto_pass else f"up to {max_bid}" if max_bid else "cleared"))
+        await self._submit(interaction, lambda f: SetBidOrder(faction=f, auto_pass=auto_pass, max_bid=max_bid))
 
 
 async def setup(bot: MentatBot) -> None:
