@@ -253,8 +253,17 @@ def test_the_fremen_ride_the_worm_and_the_blow_goes_on():
     assert state.spice_on_board == {"Old Gap#9": 6}
     assert state.nexus is not None
     ridden = next(e for e in events if e.type == "worm_ridden")
-    assert ridden.public and "Red Chasm" in ridden.message
+    assert ridden.public
+    assert ridden.message == "The Fremen ride Shai-Hulud: 4 tokens go from The Great Flat to Red Chasm."
     assert_cards_and_ledger(state)
+
+
+def test_a_lone_fremen_token_rides_the_worm_and_the_table_reads_one_token():
+    state, _ = at_blow(state=base_game(deck=(SH1, OLD_GAP)), discard=[GREAT_FLAT],
+                       tokens=[("The Great Flat#14", F, 1)])
+    state, events = apply(state, RideWorm(faction=F, to_location="Red Chasm#6"))
+    ridden = next(e for e in events if e.type == "worm_ridden")
+    assert ridden.message == "The Fremen ride Shai-Hulud: 1 token goes from The Great Flat to Red Chasm."
 
 
 def test_the_fremen_may_stay_and_staying_is_the_default():

@@ -354,12 +354,13 @@ def ride_worm(state: GameState, action: RideWorm, log: EventLog) -> None:
         )
     riding = riders(state, territory)
     move_tokens(state, action.faction, riding, action.to_location, log)  # Fedaykin ride too
+    ridden = sum(riding.values())
     log.public(
         "worm_ridden",
-        f"The Fremen ride Shai-Hulud: {sum(riding.values())} tokens go from {territory} to "
-        f"{location_label(action.to_location)}.",
+        f"The Fremen ride Shai-Hulud: {counted(ridden, 'token')} {'goes' if ridden == 1 else 'go'} from {territory} "
+        f"to {location_label(action.to_location)}.",
         faction=action.faction.value, from_locations=riding, to_location=action.to_location,
-        tokens=sum(riding.values()),
+        tokens=ridden,
     )
 
 
