@@ -1,6 +1,6 @@
 """`python -m bench [--json PATH] [--quick] [--only service|scale] [--store sqlite|postgres] [--database-url URL]`:
 measure the engine, the service on SQLite, 1,000 open games, the map picture, and 10,000 open games on SQLite
-and PostgreSQL with one and two bot processes; print tables with the targets (README.md, Performance) and
+and PostgreSQL with one and two bot processes; print tables with the targets (docs/performance.md) and
 write every figure as JSON.
 
 PostgreSQL is a throwaway server started for the run (its programs must be installed; see

@@ -4,7 +4,7 @@ CPython collects its youngest generation every 700 net allocations of container 
 builds a whole game state (thousands of pydantic objects), so each submit set off several collections, and the
 collections of the oldest generation scanned again and again the 1,024 states the service keeps parsed
 (bot/app/service.py STATE_CACHE_SIZE). In the benchmark that was most of the steady arrivals' tail and a third of
-a burst's time (README, Performance). Reference counting frees almost every object of a state; the collector is
+a burst's time (docs/performance.md). Reference counting frees almost every object of a state; the collector is
 there only for cycles, so running it far less often costs little memory.
 """
 

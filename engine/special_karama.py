@@ -6,7 +6,7 @@ a worthless card too, A-15).
 - Emperor: at any time outside a battle, revive up to 3 tokens or one leader from the tanks, free.
 - Fremen: a secret standing order naming a sand territory: Shai-Hulud devours it at the end of the next spice blow
   after turn 1 (engine/phases/spice_blow.py), a Nexus following. A standing order, because the blow is never
-  held open for "whoever might play a Karama" (README, Design notes).
+  held open for "whoever might play a Karama" (docs/design.md, Design notes).
 - Guild: a secret standing order naming a faction: its next shipment from off-planet is stopped (not made, not
   paid; engine/phases/shipment.py), when it is revealed.
 - Harkonnen: at any time outside a battle, take another faction's whole hand and give back as many cards of
