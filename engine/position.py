@@ -205,7 +205,7 @@ def default_traitor_deck(factions: tuple[Faction, ...], hands: Iterable[list[str
 
 def default_next_prompt_number(prompts: list[Prompt]) -> int:
     """One past the highest open prompt ("p<number>"), 1 when none is open."""
-    numbers = [int(p.id[1:]) for p in prompts if p.id[:1] == "p" and p.id[1:].isdigit()]
+    numbers = [int(p.id[1:]) for p in prompts if p.id[:1] == "p" and p.id[1:].isascii() and p.id[1:].isdigit()]
     return max(numbers, default=0) + 1
 
 

@@ -310,6 +310,10 @@ async def test_a_bribe_amount_is_checked_against_the_spice_held(table):
     assert modal.inputs["amount"].placeholder == f"a number from 1 to {spice}"
     too_much = await submit_modal(bot, USERS[H], modal, amount=str(spice + 1))
     assert too_much.answers[0][0].startswith(f"Not yet: Spice: a whole number from 1 to {spice}")
+    superscript = await submit_modal(bot, USERS[H], modal, amount="²")
+    assert superscript.answers == [(f"Not yet: Spice: a whole number from 1 to {spice}, written with the digits "
+                                    "0-9, not '²'.", True)]
+    assert (await bot.service.state_of(game_id)).faction(A).bribes == 0
     paid = await submit_modal(bot, USERS[H], modal, amount="2")
     assert paid.answers[-1][0].startswith("Done: Give a bribe: Atreides; Spice: 2")
     after = await bot.service.state_of(game_id)

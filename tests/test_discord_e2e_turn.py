@@ -130,7 +130,12 @@ async def test_a_6_a_bid_card_gives_the_auction_and_the_bidders_means_and_its_bu
     assert "- Card 1 of 3 is up for auction; the high bid is 2, by the Atreides." in card.content
     assert [b.label for b in components(card)][-3] == "Other amount (3 to 10)"
     refused = await type_amount(bob, card, "Other amount (3 to 10)", "11")
-    assert reply(refused) == "Not yet: Your bid: a whole number from 3 to 10, not '11'."
+    assert reply(refused) == "Not yet: Your bid: a whole number from 3 to 10, written with the digits 0-9, not '11'."
+    for typed in ("²", "①", "1²", "٣", "-4", "4.0"):  # isdigit() took the first three, and int() then raised
+        refused = await type_amount(bob, dm_for(bob, answer.id), "Other amount (3 to 10)", typed)
+        assert reply(refused) == ("Not yet: Your bid: a whole number from 3 to 10, written with the digits 0-9, "
+                                  f"not {typed!r}.")
+    assert (await table.env.bot.service.state_of(game_id)).prompt(answer.id) is not None  # nothing was taken
     typed = await type_amount(bob, dm_for(bob, answer.id), "Other amount (3 to 10)", "7")
     assert reply(typed).startswith("Done: Your bid: 7")
     await deliver(table.env)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.ids import Faction
@@ -30,3 +31,25 @@ def faction_words(value: str | Faction | None) -> str:
         return faction_name(Faction(value))
     except ValueError:
         return str(value)
+
+
+# --- numbers: every number a player types or a control sends is read here ----------------------------------------
+
+_DIGITS = re.compile(r"[0-9]{1,9}")  # ASCII digits only: str.isdigit() also accepts "²" and "①", which int() refuses
+
+
+def whole_number(text: str) -> int | None:
+    """A whole number written in the digits 0-9 (spaces around it allowed); None for anything else: a sign, a
+    decimal point, a superscript or circled digit, more than nine digits."""
+    text = text.strip()
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
+def number_in_range(text: str, low: int, high: int, what: str) -> int:
+    """The number `text` says, if it lies from `low` to `high`; else ValueError in words for the player."""
+    value = whole_number(text)
+    if value is None or not low <= value <= high:
+        raise ValueError(f"{what}: a whole number from {low} to {high}, written with the digits 0-9, "
+                         f"not {text.strip()[:20]!r}.")
+    return value
+

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import GameService, Refused, ServiceError
+from bot.app.words import whole_number
 from bot.console.gateway import ConsoleGateway
 from bot.console.text import format_prompt, format_view
 from bot.discord.text import options_text
@@ -300,8 +301,8 @@ class Console:
                 value = tokens.pop(0)
                 if token == "--options":
                     options = parse_options(value)
-                elif value.isdigit():
-                    seed = int(value)
+                elif (number := whole_number(value)) is not None:
+                    seed = number
                 else:
                     raise CommandError(f"The seed is a whole number, not {value!r}.")
             else:
@@ -398,9 +399,9 @@ class Console:
         await self._submit(user, DEFAULTS[prompt.kind](state, prompt), prompt_id=prompt.id)
 
     async def cmd_auto(self, rest: str) -> None:
-        if rest and not rest.isdigit():
+        wanted = whole_number(rest) if rest else 1
+        if wanted is None:
             raise CommandError("Usage: auto [N], N a whole number.")
-        wanted = int(rest or 1)
         row = await self._row()
         rng = Rng.from_seed(self._setup(row).seed * 1_000_003 + row.seq)  # reproducible from the game's version
         taken = 0
@@ -420,9 +421,10 @@ class Console:
 
     async def cmd_undo(self, rest: str) -> None:
         words = rest.split()
-        if not words or not words[0].isdigit() or words[1:] not in ([], ["force"]):
+        count = whole_number(words[0]) if words else None
+        if count is None or words[1:] not in ([], ["force"]):
             raise CommandError("Usage: undo N [force].")
-        keep = await self.service.undo(await self._game_id(), int(words[0]), force=bool(words[1:]), by=ADMIN_NAME,
+        keep = await self.service.undo(await self._game_id(), count, force=bool(words[1:]), by=ADMIN_NAME,
                                        reason="console correction")
         self.out(f"Undone: the game is back at version {keep}.")
 

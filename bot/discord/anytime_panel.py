@@ -30,9 +30,10 @@ import discord
 
 from bot.app.anytime_words import ORDER_KINDS, choice_text, orders_text, panel_text, part_name, title, value_label
 from bot.app.ports import GameRecordRow
+from bot.app.words import number_in_range
 from bot.discord.common import GameBot, answer, refusals
-from bot.discord.components import MODAL_TIMEOUT, form_menu
-from bot.discord.form_core import MAX_CHOICES, Choice, Draft, Field, Form, FormIncomplete
+from bot.discord.components import MODAL_TIMEOUT, NOT_ON_MENU, form_menu
+from bot.discord.form_core import MAX_CHOICES, Choice, Draft, Field, Form, FormIncomplete, after_menu_choice
 from engine.actions import Action
 from engine.anytime import (
     Amount,
@@ -350,11 +351,10 @@ class AnySelect(discord.ui.DynamicItem[discord.ui.Select],
         values = self.item.values
         if draft is None or self.field >= len(form.fields) or len(values) != 1:
             return
-        kind, _, number = values[0].partition(":")
-        if kind in ("earlier", "later") and number.isdigit():
-            draft = draft.turn_page(self.field, int(number))
-        elif kind.isdigit() and int(kind) < len(form.fields_for(draft.chosen)[self.field].choices):
-            draft = draft.choose(form, self.field, int(kind))
+        draft = after_menu_choice(form, draft, self.field, values[0])
+        if draft is None:
+            await answer(interaction, NOT_ON_MENU)
+            return
         await interaction.response.edit_message(view=choice_view(self.game_id, choice, seat.faction, draft))
 
 
@@ -440,9 +440,10 @@ def _typed_value(part: Amount | Text, typed: str) -> str | int:
         if not text or len(text) > part.max_length:
             raise FormIncomplete(f"{part_name(part.name)}: 1 to {part.max_length} characters.")
         return text
-    if not text.isdigit() or not part.low <= int(text) <= part.high:
-        raise FormIncomplete(f"{part_name(part.name)}: a whole number from {part.low} to {part.high}, not {typed!r}.")
-    return int(text)
+    try:
+        return number_in_range(text, part.low, part.high, part_name(part.name))
+    except ValueError as error:
+        raise FormIncomplete(str(error)) from None
 
 
 DYNAMIC_ITEMS = (OpenPanel, PanelMenu, PanelBack, AnyButton, AnySelect, AnySubmit)

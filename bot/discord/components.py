@@ -23,6 +23,8 @@ import discord
 from bot.app.ports import GameRecordRow
 from bot.discord.common import GameBot, answer, refusals
 from bot.discord.form_core import (
+    EARLIER,
+    LATER,
     MAX_CHOICES,
     MAX_FIELDS,
     Amount,
@@ -30,6 +32,7 @@ from bot.discord.form_core import (
     Form,
     FormIncomplete,
     Shortcut,
+    after_menu_choice,
     page_count,
     page_of,
 )
@@ -41,8 +44,8 @@ from engine.model import GameState, Prompt
 from engine.names import faction_name
 
 CLOSED = "That decision is already closed."
+NOT_ON_MENU = "That choice is not on this menu now: choose one of its entries."
 MODAL_TIMEOUT = 600.0  # seconds an amount's modal waits for its answer
-EARLIER, LATER = "earlier", "later"  # the page-turning entries of a long menu
 GAME_ID = r"(?P<game>[\w-]+)"
 PROMPT_ID = r"(?P<prompt>p\d+)"
 FINGERPRINT = r"(?P<fp>[0-9a-f]{6})"
@@ -259,12 +262,10 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PR
         if draft is None or self.field >= len(form.fields) or len(values) != 1:
             await answer(interaction, CLOSED)
             return
-        field = form.fields_for(draft.chosen)[self.field]
-        kind, _, number = values[0].partition(":")
-        if kind in (EARLIER, LATER) and number.isdigit():
-            draft = draft.turn_page(self.field, min(int(number), page_count(field) - 1))
-        elif kind.isdigit() and int(kind) < len(field.choices):
-            draft = draft.choose(form, self.field, int(kind))
+        draft = after_menu_choice(form, draft, self.field, values[0])
+        if draft is None:
+            await answer(interaction, NOT_ON_MENU)
+            return
         await interaction.response.edit_message(view=form_view(self.game_id, form, draft))
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.app.words import number_in_range, whole_number
 from engine.actions import Action
 from engine.ids import Faction
 
@@ -51,10 +52,10 @@ class Amount:
     build: Callable[[Faction, int], Action]
 
     def action(self, faction: Faction, typed: str) -> Action:
-        text = typed.strip()
-        if not text.isdigit() or len(text) > 6 or not self.low <= int(text) <= self.high:
-            raise FormIncomplete(f"{self.label}: a whole number from {self.low} to {self.high}, not {typed!r}.")
-        return self.build(faction, int(text))
+        try:
+            return self.build(faction, number_in_range(typed, self.low, self.high, self.label))
+        except ValueError as error:
+            raise FormIncomplete(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -198,19 +199,20 @@ class Draft:
         tokens = text.split(".") if text else []
         window = 0
         if tokens and tokens[0].startswith("w"):
-            if not tokens[0][1:].isdigit() or not 0 < int(tokens[0][1:]) < form.windows:
+            window = whole_number(tokens.pop(0)[1:]) or 0
+            if not 0 < window < form.windows:
                 return None
-            window = int(tokens.pop(0)[1:])
         if len(tokens) != len(form.fields):
             return None
         chosen: list[int | None] = []
         pages = []
         for token in tokens:
             head, _, page = token.partition("p")
-            if not (head == "-" or head.isdigit()) or not (page == "" or page.isdigit()):
+            index, page_number = whole_number(head), whole_number(page) if page else 0
+            if (head != "-" and index is None) or page_number is None:
                 return None
-            chosen.append(None if head == "-" else int(head))
-            pages.append(int(page) if page else 0)
+            chosen.append(index)
+            pages.append(page_number)
         fields = form.fields_for(chosen)
         for index, number, field in zip(chosen, pages, fields, strict=True):
             if (index is not None and index >= len(field.choices)) or number >= page_count(field):
@@ -240,6 +242,21 @@ class Draft:
 # --- menus of more than 25 choices: pages of 23 with "earlier" and "later" entries ---------------------
 
 PAGE_SIZE = MAX_CHOICES - 2
+EARLIER, LATER = "earlier", "later"  # the page-turning entries of a long menu, valued "earlier:<page>"
+
+
+def after_menu_choice(form: Form, draft: Draft, field: int, value: str) -> Draft | None:
+    """The draft once the menu of part `field` sent `value`: an entry's index, or a page turn; None when the value
+    is not one the menu offers (an old menu, or a forged value)."""
+    shown = form.fields_for(draft.chosen)[field]
+    kind, turn, number = value.partition(":")
+    if turn:
+        page = whole_number(number)
+        if kind in (EARLIER, LATER) and page is not None and page < page_count(shown):
+            return draft.turn_page(field, page)
+        return None
+    index = whole_number(kind)
+    return draft.choose(form, field, index) if index is not None and index < len(shown.choices) else None
 
 
 def page_count(field: Field) -> int:

@@ -9,6 +9,7 @@ from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
 from bot.app.service import NotAllowed
+from bot.app.words import whole_number
 from engine.ids import Faction
 from engine.model import Prompt
 from engine.names import faction_name
@@ -68,8 +69,8 @@ def parse_options(text: str | None) -> GameOptions:
             if raw not in _TRUE | _FALSE:
                 raise NotAllowed(f"Option {name} is on or off, not {raw!r}.")
             values[name] = raw in _TRUE
-        elif raw.isdigit():
-            values[name] = int(raw)
+        elif (number := whole_number(raw)) is not None:
+            values[name] = number
         else:
             raise NotAllowed(f"Option {name} takes a number, not {raw!r}.")
     try:
