@@ -228,6 +228,26 @@ async def test_an_unexpected_error_answers_with_an_id_that_is_logged(bot, caplog
     assert any(ref in record.getMessage() and record.exc_info for record in caplog.records)
 
 
+async def test_a_buttons_unexpected_failure_answers_with_an_id_that_is_logged(running, monkeypatch, caplog):
+    """Issue 25 item 19: a button, menu or modal whose handler fails answers as a slash command does (discord.py
+    would only log it, and the player would read "This interaction failed")."""
+    state = await running.service.state_of("g55")
+    prompt = next(p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the store fell over")
+
+    monkeypatch.setattr(running.service, "submit", broken)
+    pressed = itx(running, USERS[A])
+    with caplog.at_level(logging.ERROR, logger="bot.discord.errors"):
+        await PromptButton("g55", prompt.id, 0, "first").callback(pressed)
+    [(text, ephemeral)] = pressed.answers
+    ref = text.split("error id ")[1].split(")")[0]
+    assert ephemeral and text == f"Something went wrong on our side (error id {ref}); tell a moderator."
+    [logged] = [r for r in caplog.records if ref in r.getMessage()]
+    assert "the control PromptButton" in logged.getMessage() and logged.exc_info[1].args == ("the store fell over",)
+
+
 # --- one routing test: a real discord.Interaction from a payload, dispatched by the command tree ----------
 
 
@@ -891,6 +911,21 @@ async def test_each_player_command_is_refused_where_the_rules_forbid_it(bot, cas
     asked = await invoke(bot, case.command, SEATS[faction], **(options or case.options))
     [(text, ephemeral)] = asked.answers
     assert ephemeral and text.startswith("Refused: [") and reason in text
+    assert await bot.service.store.actions("g55") == []
+
+
+@pytest.mark.parametrize("command, options, refusal", [
+    ("play call", {"call": "maybe"}, "Refused: call: answer yes or no, not 'maybe'."),
+    ("play propose", {"partner": "Atreidez"}, "Refused: Unknown faction 'Atreidez'; choose from "),
+    ("play accept", {"partner": "the emperor's"}, "Refused: Unknown faction \"the emperor's\"; choose from "),
+])
+async def test_typed_words_the_command_cannot_read_are_refused_in_words_not_guessed(bot, command, options, refusal):
+    """Issue 25 item 19: `/play call` took any text but "yes" for "no call", and a faction name it could not read
+    reached the player as "Something went wrong on our side"."""
+    await store_running_game(bot.service.store, _setup(), SEATS, channel_id=55)
+    asked = await invoke(bot, command, SEATS[E], **options)
+    [(text, ephemeral)] = asked.answers
+    assert ephemeral and text.startswith(refusal), text
     assert await bot.service.store.actions("g55") == []
 
 

@@ -33,6 +33,7 @@ from bot.app.ports import GameRecordRow
 from bot.app.words import number_in_range
 from bot.discord.common import GameBot, answer, refusals
 from bot.discord.components import MODAL_TIMEOUT, NOT_ON_MENU, form_menu
+from bot.discord.errors import reported
 from bot.discord.form_core import MAX_CHOICES, Choice, Draft, Field, Form, FormIncomplete, after_menu_choice
 from engine.actions import Action
 from engine.anytime import (
@@ -239,6 +240,7 @@ class OpenPanel(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:ac
                              match: re.Match[str]) -> OpenPanel:
         return cls(match["game"])
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         if seat is None:
@@ -265,6 +267,7 @@ class PanelMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"mentat:an
                              match: re.Match[str]) -> PanelMenu:
         return cls(match["game"], item)
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         if seat is None or len(self.item.values) != 1:
@@ -289,6 +292,7 @@ class PanelBack(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:an
                              match: re.Match[str]) -> PanelBack:
         return cls(match["game"])
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         if seat is not None:
@@ -310,6 +314,7 @@ class AnyButton(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> AnyButton:
         return cls(match["game"], match["kind"], match["fp"], int(match["index"]), item.label or "choose")
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
@@ -341,6 +346,7 @@ class AnySelect(discord.ui.DynamicItem[discord.ui.Select],
                              match: re.Match[str]) -> AnySelect:
         return cls(match["game"], match["kind"], match["fp"], match["draft"], int(match["field"]), item)
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
@@ -374,6 +380,7 @@ class AnySubmit(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> AnySubmit:
         return cls(match["game"], match["kind"], match["fp"], match["draft"], item.label or "Submit")
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
@@ -416,6 +423,7 @@ class TypedModal(discord.ui.Modal):
             self.inputs[part.name] = field
             self.add_item(field)
 
+    @reported
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer()  # the panel the modal came from is edited once the action is done
         seat = await _seat(interaction, self.game_id)

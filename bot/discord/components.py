@@ -22,6 +22,7 @@ import discord
 
 from bot.app.ports import GameRecordRow
 from bot.discord.common import GameBot, answer, refusals
+from bot.discord.errors import reported
 from bot.discord.form_core import (
     EARLIER,
     LATER,
@@ -109,6 +110,7 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> PromptButton:
         return cls(match["game"], match["prompt"], int(match["index"]), item.label or "choose", match["fp"])
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
@@ -135,6 +137,7 @@ class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> AmountButton:
         return cls(match["game"], match["prompt"], match["fp"], item.label or "Other amount")
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
         if opened is None:
@@ -168,6 +171,7 @@ class AmountModal(discord.ui.Modal):
                                           min_length=1, max_length=6)
         self.add_item(self.typed)
 
+    @reported
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
@@ -200,6 +204,7 @@ class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> ShortcutButton:
         return cls(match["game"], match["prompt"], match["fp"], int(match["index"]), item.label or "choose")
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
         if opened is None:
@@ -252,6 +257,7 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PR
                              match: re.Match[str]) -> FormSelect:
         return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["field"]), item)
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
         if opened is None:
@@ -286,6 +292,7 @@ class FormWindow(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
         return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["window"]),
                    item.label or "More")
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
         if opened is None:
@@ -310,6 +317,7 @@ class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
                              match: re.Match[str]) -> FormSubmit:
         return cls(match["game"], match["prompt"], match["fp"], match["draft"])
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)

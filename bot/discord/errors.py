@@ -3,8 +3,11 @@ and logs its traceback under that id, so a player's report can be matched to the
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,8 +22,9 @@ def error_id() -> str:
     return secrets.token_hex(4)
 
 
-async def report(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer an interaction whose handler failed."""
+async def report(interaction: discord.Interaction, error: BaseException, where: str | None = None) -> None:
+    """Answer an interaction whose handler failed; `where` names a button, menu or modal (a command names
+    itself)."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, ServiceError):
         text = f"Refused: {original}"
@@ -28,14 +32,29 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         text = str(original) or "You may not use this command here."
     else:
         ref = error_id()
-        command = interaction.command.qualified_name if interaction.command else "?"
-        log.error("error %s in /%s (user %s)", ref, command, interaction.user.id,
+        if where is None:
+            where = f"/{interaction.command.qualified_name}" if interaction.command else "an interaction"
+        log.error("error %s in %s (user %s)", ref, where, interaction.user.id,
                   exc_info=(type(original), original, original.__traceback__))
         text = f"Something went wrong on our side (error id {ref}); tell a moderator."
     try:
         await answer(interaction, text)
     except discord.HTTPException:  # the interaction expired; the log has it
         log.warning("could not answer an interaction after an error: %s", text)
+
+
+def reported(handler: Callable[[Any, discord.Interaction], Awaitable[None]]):
+    """A button's, menu's or modal's handler whose unexpected failure is answered and logged with an error id, as
+    a slash command's is (discord.py only logs it, and the player reads "This interaction failed")."""
+
+    @functools.wraps(handler)
+    async def handle(self: Any, interaction: discord.Interaction) -> None:
+        try:
+            await handler(self, interaction)
+        except Exception as error:  # noqa: BLE001 - every failure is answered; report() logs its traceback
+            await report(interaction, error, where=f"the control {type(self).__name__}")
+
+    return handle
 
 
 class MentatTree(app_commands.CommandTree):

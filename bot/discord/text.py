@@ -48,6 +48,16 @@ def parse_factions(text: str) -> list[Faction]:
 _TRUE, _FALSE = {"on", "true", "yes", "1"}, {"off", "false", "no", "0"}
 
 
+def parse_yes_no(text: str, what: str) -> bool:
+    """A yes or a no typed without choosing from the list (yes, y, true, on, 1; no, n, false, off, 0)."""
+    key = text.strip().lower()
+    if key in _TRUE | {"y"}:
+        return True
+    if key in _FALSE | {"n"}:
+        return False
+    raise NotAllowed(f"{what}: answer yes or no, not {text.strip()[:30]!r}.")
+
+
 def parse_options(text: str | None) -> GameOptions:
     """Game options separated by commas or spaces: `all` (every on/off option on), a bare name (that option on)
     or `name=value` (`weather, double_spice_blow`, `all, bt_traps=off`, `turns=10, choam_charity=on`)."""

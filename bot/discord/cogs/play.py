@@ -35,7 +35,7 @@ from bot.discord.autocomplete import (
     voice_kinds,
 )
 from bot.discord.common import submit_for_seat
-from bot.discord.text import parse_faction
+from bot.discord.text import parse_faction, parse_yes_no
 from bot.discord.turn_forms import (
     RESERVES,
     movement_sources,
@@ -266,14 +266,6 @@ def card_in(hand: list[str], text: str) -> str:
     return next((c for c in hand if card_name(c).lower() == text.lower()), text)
 
 
-def faction_of(text: str) -> Faction:
-    """A faction from its value or its name (typed without choosing from the list)."""
-    for faction in Faction:
-        if text.strip().lower() in (faction.value, faction_name(faction).lower()):
-            return faction
-    return Faction(text.strip())
-
-
 def leader_id(text: str | None) -> str | None:
     """A leader id from its id or its name (typed without choosing from the list)."""
     if text is None:
@@ -406,14 +398,14 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.autocomplete(partner=proposal_choices)
     async def propose(self, interaction: discord.Interaction, partner: str) -> None:
         """Offer an alliance during a Nexus."""
-        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=faction_of(partner)))
+        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=parse_faction(partner)))
 
     @app_commands.command(name="accept")
     @app_commands.describe(partner="The faction whose offer you accept")
     @app_commands.autocomplete(partner=offer_choices)
     async def accept(self, interaction: discord.Interaction, partner: str) -> None:
         """Accept an alliance offer during a Nexus."""
-        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=faction_of(partner)))
+        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=parse_faction(partner)))
 
     @app_commands.command(name="break")
     async def break_(self, interaction: discord.Interaction) -> None:
@@ -481,7 +473,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
     @app_commands.autocomplete(call=traitor_call_answers)
     async def call(self, interaction: discord.Interaction, call: str) -> None:
         """Call, or do not call, a traitor (secret)."""
-        await self._submit(interaction, lambda f: CallTraitor(faction=f, call=call == "yes"))
+        await self._submit(interaction, lambda f: CallTraitor(faction=f, call=parse_yes_no(call, "call")))
 
     @app_commands.command(name="traitor-order")
     @app_commands.describe(auto="Answer every traitor question automatically")
