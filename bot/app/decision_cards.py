@@ -51,6 +51,7 @@ KIND_NAMES: dict[PromptKind, str] = {
     PromptKind.HAND_SWAP: "the cards you give back",
     PromptKind.LEADER_CAPTURE: "a captured leader",
     PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
+    PromptKind.BT_REVEAL_KARAMA: "a Karama against the Bene Tleilaxu's traitor reveal",
 }
 
 # The rule a decision is asked under, as /rules finds it.
@@ -84,6 +85,7 @@ KIND_RULES: dict[PromptKind, str] = {
     PromptKind.HAND_SWAP: "A-14",
     PromptKind.LEADER_CAPTURE: "A-15",
     PromptKind.BT_IMPAIRMENT: "BT-16",
+    PromptKind.BT_REVEAL_KARAMA: "BT-51",
 }
 
 CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)
@@ -118,7 +120,7 @@ def timestamp(moment: datetime, style: str = "f") -> str:
 
 def kind_name(kind: PromptKind) -> str:
     """The decision as its decider reads it ("your shipment")."""
-    return KIND_NAMES.get(kind, kind.value.replace("_", " "))
+    return KIND_NAMES[kind]
 
 
 def table_kind_name(kind: PromptKind) -> str:
@@ -132,7 +134,7 @@ def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: 
     facts = FACTS.get(prompt.kind, _choices_only)(seen, prompt)
     if seen.own is not None and not any("spice" in fact.lower() for fact in facts):
         facts.append(f"Your spice: {seen.own.spice}.")
-    return DecisionCard(title=kind_name(prompt.kind), rule=KIND_RULES.get(prompt.kind, "A-9"), facts=facts,
+    return DecisionCard(title=kind_name(prompt.kind), rule=KIND_RULES[prompt.kind], facts=facts,
                         default=default, deadline=deadline)
 
 
