@@ -102,8 +102,20 @@ async def test_status_shows_the_awaited_decisions_publicly(running):
     asked = itx(running, STRANGER)
     await game.status.callback(game, asked)
     text, ephemeral = asked.answers[0]
-    assert ephemeral is False and "Turn" in text and "traitor pick (secret)" in text
+    assert ephemeral is False and "Turn" in text and "- Atreides: their traitor (secret)" in text
     assert "<@101>" in text
+
+
+async def test_status_reads_the_same_after_another_players_secret_standing_order(running):
+    """Issue 25 item 16: an unseated member read "version 0" then "version 1" after a player's secret order."""
+    game = cog(running, "GameCog")
+    before = itx(running, STRANGER)
+    await game.status.callback(game, before)
+    ordered = await invoke(running, "play traitor-order", USERS[A], auto=True)
+    assert ordered.answers[0][0].startswith("Done:") and len(await _actions(running)) == 1
+    after = itx(running, STRANGER)
+    await game.status.callback(game, after)
+    assert after.answers == before.answers
 
 
 async def test_a_bid_from_an_unseated_member_is_refused_and_changes_nothing(running):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.app.decision_cards import table_kind_name
 from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
@@ -129,7 +130,8 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 def status_text(game: GameRecordRow, table: PlayerView) -> str:
     """The table's view: game, phase, storm, seats, and whose decisions the game awaits."""
     seats = ", ".join(f"{faction_name(Faction(f))} <@{user}>" for f, user in game.seats.items()) or "none yet"
-    lines = [f"**Game {game.game_id}** ({game.status.value}), version {game.seq}",
+    # No version number: it moves on secret actions too (a standing order), which the table must not count.
+    lines = [f"**Game {game.game_id}** ({game.status.value})",
              f"Turn {table.turn}, {table.phase.value.replace('_', ' ')}; storm in sector {table.storm_sector}",
              f"Order: {', '.join(faction_name(f) for f in table.turn_order)}",
              f"Seats: {seats}",
@@ -138,7 +140,7 @@ def status_text(game: GameRecordRow, table: PlayerView) -> str:
         lines.append(f"Winners: {', '.join(faction_name(f) for f in table.winners)}")
     if table.awaiting:
         lines.append("Waiting for:")
-        lines += [f"- {faction_name(a.faction)}: {a.kind.value.replace('_', ' ')}"
+        lines += [f"- {faction_name(a.faction)}: {table_kind_name(a.kind)}"
                   f"{' (secret)' if a.secret else ''}, decision {a.prompt_id}" for a in table.awaiting]
     else:
         lines.append("No decision is awaited.")
