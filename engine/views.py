@@ -123,6 +123,17 @@ class PlayerView(BaseModel):
     own: FactionSecrets | None = None
     own_prompts: list[Prompt] = []
 
+    def tokens_on_board(self) -> dict[Faction, int]:
+        """Each faction's tokens on the board, the Bene Gesserit's co-existing advisors among them (A-15): they are
+        not fighters, but they are the Bene Gesserit's tokens all the same."""
+        counts = {public.faction: 0 for public in self.factions}
+        for here in self.forces.values():
+            for faction, count in here.items():
+                counts[faction] = counts.get(faction, 0) + count
+        if self.bg_advisors:
+            counts[Faction.BENE_GESSERIT] = counts.get(Faction.BENE_GESSERIT, 0) + sum(self.bg_advisors.values())
+        return counts
+
 
 def view(state: GameState, viewer: Faction | None) -> PlayerView:
     """The game as `viewer` may see it; `None` is the table (every public fact, no secret)."""

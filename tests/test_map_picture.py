@@ -170,3 +170,47 @@ def test_bt_30_which_card_a_trap_is_shows_only_in_the_bts_picture():
 
 def test_a_factions_own_picture_is_labelled_and_differs_from_the_tables(mid_game):
     assert render_map(mid_game, Faction.ATREIDES) != render_map(mid_game, None)
+
+
+def _legend_line(png: bytes, faction: Faction) -> Image.Image:
+    """The legend's row of one faction: its name and its tokens on the board / in reserve / in the tanks."""
+    from bot.app.map_picture import FACTIONS_Y, PANEL_X
+
+    row = [f for f in Faction].index(faction)
+    return _picture(png).crop((PANEL_X, FACTIONS_Y + 21 * row, PANEL_X + 300, FACTIONS_Y + 21 * row + 18))
+
+
+def test_a_15_co_existing_advisors_are_drawn_apart_from_fighters_and_counted_on_the_board(mid_game):
+    """Issue 25 item 6: advisors in Carthag were drawn as nothing and the legend counted 10 of the Bene Gesserit's
+    20 tokens. Now they have a badge of their own (white inside the Bene Gesserit's colour, unlike a fighter's
+    filled badge) where they are, and count among the tokens on the board."""
+    with_advisors = mid_game.model_copy(deep=True)
+    location = next(loc for loc in with_advisors.forces if loc != POLAR_SINK)
+    with_advisors.factions[Faction.BENE_GESSERIT].reserves -= 2
+    with_advisors.bg_advisors[location] = 2
+    before, after = render_map(mid_game, None), render_map(with_advisors, None)
+    ring = ImageColor.getrgb(FACTION_COLOURS[Faction.BENE_GESSERIT][0])
+    cell = location_box(location)
+    assert _changed_area(before, after, cell) is not None
+    assert ring in _colours(after, cell) and (255, 255, 255) in _colours(after, cell)
+    # the legend's Bene Gesserit row changes (on the board +2, in reserve -2); no other faction's row does
+    assert ImageChops.difference(_legend_line(before, Faction.BENE_GESSERIT),
+                                 _legend_line(after, Faction.BENE_GESSERIT)).getbbox() is not None
+    for other in set(mid_game.factions) - {Faction.BENE_GESSERIT}:
+        assert ImageChops.difference(_legend_line(before, other), _legend_line(after, other)).getbbox() is None
+
+
+def test_a_15_the_status_board_counts_advisors_among_the_bene_gesserits_tokens_on_the_board(mid_game):
+    """Issue 25 item 6: the status board read "0 on the board, 2 in reserve, 13 in the tanks" for a Bene Gesserit
+    whose five advisors were in Carthag."""
+    from bot.app.feed import status_text
+    from engine.views import view
+
+    with_advisors = mid_game.model_copy(deep=True)
+    with_advisors.factions[Faction.BENE_GESSERIT].reserves -= 5
+    with_advisors.bg_advisors["Carthag#10"] = 5
+    before = view(mid_game, None).tokens_on_board()[Faction.BENE_GESSERIT]
+    line = next(line for line in status_text(view(with_advisors, None), with_advisors).splitlines()
+                if line.startswith("- Bene Gesserit:"))
+    reserves = with_advisors.factions[Faction.BENE_GESSERIT].reserves
+    assert line.startswith(f"- Bene Gesserit: {before + 5} on the board (5 of them advisors), {reserves} in reserve")

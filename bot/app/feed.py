@@ -267,12 +267,13 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
     data = load_game_data()
     lines = [f"**Status · turn {seen.turn} · {phase}** · storm in sector {seen.storm_sector} · "
              f"spice on the board: {sum(seen.spice_on_board.values())}"]
-    on_board: dict[Faction, int] = {}
-    for here in seen.forces.values():
-        for faction, count in here.items():
-            on_board[faction] = on_board.get(faction, 0) + count
+    on_board = seen.tokens_on_board()
+    advisors = sum(seen.bg_advisors.values())
     for public in seen.factions:
-        tokens = [f"{on_board.get(public.faction, 0)} on the board", f"{public.reserves} in reserve",
+        board = f"{on_board[public.faction]} on the board"
+        if public.faction == Faction.BENE_GESSERIT and advisors:
+            board += f" ({advisors} of them advisors)"
+        tokens = [board, f"{public.reserves} in reserve",
                   f"{public.tanks} in the tanks"] if data.factions[public.faction].tokens_total else []  # BT-1
         facts = [*tokens, f"{public.hand_size} card{'' if public.hand_size == 1 else 's'}"]
         if public.bribes:

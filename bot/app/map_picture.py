@@ -37,7 +37,7 @@ SINK = 105  # radius of the Polar Sink in the middle
 PANEL_X = 1010  # the legend and the key table, right of the disc
 FACTIONS_Y = 36  # room for seven factions, so that what follows stays put whoever plays
 SYMBOLS_Y = FACTIONS_Y + 7 * 21 + 6
-KEY_TABLE_Y = SYMBOLS_Y + 5 * 22 + 2 + 8
+KEY_TABLE_Y = SYMBOLS_Y + 6 * 22 + 2 + 8
 OWN_Y = KEY_TABLE_Y + 20 + 21 * 15 + 10
 
 FACTION_COLOURS: dict[Faction, tuple[str, str]] = {  # badge fill, count text
@@ -188,6 +188,15 @@ def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], faction: Fact
     draw.text((x, y), str(count), fill=text, font=_font(12), anchor="mm")
 
 
+def _advisor_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], count: int) -> None:
+    """Co-existing Bene Gesserit advisors (A-15): the Bene Gesserit's colour as a thick ring around a white disc, so
+    that they read as that faction's tokens and not as fighters."""
+    x, y = centre
+    draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill="white", outline=FACTION_COLOURS[Faction.BENE_GESSERIT][0],
+                 width=4)
+    draw.text((x, y), str(count), fill=INK, font=_font(12), anchor="mm")
+
+
 def _spice(draw: ImageDraw.ImageDraw, centre: tuple[float, float], amount: int) -> None:
     x, y = centre
     draw.polygon([(x, y - 11), (x + 11, y), (x, y + 11), (x - 11, y)], fill=SPICE_FILL, outline=INK)
@@ -228,11 +237,13 @@ def _key_parts(draw: ImageDraw.ImageDraw, cell: _Cell, trapped: bool) -> list[Pa
     return key
 
 
-def _content_parts(draw: ImageDraw.ImageDraw, spice: int, forces: dict[Faction, int]) -> list[Part]:
-    """What lies in the cell: its spice, then each faction's badge."""
+def _content_parts(draw: ImageDraw.ImageDraw, spice: int, forces: dict[Faction, int], advisors: int) -> list[Part]:
+    """What lies in the cell: its spice, each faction's badge, then the Bene Gesserit's advisors."""
     contents: list[Part] = [(22, lambda at: _spice(draw, at, spice))] if spice else []
     for faction, count in forces.items():
         contents.append((21, lambda at, f=faction, n=count: _badge(draw, at, f, n)))
+    if advisors:
+        contents.append((21, lambda at: _advisor_badge(draw, at, advisors)))
     return contents
 
 
@@ -300,10 +311,11 @@ def _draw_disc(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
         stormy = cell.sector == seen.storm_sector
         spice = seen.spice_on_board.get(cell.location, 0)
         forces = _ordered(seen.forces.get(cell.location, {}))
+        advisors = seen.bg_advisors.get(cell.location, 0)
         trapped, bt_controlled = cell.territory in trap_cards, cell.territory in controlled
-        if stormy or spice or forces or trapped or bt_controlled:
-            _draw_cell(draw, cell, stormy=stormy, bt_controlled=bt_controlled,
-                       key=_key_parts(draw, cell, trapped), contents=_content_parts(draw, spice, forces))
+        if stormy or spice or forces or advisors or trapped or bt_controlled:
+            _draw_cell(draw, cell, stormy=stormy, bt_controlled=bt_controlled, key=_key_parts(draw, cell, trapped),
+                       contents=_content_parts(draw, spice, forces, advisors))
     _draw_boundaries(draw)
     _draw_storm(draw, seen.storm_sector)
     _draw_sink(draw, seen)
@@ -366,10 +378,7 @@ def _draw_corner(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
 
 def _draw_factions(draw: ImageDraw.ImageDraw, seen: PlayerView) -> None:
     """The legend of faction colours, with each faction's tokens on the board, in reserve and in the tanks."""
-    on_board = {f.faction: 0 for f in seen.factions}
-    for here in seen.forces.values():
-        for faction, count in here.items():
-            on_board[faction] = on_board.get(faction, 0) + count
+    on_board = seen.tokens_on_board()
     x, y = PANEL_X, FACTIONS_Y
     for public in seen.factions:
         draw.ellipse((x, y, x + 16, y + 16), fill=FACTION_COLOURS[public.faction][0], outline=INK)
@@ -399,6 +408,9 @@ def _draw_symbols(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     y += 22
     draw.ellipse((x + 4, y + 3, x + 16, y + 15), fill="#ffffff", outline=INK)
     draw.text((x + 28, y + 9), "player dot (A-4), in its faction's colour", fill=INK, font=_font(13), anchor="lm")
+    y += 22
+    _advisor_badge(draw, (x + 10, y + 9), 2)
+    draw.text((x + 28, y + 9), "Bene Gesserit advisors, not fighting (A-15)", fill=INK, font=_font(13), anchor="lm")
 
 
 def _draw_key_table(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
