@@ -460,8 +460,10 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
             "Karama cancels the reveal") in news["channel"]
     assert "Gurney" not in news["channel"]
     # BT-51: every faction but the BT is asked in secret, by DM; the betrayal waits for the answers.
-    assert "bt reveal karama" in news["atreides"] and "bt reveal karama" in news["harkonnen"]
-    assert "bt reveal karama" not in news["bene_tleilaxu"]
+    window = "**Your decision: a Karama against the Bene Tleilaxu's traitor reveal** (rule BT-51; `/rules BT-51`)"
+    assert window in news["atreides"] and window in news["harkonnen"] and window not in news["bene_tleilaxu"]
+    assert "If nobody answers" in news["atreides"] and ": let the reveal stand." in news["atreides"]
+    assert "bt reveal karama" not in news["atreides"] + news["harkonnen"]  # the engine's word for it (item 8)
     waiting = await room.env.bot.service.state_of(f"g{room.channel.id}")
     assert waiting.tokens_at(ARRAKEEN, A) == 7
     before = room.screens()

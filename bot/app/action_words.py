@@ -15,6 +15,7 @@ from bot.app.words import tokens, where
 from engine.actions import (
     AcceptAlliance,
     AnswerPrescience,
+    AnswerRevealKarama,
     AnswerRevealWindow,
     AnswerTruthtrance,
     AskPrescience,
@@ -149,6 +150,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
                                   + " next turn",
     AnswerTruthtrance: lambda a: f"answer {a.answer}",
     AnswerRevealWindow: lambda a: f"reveal {option_name(a.leader)}" if a.leader else "let the moment pass",
+    AnswerRevealKarama: lambda a: "play Karama to cancel the reveal" if a.cancel else "let the reveal stand",
     MarkBtTraitor: lambda a: f"mark {option_name(a.leader)} as your traitor" if a.leader else "mark no one",
     TrapsAndGifts: lambda a: _traps_and_gifts(a.traps, a.gifts),
     PlayStormCards: _storm_cards,
@@ -196,6 +198,7 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.BT_ATTACK: (ChooseBtAttack,),
     PromptKind.BT_MARK: (MarkBtTraitor,),
     PromptKind.BT_REVEAL_WINDOW: (AnswerRevealWindow,),
+    PromptKind.BT_REVEAL_KARAMA: (AnswerRevealKarama,),
     PromptKind.BT_TRAPS_AND_GIFTS: (TrapsAndGifts,),
     PromptKind.WORM_PLACEMENT: (PlaceWorm,),
     PromptKind.GUILD_TIMING: (GuildTiming, SetGuildTimingOrder),
