@@ -347,8 +347,11 @@ class SqliteGameStore:
         return rows[0]["value"] if rows else None
 
     async def set_value(self, key: str, value: str) -> None:
-        await self._write(lambda db: db.execute("INSERT INTO bot_values (key, value) VALUES (?, ?)"
-                                                " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)))
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO bot_values (key, value) VALUES (?, ?)"
+                       " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+        await self._write(work)
 
     async def _run(self, work: Work[T], *, write: bool = False, settle: Callable[[bool], None] | None = None) -> T:
         """Run `work` as one transaction on the connection's thread, in one hand-over (aiosqlite's `_execute`
