@@ -16,11 +16,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
+from discord import app_commands
+from discord.app_commands import CommandTree
 
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
-from bot.discord.manifest import command_manifest, describe_tree
+from bot.discord.manifest import command_manifest, describe_tree, manifest_hash
 from bot.store.memory import MemoryGameStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +80,47 @@ async def test_limits_discord_enforces(bot):
         assert len(entry["description"]) <= 100
         walk(entry["options"])
     assert any(line.startswith("  bid amount:integer[1..200]") for line in describe_tree(bot.tree))
+
+
+def probe_tree(description: str = "A probe", colours: tuple[str, ...] = ("red",), **decorations) -> CommandTree:
+    """A tree of one command, /probe colour: `decorations` name decorators of discord.app_commands
+    (default_permissions, allowed_contexts, allowed_installs) applied to it with their keywords; nsfw sets its flag."""
+    nsfw = decorations.pop("nsfw", False)
+
+    @app_commands.command(name="probe", description=description, nsfw=nsfw)
+    @app_commands.choices(colour=[app_commands.Choice(name=colour, value=colour) for colour in colours])
+    async def probe(interaction: discord.Interaction, colour: str) -> None:
+        """Never run: only its declaration matters here."""
+
+    for name, keywords in decorations.items():
+        probe = getattr(app_commands, name)(**keywords)(probe)
+    tree = CommandTree(discord.Client(intents=discord.Intents.none()))
+    tree.add_command(probe)
+    return tree
+
+
+def test_the_sync_hash_changes_with_every_field_discord_receives():
+    """The hash kept to decide whether to sync (bot/discord/command_sync.py) covers all that a sync sends: the
+    manifest's fields, and those the manifest leaves out (contexts, integration types, nsfw)."""
+    base = probe_tree()
+    variants = {"description": probe_tree(description="Another probe"), "choices": probe_tree(colours=("red", "blue")),
+                "permissions": probe_tree(default_permissions={"manage_guild": True}),
+                "contexts": probe_tree(allowed_contexts={"guilds": True, "dms": False, "private_channels": False}),
+                "integration types": probe_tree(allowed_installs={"guilds": True, "users": False}),
+                "nsfw": probe_tree(nsfw=True)}
+    hashes = {name: manifest_hash(tree) for name, tree in variants.items()}
+    assert len({manifest_hash(base), *hashes.values()}) == len(variants) + 1
+    assert manifest_hash(probe_tree()) == manifest_hash(base)  # the same declaration, the same hash
+    outside = [name for name, tree in variants.items() if command_manifest(tree) == command_manifest(base)]
+    assert outside == ["contexts", "integration types", "nsfw"]  # fields only the hash sees
+
+
+async def test_the_sync_hash_does_not_depend_on_the_order_the_commands_were_added(bot):
+    reordered = CommandTree(discord.Client(intents=discord.Intents.none()))
+    for command in reversed(bot.tree.get_commands()):
+        reordered.add_command(command)
+    assert [c.name for c in reordered.get_commands()] != [c.name for c in bot.tree.get_commands()]
+    assert manifest_hash(reordered) == manifest_hash(bot.tree)
 
 
 def _check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
