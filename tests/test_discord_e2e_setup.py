@@ -28,7 +28,7 @@ from simcord.enums import OverwriteType
 from bot.app.ports import GameStatus, OutgoingMessage, Recipient
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
-from bot.discord.command_sync import SYNCED_KEY
+from bot.discord.command_sync import synced_key
 from bot.discord.lobby import START_LABEL
 from bot.discord.permissions import REQUIRED, Needed, invite_url
 from bot.store.memory import MemoryGameStore
@@ -93,7 +93,7 @@ async def test_started_without_a_dev_guild_the_bot_registers_its_commands_global
     [sync] = syncs(env)  # at start, by itself
     assert sync.json == [command.to_dict(env.bot.tree) for command in env.bot.tree.get_commands()]
     # what it keeps is the hash of what Discord received: every field of every command, not a summary of them
-    assert await env.bot.service.store.get_value(SYNCED_KEY) == hash_of(sync.json)
+    assert await env.bot.service.store.get_value(synced_key(env.backend.application_id)) == hash_of(sync.json)
     assert messages_shown("synced 7 commands globally", caplog.get_records("setup"))
 
     guild = env.create_guild("A stranger's server")  # the bot joins a server after it started
@@ -134,12 +134,13 @@ async def test_a_restart_with_the_same_commands_makes_no_sync_and_a_changed_tree
 async def test_a_refused_sync_leaves_the_bot_running_and_the_next_start_tries_again(simcord_env, caplog):
     env = simcord_env
     service = env.bot.service
-    await service.store.set_value(SYNCED_KEY, "an older tree")
+    key = synced_key(env.backend.application_id)
+    await service.store.set_value(key, "an older tree")
     env.inject_error("PUT", GLOBAL_SYNC.format(env.backend.application_id), status=403, code=50001,
                      message="Missing Access", times=1)
     await env.restart_bot(new_bot(service))
     assert messages_shown("the command sync failed", caplog.records) and env.bot.sync_outcome is None
-    assert await service.store.get_value(SYNCED_KEY) == "an older tree"  # not recorded as synced
+    assert await service.store.get_value(key) == "an older tree"  # not recorded as synced
     guild = env.create_guild()
     channel = guild.create_text_channel("dune")
     alice = guild.add_member(env.create_user("alice"))

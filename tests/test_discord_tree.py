@@ -27,7 +27,7 @@ from discord.app_commands import CommandTree
 from bot.__main__ import main
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
-from bot.discord.command_sync import SYNCED_KEY
+from bot.discord.command_sync import sync_globally, synced_key
 from bot.discord.errors import MentatTree
 from bot.discord.manifest import command_manifest, describe_tree, manifest_hash
 from bot.store.memory import MemoryGameStore
@@ -135,6 +135,23 @@ async def test_the_sync_hash_does_not_depend_on_the_order_the_commands_were_adde
     assert manifest_hash(reordered) == manifest_hash(bot.tree)
 
 
+async def test_the_sync_at_start_is_decided_per_discord_application(monkeypatch):
+    """A database kept when the bot moves to another Discord application: the new one gets its commands."""
+    synced = []
+
+    async def sync(tree, *, guild=None) -> list:
+        synced.append(tree.client.application_id)
+        return tree.get_commands()
+
+    monkeypatch.setattr(MentatTree, "sync", sync)
+    store = MemoryGameStore()
+    for application_id in (1, 1, 2, 2, 1):
+        bot = MentatBot(GameService(store), application_id=application_id)
+        await bot.add_cogs()
+        await sync_globally(bot.tree, store)
+    assert synced == [1, 2]
+
+
 def _check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
     settings = ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL")
     environ = {k: v for k, v in os.environ.items() if k not in settings}
@@ -189,6 +206,9 @@ def test_check_explains_a_malformed_env_file(tmp_path):
     assert ".env line 2: expected NAME=value" in result.stderr
 
 
+APPLICATION_ID = 4321
+
+
 @pytest.fixture
 def offline_discord(monkeypatch, tmp_path) -> list:
     """`python -m bot sync` without the network: Discord's login runs only the setup it runs for the bot, and each
@@ -198,6 +218,7 @@ def offline_discord(monkeypatch, tmp_path) -> list:
 
     async def login(bot, token: str) -> None:
         assert token == "a.bot.token"
+        bot._connection.application_id = APPLICATION_ID  # what discord.py's login learns from Discord
         await bot.setup_hook()
 
     async def sync(tree, *, guild=None) -> list:
@@ -217,7 +238,7 @@ def offline_discord(monkeypatch, tmp_path) -> list:
 async def stored_hash(path: Path) -> str | None:
     store = await SqliteGameStore.open(path)
     try:
-        return await store.get_value(SYNCED_KEY)
+        return await store.get_value(synced_key(APPLICATION_ID))
     finally:
         await store.close()
 

@@ -20,19 +20,23 @@ from bot.discord.manifest import manifest_hash
 
 log = logging.getLogger(__name__)
 
-SYNCED_KEY = "commands_synced"  # the store's value holding the hash of the tree last synced globally
+
+def synced_key(application_id: int | None) -> str:
+    """The name of the store's value that holds the hash of the tree last synced globally, per Discord application:
+    a database kept when the bot moves to another application must not keep that application from its commands."""
+    return f"commands_synced:{application_id}"
 
 
 async def sync_globally(tree: app_commands.CommandTree, store: GameStore, *, force: bool = False) -> str:
     """Sync the tree to every server when it changed since the last global sync (or when `force`d) and record its
     hash; say what was done, in the log and in the returned line. Raises discord.HTTPException when Discord refuses
     the sync (the hash is then left as it was, so the next start tries again)."""
-    current = manifest_hash(tree)
-    if not force and await store.get_value(SYNCED_KEY) == current:
+    current, key = manifest_hash(tree), synced_key(tree.client.application_id)
+    if not force and await store.get_value(key) == current:
         done = f"commands unchanged since the last sync (tree {current}): not synced"
     else:
         synced = await tree.sync()
-        await store.set_value(SYNCED_KEY, current)
+        await store.set_value(key, current)
         done = (f"synced {len(synced)} commands globally (tree {current}): Discord offers them at once in every "
                 "server the bot is in; a Discord app still showing older ones reloads them when one is used")
     log.info(done)
