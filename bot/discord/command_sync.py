@@ -1,7 +1,7 @@
 """Registering the slash commands with Discord (a sync), only when they changed.
 
-Discord limits syncs (200 command creations a day per server, and as many globally), so the bot keeps in its store
-the hash of what it last sent (manifest.manifest_hash) and syncs at start only when the tree differs from it. A
+Discord rate-limits command registration (its docs: 200 application command creates a day), so the bot keeps in its
+store the hash of what it last sent (manifest.manifest_hash) and syncs at start only when the tree differs from it. A
 global sync reaches every server the bot is in; with DEV_GUILD_ID the commands go to that one server instead, at
 every start (guild commands change at once; a command registered both ways would show twice there). Discord's
 docs (Application Commands, "Registering a Command"): global commands are available on all the app's servers, and a
