@@ -127,8 +127,10 @@ async def test_a_restart_with_the_same_commands_makes_no_sync_and_a_changed_tree
     answered = await member.slash(member.guild.create_text_channel("general"), "ping")
     assert answered.response.content == "pong"
 
-    await env.restart_bot(new_bot(service, force_sync=True))  # forced: synced though unchanged since
+    await env.restart_bot(new_bot(service))  # the usual commands again: a change again
     assert len(syncs(env)) == 4
+    await env.restart_bot(new_bot(service, force_sync=True))  # forced: synced though nothing changed since
+    assert len(syncs(env)) == 5
 
 
 async def test_a_refused_sync_leaves_the_bot_running_and_the_next_start_tries_again(simcord_env, caplog):

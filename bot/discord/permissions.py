@@ -79,8 +79,8 @@ def missing_words(lacking: list[Needed], place: str) -> str:
     one = len(lacking) == 1
     return (f"The bot lacks {'this permission' if one else 'these permissions'} in {place}:\n{lines}\n"
             f"A server admin grants {'it' if one else 'them'} in the channel's settings (Edit Channel > Permissions > "
-            "the bot's role or the bot itself > allow each), or adds the bot again with the invite URL its start-up "
-            "log shows.")
+            "the bot's role or the bot itself > allow each), or adds the bot again with its invite URL (the bot's "
+            "start-up log shows it).")
 
 
 def bot_permissions(channel: object) -> discord.Permissions | None:
