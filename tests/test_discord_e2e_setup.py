@@ -295,19 +295,33 @@ async def test_a_post_refused_for_a_lost_permission_is_logged_naming_the_channel
     await open_lobby(env, guild, channel)
     game = await env.bot.service.store.game_in_channel(channel.id)
     assert env.bot.gateway.channel_problem(game) is None
+    queue = [OutgoingMessage(recipient=Recipient(channel=True), text="A message for the table.")]
+
+    env.inject_error("POST", f"/channels/{channel.id}/messages", status=403, code=50013,
+                     message="Missing Permissions", times=1)  # refused, for a reason the permissions do not show
+    await env.bot.service.store.queue(game.game_id, queue)
+    with caplog.at_level(logging.WARNING, logger="bot.discord.gateway"):
+        await env.advance_time(DRAIN_INTERVAL)
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING] == [
+        f"Discord refused a message of {game.game_id} to #dune ({channel.id}) (Missing Permissions): the bot's "
+        "permissions there look complete"]
+    await env.advance_time(DRAIN_INTERVAL)  # the retry goes through
+    assert channel.history()[-1].content == "A message for the table."
+    caplog.clear()
+
     me = env.bot.get_guild(guild.id).me
     env.backend.set_overwrite(channel.id, Overwrite(target_id=me.id, type=OverwriteType.MEMBER, allow=0,
                                                     deny=discord.Permissions(send_messages=True,
                                                                              attach_files=True).value))
 
-    await env.bot.service.store.queue(game.game_id, [OutgoingMessage(recipient=Recipient(channel=True),
-                                                                     text="A message nobody will see.")])
+    posted = len(channel.history())
+    await env.bot.service.store.queue(game.game_id, queue)
     with caplog.at_level(logging.WARNING, logger="bot.discord.gateway"):
         await env.advance_time(DRAIN_INTERVAL)
-    [warning] = [r for r in caplog.records if r.levelno == logging.WARNING and "refused a message" in r.getMessage()]
-    assert warning.getMessage() == (f"Discord refused a message of {game.game_id} to #dune ({channel.id}) (Missing "
-                                    "Permissions): the bot lacks Send Messages, Attach Files there")
-    assert "A message nobody will see." not in [m.content for m in channel.history()]
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING] == [
+        f"Discord refused a message of {game.game_id} to #dune ({channel.id}) (Missing Permissions): the bot lacks "
+        "Send Messages, Attach Files there"]
+    assert len(channel.history()) == posted
     problem = env.bot.gateway.channel_problem(game)  # the words for the moderators
     assert problem.startswith(f"The bot lacks these permissions in #dune ({channel.id}):\n- **Send Messages**: ")
     assert "- **Attach Files**: to post the map" in problem
