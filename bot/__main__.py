@@ -1,11 +1,13 @@
 """`python -m bot`: run the Discord bot. `python -m bot check`: validate the configuration, open (and migrate)
-the database and print the slash-command tree, without connecting to Discord.
+the database and print the slash-command tree, without connecting to Discord. `python -m bot sync`: register the
+commands with Discord globally now, changed or not (the bot itself syncs at start only when they changed).
 
 `--shards 0-3 --shard-count 8`: run shards 0 to 3 of 8 in this process (discord.py's AutoShardedBot); other
 processes run the others, all sharing one PostgreSQL database (DATABASE_URL). Each game belongs to the shard
 of its guild, and only the process running that shard delivers its messages and runs its deadlines.
 
-Exit status: 0 on success, 2 when the configuration (the database, the shards) is wrong.
+Exit status: 0 on success, 2 when the configuration (the database, the shards) is wrong, 1 when Discord refused
+the sync.
 """
 
 from __future__ import annotations
@@ -110,7 +112,8 @@ async def _check(settings: Settings, shards: Shards) -> None:
 
     print("Configuration is valid.")
     print(f"  DISCORD_TOKEN: {'set' if settings.has_token else 'not set (needed to run the bot, not to check)'}")
-    print(f"  DEV_GUILD_ID: {settings.dev_guild_id if settings.dev_guild_id is not None else 'not set (no sync)'}")
+    dev_guild = settings.dev_guild_id
+    print(f"  DEV_GUILD_ID: {dev_guild if dev_guild is not None else 'not set (the commands are synced globally)'}")
     print(f"  Store: {settings.store_description}")
     print(f"  LOG_LEVEL: {settings.log_level}")
     print(f"  GAME_FILE_KEY: {'set' if settings.game_file_key else 'not set (written into .env at the first run)'}")
@@ -153,10 +156,37 @@ async def _run(settings: Settings, shards: Shards, env_file: str | None) -> None
         await store.close()
 
 
+async def _sync(settings: Settings) -> None:
+    """Log in (no gateway connection: the login's setup loads the commands and, forced, syncs them globally and
+    records their hash), say what was done, and close."""
+    import discord
+
+    from bot.app.service import GameService
+    from bot.discord.client import MentatBot
+
+    if not settings.has_token:
+        raise ConfigError(["DISCORD_TOKEN: not set; the sync logs in to Discord with it"])
+    store = await _open_store(settings)
+    try:
+        bot = MentatBot(GameService(store), force_sync=True)
+        async with bot:
+            try:
+                await bot.login(settings.discord_token.get_secret_value())
+            except discord.LoginFailure:
+                raise ConfigError(["DISCORD_TOKEN: Discord refused the token (is it the bot's token?)"]) from None
+    finally:
+        await store.close()
+    if bot.sync_outcome is None:
+        print("Discord refused the sync; the log above says why.", file=sys.stderr)
+        raise SystemExit(1)
+    print(bot.sync_outcome[0].upper() + bot.sync_outcome[1:] + ".")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Mentat, a Discord moderator for Dune.")
-    parser.add_argument("command", nargs="?", choices=("run", "check"), default="run",
-                        help="run the bot (default), or check the configuration and print the commands")
+    parser.add_argument("command", nargs="?", choices=("run", "check", "sync"), default="run",
+                        help="run the bot (default), check the configuration and print the commands, or sync the "
+                             "commands with Discord now")
     parser.add_argument("--env-file", default=".env", help="the .env file to read if it exists (default .env)")
     parser.add_argument("--shards", help="the shards this process runs, as 0-3 or 0,2,5 (needs --shard-count "
                                          "and DATABASE_URL)")
@@ -166,7 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings.load(env_file=args.env_file)
         shards = shards_of(args, settings)
         configure_logging(settings)
-        asyncio.run(_check(settings, shards) if args.command == "check" else _run(settings, shards, args.env_file))
+        commands = {"check": lambda: _check(settings, shards), "sync": lambda: _sync(settings),
+                    "run": lambda: _run(settings, shards, args.env_file)}
+        asyncio.run(commands[args.command]())
     except ConfigError as error:
         print("Configuration problem:", file=sys.stderr)
         for problem in error.problems:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import itertools
 from types import SimpleNamespace
 
+import discord
+
+from bot.discord.permissions import permissions_integer
+
 
 class FakeResponse:
     def __init__(self, log: list):
@@ -43,17 +47,22 @@ class FakeUser(SimpleNamespace):
 
 
 class FakeInteraction:
-    """`log` records ("send" | "defer" | "followup", text, ephemeral) in order."""
+    """`log` records ("send" | "defer" | "followup", text, ephemeral) in order. The client is not logged in, so it
+    caches no channel: the bot's permissions in the channel are Discord's figure sent with the interaction
+    (`app_permissions`), by default every permission the bot needs."""
 
     _ids = itertools.count(1_000_000)
 
     def __init__(self, client, user_id: int, *, channel_id: int = 55, guild_id: int = 1, manage_guild=False,
-                 roles=(), command_name: str | None = None, interaction_id: int | None = None):
+                 roles=(), command_name: str | None = None, interaction_id: int | None = None,
+                 app_permissions: discord.Permissions | None = None):
         self.client = client
         self.id = interaction_id if interaction_id is not None else next(FakeInteraction._ids)  # Discord's is unique
         self.user = FakeUser(id=user_id, mention=f"<@{user_id}>", roles=[SimpleNamespace(id=r) for r in roles],
                              guild_permissions=SimpleNamespace(manage_guild=manage_guild))
         self.channel_id, self.guild_id = channel_id, guild_id
+        self.app_permissions = app_permissions if app_permissions is not None else discord.Permissions(
+            permissions_integer())
         self.command = SimpleNamespace(name=command_name, qualified_name=command_name) if command_name else None
         self.log: list = []
         self.response = FakeResponse(self.log)

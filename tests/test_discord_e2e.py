@@ -21,8 +21,8 @@ Where SimCord falls short, and what the tests do instead:
 - SimCord's clock drives discord.py (`discord.utils.utcnow`, the tasks loop), not `datetime.now`, which the
   service and the store use by default: the fixture hands them `discord.utils.utcnow` so that deadlines
   follow `advance_time`.
-- Commands must be synced (strict_sync): the bot only syncs for a dev guild, which cannot be known before the
-  environment starts, so the tests run the global `bot.tree.sync()` themselves.
+- Commands must be synced (strict_sync): the bot syncs them globally at start (tests/test_discord_e2e_setup.py);
+  the fixtures here also run `bot.tree.sync()` by hand, as they did before it did, which changes nothing.
 - Scenario games (a trap about to be sprung, a betrayal waiting) are stored directly at an engine state built
   with the engine tests' helpers (tests/conftest.py store_running_game); they have no action history, so the
   tests do not undo or export them.

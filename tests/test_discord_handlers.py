@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import discord
 import pytest
 
 from bot.app.paces import Pace, pace_deadlines
@@ -17,6 +18,7 @@ from bot.discord.client import MentatBot
 from bot.discord.common import is_moderator
 from bot.discord.components import PromptButton
 from bot.discord.errors import report
+from bot.discord.permissions import missing, missing_words, permissions_integer
 from bot.store.memory import MemoryGameStore
 from engine.actions import (
     AnswerPrescience,
@@ -88,6 +90,19 @@ async def test_a_new_game_refuses_unknown_factions_and_options(bot):
     await game.new.callback(game, worse, factions="atreides, fremen", options="storms=3", seed=None)
     assert "Unknown option 'storms=3'" in worse.answers[0][0]
     assert await bot.service.store.game_in_channel(55) is None
+
+
+async def test_where_no_channel_is_cached_discords_figure_of_the_bots_permissions_is_checked(bot):
+    """A channel discord.py does not cache (here: the bot never logged in) is checked against the permissions
+    Discord sends with each interaction (app_permissions); the cached channel's are checked end to end in
+    tests/test_discord_e2e_setup.py."""
+    game = cog(bot, "GameCog")
+    without_files = discord.Permissions(permissions_integer())
+    without_files.attach_files = False
+    refused = itx(bot, 1, app_permissions=without_files)
+    await game.new.callback(game, refused, factions="atreides, fremen", options=None, seed=None)
+    assert refused.answers == [("Refused: " + missing_words(missing(without_files), "<#55>"), True)]
+    assert "**Attach Files**" in refused.answers[0][0] and await bot.service.store.game_in_channel(55) is None
 
 
 async def test_a_taken_seat_is_refused(running):

@@ -1,27 +1,37 @@
-"""The Discord command tree, built offline: its groups, a golden manifest, and `python -m bot check`.
+"""The Discord command tree, built offline: its groups, a golden manifest, the hash that decides whether to sync it,
+`python -m bot check` and `python -m bot sync` (with Discord's login and sync stood in for).
 
 The golden file tests/golden/command_tree.json pins every command's name, description and options, so a
 rename or an option change is a deliberate act. After an intended change, regenerate it with
 
     UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_discord_tree.py
 
-and review the diff (a changed tree also needs a sync to Discord).
+and review the diff (the bot syncs a changed tree with Discord at its next start).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
+import discord
 import pytest
+from discord import app_commands
+from discord.app_commands import CommandTree
 
+from bot.__main__ import main
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
-from bot.discord.manifest import command_manifest, describe_tree
+from bot.discord.command_sync import sync_globally, synced_key
+from bot.discord.errors import MentatTree
+from bot.discord.manifest import command_manifest, describe_tree, manifest_hash
 from bot.store.memory import MemoryGameStore
+from bot.store.sqlite import SqliteGameStore
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "golden" / "command_tree.json"
@@ -32,6 +42,11 @@ async def bot():
     bot = MentatBot(GameService(MemoryGameStore()))
     await bot.add_cogs()  # no login: the tree is built locally
     return bot
+
+
+@pytest.fixture
+async def bot_tree_hash(bot) -> str:
+    return manifest_hash(bot.tree)
 
 
 async def test_the_four_groups_exist(bot):
@@ -77,6 +92,64 @@ async def test_limits_discord_enforces(bot):
         assert len(entry["description"]) <= 100
         walk(entry["options"])
     assert any(line.startswith("  bid amount:integer[1..200]") for line in describe_tree(bot.tree))
+
+
+def probe_tree(description: str = "A probe", colours: tuple[str, ...] = ("red",), **decorations) -> CommandTree:
+    """A tree of one command, /probe colour: `decorations` name decorators of discord.app_commands
+    (default_permissions, allowed_contexts, allowed_installs) applied to it with their keywords; nsfw sets its flag."""
+    nsfw = decorations.pop("nsfw", False)
+
+    @app_commands.command(name="probe", description=description, nsfw=nsfw)
+    @app_commands.choices(colour=[app_commands.Choice(name=colour, value=colour) for colour in colours])
+    async def probe(interaction: discord.Interaction, colour: str) -> None:
+        """Never run: only its declaration matters here."""
+
+    for name, keywords in decorations.items():
+        probe = getattr(app_commands, name)(**keywords)(probe)
+    tree = CommandTree(discord.Client(intents=discord.Intents.none()))
+    tree.add_command(probe)
+    return tree
+
+
+def test_the_sync_hash_changes_with_every_field_discord_receives():
+    """The hash kept to decide whether to sync (bot/discord/command_sync.py) covers all that a sync sends: the
+    manifest's fields, and those the manifest leaves out (contexts, integration types, nsfw)."""
+    base = probe_tree()
+    variants = {"description": probe_tree(description="Another probe"), "choices": probe_tree(colours=("red", "blue")),
+                "permissions": probe_tree(default_permissions={"manage_guild": True}),
+                "contexts": probe_tree(allowed_contexts={"guilds": True, "dms": False, "private_channels": False}),
+                "integration types": probe_tree(allowed_installs={"guilds": True, "users": False}),
+                "nsfw": probe_tree(nsfw=True)}
+    hashes = {name: manifest_hash(tree) for name, tree in variants.items()}
+    assert len({manifest_hash(base), *hashes.values()}) == len(variants) + 1
+    assert manifest_hash(probe_tree()) == manifest_hash(base)  # the same declaration, the same hash
+    outside = [name for name, tree in variants.items() if command_manifest(tree) == command_manifest(base)]
+    assert outside == ["contexts", "integration types", "nsfw"]  # fields only the hash sees
+
+
+async def test_the_sync_hash_does_not_depend_on_the_order_the_commands_were_added(bot):
+    reordered = CommandTree(discord.Client(intents=discord.Intents.none()))
+    for command in reversed(bot.tree.get_commands()):
+        reordered.add_command(command)
+    assert [c.name for c in reordered.get_commands()] != [c.name for c in bot.tree.get_commands()]
+    assert manifest_hash(reordered) == manifest_hash(bot.tree)
+
+
+async def test_the_sync_at_start_is_decided_per_discord_application(monkeypatch):
+    """A database kept when the bot moves to another Discord application: the new one gets its commands."""
+    synced = []
+
+    async def sync(tree, *, guild=None) -> list:
+        synced.append(tree.client.application_id)
+        return tree.get_commands()
+
+    monkeypatch.setattr(MentatTree, "sync", sync)
+    store = MemoryGameStore()
+    for application_id in (1, 1, 2, 2, 1):
+        bot = MentatBot(GameService(store), application_id=application_id)
+        await bot.add_cogs()
+        await sync_globally(bot.tree, store)
+    assert synced == [1, 2]
 
 
 def _check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
@@ -131,6 +204,74 @@ def test_check_explains_a_malformed_env_file(tmp_path):
     result = _check(tmp_path)
     assert result.returncode == 2
     assert ".env line 2: expected NAME=value" in result.stderr
+
+
+APPLICATION_ID = 4321
+
+
+@pytest.fixture
+def offline_discord(monkeypatch, tmp_path) -> list:
+    """`python -m bot sync` without the network: Discord's login runs only the setup it runs for the bot, and each
+    sync is recorded (its server: None for a global sync) instead of sent. The settings: a token, a SQLite file in
+    tmp_path, and a DEV_GUILD_ID, which `sync` leaves aside (it syncs globally)."""
+    synced = []
+
+    async def login(bot, token: str) -> None:
+        assert token == "a.bot.token"
+        bot._connection.application_id = APPLICATION_ID  # what discord.py's login learns from Discord
+        await bot.setup_hook()
+
+    async def sync(tree, *, guild=None) -> list:
+        synced.append(guild)
+        return tree.get_commands()
+
+    monkeypatch.setattr(MentatBot, "login", login)
+    monkeypatch.setattr(MentatTree, "sync", sync)
+    for name in ("DATABASE_URL", "GAME_FILE_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in {"DISCORD_TOKEN": "a.bot.token", "DATABASE_PATH": str(tmp_path / "mentat.sqlite3"),
+                        "DEV_GUILD_ID": "42"}.items():
+        monkeypatch.setenv(name, value)
+    return synced
+
+
+async def stored_hash(path: Path) -> str | None:
+    store = await SqliteGameStore.open(path)
+    try:
+        return await store.get_value(synced_key(APPLICATION_ID))
+    finally:
+        await store.close()
+
+
+def test_sync_forces_a_global_sync_and_records_what_it_sent(offline_discord, tmp_path, capsys, bot_tree_hash):
+    for run in (1, 2):  # the second time too, though nothing changed: that is what a forced sync is for
+        assert main(["sync", "--env-file", str(tmp_path / "absent.env")]) == 0
+        assert offline_discord == [None] * run
+    said = (f"Synced 7 commands globally (tree {bot_tree_hash}): Discord offers them at once in every server the bot "
+            "is in; a Discord app still showing older ones reloads them when one is used.")
+    shown = capsys.readouterr()
+    assert shown.out.splitlines() == [said, said] and "a.bot.token" not in shown.out + shown.err
+    assert asyncio.run(stored_hash(tmp_path / "mentat.sqlite3")) == bot_tree_hash
+
+
+def test_sync_says_so_and_exits_1_when_discord_refuses_it(offline_discord, tmp_path, capsys, monkeypatch):
+    async def refused(tree, *, guild=None) -> list:
+        raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), {"code": 50001,
+                                                                                  "message": "Missing Access"})
+
+    monkeypatch.setattr(MentatTree, "sync", refused)
+    with pytest.raises(SystemExit) as exited:
+        main(["sync", "--env-file", str(tmp_path / "absent.env")])
+    assert exited.value.code == 1
+    assert capsys.readouterr().err == "Discord refused the sync; the log above says why.\n"
+    assert asyncio.run(stored_hash(tmp_path / "mentat.sqlite3")) is None  # not recorded as synced
+
+
+def test_sync_without_a_token_is_refused(offline_discord, tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("DISCORD_TOKEN")
+    assert main(["sync", "--env-file", str(tmp_path / "absent.env")]) == 2
+    assert "DISCORD_TOKEN: not set; the sync logs in to Discord with it" in capsys.readouterr().err
+    assert offline_discord == []
 
 
 def test_running_without_a_token_is_refused(tmp_path):

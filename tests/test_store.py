@@ -407,6 +407,17 @@ async def test_rows_handed_out_are_copies(store):
     assert await texts(store) == ["hello"]
 
 
+async def test_the_bots_own_values_are_kept_by_name_and_replaced(store):
+    """The hash of the command tree last synced (bot/discord/command_sync.py) lives here, apart from any game."""
+    assert await store.get_value("commands_synced") is None  # never set
+    await store.set_value("commands_synced", "abc123")
+    await store.set_value("other", "kept apart")
+    assert await store.get_value("commands_synced") == "abc123"
+    await store.set_value("commands_synced", "def456")  # a later sync replaces it
+    assert (await store.get_value("commands_synced"), await store.get_value("other")) == ("def456", "kept apart")
+    assert await store.list_games() == [] and await store.pending_outbox() == []  # no game, no message
+
+
 async def test_a_real_games_stored_actions_replay_to_the_stored_snapshot(store):
     setup = GameSetup(factions=(Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN), seed=3)
     state = new_game(setup).state
@@ -432,12 +443,14 @@ async def test_sqlite_data_survives_closing_and_reopening(tmp_path):
     await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [to_faction("atreides", "dm")])
     await store.mark_outbox((await store.pending_outbox())[0].id, "sent")
     await store.set_status("g1", GameStatus.RUNNING)
+    await store.set_value("commands_synced", "abc123")
     before = (await store.load_game("g1"), await store.actions("g1"), await store.pending_outbox())
     await store.close()
 
     reopened = await SqliteGameStore.open(path)
     try:
         assert (await reopened.load_game("g1"), await reopened.actions("g1"), await reopened.pending_outbox()) == before
+        assert await reopened.get_value("commands_synced") == "abc123"
     finally:
         await reopened.close()
 

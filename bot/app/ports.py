@@ -239,6 +239,15 @@ class GameStore(Protocol):
         """The game's logged channel messages (OutgoingMessage.logged), oldest first, whatever their status."""
         ...
 
+    async def get_value(self, key: str) -> str | None:
+        """A value the bot keeps about itself rather than about a game (the hash of the command tree it last
+        synced to Discord), by name; None when it was never set."""
+        ...
+
+    async def set_value(self, key: str, value: str) -> None:
+        """Keep a value under its name, replacing the one kept before."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -1,5 +1,6 @@
 """The bot: a discord.py `commands.Bot` with the game service injected, the four command groups, the
-persistent prompt buttons, a dev-guild sync, and a `tasks.loop` that drains the outbox."""
+persistent prompt buttons, the command sync at start (bot/discord/command_sync.py), and a `tasks.loop` that drains
+the outbox."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from discord.ext import commands, tasks
 
 from bot.app.service import GameService
 from bot.discord.anytime_panel import DYNAMIC_ITEMS as PANEL_ITEMS
+from bot.discord.command_sync import sync_globally, sync_to_guild
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import MentatTree
 from bot.discord.gateway import DiscordGateway
+from bot.discord.permissions import invite_url
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +39,14 @@ discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
 class MentatBot(commands.Bot):
-    def __init__(self, service: GameService, *, dev_guild_id: int | None = None,
+    def __init__(self, service: GameService, *, dev_guild_id: int | None = None, force_sync: bool = False,
                  drain_interval: float = DRAIN_INTERVAL, **options):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), tree_cls=MentatTree,
                          help_command=None, allowed_mentions=discord.AllowedMentions.none(), **options)
         self.service = service
         self.dev_guild_id = dev_guild_id
+        self.force_sync = force_sync  # sync globally at start even when the tree did not change
+        self.sync_outcome: str | None = None  # what the sync at start did; None until then, or when it failed
         self.drain_interval = drain_interval
         self.gateway = DiscordGateway(self)
         self._draining = False  # True while a drain is delivering (shutdown lets it finish)
@@ -56,12 +61,21 @@ class MentatBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.add_cogs()
         self.add_dynamic_items(*DYNAMIC_ITEMS, *PANEL_ITEMS)
-        if self.dev_guild_id is not None:
-            guild = discord.Object(id=self.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the dev guild %s", len(synced), self.dev_guild_id)
+        self.sync_outcome = await self.sync_commands()
         self.drain_outbox.start()
+
+    async def sync_commands(self) -> str | None:
+        """Register the commands with Discord: globally when they changed since the last sync (or with
+        `force_sync`), or to DEV_GUILD_ID's server at every start. A refused sync is logged and the bot runs on with
+        the commands Discord already has."""
+        try:
+            if self.dev_guild_id is not None:
+                return await sync_to_guild(self.tree, self.dev_guild_id)
+            return await sync_globally(self.tree, self.service.store, force=self.force_sync)
+        except discord.HTTPException as error:
+            log.error("the command sync failed (%s): Discord keeps the commands it had; the next start tries again",
+                      error)
+            return None
 
     def wake_outbox(self) -> None:
         """Deliver now: called after a commit so the table sees it without waiting for the next drain.
@@ -106,6 +120,9 @@ class MentatBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        log.info("to add the bot to a server, with its commands and the permissions it needs, open %s (no privileged "
+                 "intent is needed: Presence, Server Members and Message Content may stay off)",
+                 invite_url(self.application_id))
 
 
 class ShardedMentatBot(MentatBot, commands.AutoShardedBot):

@@ -1,6 +1,8 @@
 """Delivers the outbox through Discord: table messages to the game's channel, secrets by DM to the seated
 player. A DM the player does not accept (discord.Forbidden, code 50007) raises DeliveryFailed, and the
-service tells the table and keeps the message for /me prompts; any other failure is retried later."""
+service tells the table and keeps the message for /me prompts; any other failure is retried later. A table message
+Discord refuses (discord.Forbidden: a permission taken from the bot mid-game) is logged as a warning naming the
+channel and each permission the bot now lacks there; `channel_problem` says it in words for the moderators."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from bot.app.ports import MENTION, DeliveryFailed, GameRecordRow, OutgoingMessag
 from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
 from bot.discord.lobby import lobby_view
+from bot.discord.permissions import Needed, bot_permissions, missing, missing_words
 from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
 from engine.model import GameState
@@ -44,6 +47,38 @@ class DiscordGateway:
         self.client = client
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        try:
+            return await self._deliver(game, message)
+        except discord.Forbidden as refusal:
+            if message.recipient.channel:
+                place, lacking = self._lacking(game)
+                if lacking is None:
+                    why = "the bot cannot see that channel"
+                elif lacking:
+                    why = f"the bot lacks {', '.join(needed.name for needed in lacking)} there"
+                else:
+                    why = "the bot's permissions there look complete"
+                log.warning("Discord refused a message of %s to %s (%s): %s", game.game_id, place, refusal.text, why)
+            raise
+
+    def channel_problem(self, game: GameRecordRow) -> str | None:
+        """What keeps the bot from the game's channel now, in words for its moderators: each missing permission, why
+        it is needed and how to grant it (from discord.py's cache of the channel); None when nothing is missing."""
+        place, lacking = self._lacking(game)
+        if lacking is None:
+            return f"The bot cannot see {place}: it was deleted, or the bot was removed from the server."
+        return missing_words(lacking, place) if lacking else None
+
+    def _lacking(self, game: GameRecordRow) -> tuple[str, list[Needed] | None]:
+        """The game's channel as people name it, and the permissions of the table the bot lacks there now (None when
+        the bot does not see the channel)."""
+        channel = self.client.get_channel(game.channel_id)
+        held = bot_permissions(channel)
+        if channel is None or held is None:
+            return f"the channel {game.channel_id}", None
+        return f"#{channel.name} ({game.channel_id})", missing(held)
+
+    async def _deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         if message.edit_of is not None:  # without a place, the message to change never arrived: nothing to do
             return await self._edit(game, message) if message.edit_ref is not None else None
         faction = message.recipient.faction
@@ -103,14 +138,14 @@ class DiscordGateway:
         posted = await self._fetch(message.edit_ref)
         text, _ = self._mentions(game, message.text)
         if posted is None and message.prompt_id is not None:  # the card to take the place of was deleted
-            return await self.deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
+            return await self._deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
         if posted is None or (not message.replace and posted.content.endswith(text)):
             return message.edit_ref
         if message.prompt_id is not None:  # a decision asked again: its card, in the old card's place
             shown = _in_dm(game, text)
             if len(shown) > MESSAGE_LIMIT:  # a card of several messages: the old one loses its controls, anew
                 await posted.edit(view=None, allowed_mentions=NO_MENTIONS)
-                return await self.deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
+                return await self._deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
             await posted.edit(content=shown, view=self._buttons(game, message), allowed_mentions=NO_MENTIONS)
             return message.edit_ref
         if message.replace:

@@ -5,8 +5,9 @@ started the post has none.
 
 Custom ids, which survive a restart of the bot (dynamic items):
 - `mentat:lobby:<game>:seat:<faction>`: seat the presser (one seat each, a free one; the service checks).
-- `mentat:lobby:<game>:start`: start the game, for its creator or a moderator, once every seat is taken; every
-  seated player's DMs are checked first (their welcome DM: DiscordGateway.can_dm).
+- `mentat:lobby:<game>:start`: start the game, for its creator or a moderator, once every seat is taken; the bot's
+  permissions in the channel are checked first (bot/discord/permissions.py), then every seated player's DMs (their
+  welcome DM: DiscordGateway.can_dm).
 
 /game join and /game start do the same from the command line.
 """
@@ -21,6 +22,7 @@ import discord
 from bot.app.ports import GameRecordRow, GameStatus, Gateway
 from bot.app.service import NotAllowed, NotFound
 from bot.discord.common import GameBot, answer, is_moderator, refusals
+from bot.discord.permissions import require_in_channel
 from engine.ids import Faction
 from engine.names import faction_name
 from engine.options import GameSetup
@@ -55,10 +57,12 @@ def require_starter(user: discord.abc.User, game: GameRecordRow) -> None:
 
 
 async def start_game(interaction: discord.Interaction[Any], game: GameRecordRow) -> None:
-    """Start the game for the lobby's Start button and /game start (deferred): each seated player's DMs are
-    checked by their welcome DM, and the presser told who cannot be reached."""
+    """Start the game for the lobby's Start button and /game start (deferred), both in the game's channel: the bot's
+    permissions there are checked (nothing is sent without them), then each seated player's DMs by their welcome
+    DM, and the presser told who cannot be reached."""
     bot: LobbyBot = interaction.client
     require_starter(interaction.user, game)
+    require_in_channel(interaction)
     unreachable = await bot.service.start(game.game_id, probe=bot.gateway)
     bot.wake_outbox()
     closed = (f" The bot cannot DM {', '.join(faction_name(Faction(f)) for f in unreachable)}: the table "

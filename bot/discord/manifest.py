@@ -37,8 +37,17 @@ def command_manifest(tree: app_commands.CommandTree) -> list[dict[str, Any]]:
     return manifest
 
 
+def sync_payload(tree: app_commands.CommandTree) -> list[dict[str, Any]]:
+    """Exactly what a global `tree.sync()` sends Discord (the tree has no translator): every field Discord receives,
+    the manifest's and those it leaves out (contexts, integration types, nsfw, localizations)."""
+    return [command.to_dict(tree) for command in tree.get_commands()]
+
+
 def manifest_hash(tree: app_commands.CommandTree) -> str:
-    return hashlib.sha256(json.dumps(command_manifest(tree), sort_keys=True).encode()).hexdigest()[:12]
+    """The hash of what a global sync sends Discord, in an order that does not depend on the order the commands were
+    added: a sync is needed exactly when it changed."""
+    payload = sorted(sync_payload(tree), key=lambda command: (command.get("type", 1), command["name"]))
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def _signature(option: dict[str, Any]) -> str:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.app.service import NotAllowed
+
 INVITE_SCOPES = ("bot", "applications.commands")
 INVITE_BASE = "https://discord.com/oauth2/authorize"
 
@@ -74,6 +76,32 @@ def missing(permissions: discord.Permissions) -> list[Needed]:
 def missing_words(lacking: list[Needed], place: str) -> str:
     """A refusal naming each missing permission, why it is needed and how a server admin grants it."""
     lines = "\n".join(f"- **{needed.name}**: {needed.why}" for needed in lacking)
-    return (f"The bot lacks {'this permission' if len(lacking) == 1 else 'these permissions'} in {place}:\n{lines}\n"
-            "A server admin grants them in the channel's settings (Edit Channel > Permissions > the bot's role or "
-            "the bot itself > allow each), or adds the bot again with the invite URL that `mentat check` prints.")
+    one = len(lacking) == 1
+    return (f"The bot lacks {'this permission' if one else 'these permissions'} in {place}:\n{lines}\n"
+            f"A server admin grants {'it' if one else 'them'} in the channel's settings (Edit Channel > Permissions > "
+            "the bot's role or the bot itself > allow each), or adds the bot again with its invite URL (the bot's "
+            "start-up log shows it).")
+
+
+def bot_permissions(channel: object) -> discord.Permissions | None:
+    """The bot's permissions in a server's channel or thread, as discord.py computes them from its cache (a thread's
+    are its parent channel's, less what a thread withholds without Send Messages in Threads); None when the cache
+    cannot tell (no channel, a direct message, a thread whose parent is not cached)."""
+    me = getattr(getattr(channel, "guild", None), "me", None)
+    if me is None:
+        return None
+    try:
+        return channel.permissions_for(me)
+    except discord.ClientException:  # a thread whose parent channel is not cached
+        return None
+
+
+def require_in_channel(interaction: discord.Interaction) -> None:
+    """Refuse (NotAllowed, naming each missing permission) unless the bot holds every permission of the table in
+    the interaction's channel: checked before a game is created or started there, so that nothing is posted half
+    way. The channel is the one discord.py caches (not the partial one an interaction may carry, which has no
+    permission overwrites); where the cache cannot tell, Discord's own figure sent with the interaction counts."""
+    held = bot_permissions(interaction.client.get_channel(interaction.channel_id))
+    lacking = missing(held if held is not None else interaction.app_permissions)
+    if lacking:
+        raise NotAllowed(missing_words(lacking, f"<#{interaction.channel_id}>"))

@@ -44,6 +44,7 @@ class MemoryGameStore:
         self._last_outbox_id = 0
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
         self._pending: dict[int, None] = {}  # ids of the pending rows, in id order (an ordered set)
+        self._values: dict[str, str] = {}  # the bot's own values (GameStore.get_value)
         self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
@@ -165,6 +166,12 @@ class MemoryGameStore:
         self._game(game_id)
         return [LogNote(seq=row.seq, text=row.message.text, created_at=row.created_at)
                 for row in self._outbox.values() if row.game_id == game_id and row.message.logged]
+
+    async def get_value(self, key: str) -> str | None:
+        return self._values.get(key)
+
+    async def set_value(self, key: str, value: str) -> None:
+        self._values[key] = value
 
     async def close(self) -> None:
         """Nothing to release; present because the port requires it."""

@@ -311,6 +311,13 @@ class PostgresGameStore:
         return [LogNote(seq=row["seq"], text=OutgoingMessage.model_validate_json(row["message_json"]).text,
                         created_at=row["created_at"]) for row in rows]
 
+    async def get_value(self, key: str) -> str | None:
+        return await self._pool.fetchval("SELECT value FROM bot_values WHERE key = $1", key)
+
+    async def set_value(self, key: str, value: str) -> None:
+        await self._pool.execute("INSERT INTO bot_values (key, value) VALUES ($1, $2)"
+                                 " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", key, value)
+
     async def _select_games(self, condition: str, *params: Any) -> list[GameRecordRow]:
         """The games matching `condition` (a fixed SQL fragment with numbered parameters), with their seats."""
         rows = await self._pool.fetch(f"SELECT {_GAME_COLUMNS}, {_SEATS} FROM games WHERE {condition}"

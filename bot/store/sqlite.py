@@ -342,6 +342,17 @@ class SqliteGameStore:
         rows = await self._read("SELECT ref FROM message_refs WHERE game_id = ? AND key = ?", (game_id, key))
         return rows[0]["ref"] if rows else None
 
+    async def get_value(self, key: str) -> str | None:
+        rows = await self._read("SELECT value FROM bot_values WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    async def set_value(self, key: str, value: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO bot_values (key, value) VALUES (?, ?)"
+                       " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+        await self._write(work)
+
     async def _run(self, work: Work[T], *, write: bool = False, settle: Callable[[bool], None] | None = None) -> T:
         """Run `work` as one transaction on the connection's thread, in one hand-over (aiosqlite's `_execute`
         queues a call there; it has no public name), then `settle(committed)` there. A write takes SQLite's

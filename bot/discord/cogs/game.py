@@ -17,6 +17,7 @@ from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator, seat_of
 from bot.discord.lobby import DYNAMIC_ITEMS as LOBBY_ITEMS
 from bot.discord.lobby import start_game
+from bot.discord.permissions import require_in_channel
 from bot.discord.text import (
     option_suggestions,
     parse_faction,
@@ -57,6 +58,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
                   pace: str = DEFAULT_PACE.value, seed: app_commands.Range[int, 0, 2**31 - 1] | None = None) -> None:
         """Open a new game in this channel: its lobby is posted, with a button for each seat."""
         async with refusals(interaction):
+            require_in_channel(interaction)
             chosen = parse_factions(factions)
             rules = parse_options(options)
             game = await self.bot.service.create_game(interaction.guild_id or 0, interaction.channel_id or 0, chosen,
@@ -152,6 +154,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
             require_moderator(interaction.user)
+            require_in_channel(interaction)
             if game_file.size > MAX_IMPORT_BYTES:
                 raise NotAllowed(f"That file has {game_file.size} bytes; a game file has at most "
                                  f"{MAX_IMPORT_BYTES}.")
