@@ -44,6 +44,7 @@ class MemoryGameStore:
         self._last_outbox_id = 0
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
         self._pending: dict[int, None] = {}  # ids of the pending rows, in id order (an ordered set)
+        self._moderator_roles: dict[int, int] = {}  # guild -> its moderator role
         self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
@@ -51,8 +52,9 @@ class MemoryGameStore:
         check_imported_actions(game.game_id, game.seq, list(actions))
         if game.game_id in self._games:
             raise GameExists(f"game {game.game_id} already exists")
-        if any(stored.channel_id == game.channel_id for stored in self._games.values()):
-            raise GameExists(f"channel {game.channel_id} already has a game")
+        if game.status != GameStatus.ENDED and any(stored.channel_id == game.channel_id and stored.status !=
+                                                   GameStatus.ENDED for stored in self._games.values()):
+            raise GameExists(f"channel {game.channel_id} already has a game that has not ended")
         created_at = as_utc(game.created_at) if game.created_at else self._now()
         started_at = as_utc(game.started_at) if game.started_at else None
         settings = json.loads(json.dumps(game.settings))
@@ -68,10 +70,12 @@ class MemoryGameStore:
         return game.model_copy(deep=True) if game else None
 
     async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
-        for game in self._games.values():
-            if game.channel_id == channel_id:
-                return game.model_copy(deep=True)
-        return None
+        games = await self.games_in_channel(channel_id)
+        return next((game for game in games if game.status != GameStatus.ENDED), games[0] if games else None)
+
+    async def games_in_channel(self, channel_id: int) -> list[GameRecordRow]:
+        games = [game for game in await self.list_games() if game.channel_id == channel_id]
+        return games[::-1]
 
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
         games = [game for game in self._games.values() if guild_id is None or game.guild_id == guild_id]
@@ -118,8 +122,11 @@ class MemoryGameStore:
             game.seats[faction] = user_id
         self._queue(game_id, game.seq, list(outbox))
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+                         settings: dict[str, Any] | None = None) -> None:
         game = self._game(game_id)
+        if settings is not None:
+            game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
         game.status = GameStatus(status)
         if game.status == GameStatus.RUNNING and game.started_at is None:
             game.started_at = self._now()
@@ -165,6 +172,15 @@ class MemoryGameStore:
         self._game(game_id)
         return [LogNote(seq=row.seq, text=row.message.text, created_at=row.created_at)
                 for row in self._outbox.values() if row.game_id == game_id and row.message.logged]
+
+    async def moderator_role(self, guild_id: int) -> int | None:
+        return self._moderator_roles.get(guild_id)
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        if role_id is None:
+            self._moderator_roles.pop(guild_id, None)
+        else:
+            self._moderator_roles[guild_id] = role_id
 
     async def close(self) -> None:
         """Nothing to release; present because the port requires it."""
