@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.app.feed import cancellation_text
 from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
@@ -125,7 +126,9 @@ def status_text(game: GameRecordRow, table: PlayerView) -> str:
              f"Options: {options_text(table.options)}"]
     if table.winners:
         lines.append(f"Winners: {', '.join(faction_name(f) for f in table.winners)}")
-    if table.awaiting:
+    if cancelled := cancellation_text(game.settings):
+        lines.append(cancelled)
+    elif table.awaiting:
         lines.append("Waiting for:")
         lines += [f"- {faction_name(a.faction)}: {a.kind.value.replace('_', ' ')}"
                   f"{' (secret)' if a.secret else ''}, decision {a.prompt_id}" for a in table.awaiting]
