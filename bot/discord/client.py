@@ -43,7 +43,7 @@ class MentatBot(commands.Bot):
         self.service = service
         self.dev_guild_id = dev_guild_id
         self.drain_interval = drain_interval
-        self.gateway = DiscordGateway(self, game_file=service.export)
+        self.gateway = DiscordGateway(self, game_file=lambda game_id: self.service.export(game_id))
         self._draining = False  # True while a drain is delivering (shutdown lets it finish)
         self.drain_outbox.change_interval(seconds=drain_interval)
 
