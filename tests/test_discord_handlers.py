@@ -235,11 +235,14 @@ async def test_admin_commands_need_manage_server_or_the_moderator_role(running):
     assert undo.answers == [("Undone; the game is back at version 0.", True)]
 
 
-async def test_the_moderator_role_counts_as_a_moderator(running):
-    game = (await running.service.store.load_game("g55")).model_copy(update={"moderator_role_id": 77})
-    assert is_moderator(itx(running, 5, roles=[77]).user, game)
-    assert not is_moderator(itx(running, 5, roles=[78]).user, game)
-    assert is_moderator(itx(running, 5, manage_guild=True).user, None)
+async def test_the_servers_moderator_role_counts_as_a_moderator_in_that_server_only(running):
+    service = running.service
+    assert not await is_moderator(service, itx(running, 5, roles=[77]))  # no role set yet
+    await service.store.set_moderator_role(1, 77)
+    assert await is_moderator(service, itx(running, 5, roles=[77]))
+    assert not await is_moderator(service, itx(running, 5, roles=[78]))
+    assert not await is_moderator(service, itx(running, 5, roles=[77], guild_id=2))  # another server's role
+    assert await is_moderator(service, itx(running, 5, manage_guild=True, guild_id=2))
 
 
 async def test_an_unexpected_error_answers_with_an_id_that_is_logged(bot, caplog):
@@ -969,7 +972,7 @@ async def test_a_standing_order_is_refused_to_a_stranger(bot):
 async def test_admin_seat_reseats_a_faction_only_for_moderators_and_the_table_is_told_once(running):
     newcomer = FakeUser(id=555, mention="<@555>")
     player = await invoke(running, "admin seat", USERS[A], faction="harkonnen", member=newcomer)
-    assert player.answers == [("Refused: Only a moderator (Manage Server, or the game's moderator role) may do "
+    assert player.answers == [("Refused: Only a moderator (Manage Server, or the server's moderator role) may do "
                                "this.", True)]
     moderator = await invoke(running, "admin seat", MODERATOR, manage_guild=True, faction="harkonnen",
                              member=newcomer)

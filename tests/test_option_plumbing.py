@@ -54,7 +54,7 @@ def test_status_lists_the_games_options():
     assert table.options.weather
 
     class Row:  # the few fields status_text reads from a game record
-        game_id, seq, seats = "g1", 0, {}
+        game_id, seq, seats, settings = "g1", 0, {}, {}
         status = type("S", (), {"value": "open"})()
 
     text = status_text(Row(), table)

@@ -130,7 +130,7 @@ async def test_a_rule_refusal_names_the_rule_and_stores_nothing(running):
 async def test_admin_corrections_need_an_admin_and_are_logged(running):
     service, game = running
     correction = SetSpice(admin="mod", reason="table error", faction=A, amount=3)
-    with pytest.raises(NotAllowed, match="Only an admin"):
+    with pytest.raises(NotAllowed, match="Only a moderator"):
         await service.submit(game, USERS[A], correction)
     await service.submit(game, ADMIN, correction, admin=True)
     stored = await service.store.actions(game)

@@ -80,7 +80,7 @@ async def test_a_created_game_loads_back_with_its_seats_and_engine_json(store):
     state = new_game(setup).state
     game = GameRecordRow(game_id="dune-1", guild_id=GUILD, channel_id=1000, status=GameStatus.OPEN,
                          setup_json=setup.model_dump_json(), state_json=state.model_dump_json(), seq=state.seq,
-                         seats={"atreides": ALICE, "harkonnen": BOB}, moderator_role_id=77)
+                         seats={"atreides": ALICE, "harkonnen": BOB})
 
     await store.create_game(game, [to_channel("A new game of Dune")])
 
@@ -115,15 +115,45 @@ async def test_games_are_found_by_channel_and_listed_by_guild_in_creation_order(
     assert await store.list_games(guild_id=12345) == []
 
 
-async def test_a_second_game_with_the_same_id_or_channel_is_refused_and_queues_nothing(store):
+async def test_a_second_game_with_the_same_id_or_in_a_channel_whose_game_goes_on_is_refused_and_queues_nothing(store):
     await store.create_game(record("g1", channel_id=1000), [])
 
     with pytest.raises(GameExists):
         await store.create_game(record("g1", channel_id=2000), [to_channel("duplicate id")])
-    with pytest.raises(GameExists):
-        await store.create_game(record("g2", channel_id=1000), [to_channel("duplicate channel")])
+    for status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED):
+        await store.set_status("g1", status)
+        with pytest.raises(GameExists):
+            await store.create_game(record("g2", channel_id=1000), [to_channel("the channel's game goes on")])
     assert [game.game_id for game in await store.list_games()] == ["g1"]
     assert await store.pending_outbox() == []
+
+
+async def test_a_channel_takes_a_new_game_once_its_game_has_ended_and_keeps_the_old_one(store):
+    await store.create_game(record("g1", channel_id=1000, seats={"atreides": ALICE}), [])
+    await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [], status=GameStatus.ENDED)
+
+    await store.create_game(record("g1-2", channel_id=1000, created_at=NOON + timedelta(minutes=1)),
+                            [to_channel("a new lobby")])
+    assert (await store.game_in_channel(1000)).game_id == "g1-2"
+    assert [game.game_id for game in await store.games_in_channel(1000)] == ["g1-2", "g1"]  # newest first
+    with pytest.raises(GameExists):  # the new game goes on: one at a time
+        await store.create_game(record("g1-3", channel_id=1000), [])
+    old = await store.load_game("g1")
+    assert (old.status, old.seats, len(await store.actions("g1"))) == (GameStatus.ENDED, {"atreides": ALICE}, 1)
+    assert await store.games_in_channel(9999) == []
+
+
+async def test_the_channels_game_is_the_one_going_on_else_the_newest(store):
+    await store.create_game(record("going", channel_id=1000, created_at=NOON), [])
+    await store.create_game(record("older", channel_id=1000, status=GameStatus.ENDED,
+                                   created_at=NOON - timedelta(days=1)), [])
+    await store.create_game(record("imported", channel_id=1000, status=GameStatus.ENDED,
+                                   created_at=NOON + timedelta(minutes=1)), [])
+
+    assert (await store.game_in_channel(1000)).game_id == "going"
+    assert [game.game_id for game in await store.games_in_channel(1000)] == ["imported", "going", "older"]
+    await store.set_status("going", GameStatus.ENDED)
+    assert (await store.game_in_channel(1000)).game_id == "imported"
 
 
 async def test_seats_are_taken_changed_and_freed(store):
@@ -176,6 +206,28 @@ async def test_logged_channel_messages_are_the_games_notes_whatever_their_delive
         (0, "Admin mod paused the game.", NOON), (1, "later", NOON)]
     with pytest.raises(UnknownGame):
         await store.log_notes("nope")
+
+
+async def test_a_status_can_come_with_new_settings_in_the_same_transaction(store):
+    await store.create_game(record(status=GameStatus.RUNNING, settings={"pace": "daily"}), [])
+
+    await store.set_status("g1", GameStatus.ENDED, [to_channel("cancelled")],
+                           settings={"pace": "daily", "cancelled": {"by": "mod", "reason": "nobody plays"}})
+    game = await store.load_game("g1")
+    assert (game.status, game.settings["cancelled"]) == (GameStatus.ENDED, {"by": "mod", "reason": "nobody plays"})
+    assert await texts(store) == ["cancelled"]
+    await store.set_status("g1", GameStatus.PAUSED)  # without settings: they stay
+    assert (await store.load_game("g1")).settings["cancelled"]["by"] == "mod"
+
+
+async def test_each_server_keeps_its_own_moderator_role(store):
+    assert await store.moderator_role(GUILD) is None
+    await store.set_moderator_role(GUILD, 77)
+    await store.set_moderator_role(OTHER_GUILD, 88)
+    await store.set_moderator_role(GUILD, 78)  # replaced
+    assert (await store.moderator_role(GUILD), await store.moderator_role(OTHER_GUILD)) == (78, 88)
+    await store.set_moderator_role(GUILD, None)
+    assert (await store.moderator_role(GUILD), await store.moderator_role(OTHER_GUILD)) == (None, 88)
 
 
 async def test_set_status(store):
@@ -552,7 +604,7 @@ async def test_sqlite_a_database_at_an_older_version_is_upgraded_keeping_its_dat
     async with aiosqlite.connect(path, isolation_level=None) as db:
         assert await apply_migrations(db, newer) == [number]
         assert await apply_migrations(db, newer) == []
-        assert await schema_versions(db) == [*range(1, number + 1)]
+        assert await schema_versions(db) == [*(version for version, _ in migration_files(MIGRATIONS)), number]
         assert await db.execute_fetchall("SELECT game_id, notes FROM games") == [("g1", "")]
 
     with pytest.raises(RuntimeError, match="newer"):  # older code must not write to a newer schema
@@ -568,5 +620,72 @@ async def test_sqlite_a_failing_migration_leaves_the_previous_version(tmp_path):
     async with aiosqlite.connect(path, isolation_level=None) as db:
         with pytest.raises(sqlite3.OperationalError):
             await apply_migrations(db, broken)
-        assert await schema_versions(db) == [*range(1, number)]
+        assert await schema_versions(db) == [version for version, _ in migration_files(MIGRATIONS)]
         assert await db.execute_fetchall("SELECT name FROM sqlite_master WHERE name = 'audit'") == []
+
+
+async def test_sqlite_rebuilding_the_games_table_keeps_every_seat_action_outbox_row_and_message_reference(tmp_path):
+    """Migration 7 rebuilds `games` (SQLite cannot drop the UNIQUE on its channel). With foreign keys on, dropping
+    the old table would delete every seat, action, outbox row and message reference of every game (ON DELETE
+    CASCADE): the runner turns them off around it and checks them before the commit."""
+    path = tmp_path / "mentat.db"
+    before = tmp_path / "before"
+    before.mkdir()
+    for number, migration in migration_files(MIGRATIONS):
+        if number < 7:
+            shutil.copy(migration, before)
+    now = NOON.isoformat(timespec="microseconds")
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await db.execute("PRAGMA foreign_keys = ON")  # as the store runs
+        await apply_migrations(db, before)
+        for game_id, channel, status in (("g1000", 1000, "ended"), ("g2000", 2000, "running")):
+            await db.execute("INSERT INTO games (game_id, guild_id, channel_id, status, setup_json, state_json, seq,"
+                             " moderator_role_id, created_at, settings_json, started_at)"
+                             " VALUES (?, 100, ?, ?, '{}', '{\"seq\": 1}', 1, NULL, ?, '{\"pace\": \"daily\"}', ?)",
+                             (game_id, channel, status, now, now))
+            await db.execute("INSERT INTO seats (game_id, faction, user_id) VALUES (?, 'atreides', ?)",
+                             (game_id, ALICE))
+            await db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)"
+                             " VALUES (?, 1, ?, '{\"a\": 1}', ?, 'click-1')", (game_id, ALICE, now))
+            await db.execute("INSERT INTO outbox (game_id, seq, message_json, status, created_at)"
+                             " VALUES (?, 1, ?, 'sent', ?)", (game_id, to_channel(f"{game_id} lobby").model_dump_json(),
+                                                              now))
+            await db.execute("INSERT INTO outbox (game_id, seq, message_json, created_at) VALUES (?, 1, ?, ?)",
+                             (game_id, to_channel(f"{game_id} news").model_dump_json(), now))
+            await db.execute("INSERT INTO message_refs (game_id, key, ref) VALUES (?, 'lobby', ?)",
+                             (game_id, f"{channel}:5"))
+
+    store = await SqliteGameStore.open(path, clock=fixed_clock)
+    try:
+        for game_id, channel, status in (("g1000", 1000, GameStatus.ENDED), ("g2000", 2000, GameStatus.RUNNING)):
+            game = await store.load_game(game_id)
+            assert (game.channel_id, game.status, game.seats, game.settings, game.started_at) == (
+                channel, status, {"atreides": ALICE}, {"pace": "daily"}, NOON)
+            assert [(a.seq, a.action_json, a.key) for a in await store.actions(game_id)] == [(1, '{"a": 1}', "click-1")]
+            assert await store.message_ref(game_id, "lobby") == f"{channel}:5"
+        assert await texts(store) == ["g1000 news", "g2000 news"]
+        await store.create_game(record("g1000-2", channel_id=1000), [])  # its game ended: the channel takes another
+        with pytest.raises(GameExists):
+            await store.create_game(record("g2000-2", channel_id=2000), [])  # its game goes on
+    finally:
+        await store.close()
+    with closing(sqlite3.connect(path)) as db:  # the other tables' foreign keys point at the new table
+        assert {row[2] for table in ("seats", "actions", "outbox", "message_refs")
+                for row in db.execute(f"PRAGMA foreign_key_list({table})")} == {"games"}
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+async def test_sqlite_a_migration_that_leaves_rows_without_their_game_is_rolled_back(tmp_path):
+    path = tmp_path / "mentat.db"
+    store = await SqliteGameStore.open(path)
+    await store.create_game(record(seats={"atreides": ALICE}), [to_channel("created")])
+    await store.close()
+    orphaning, number = real_migrations_plus(tmp_path, "orphans", "DELETE FROM games;\n")
+
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await db.execute("PRAGMA foreign_keys = ON")
+        with pytest.raises(RuntimeError, match="leaves rows whose parent is gone"):
+            await apply_migrations(db, orphaning)
+        assert await schema_versions(db) == [version for version, _ in migration_files(MIGRATIONS)]
+        assert await db.execute_fetchall("SELECT game_id FROM games") == [("g1",)]
+        assert [tuple(row) for row in await db.execute_fetchall("PRAGMA foreign_keys")] == [(1,)]  # on again

@@ -13,7 +13,7 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
-from bot.app.ports import ALL_SHARDS, GameRecordRow, GameStatus, OutgoingMessage, Recipient, Shards
+from bot.app.ports import ALL_SHARDS, GameExists, GameRecordRow, GameStatus, OutgoingMessage, Recipient, Shards
 from bot.app.service import GameService, NotAllowed
 from bot.store.common import migration_files
 from bot.store.postgres import MIGRATIONS, PostgresGameStore, apply_migrations
@@ -77,7 +77,7 @@ async def test_a_newer_migration_upgrades_keeping_the_data_and_older_code_then_r
                                          "CREATE TABLE audit (id BIGINT PRIMARY KEY);\n")
     upgraded = await PostgresGameStore.open(postgres_url, migrations=newer)
     await upgraded.close()
-    assert await schema_versions(postgres_url) == [*range(1, number + 1)]
+    assert await schema_versions(postgres_url) == [*(version for version, _ in migration_files(MIGRATIONS)), number]
     db = await asyncpg.connect(postgres_url)
     try:
         assert [tuple(row) for row in await db.fetch("SELECT game_id, notes FROM games")] == [("g1", "")]
@@ -87,13 +87,39 @@ async def test_a_newer_migration_upgrades_keeping_the_data_and_older_code_then_r
         await PostgresGameStore.open(postgres_url)
 
 
+async def test_a_database_from_before_games_per_channel_keeps_its_games_and_takes_a_new_one(postgres_url, tmp_path):
+    before = tmp_path / "before"
+    before.mkdir()
+    for number, migration in migration_files(MIGRATIONS):
+        if number < 6:
+            shutil.copy(migration, before)
+    await (await PostgresGameStore.open(postgres_url, migrations=before)).close()
+    db = await asyncpg.connect(postgres_url)
+    try:
+        await db.execute("INSERT INTO games (game_id, guild_id, channel_id, status, setup_json, state_json, seq,"
+                         " moderator_role_id, created_at) VALUES ('g1', 1, 1000, 'ended', '{}', '{}', 0, NULL, now())")
+        await db.execute("INSERT INTO seats (game_id, faction, user_id) VALUES ('g1', 'atreides', 101)")
+    finally:
+        await db.close()
+
+    store = await PostgresGameStore.open(postgres_url)
+    try:
+        assert (await store.load_game("g1")).seats == {"atreides": 101}
+        await store.create_game(record("g1-2"), [])
+        assert [game.game_id for game in await store.games_in_channel(1000)] == ["g1-2", "g1"]
+        with pytest.raises(GameExists):
+            await store.create_game(record("g1-3"), [])  # g1-2 is running
+    finally:
+        await store.close()
+
+
 async def test_a_failing_migration_leaves_the_previous_version(postgres_url, tmp_path):
     await (await PostgresGameStore.open(postgres_url)).close()
     broken, number = real_migrations_plus(tmp_path, "broken",
                                           "CREATE TABLE audit (id BIGINT PRIMARY KEY);\nNOT SQL AT ALL;\n")
     with pytest.raises(asyncpg.PostgresSyntaxError):
         await PostgresGameStore.open(postgres_url, migrations=broken)
-    assert await schema_versions(postgres_url) == [*range(1, number)]
+    assert await schema_versions(postgres_url) == [version for version, _ in migration_files(MIGRATIONS)]
     db = await asyncpg.connect(postgres_url)
     try:
         assert await db.fetchval("SELECT to_regclass('audit')") is None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from bot.app.decision_cards import kind_name, table_kind_name, timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
@@ -33,6 +34,7 @@ from engine.views import PlayerView, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
 STATUS_KEY = "status"
+CANCELLED = "cancelled"  # the game's settings key of its cancellation: {"by": who, "reason": why}
 SETUP_TITLE = "Setup"
 
 # What the channel's phase posts tell (the rest is in the turn's thread): the events a player must know.
@@ -248,9 +250,17 @@ def _calls(before: GameState | None, after: GameState) -> list[str]:
 # --- the status board ------------------------------------------------------------------------------------------
 
 
-def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None) -> OutgoingMessage:
-    """The pinned status post, replaced after every action (`status_text`)."""
-    return OutgoingMessage(recipient=Recipient(channel=True), text=status_text(view(state, None), state, due),
+def cancellation_text(settings: dict[str, Any]) -> str | None:
+    """Who cancelled the game and why (GameService.cancel), or None for a game not cancelled."""
+    cancelled = settings.get(CANCELLED)
+    return f"Cancelled by {cancelled['by']}: {cancelled['reason']}." if cancelled else None
+
+
+def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
+                 cancelled: str | None = None) -> OutgoingMessage:
+    """The pinned status post, replaced after every action (`status_text`); a cancelled game's says so."""
+    return OutgoingMessage(recipient=Recipient(channel=True),
+                           text=status_text(view(state, None), state, due, cancelled=cancelled),
                            edit_of=STATUS_KEY, replace=True)
 
 
@@ -260,9 +270,11 @@ def status_opening(state: GameState, due: Callable[[Prompt], datetime | None] | 
                            key=STATUS_KEY, pin=True)
 
 
-def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], datetime | None] | None = None) -> str:
+def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
+                cancelled: str | None = None) -> str:
     """Where the game stands, from the table's view: turn, phase, storm, spice on the board, each faction's public
-    facts, and whom the game waits for (and until when, once a deadline is set)."""
+    facts, and whom the game waits for (and until when, once a deadline is set), or, once it was cancelled, the
+    `cancelled` words (cancellation_text) instead."""
     phase = PHASE_TITLES.get(seen.phase, seen.phase.value.replace("_", " ").capitalize())
     data = load_game_data()
     lines = [f"**Status · turn {seen.turn} · {phase}** · storm in sector {seen.storm_sector} · "
@@ -283,6 +295,8 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
         lines.append(f"- {faction_name(public.faction)}: " + ", ".join(facts))
     if seen.winners:
         lines.append("The game is over: " + " and ".join(faction_name(f) for f in seen.winners) + " won.")
+    elif cancelled:
+        lines.append(f"**The game is over. {cancelled}**")
     elif seen.awaiting:
         waiting = []
         for awaited in seen.awaiting:

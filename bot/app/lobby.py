@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app.anytime_words import title
+from bot.app.feed import cancellation_text
 from bot.app.paces import Pace, pace_text
 from engine.anytime import STANDING_ORDERS, anytime_choices
 from engine.data import load_game_data
@@ -33,14 +34,18 @@ def options_text(options: GameOptions) -> str:
 
 def lobby_text(setup: GameSetup, seats: dict[str, int], settings: dict[str, Any], *, started: bool = False) -> str:
     """The lobby: who plays what (a seated player as a Discord mention, which the gateways never ping here), the
-    options and the pace; before the start, how to take a seat and who may start."""
+    options and the pace; before the start, how to take a seat and who may start; once cancelled, by whom and
+    why."""
     names = ", ".join(faction_name(f) for f in setup.factions)
-    heading = f"**A game of Dune {'has started' if started else 'is open'}: {names}.**"
-    lines = [heading, f"Options: {options_text(setup.options)}.",
+    cancelled = cancellation_text(settings)
+    state = "was cancelled" if cancelled else "has started" if started else "is open"
+    lines = [f"**A game of Dune {state}: {names}.**", f"Options: {options_text(setup.options)}.",
              f"Pace: {pace_text(Pace(settings.get('pace', Pace.NONE)))}."]
     lines += [f"- {faction_name(f)}: " + (f"<@{seats[f.value]}>" if f.value in seats else "free")
               for f in setup.factions]
-    if not started:
+    if cancelled:
+        lines.append(cancelled)
+    elif not started:
         free = [f for f in setup.factions if f.value not in seats]
         lines.append("Take a free seat with its button (or /game join)." if free else
                      "Every seat is taken: the game's creator or a moderator starts it with Start (or /game start); "

@@ -52,6 +52,9 @@ class OutgoingMessage(BaseModel):
     # A channel post after the storm, the movement round or the battles: the front attaches the table's map
     # picture of the game as it stands (bot/app/feed.py: as each turn begins, and after the battles).
     attach_map: bool = False
+    # A channel post of a game that is over (a cancelled game's announcement): the front attaches the whole game
+    # file, every secret included (GameService.export, which gives it only once the game has ended).
+    attach_game_file: bool = False
     # A correction the engine does not record (a seat, a pause, an undo): also an entry of the game's public
     # log (`GameService.public_log`). Only channel messages are logged.
     logged: bool = False
@@ -97,11 +100,11 @@ class GameRecordRow(BaseModel):
     state_json: str  # engine GameState snapshot as JSON (a cache of setup + actions)
     seq: int  # actions applied so far (= GameState.seq)
     seats: dict[str, int] = Field(default_factory=dict)  # Faction value -> Discord user id
-    moderator_role_id: int | None = None
     created_at: datetime | None = None
     # The bot's settings for this game, as JSON: {"pace": "daily", "deadlines": {"<prompt kind or *>": seconds},
-    # "reminded": {"<prompt id>": "half" | "last"}, "grace": {"<prompt id>": extra seconds}, "creator": user id}
-    # (bot/app/service.py create_game, set_deadline, grace, tick; bot/app/paces.py).
+    # "reminded": {"<prompt id>": "half" | "last"}, "grace": {"<prompt id>": extra seconds}, "creator": user id,
+    # "cancelled": {"by": who, "reason": why}} (bot/app/service.py create_game, set_deadline, grace, tick, cancel;
+    # bot/app/paces.py).
     settings: dict[str, Any] = Field(default_factory=dict)
     started_at: datetime | None = None  # set by the store when the game first goes RUNNING
 
@@ -158,7 +161,8 @@ class UnknownGame(LookupError):
 
 
 class GameExists(Exception):
-    """A game with this id, or a game in this channel, is already stored."""
+    """A game with this id is already stored, or a game that has not ended would be the channel's second (a
+    channel holds one such game at a time; a game that has ended leaves its channel to a new one)."""
 
 
 class GameStore(Protocol):
@@ -173,7 +177,13 @@ class GameStore(Protocol):
 
     async def load_game(self, game_id: str) -> GameRecordRow | None: ...
 
-    async def game_in_channel(self, channel_id: int) -> GameRecordRow | None: ...
+    async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
+        """The channel's game that has not ended, else its newest game (None when it never held one)."""
+        ...
+
+    async def games_in_channel(self, channel_id: int) -> list[GameRecordRow]:
+        """Every game the channel held, newest first."""
+        ...
 
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]: ...
 
@@ -203,9 +213,11 @@ class GameStore(Protocol):
         """Seat (or, with None, unseat) a player and queue its announcement in the same transaction."""
         ...
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
-        """Change the status and queue its announcement in the same transaction. The first change to RUNNING
-        also records `started_at` (the store's clock)."""
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+                         settings: dict[str, Any] | None = None) -> None:
+        """Change the status (and, given them, replace the settings: a cancellation and its record) and queue its
+        announcement in the same transaction. The first change to RUNNING also records `started_at` (the store's
+        clock)."""
         ...
 
     async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
@@ -246,6 +258,14 @@ class GameStore(Protocol):
 
     async def set_value(self, key: str, value: str) -> None:
         """Keep a value under its name, replacing the one kept before."""
+        ...
+
+    async def moderator_role(self, guild_id: int) -> int | None:
+        """The role whose members moderate the server's games (besides Manage Server), if one is set."""
+        ...
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        """Set the server's moderator role, or with None clear it."""
         ...
 
     async def close(self) -> None: ...

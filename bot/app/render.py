@@ -151,9 +151,19 @@ def closing_messages(before: GameState, after: GameState, action: Action,
             text = f"You answered: {describe(action)}."
         else:
             text = "Closed: the game moved on."
-        messages.append(OutgoingMessage(recipient=Recipient(faction=prompt.faction.value), text=f"**{text}**",
-                                        edit_of=card_key(prompt.id)))
+        messages.append(_closing_line(prompt, text))
     return messages
+
+
+def cancelled_cards(state: GameState) -> list[OutgoingMessage]:
+    """The closing line of every open decision's card when the game is cancelled (GameService.cancel)."""
+    return [_closing_line(prompt, "Closed: the game was cancelled.") for prompt in state.prompts]
+
+
+def _closing_line(prompt: Prompt, text: str) -> OutgoingMessage:
+    """The line a decision's card gets when the decision closes; its controls are disabled."""
+    return OutgoingMessage(recipient=Recipient(faction=prompt.faction.value), text=f"**{text}**",
+                           edit_of=card_key(prompt.id))
 
 
 def _answered(action: Action, prompt: Prompt) -> bool:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pydantic import Field, StrictInt, ValidationError
 
 from bot.app.decision_cards import kind_name, timestamp
-from bot.app.feed import status_opening
+from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
 from bot.app.game_files import sign, signature_holds
 from bot.app.lobby import LOBBY_KEY, lobby_text
 from bot.app.paces import ANY_KIND, Pace, duration, kind_words, pace_deadlines
@@ -36,7 +36,7 @@ from bot.app.ports import (
     VersionConflict,
     mention,
 )
-from bot.app.render import DEADLINE_ADMIN, action_messages, messages_for
+from bot.app.render import DEADLINE_ADMIN, action_messages, cancelled_cards, end_of_game_reveal, messages_for
 from engine import apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
@@ -155,6 +155,13 @@ def _player(user_id: int, faction: str) -> str:
     return f"the {faction} player (<@{user_id}>)"
 
 
+def _channel_busy(game: GameRecordRow | None) -> str:
+    """The refusal of a new game in a channel whose game (when known) has not ended."""
+    which = f" ({game.game_id}, {game.status.value})" if game is not None else ""
+    return (f"This channel already has a game{which}. A new one can be opened here once it is over, or once a "
+            "moderator ends it with /admin cancel; or use another channel or thread.")
+
+
 def _first_problem(error: Exception) -> str:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
@@ -228,15 +235,24 @@ class GameService:
             raise NotFound(f"There is no game {game_id!r}.")
         return row
 
+    async def _new_game_id(self, channel_id: int) -> str:
+        """The id of a new game in the channel, refused while the channel's game has not ended: `g<channel>` for
+        its first game, then `g<channel>-2`, `g<channel>-3`... (a game is never deleted, so each id is new)."""
+        games = await self.store.games_in_channel(channel_id)
+        going = next((game for game in games if game.status != GameStatus.ENDED), None)
+        if going is not None:
+            raise NotAllowed(_channel_busy(going))
+        return f"g{channel_id}-{len(games) + 1}" if games else f"g{channel_id}"
+
     # --- games and seats ---------------------------------------------------------------------
 
     async def create_game(self, guild_id: int, channel_id: int, factions: list[Faction],
                           options: GameOptions | None = None, seed: int | None = None, *, pace: Pace = Pace.NONE,
                           creator: int | None = None) -> GameRecordRow:
         """Open a game in a channel with the pace's deadlines (bot/app/paces.py), and post its lobby: the seats,
-        the options and the pace, edited in place as seats fill. `creator` may start it like a moderator."""
-        if await self.store.game_in_channel(channel_id) is not None:
-            raise NotAllowed("This channel already has a game; use another channel or thread.")
+        the options and the pace, edited in place as seats fill. `creator` may start it like a moderator. A channel
+        holds one game at a time: a new one once the last has ended (`_new_game_id`)."""
+        game_id = await self._new_game_id(channel_id)
         try:
             setup = GameSetup(factions=tuple(factions), options=options or GameOptions(),
                               seed=seed if seed is not None else secrets.randbelow(2**31))
@@ -248,14 +264,14 @@ class GameService:
             settings["deadlines"] = deadlines
         if creator is not None:
             settings["creator"] = creator
-        row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
+        row = GameRecordRow(game_id=game_id, guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
                             state_json=state.model_dump_json(), seq=0, created_at=self.clock(), settings=settings)
         lobby = OutgoingMessage(recipient=Recipient(channel=True), text=lobby_text(setup, {}, settings), key=LOBBY_KEY)
         try:
             await self.store.create_game(row, [lobby])
         except GameExists:  # created by someone else a moment ago
-            raise NotAllowed("This channel already has a game; use another channel or thread.") from None
+            raise NotAllowed(_channel_busy(await self.store.game_in_channel(channel_id))) from None
         return row
 
     async def seat(self, game_id: str, faction: Faction, user_id: int | None, *, admin: bool = False,
@@ -329,12 +345,40 @@ class GameService:
             did = "paused the game" if paused else "resumed the game"
             await self.store.set_status(game_id, wanted, [_correction(by, did, reason)])
 
+    async def cancel(self, game_id: str, *, by: str, reason: str) -> None:
+        """End a game that has not ended (a lobby, a running or a paused game) for good: its status ENDED and who
+        cancelled it and why in its settings (`cancellation_text`), in one transaction with what the table is
+        told. A lobby's post says so and loses its buttons. A game that had started is over, so nothing in it is
+        secret any more: the announcement carries the whole game file (GameService.export), the end-of-game
+        reveal follows, every open decision card is closed, and the status board says so. The channel then takes
+        a new game; this one stays readable (/game log, /game export)."""
+        reason = reason.strip()
+        if not reason:
+            raise NotAllowed("Say why the game is cancelled: the table is told.")
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status == GameStatus.ENDED:
+                raise NotAllowed(f"Game {game_id} is already over: there is nothing to cancel.")
+            settings = {**row.settings, CANCELLED: {"by": by, "reason": reason}}
+            then = " /game new opens a new game in this channel"
+            if row.status == GameStatus.OPEN:
+                setup = GameSetup.model_validate_json(row.setup_json)
+                outbox = [_correction(by, "cancelled the game before it started", reason, "." + then),
+                          _lobby_edit(setup, row.seats, settings)]
+            else:
+                state = _state(row)
+                told = _correction(by, "cancelled the game", reason, ". The game is over: its whole file, every "
+                                   "secret included, is attached (/game export gives it too)." + then)
+                outbox = [told.model_copy(update={"attach_game_file": True}), end_of_game_reveal(state),
+                          status_board(state, cancelled=cancellation_text(settings)), *cancelled_cards(state)]
+            await self.store.set_status(game_id, GameStatus.ENDED, outbox, settings=settings)
+
     # --- actions -----------------------------------------------------------------------------
 
     def _check_actor(self, row: GameRecordRow, user_id: int, action: Action, admin: bool) -> None:
         if isinstance(action, AdminAction):
             if not admin:
-                raise NotAllowed("Only an admin (Manage Server or the game's moderator role) may correct a game.")
+                raise NotAllowed("Only a moderator (Manage Server, or the server's moderator role) may correct a game.")
             return
         assert isinstance(action, PlayerAction)
         if row.seats.get(action.faction.value) != user_id and not admin:
@@ -471,8 +515,7 @@ class GameService:
         """Create this channel's game from a game file (/game export, or `python -m engine demo --export`):
         it must replay to its recorded state hash. Seats come from the file when it has them; the game waits
         for its empty seats and /game start, which resumes it where it stood (an ended game stays ended)."""
-        if await self.store.game_in_channel(channel_id) is not None:
-            raise NotAllowed("This channel already has a game; import into another channel or thread.")
+        game_id = await self._new_game_id(channel_id)
         if len(game_file) > MAX_GAME_FILE:
             raise NotAllowed(f"This game file is {len(game_file):,} characters long; a game file is at most "
                              f"{MAX_GAME_FILE:,}.")
@@ -492,7 +535,7 @@ class GameService:
         seats = _file_seats(record)
         ended = state.phase == Phase.ENDED
         now = self.clock()
-        row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
+        row = GameRecordRow(game_id=game_id, guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.ENDED if ended else GameStatus.OPEN,
                             setup_json=record.setup.model_dump_json(), state_json=state.model_dump_json(),
                             seq=state.seq, seats=seats, created_at=now)
@@ -508,7 +551,7 @@ class GameService:
         try:
             await self.store.create_game(row, [notice, _to_table(then)], actions)
         except GameExists:
-            raise NotAllowed("This channel already has a game; import into another channel or thread.") from None
+            raise NotAllowed(_channel_busy(await self.store.game_in_channel(channel_id))) from None
         return row
 
     async def public_log(self, game_id: str, last: int = LOG_LENGTH) -> list[str]:
@@ -521,7 +564,8 @@ class GameService:
         row = await self._load(game_id)
         stored = await self.store.actions(game_id)
         setup = GameSetup.model_validate_json(row.setup_json)
-        told = row.status != GameStatus.OPEN or row.seq > 0  # a new game's deal is told at its start
+        # a new game's deal is told at its start (a lobby cancelled before never told it)
+        told = row.seq > 0 or row.started_at is not None or row.status in (GameStatus.RUNNING, GameStatus.PAUSED)
         # A replay is pure CPU work (a second or so for a long game): off the event loop, so the bot stays live.
         timed = await asyncio.to_thread(_public_entries, setup, stored, row.started_at or row.created_at, told)
         timed += [(note.created_at, f"v{note.seq} {note.text}") for note in await self.store.log_notes(game_id)]
@@ -672,6 +716,8 @@ class GameService:
         """Replay the game without its last `count` actions; refused past a secret reveal unless forced."""
         async with self._lock(game_id):
             row = await self._load(game_id)
+            if (cancelled := cancellation_text(row.settings)) is not None:
+                raise NotAllowed(f"This game was cancelled ({cancelled}): it cannot be changed any more.")
             stored = await self.store.actions(game_id)
             if not 1 <= count <= len(stored):
                 raise NotAllowed(f"There are {len(stored)} actions to undo, not {count}.")

@@ -48,7 +48,7 @@ class MentatBot(commands.Bot):
         self.force_sync = force_sync  # sync globally at start even when the tree did not change
         self.sync_outcome: str | None = None  # what the sync at start did; None until then, or when it failed
         self.drain_interval = drain_interval
-        self.gateway = DiscordGateway(self)
+        self.gateway = DiscordGateway(self, game_file=lambda game_id: self.service.export(game_id))
         self._draining = False  # True while a drain is delivering (shutdown lets it finish)
         self.drain_outbox.change_interval(seconds=drain_interval)
 

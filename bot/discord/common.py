@@ -50,11 +50,18 @@ async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
         await answer(interaction, f"Refused: {problems}")
 
 
-async def game_here(service: GameService, interaction: discord.Interaction) -> GameRecordRow:
-    """The game played in this channel (or thread)."""
-    game = await service.store.game_in_channel(interaction.channel_id or 0)
-    if game is None:
-        raise NotFound("There is no game in this channel; create one with /game new.")
+async def game_here(service: GameService, interaction: discord.Interaction, game_id: str | None = None
+                    ) -> GameRecordRow:
+    """The game played in this channel (or thread): the one going on, else the last one; with `game_id`, that
+    game, if this channel held it."""
+    if game_id is None:
+        game = await service.store.game_in_channel(interaction.channel_id or 0)
+        if game is None:
+            raise NotFound("There is no game in this channel; create one with /game new.")
+        return game
+    game = await service.store.load_game(game_id.strip())
+    if game is None or game.channel_id != interaction.channel_id:
+        raise NotFound(f"This channel held no game {game_id.strip()!r}; the game option lists the games it held.")
     return game
 
 
@@ -66,18 +73,24 @@ def seat_of(game: GameRecordRow, user_id: int) -> Faction:
     raise NotAllowed("You have no seat in this game; take a free one with /game join.")
 
 
-def is_moderator(user: discord.abc.User, game: GameRecordRow | None = None) -> bool:
-    """Manage Server in this server, or the game's moderator role."""
+def manages_server(user: discord.abc.User) -> bool:
+    """Whether the member has Manage Server here (a user outside a server, in a DM, has no permissions)."""
     permissions = getattr(user, "guild_permissions", None)
-    if permissions is not None and permissions.manage_guild:
+    return permissions is not None and permissions.manage_guild
+
+
+async def is_moderator(service: GameService, interaction: discord.Interaction) -> bool:
+    """Whether the one who interacts moderates this server's games: Manage Server, or the server's moderator
+    role (/admin moderator-role)."""
+    if manages_server(interaction.user):
         return True
-    role = game.moderator_role_id if game else None
-    return role is not None and any(r.id == role for r in getattr(user, "roles", ()))
+    role = await service.store.moderator_role(interaction.guild_id) if interaction.guild_id is not None else None
+    return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", ()))
 
 
-def require_moderator(user: discord.abc.User, game: GameRecordRow | None = None) -> None:
-    if not is_moderator(user, game):
-        raise NotAllowed("Only a moderator (Manage Server, or the game's moderator role) may do this.")
+async def require_moderator(service: GameService, interaction: discord.Interaction) -> None:
+    if not await is_moderator(service, interaction):
+        raise NotAllowed("Only a moderator (Manage Server, or the server's moderator role) may do this.")
 
 
 async def submit_for_seat(bot: GameBot, interaction: discord.Interaction, build: Callable[[Faction], Action],

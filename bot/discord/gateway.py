@@ -11,6 +11,7 @@ import contextlib
 import io
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 import discord
@@ -43,8 +44,11 @@ def _ref(message: discord.Message | None) -> str | None:
 
 
 class DiscordGateway:
-    def __init__(self, client: discord.Client):
+    """`game_file`: the whole file of a game that is over (GameService.export), for a post that carries it."""
+
+    def __init__(self, client: discord.Client, game_file: Callable[[str], Awaitable[str]] | None = None):
         self.client = client
+        self.game_file = game_file
 
     async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         try:
@@ -86,7 +90,7 @@ class DiscordGateway:
         if faction is None:
             where = await self._place(game, message)
             sent = await self._send(where, split_message(text), self._buttons(game, message), message.outbox_id,
-                                    pinged, await self._map(game, message))
+                                    pinged, await self._attachment(game, message))
             if message.opens_thread:
                 await sent.create_thread(name=message.opens_thread[:100])
             if message.pin:
@@ -240,10 +244,13 @@ class DiscordGateway:
             sent = await target.send(chunk, allowed_mentions=allowed, **extra)
         return sent
 
-    @staticmethod
-    async def _map(game: GameRecordRow, message: OutgoingMessage) -> discord.File | None:
-        """The table's map of the game as it stands, for a post that shows it (never a faction's: the channel sees
-        public facts only), drawn off the event loop."""
+    async def _attachment(self, game: GameRecordRow, message: OutgoingMessage) -> discord.File | None:
+        """What a channel post carries: the table's map of the game as it stands, for a post that shows it (never
+        a faction's: the channel sees public facts only), drawn off the event loop; or the whole game file of a game
+        that is over (its cancellation)."""
+        if message.attach_game_file and self.game_file is not None:
+            record = await self.game_file(game.game_id)
+            return discord.File(io.BytesIO(record.encode()), filename=f"{game.game_id}.json")
         if not message.attach_map:
             return None
         state = GameState.model_validate_json(game.state_json)

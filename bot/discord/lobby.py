@@ -50,9 +50,10 @@ def lobby_view(game: GameRecordRow) -> discord.ui.View | None:
     return controls
 
 
-def require_starter(user: discord.abc.User, game: GameRecordRow) -> None:
+async def require_starter(interaction: discord.Interaction[Any], game: GameRecordRow) -> None:
     """Who may start a game: whoever created it, or a moderator."""
-    if user.id != game.settings.get("creator") and not is_moderator(user, game):
+    bot: GameBot = interaction.client
+    if interaction.user.id != game.settings.get("creator") and not await is_moderator(bot.service, interaction):
         raise NotAllowed("Only the game's creator or a moderator may start it.")
 
 
@@ -61,7 +62,7 @@ async def start_game(interaction: discord.Interaction[Any], game: GameRecordRow)
     permissions there are checked (nothing is sent without them), then each seated player's DMs by their welcome
     DM, and the presser told who cannot be reached."""
     bot: LobbyBot = interaction.client
-    require_starter(interaction.user, game)
+    await require_starter(interaction, game)
     require_in_channel(interaction)
     unreachable = await bot.service.start(game.game_id, probe=bot.gateway)
     bot.wake_outbox()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.app.decision_cards import table_kind_name
+from bot.app.feed import cancellation_text
 from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
@@ -138,7 +139,9 @@ def status_text(game: GameRecordRow, table: PlayerView) -> str:
              f"Options: {options_text(table.options)}"]
     if table.winners:
         lines.append(f"Winners: {', '.join(faction_name(f) for f in table.winners)}")
-    if table.awaiting:
+    if cancelled := cancellation_text(game.settings):
+        lines.append(cancelled)
+    elif table.awaiting:
         lines.append("Waiting for:")
         lines += [f"- {faction_name(a.faction)}: {table_kind_name(a.kind)}"
                   f"{' (secret)' if a.secret else ''}, decision {a.prompt_id}" for a in table.awaiting]

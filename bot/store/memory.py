@@ -45,6 +45,7 @@ class MemoryGameStore:
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
         self._pending: dict[int, None] = {}  # ids of the pending rows, in id order (an ordered set)
         self._values: dict[str, str] = {}  # the bot's own values (GameStore.get_value)
+        self._moderator_roles: dict[int, int] = {}  # guild -> its moderator role
         self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
@@ -52,8 +53,9 @@ class MemoryGameStore:
         check_imported_actions(game.game_id, game.seq, list(actions))
         if game.game_id in self._games:
             raise GameExists(f"game {game.game_id} already exists")
-        if any(stored.channel_id == game.channel_id for stored in self._games.values()):
-            raise GameExists(f"channel {game.channel_id} already has a game")
+        if game.status != GameStatus.ENDED and any(stored.channel_id == game.channel_id and stored.status !=
+                                                   GameStatus.ENDED for stored in self._games.values()):
+            raise GameExists(f"channel {game.channel_id} already has a game that has not ended")
         created_at = as_utc(game.created_at) if game.created_at else self._now()
         started_at = as_utc(game.started_at) if game.started_at else None
         settings = json.loads(json.dumps(game.settings))
@@ -69,10 +71,12 @@ class MemoryGameStore:
         return game.model_copy(deep=True) if game else None
 
     async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
-        for game in self._games.values():
-            if game.channel_id == channel_id:
-                return game.model_copy(deep=True)
-        return None
+        games = await self.games_in_channel(channel_id)
+        return next((game for game in games if game.status != GameStatus.ENDED), games[0] if games else None)
+
+    async def games_in_channel(self, channel_id: int) -> list[GameRecordRow]:
+        games = [game for game in await self.list_games() if game.channel_id == channel_id]
+        return games[::-1]
 
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
         games = [game for game in self._games.values() if guild_id is None or game.guild_id == guild_id]
@@ -119,8 +123,11 @@ class MemoryGameStore:
             game.seats[faction] = user_id
         self._queue(game_id, game.seq, list(outbox))
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+                         settings: dict[str, Any] | None = None) -> None:
         game = self._game(game_id)
+        if settings is not None:
+            game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
         game.status = GameStatus(status)
         if game.status == GameStatus.RUNNING and game.started_at is None:
             game.started_at = self._now()
@@ -172,6 +179,15 @@ class MemoryGameStore:
 
     async def set_value(self, key: str, value: str) -> None:
         self._values[key] = value
+
+    async def moderator_role(self, guild_id: int) -> int | None:
+        return self._moderator_roles.get(guild_id)
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        if role_id is None:
+            self._moderator_roles.pop(guild_id, None)
+        else:
+            self._moderator_roles[guild_id] = role_id
 
     async def close(self) -> None:
         """Nothing to release; present because the port requires it."""

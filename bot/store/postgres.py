@@ -53,8 +53,8 @@ DELIVERY_LOCK_CLASS = zlib.crc32(b"mentat delivery") & 0x7FFFFFFF
 POOL_SIZE = 10  # connections per process: a submit holds one for a single round trip
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg's default is a minute)
 
-_GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id,"
-                 " created_at, settings_json, started_at")
+_GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at, settings_json,"
+                 " started_at")
 # The game's seats as one JSON object, read in the same statement (one snapshot) as the game.
 _SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) FROM seats"
           " WHERE seats.game_id = games.game_id), '{}') AS seats")
@@ -151,14 +151,15 @@ class PostgresGameStore:
         async with self._pool.acquire() as db, db.transaction():
             try:
                 await db.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                     game.game_id, game.guild_id, game.channel_id, GameStatus(game.status).value, game.setup_json,
-                    game.state_json, game.seq, game.moderator_role_id, created_at, json.dumps(game.settings),
+                    game.state_json, game.seq, created_at, json.dumps(game.settings),
                     as_utc(game.started_at) if game.started_at else None)
             except asyncpg.UniqueViolationError as clash:
-                what = (f"channel {game.channel_id}" if clash.constraint_name == "games_channel_unique"
-                        else f"game {game.game_id}")
-                raise GameExists(f"{what} already has a stored game") from None
+                what = (f"channel {game.channel_id} has a game that has not ended"
+                        if clash.constraint_name == "games_live_in_channel"
+                        else f"game {game.game_id} is already stored")
+                raise GameExists(what) from None
             await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES ($1, $2, $3)",
                                  [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             await db.executemany(
@@ -172,8 +173,13 @@ class PostgresGameStore:
         return games[0] if games else None
 
     async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
-        games = await self._select_games("channel_id = $1", channel_id)
+        games = await self._select_games(
+            "game_id = (SELECT game_id FROM games WHERE channel_id = $1"
+            " ORDER BY status = 'ended', created_at DESC, number DESC LIMIT 1)", channel_id)
         return games[0] if games else None
+
+    async def games_in_channel(self, channel_id: int) -> list[GameRecordRow]:
+        return (await self._select_games("channel_id = $1", channel_id))[::-1]
 
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
         return await self._select_games("$1::bigint IS NULL OR guild_id = $1", guild_id)
@@ -224,13 +230,16 @@ class PostgresGameStore:
                                  game_id, faction, user_id)
             await self._queue(db, game_id, seq, outbox)
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+                         settings: dict[str, Any] | None = None) -> None:
         status = GameStatus(status)
+        settings_json = json.dumps(settings) if settings is not None else None
         async with self._pool.acquire() as db, db.transaction():
             seq = await db.fetchval(
                 "UPDATE games SET status = $2, started_at = CASE WHEN $2 = 'running'"
-                " THEN coalesce(started_at, $3) ELSE started_at END WHERE game_id = $1 RETURNING seq",
-                game_id, status.value, as_utc(self._clock()))
+                " THEN coalesce(started_at, $3) ELSE started_at END, settings_json = coalesce($4, settings_json)"
+                " WHERE game_id = $1 RETURNING seq",
+                game_id, status.value, as_utc(self._clock()), settings_json)
             if seq is None:
                 raise UnknownGame(game_id)
             await self._queue(db, game_id, seq, outbox)
@@ -302,6 +311,15 @@ class PostgresGameStore:
         return await self._pool.fetchval("SELECT ref FROM message_refs WHERE game_id = $1 AND key = $2",
                                          game_id, key)
 
+    async def moderator_role(self, guild_id: int) -> int | None:
+        return await self._pool.fetchval("SELECT moderator_role_id FROM server_settings WHERE guild_id = $1",
+                                         guild_id)
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        await self._pool.execute("INSERT INTO server_settings (guild_id, moderator_role_id) VALUES ($1, $2)"
+                                 " ON CONFLICT (guild_id) DO UPDATE SET moderator_role_id = EXCLUDED.moderator_role_id",
+                                 guild_id, role_id)
+
     async def log_notes(self, game_id: str) -> list[LogNote]:
         async with self._pool.acquire() as db, db.transaction(isolation="repeatable_read", readonly=True):
             if await db.fetchval("SELECT 1 FROM games WHERE game_id = $1", game_id) is None:
@@ -356,8 +374,8 @@ async def _lock_game(db: asyncpg.Connection, game_id: str) -> int:
 def _game_row(row: asyncpg.Record) -> GameRecordRow:
     return GameRecordRow(game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
                          status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
-                         seq=row["seq"], seats=json.loads(row["seats"]), moderator_role_id=row["moderator_role_id"],
-                         created_at=row["created_at"], settings=json.loads(row["settings_json"]),
+                         seq=row["seq"], seats=json.loads(row["seats"]), created_at=row["created_at"],
+                         settings=json.loads(row["settings_json"]),
                          started_at=row["started_at"])
 
 

@@ -69,8 +69,8 @@ CONNECTION_PRAGMAS = (
 
 ROW_CACHE_SIZE = 1024  # games whose row is kept in memory: a few KiB each (the snapshot's JSON, mostly)
 
-_GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id, created_at,"
-                 " settings_json, started_at")
+_GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at, settings_json,"
+                 " started_at")
 
 
 def _timestamp(moment: datetime) -> str:
@@ -94,21 +94,34 @@ async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATION
     if current > known:
         raise RuntimeError(f"the database is at schema version {current}, newer than this code knows ({known})")
     applied = []
-    for version, path in migrations:
-        if version <= current:
-            continue
-        try:
-            # executescript, because a file may hold several statements (splitting on ";" would break
-            # triggers). In autocommit mode it leaves the script's transaction open for the version row.
-            await db.executescript(f"BEGIN IMMEDIATE;\n{path.read_text()}")
-            await db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                             (version, _timestamp(utc_now())))
-            await db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
-            raise
-        applied.append(version)
+    # Foreign keys off while migrating (SQLite ignores the pragma inside a transaction), so that a migration that
+    # rebuilds a table (https://www.sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema
+    # Changes") deletes no row through ON DELETE CASCADE; each migration checks them before its commit.
+    async with db.execute("PRAGMA foreign_keys") as cursor:
+        (enforced,) = await cursor.fetchone()
+    await db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        for version, path in migrations:
+            if version <= current:
+                continue
+            try:
+                # executescript, because a file may hold several statements (splitting on ";" would break
+                # triggers). In autocommit mode it leaves the script's transaction open for the version row.
+                await db.executescript(f"BEGIN IMMEDIATE;\n{path.read_text()}")
+                async with db.execute("PRAGMA foreign_key_check") as cursor:
+                    if broken := await cursor.fetchall():
+                        raise RuntimeError(f"migration {path.name} leaves rows whose parent is gone: "
+                                           f"{[tuple(row) for row in broken[:5]]}")
+                await db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                                 (version, _timestamp(utc_now())))
+                await db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+            applied.append(version)
+    finally:
+        await db.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
     return applied
 
 
@@ -149,16 +162,19 @@ class SqliteGameStore:
                         _timestamp(action.created_at) if action.created_at else created_at) for action in actions]
 
         def work(db: sqlite3.Connection) -> None:
-            clash = db.execute("SELECT game_id, channel_id FROM games WHERE game_id = ? OR channel_id = ?",
-                               (game.game_id, game.channel_id)).fetchone()
+            clash = db.execute(
+                "SELECT game_id FROM games WHERE game_id = :game_id"
+                " OR (:live AND channel_id = :channel_id AND status <> 'ended')",
+                {"game_id": game.game_id, "channel_id": game.channel_id, "live": game.status != GameStatus.ENDED},
+            ).fetchone()
             if clash is not None:
-                what = f"game {game.game_id}" if clash["game_id"] == game.game_id else f"channel {game.channel_id}"
-                raise GameExists(f"{what} already has a stored game")
+                what = (f"game {game.game_id} is already stored" if clash["game_id"] == game.game_id
+                        else f"channel {game.channel_id} has a game that has not ended")
+                raise GameExists(what)
             db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
-                 game.seq, game.moderator_role_id, created_at, settings_json,
-                 _timestamp(game.started_at) if game.started_at else None))
+                 game.seq, created_at, settings_json, _timestamp(game.started_at) if game.started_at else None))
             db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
                            [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             db.executemany(
@@ -176,8 +192,13 @@ class SqliteGameStore:
         return _copy(*cached)
 
     async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
-        games = await self._select_games("channel_id = :channel_id", {"channel_id": channel_id})
+        games = await self._select_games(
+            "game_id = (SELECT game_id FROM games WHERE channel_id = :channel_id"
+            " ORDER BY status = 'ended', created_at DESC, rowid DESC LIMIT 1)", {"channel_id": channel_id})
         return games[0] if games else None
+
+    async def games_in_channel(self, channel_id: int) -> list[GameRecordRow]:
+        return (await self._select_games("channel_id = :channel_id", {"channel_id": channel_id}))[::-1]
 
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
         return await self._select_games(":guild_id IS NULL OR guild_id = :guild_id", {"guild_id": guild_id})
@@ -248,16 +269,19 @@ class SqliteGameStore:
 
         await self._write(work, game_id)
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = ()) -> None:
+    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+                         settings: dict[str, Any] | None = None) -> None:
         status = GameStatus(status)
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
+        settings_json = json.dumps(settings) if settings is not None else None
 
         def work(db: sqlite3.Connection) -> None:
             cursor = db.execute(
                 "UPDATE games SET status = :status, started_at = CASE WHEN :status = 'running'"
-                " THEN coalesce(started_at, :now) ELSE started_at END WHERE game_id = :game_id",
-                {"status": status.value, "now": now, "game_id": game_id})
+                " THEN coalesce(started_at, :now) ELSE started_at END,"
+                " settings_json = coalesce(:settings_json, settings_json) WHERE game_id = :game_id",
+                {"status": status.value, "now": now, "settings_json": settings_json, "game_id": game_id})
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
             if messages:
@@ -353,6 +377,15 @@ class SqliteGameStore:
 
         await self._write(work)
 
+    async def moderator_role(self, guild_id: int) -> int | None:
+        rows = await self._read("SELECT moderator_role_id FROM server_settings WHERE guild_id = ?", (guild_id,))
+        return rows[0]["moderator_role_id"] if rows else None
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        await self._write(lambda db: db.execute(
+            "INSERT INTO server_settings (guild_id, moderator_role_id) VALUES (?, ?) ON CONFLICT (guild_id)"
+            " DO UPDATE SET moderator_role_id = excluded.moderator_role_id", (guild_id, role_id)))
+
     async def _run(self, work: Work[T], *, write: bool = False, settle: Callable[[bool], None] | None = None) -> T:
         """Run `work` as one transaction on the connection's thread, in one hand-over (aiosqlite's `_execute`
         queues a call there; it has no public name), then `settle(committed)` there. A write takes SQLite's
@@ -439,8 +472,7 @@ def _in_transaction(db: sqlite3.Connection, work: Work[T], write: bool,
 def _game_row(row: sqlite3.Row, seats: dict[str, int]) -> GameRecordRow:
     return GameRecordRow(game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
                          status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
-                         seq=row["seq"], seats=seats, moderator_role_id=row["moderator_role_id"],
-                         created_at=datetime.fromisoformat(row["created_at"]),
+                         seq=row["seq"], seats=seats, created_at=datetime.fromisoformat(row["created_at"]),
                          settings=json.loads(row["settings_json"]),
                          started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None)
 

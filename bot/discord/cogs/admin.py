@@ -1,8 +1,9 @@
-"""/admin: moderator corrections. Hidden by default from members without Manage Server (server admins may
-change that), and checked again on every use: Manage Server, or the game's moderator role."""
+"""/admin: moderator corrections, the server's moderator role, and cancelling a game. Checked on every use:
+Manage Server, or the server's moderator role (the role itself: Manage Server only)."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -10,7 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.decision_cards import timestamp
-from bot.discord.common import answer, game_here, refusals, require_moderator
+from bot.app.ports import GameRecordRow, GameStatus
+from bot.app.service import NotAllowed, ServiceError
+from bot.discord.common import NO_MENTIONS, answer, game_here, manages_server, refusals, require_moderator
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.ids import Faction
 from engine.names import faction_name
@@ -19,20 +22,109 @@ if TYPE_CHECKING:
     from bot.discord.client import MentatBot
 
 FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
+CANCEL_TIMEOUT = 600.0  # seconds the question of /admin cancel waits (Discord lets its answer be edited 15 minutes)
 
 
+class CancelQuestion(discord.ui.View):
+    """The ephemeral question /admin cancel asks: Confirm (the game is cancelled) or Keep. Only the moderator who
+    asked may answer (Discord shows an ephemeral message to them alone; checked all the same). Not persistent: a
+    question left unanswered or cut off by a restart cancels nothing, and the command can be run again."""
+
+    def __init__(self, bot: MentatBot, asked: discord.Interaction, game: GameRecordRow, reason: str):
+        super().__init__(timeout=CANCEL_TIMEOUT)
+        self.bot, self.asked, self.game_id, self.reason = bot, asked, game.game_id, reason
+        self.with_file = _with_file(game)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id == self.asked.user.id:
+            return True
+        await answer(interaction, "Only the moderator who asked may answer this.")
+        return False
+
+    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        self.stop()
+        try:
+            await require_moderator(self.bot.service, interaction)  # still one, now
+            await self.bot.service.cancel(self.game_id, by=str(interaction.user), reason=self.reason)
+        except ServiceError as error:
+            await interaction.response.edit_message(content=f"Refused: {error}", view=None)
+            return
+        self.bot.wake_outbox()
+        await interaction.response.edit_message(
+            content=f"Cancelled: game {self.game_id} is over. The table is told who cancelled it and why"
+                    f"{self.with_file}; /game new opens a new game in this channel.", view=None)
+
+    @discord.ui.button(label="Keep", style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        self.stop()
+        await interaction.response.edit_message(content=f"Kept: game {self.game_id} goes on.", view=None)
+
+    async def on_timeout(self) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.asked.edit_original_response(content=f"Not cancelled: no answer within "
+                                                            f"{CANCEL_TIMEOUT / 60:g} minutes.", view=None)
+
+
+def _with_file(game: GameRecordRow) -> str:
+    """What the announcement of a cancellation carries besides its words: the game file, once the game started."""
+    return "" if game.status == GameStatus.OPEN else ", with the whole game file"
+
+
+# No default_permissions (Manage Server) on the group: Discord would hide /admin from every member without it, the
+# holders of the moderator role too, until a server admin changed the command's permissions in the server's
+# Integrations settings. Every command checks at use instead (require_moderator; moderator-role: Manage Server).
 @app_commands.guild_only()
-@app_commands.default_permissions(manage_guild=True)
 class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderator corrections to this "
                                                                         "channel's game"):
     def __init__(self, bot: MentatBot):
         self.bot = bot
         super().__init__()
 
-    async def _game(self, interaction: discord.Interaction):
-        game = await game_here(self.bot.service, interaction)
-        require_moderator(interaction.user, game)
-        return game
+    async def _game(self, interaction: discord.Interaction) -> GameRecordRow:
+        await require_moderator(self.bot.service, interaction)
+        return await game_here(self.bot.service, interaction)
+
+    @app_commands.command(name="moderator-role")
+    @app_commands.describe(role="The role whose members moderate this server's games (leave out to see it)",
+                           clear="Remove the moderator role (then only members with Manage Server moderate)")
+    async def moderator_role(self, interaction: discord.Interaction, role: discord.Role | None = None,
+                             clear: bool = False) -> None:
+        """See or set the role whose members moderate this server's games (members with Manage Server only)."""
+        async with refusals(interaction):
+            if not manages_server(interaction.user):
+                raise NotAllowed("Only a member with Manage Server may see or set the moderator role.")
+            if role is not None and clear:
+                raise NotAllowed("Give a role or clear it, not both.")
+            if role is not None and role.is_default():
+                raise NotAllowed("@everyone cannot be the moderator role: every member would moderate.")
+            store = self.bot.service.store
+            if role is not None or clear:
+                await store.set_moderator_role(interaction.guild_id, role.id if role else None)
+            current = await store.moderator_role(interaction.guild_id)
+            if current is None:
+                text = ("This server has no moderator role: members with Manage Server moderate its games. Set "
+                        "one with /admin moderator-role role:@Role.")
+            else:
+                text = (f"This server's moderator role is <@&{current}>: its members moderate every game here, as "
+                        "members with Manage Server do (/admin, and starting any game).")
+            await answer(interaction, f"Done. {text}" if role is not None or clear else text)
+
+    @app_commands.command(name="cancel")
+    @app_commands.describe(reason="Why, for the table")
+    async def cancel(self, interaction: discord.Interaction, reason: str) -> None:
+        """End this channel's game for good (a lobby, a running or a paused game), after a confirmation."""
+        async with refusals(interaction):
+            game = await self._game(interaction)
+            if game.status == GameStatus.ENDED:
+                raise NotAllowed(f"This channel's game ({game.game_id}) is already over: there is nothing to "
+                                 "cancel.")
+            if not reason.strip():
+                raise NotAllowed("Say why the game is cancelled: the table is told.")
+            await interaction.response.send_message(
+                f"**Cancel this game? This cannot be undone.**\nGame {game.game_id} ({game.status.value}) ends for "
+                f"good; the table is told that you cancelled it ({reason.strip()}){_with_file(game)}.",
+                view=CancelQuestion(self.bot, interaction, game, reason), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="seat")
     @app_commands.describe(faction="The seat", member="Who plays it (leave out to empty the seat)",

@@ -10,10 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.feed import CANCELLED
 from bot.app.map_picture import render_map
 from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
-from bot.app.ports import GameStatus
+from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
+from bot.discord.autocomplete import matching
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator, seat_of
 from bot.discord.lobby import DYNAMIC_ITEMS as LOBBY_ITEMS
 from bot.discord.lobby import start_game
@@ -37,6 +39,7 @@ MAX_IMPORT_BYTES = 8_000_000  # a whole game's file is well under a megabyte
 FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
 DEFAULT_PACE = Pace.DAILY  # play by post: a game created without a pace has deadlines all the same (issue 14)
 PACE_CHOICES = [app_commands.Choice(name=f"{p.value}: {PACE_TITLES[p]}", value=p.value) for p in Pace]
+GAME_OPTION = "One of the games this channel held (the game going on, or the last one, when left out)"
 
 
 @app_commands.guild_only()
@@ -114,11 +117,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await interaction.followup.send(file=file, ephemeral=mine)
 
     @app_commands.command(name="export")
-    async def export(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game_id=GAME_OPTION)
+    @app_commands.rename(game_id="game")
+    async def export(self, interaction: discord.Interaction, game_id: str | None = None) -> None:
         """Download the game: the whole file once it is over; while it runs, the public log and your secrets."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
-            game = await game_here(self.bot.service, interaction)
+            game = await game_here(self.bot.service, interaction, game_id)
             if game.status == GameStatus.ENDED:
                 record = await self.bot.service.export(game.game_id)
                 note = "The whole game, every secret included; `python -m engine replay` checks it."
@@ -132,17 +137,27 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await interaction.followup.send(note, file=file, ephemeral=True)
 
     @app_commands.command(name="log")
-    @app_commands.describe(entries=f"How many of the latest entries (default {LOG_LENGTH})")
+    @app_commands.describe(entries=f"How many of the latest entries (default {LOG_LENGTH})", game_id=GAME_OPTION)
+    @app_commands.rename(game_id="game")
     async def log(self, interaction: discord.Interaction,
-                  entries: app_commands.Range[int, 1, MAX_LOG_LENGTH] = LOG_LENGTH) -> None:
+                  entries: app_commands.Range[int, 1, MAX_LOG_LENGTH] = LOG_LENGTH, game_id: str | None = None) -> None:
         """The game's public log: what the table was shown, by game version (only you see this)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
-            game = await game_here(self.bot.service, interaction)
+            game = await game_here(self.bot.service, interaction, game_id)
             lines = await self.bot.service.public_log(game.game_id, entries)
             pages = split_message("\n".join(lines) if lines else "The log is empty: nothing has happened yet.")
             for page in pages:  # each within Discord's 2,000 characters
                 await interaction.followup.send(page, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @export.autocomplete("game_id")
+    @log.autocomplete("game_id")
+    async def _games_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        """The games this channel held, newest first."""
+        games = await self.bot.service.store.games_in_channel(interaction.channel_id or 0)
+        return matching([(f"{game.game_id}: {_status_word(game)}, opened {game.created_at:%Y-%m-%d}", game.game_id)
+                         for game in games], current)
 
     @app_commands.command(name="import")
     @app_commands.describe(game_file="A game file from /game export or `python -m engine demo --export`",
@@ -153,7 +168,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         """Create this channel's game from a game file, checked by replaying it (moderators)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
-            require_moderator(interaction.user)
+            await require_moderator(self.bot.service, interaction)
             require_in_channel(interaction)
             if game_file.size > MAX_IMPORT_BYTES:
                 raise NotAllowed(f"That file has {game_file.size} bytes; a game file has at most "
@@ -165,6 +180,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             self.bot.wake_outbox()
             await answer(interaction, f"Imported as game {game.game_id} at version {game.seq} "
                                       f"({game.status.value}).")
+
+
+def _status_word(game: GameRecordRow) -> str:
+    """A game's status for a list of a channel's games: a cancelled game says so."""
+    if game.status == GameStatus.ENDED:
+        return "cancelled" if CANCELLED in game.settings else "over"
+    return game.status.value
 
 
 async def setup(bot: MentatBot) -> None:
