@@ -22,6 +22,7 @@ import discord
 from bot.app.ports import GameRecordRow, GameStatus, Gateway
 from bot.app.service import NotAllowed, NotFound
 from bot.discord.common import GameBot, answer, is_moderator, refusals
+from bot.discord.errors import reported
 from bot.discord.permissions import require_in_channel
 from engine.ids import Faction
 from engine.names import faction_name
@@ -93,6 +94,7 @@ class TakeSeat(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> TakeSeat:
         return cls(match["game"], Faction(match["faction"]))
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: GameBot = interaction.client
         async with refusals(interaction):
@@ -114,6 +116,7 @@ class StartGame(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:lo
                              match: re.Match[str]) -> StartGame:
         return cls(match["game"])
 
+    @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # the DM checks take a moment
         async with refusals(interaction):

@@ -14,6 +14,7 @@ from bot.app.decision_cards import timestamp
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import NotAllowed, ServiceError
 from bot.discord.common import NO_MENTIONS, answer, game_here, manages_server, refusals, require_moderator
+from bot.discord.errors import report
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.ids import Faction
 from engine.names import faction_name
@@ -59,6 +60,9 @@ class CancelQuestion(discord.ui.View):
     async def keep(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         self.stop()
         await interaction.response.edit_message(content=f"Kept: game {self.game_id} goes on.", view=None)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
+        await report(interaction, error, where="the /admin cancel question")  # answered and logged with an id
 
     async def on_timeout(self) -> None:
         with contextlib.suppress(discord.HTTPException):
