@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 
-RULES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "rules.json"
+from engine.data import DATA_DIR
+
+RULES_FILE = DATA_DIR / "rules.json"
 MAX_MATCHES = 5
 
 

@@ -49,8 +49,9 @@ def permissions_integer() -> int:
     return discord.Permissions(**{needed.flag: True for needed in REQUIRED}).value
 
 
-def invite_url(application_id: int) -> str:
-    """The URL a server admin opens to add the bot with its commands and exactly the permissions it needs."""
+def invite_url(application_id: int | str) -> str:
+    """The URL a server admin opens to add the bot with its commands and exactly the permissions it needs (with a
+    placeholder in place of the id when it is not known)."""
     return (f"{INVITE_BASE}?client_id={application_id}&scope={'+'.join(INVITE_SCOPES)}"
             f"&permissions={permissions_integer()}")
 
