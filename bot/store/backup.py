@@ -48,9 +48,11 @@ def backup_sqlite(database: Path, target: Path, *, force: bool = False) -> Backu
             with contextlib.closing(sqlite3.connect(partial)) as copy:
                 source.backup(copy)  # all pages in one step: one read transaction, one commit's state
                 copy.execute("PRAGMA journal_mode = DELETE")
-                [(verdict,)] = copy.execute("PRAGMA integrity_check").fetchall()
-                if verdict != "ok":
-                    raise BackupError(f"the copy failed SQLite's integrity check ({verdict}); {target} is unchanged")
+                problems = [problem for (problem,) in copy.execute("PRAGMA integrity_check")]
+                if problems != ["ok"]:
+                    raise BackupError(f"the copy failed SQLite's integrity check, so the database itself is damaged "
+                                      f"({problems[0].splitlines()[-1]}; {len(problems)} problems); {target} is "
+                                      "unchanged")
                 [(games,)] = copy.execute("SELECT count(*) FROM games").fetchall()
         finally:
             source.close()
