@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint crash noninterference demo bench playthrough clean
+.PHONY: venv test lint crash noninterference demo bench playthrough wheel-check clean
 
 venv: $(STAMP)
 
@@ -21,6 +21,11 @@ lint: venv
 # say the PostgreSQL tests did not run (with CI=true they fail).
 test: lint
 	$(BIN)/python -m pytest
+
+# The package as an admin installs it: the wheel built, installed in a fresh virtual environment outside the source
+# tree, and `mentat check` run there (CI runs it after make test).
+wheel-check:
+	bash .ci/wheel_check.sh
 
 # The crash test at full strength: the console killed 100 times on each store (`make test` kills it 4 times).
 crash: venv

@@ -3,6 +3,8 @@ pydantic-settings (which reads `.env` through python-dotenv).
 
     DISCORD_TOKEN   the bot token; needed to run, not to check the configuration. Never shown or logged.
     DEV_GUILD_ID    optional: a server id whose slash commands are synced at start (they appear at once there)
+    DISCORD_APPLICATION_ID  optional: the bot's application id, for the invite URL `mentat check` prints when the
+                    token is not set or does not tell it
     DATABASE_URL    optional: a postgresql:// URL; the games are then stored in that PostgreSQL database, which
                     several bot processes (each running some shards) may share. Its password is never shown.
     DATABASE_PATH   the SQLite file, when DATABASE_URL is not set (default mentat.sqlite3)
@@ -22,7 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from dotenv.parser import parse_stream
-from pydantic import SecretStr, ValidationError, field_validator
+from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -45,16 +47,18 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     dev_guild_id: int | None = None
+    discord_application_id: int | None = None
     database_url: SecretStr | None = None
     database_path: Path = Path("mentat.sqlite3")
     log_level: str = "INFO"
     game_file_key: SecretStr | None = None
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "discord_application_id", mode="before")
     @classmethod
-    def _guild_id(cls, value: object) -> object:
+    def _discord_id(cls, value: object, info: ValidationInfo) -> object:
         if isinstance(value, str) and not value.strip().isdigit():
-            raise ValueError("must be a Discord server id (a whole number)")
+            what = "server" if info.field_name == "dev_guild_id" else "application"
+            raise ValueError(f"must be a Discord {what} id (a whole number)")
         return value
 
     @field_validator("log_level", mode="before")

@@ -1,4 +1,4 @@
-"""Static game data: the board, the factions and the card decks, read from data/*.json.
+"""Static game data: the board, the factions and the card decks, read from data/*.json (DATA_DIR).
 
 Every model is immutable and validated on load; bad data fails loudly with a DataError naming the file
 and the problem instead of surfacing later as a wrong ruling. Rule references: A-n in
@@ -29,7 +29,15 @@ from pydantic import (
 
 from engine.ids import CardCategory, Faction, TerritoryKind
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+def find_data_dir(engine_dir: Path) -> Path:
+    """Where the JSON files are: engine/game_data in an installed package (pyproject.toml maps data/ there), else
+    data/ at the top of the source tree."""
+    installed = engine_dir / "game_data"
+    return installed if installed.is_dir() else engine_dir.parent / "data"
+
+
+DATA_DIR = find_data_dir(Path(__file__).resolve().parent)
 SECTOR_COUNT = 18
 POLAR_SINK = "Polar Sink"
 STRONGHOLD_COUNT = 5

@@ -119,12 +119,7 @@ def _play_and_kill(db: str, deliveries: Path, folder: Path, kills: int, pace: ra
     """Play a new game in `db`, killing the console up to `kills` times, until the game ends or the kills are
     spent; check the game whole after each, then that every queued message was delivered exactly once.
     Returns how many kills hit a running console."""
-    setup = folder / "setup.txt"
-    setup.write_text("new atreides harkonnen fremen bene_tleilaxu --seed 5\nstart\n")
-    assert subprocess.run(_command(db, setup, deliveries), cwd=ROOT, capture_output=True,
-                          timeout=60).returncode == 0
-    play = folder / "play.txt"
-    play.write_text("auto 5\n" * 400)
+    play = _start_game(db, deliveries, folder)
     versions = [asyncio.run(_check_whole(db))]
     done = 0
     while done < kills:
@@ -140,6 +135,23 @@ def _play_and_kill(db: str, deliveries: Path, folder: Path, kills: int, pace: ra
         done += 1
     assert versions[-1] > versions[0], "the players never got to act before the kills"
     assert versions == sorted(versions)  # nothing acknowledged was lost
+    _resume_and_check_exactly_once(db, deliveries, folder)
+    return done
+
+
+def _start_game(db: str, deliveries: Path, folder: Path) -> Path:
+    """A new game started in `db`; returns a script of the automatic players' moves."""
+    setup = folder / "setup.txt"
+    setup.write_text("new atreides harkonnen fremen bene_tleilaxu --seed 5\nstart\n")
+    assert subprocess.run(_command(db, setup, deliveries), cwd=ROOT, capture_output=True,
+                          timeout=60).returncode == 0
+    play = folder / "play.txt"
+    play.write_text("auto 5\n" * 400)
+    return play
+
+
+def _resume_and_check_exactly_once(db: str, deliveries: Path, folder: Path) -> None:
+    """A last, clean run, then: every outbox row delivered, none twice, each as it was queued."""
     final = folder / "final.txt"
     final.write_text("status\n")  # a clean run: resuming drains what the kills left pending
     assert subprocess.run(_command(db, final, deliveries), cwd=ROOT, capture_output=True,
@@ -152,7 +164,6 @@ def _play_and_kill(db: str, deliveries: Path, folder: Path, kills: int, pace: ra
     for entry in delivered:  # and each delivery is the message queued under its id
         _, message = outbox[entry["outbox_id"]]
         assert (entry["to"], entry["text"]) == (message["recipient"]["faction"] or "#channel", message["text"])
-    return done
 
 
 def test_killed_mid_game_the_store_is_whole_after_every_restart(new_database, tmp_path, capsys):
@@ -169,6 +180,37 @@ def test_killed_mid_game_the_store_is_whole_after_every_restart(new_database, tm
     with capsys.disabled():
         print(f"\n{store}: {kills} SIGKILLs over {games} game(s): every restart found the game whole (0 lost, "
               "0 applied twice), every queued message delivered exactly once", end=" ")
+
+
+def test_sigterm_during_a_drain_lets_it_finish_and_exits_0_and_nothing_is_delivered_twice_or_lost(tmp_path):
+    """What Docker and systemd send to stop a service: the console stops after the command in progress, whose
+    deliveries it finishes (bot/process.py stop_on_signals), and exits 0 with nothing left half sent or unsent."""
+    db, deliveries = str(tmp_path / "term.sqlite3"), tmp_path / "delivered.jsonl"
+    play = _start_game(db, deliveries, tmp_path)
+    versions, delivered_after_the_signal = [asyncio.run(_check_whole(db))], 0
+    def delivered() -> int:  # counted by whole lines: the console may be writing the next one
+        return deliveries.read_bytes().count(b"\n")
+
+    for _ in range(3):
+        before = delivered()
+        process = subprocess.Popen(_command(db, play, deliveries), cwd=ROOT, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while delivered() == before and time.monotonic() < deadline:
+            time.sleep(0.005)
+        signalled = delivered()  # a drain is delivering: messages arrive one by one
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+        versions.append(asyncio.run(_check_whole(db)))
+        if "stopped before line" not in out:
+            break  # the game ended before the signal
+        assert err == ""  # no traceback
+        assert {status for status, _ in _outbox(db).values()} == {"sent"}  # the drain was finished, not cut
+        delivered_after_the_signal += delivered() > signalled
+    assert versions == sorted(versions) and versions[-1] > versions[0]
+    assert delivered_after_the_signal  # at least one signal came in the middle of a drain, which went on
+    _resume_and_check_exactly_once(db, deliveries, tmp_path)
 
 
 class Killed(BaseException):

@@ -177,3 +177,21 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert PromptKind.TRAITOR_PICK not in {p.kind for p in state.prompts_for(A)}
     told = "\n".join(post.content for post in table_posts(table))
     assert "the default for Bene Tleilaxu's" in told and "the default for Atreides's traitor pick" in told
+
+
+async def test_a_closing_bot_answers_every_click_and_command_that_it_is_restarting_and_changes_nothing(room):
+    """From the moment the bot begins to close (SIGTERM: MentatBot.close), until its connection to Discord is shut,
+    an interaction is answered at once that the bot restarts, and goes no further."""
+    alice, bob = room.players[A], room.players[H]
+    await bob.slash(room.channel, "game new", factions="atreides, harkonnen", seed=7)
+    await deliver(room.env)
+    lobby = await lobby_post(room)
+    room.env.bot.stop_taking_interactions()
+    clicked = await alice.click(lobby, label="Take Atreides")
+    assert clicked.ephemeral and reply(clicked) == "Mentat is restarting; nothing was done. Try again in a minute."
+    elsewhere = room.guild.create_text_channel("dune-2")
+    created = await alice.slash(elsewhere, "game new", factions="atreides, fremen")
+    assert created.ephemeral and reply(created) == reply(clicked)
+    store = room.env.bot.service.store
+    assert (await store.game_in_channel(room.channel.id)).seats == {}
+    assert await store.game_in_channel(elsewhere.id) is None

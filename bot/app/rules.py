@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 
-RULES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "rules.json"
+from engine.data import DATA_DIR
+
+RULES_FILE = DATA_DIR / "rules.json"
 MAX_MATCHES = 5
 RULE_ID = re.compile(r"\b(?:A|BT|R)-\d+\b", flags=re.IGNORECASE)
 CITED = re.compile(r"^\s*\[([^\]]+)\]")  # a refusal begins with the rule it cites: "[1979 rules: Battles] ..."

@@ -2,8 +2,8 @@
 
 The same GameService and stores as the bot (memory by default; with --db, SQLite, or PostgreSQL given a
 postgresql:// URL), with a ConsoleGateway in place of Discord. With --script the commands come from a file and
-the exit status says whether every line did as expected (a line starting with `!` must be refused); without
-it, an interactive prompt.
+the exit status says whether every line did as expected (a line starting with `!` must be refused; SIGTERM stops
+it after the command in progress, with status 0); without it, an interactive prompt.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 from bot.app.service import GameService
 from bot.console.gateway import ConsoleGateway
 from bot.console.repl import CommandError, Console, parse_options
+from bot.process import stop_on_signals
 from bot.store.memory import MemoryGameStore
 from bot.store.opening import open_store
 
@@ -38,6 +39,13 @@ def interactive(console: Console, runner: asyncio.Runner) -> None:
             return
         except Exception as error:  # noqa: BLE001 - a bug in one command must not end the session
             print(f"internal error: {type(error).__name__}: {error}")
+
+
+async def run_script(console: Console, path: Path) -> int:
+    """The script's commands; SIGTERM or Ctrl-C stops it after the command in progress, which delivers its messages
+    first (so a restart sends none of them again), and the session ends with status 0."""
+    with stop_on_signals(console.stop):
+        return await console.run_script(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
             console = Console(GameService(store), gateway, default_seed=args.seed, default_options=options)
             runner.run(console.resume())
             if args.script:
-                return runner.run(console.run_script(Path(args.script)))
+                return runner.run(run_script(console, Path(args.script)))
             interactive(console, runner)
             return 0
         finally:

@@ -167,6 +167,7 @@ class Console:
         self.game_id: str | None = None
         self.seat: Faction | None = None
         self.finished = False
+        self.stop_requested = False
 
     # --- running -------------------------------------------------------------------------------
 
@@ -208,6 +209,9 @@ class Console:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
+            if self.stop_requested:
+                self.out(f"stopped before line {number} of {path}: the rest of the script was not run")
+                break
             self.out(f"> {line}")
             expect_refusal = line.startswith("!")
             ok = await self.execute(line[1:] if expect_refusal else line)
@@ -220,6 +224,10 @@ class Console:
             if self.finished:
                 break
         return 0
+
+    def stop(self) -> None:
+        """Asked to stop (SIGTERM, Ctrl-C): a script ends after the command in progress and its deliveries."""
+        self.stop_requested = True
 
     def prompt_text(self) -> str:
         return f"mentat[{self.seat.value}]> " if self.seat else "mentat> "

@@ -25,6 +25,7 @@ EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cog
               "bot.discord.cogs.rules", "bot.discord.cogs.card", "bot.discord.cogs.bt")
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
 SHUTDOWN_GRACE = 10.0  # seconds a drain in progress may take to finish when the bot closes
+RESTARTING = "Mentat is restarting; nothing was done. Try again in a minute."
 
 
 def intents() -> discord.Intents:
@@ -50,6 +51,7 @@ class MentatBot(commands.Bot):
         self.drain_interval = drain_interval
         self.gateway = DiscordGateway(self, game_file=lambda game_id: self.service.export(game_id))
         self._draining = False  # True while a drain is delivering (shutdown lets it finish)
+        self._refusals: set[asyncio.Task] = set()  # "restarting" answers being sent while the bot closes
         self.drain_outbox.change_interval(seconds=drain_interval)
 
     async def add_cogs(self) -> None:
@@ -104,9 +106,33 @@ class MentatBot(commands.Bot):
     async def _before_drain(self) -> None:
         await self.wait_until_ready()
 
+    def stop_taking_interactions(self) -> None:
+        """From now on every interaction is answered that the bot is restarting, and goes no further: no action is
+        taken as the bot closes. discord.py has no public hook that runs before its command tree and its views take
+        an interaction, so the gateway's parser of INTERACTION_CREATE is replaced."""
+        state = self._connection
+
+        def refuse(data) -> None:
+            interaction = discord.Interaction(data=data, state=state)
+            if interaction.type is discord.InteractionType.autocomplete:
+                answer = interaction.response.autocomplete([])
+            else:
+                answer = interaction.response.send_message(RESTARTING, ephemeral=True)
+            task = asyncio.create_task(answer)
+            self._refusals.add(task)
+            task.add_done_callback(self._refusal_sent)
+
+        state.parsers["INTERACTION_CREATE"] = refuse
+
+    def _refusal_sent(self, task: asyncio.Task) -> None:
+        self._refusals.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # the interaction expired, the bot is closing
+            log.debug("could not answer an interaction while restarting: %s", task.exception())
+
     async def close(self) -> None:
-        """Stop the drain: a sleeping one at once; one delivering finishes first, so every message it sent is
-        recorded as sent (none is sent twice after a restart)."""
+        """Stop: interactions are refused from now on; the drain stops, a sleeping one at once, one delivering
+        after it finishes, so every message it sent is recorded as sent (none is sent twice after a restart)."""
+        self.stop_taking_interactions()
         task = self.drain_outbox.get_task()
         if task is not None and not task.done():
             if self._draining:
@@ -116,6 +142,8 @@ class MentatBot(commands.Bot):
                 self.drain_outbox.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._refusals:  # the answers go out before the connection closes (or they fail, as they may)
+            await asyncio.wait(self._refusals, timeout=SHUTDOWN_GRACE)
         await super().close()
 
     async def on_ready(self) -> None:

@@ -51,8 +51,9 @@ def permissions_integer() -> int:
     return discord.Permissions(**{needed.flag: True for needed in REQUIRED}).value
 
 
-def invite_url(application_id: int) -> str:
-    """The URL a server admin opens to add the bot with its commands and exactly the permissions it needs."""
+def invite_url(application_id: int | str) -> str:
+    """The URL a server admin opens to add the bot with its commands and exactly the permissions it needs (with a
+    placeholder in place of the id when it is not known)."""
     return (f"{INVITE_BASE}?client_id={application_id}&scope={'+'.join(INVITE_SCOPES)}"
             f"&permissions={permissions_integer()}")
 
@@ -79,8 +80,8 @@ def missing_words(lacking: list[Needed], place: str) -> str:
     one = len(lacking) == 1
     return (f"The bot lacks {'this permission' if one else 'these permissions'} in {place}:\n{lines}\n"
             f"A server admin grants {'it' if one else 'them'} in the channel's settings (Edit Channel > Permissions > "
-            "the bot's role or the bot itself > allow each), or adds the bot again with its invite URL (the bot's "
-            "start-up log shows it).")
+            "the bot's role or the bot itself > allow each), or adds the bot again with its invite URL (`mentat check` "
+            "and the bot's start-up log show it).")
 
 
 def bot_permissions(channel: object) -> discord.Permissions | None:
