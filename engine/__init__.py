@@ -1,5 +1,7 @@
 """Mentat's rules engine: pure, deterministic, no I/O. Its public surface is re-exported here."""
 
+__version__ = "0.2.0"
+
 from engine.actions import Action, parse_action
 from engine.errors import EngineError, InvalidSetup, ReplayMismatch, RuleViolation
 from engine.flow import legal_choices

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
+from engine import __version__
 from engine.actions import Action
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
@@ -22,6 +23,9 @@ class GameRecord(BaseModel):
     setup: GameSetup
     actions: list[Action]
     state_hash: str
+    # The Mentat that wrote the file (engine.__version__); None in files from before versions were recorded.
+    # Another version's rules may replay the same actions differently.
+    engine_version: str | None = None
 
 
 class InvalidRecord(ReplayMismatch):
@@ -41,19 +45,33 @@ def replay(setup: GameSetup, actions: list[Action]) -> tuple[GameState, list[Eve
 
 
 def record_game(setup: GameSetup, actions: list[Action], state: GameState) -> GameRecord:
-    return GameRecord(setup=setup, actions=list(actions), state_hash=state_hash(state))
+    return GameRecord(setup=setup, actions=list(actions), state_hash=state_hash(state), engine_version=__version__)
 
 
 def verify(record: GameRecord) -> GameState:
-    """Replay a record and check that it reaches the recorded state."""
-    state, _ = replay(record.setup, record.actions)
+    """Replay a record and check that it reaches the recorded state. A file written by another version of Mentat
+    that fails says so: its rules, not the file, may be what changed."""
+    try:
+        state, _ = replay(record.setup, record.actions)
+    except ReplayMismatch as refused:
+        raise ReplayMismatch(f"{refused}{_another_version(record)}") from None
     actual = state_hash(state)
     if actual != record.state_hash:
         raise ReplayMismatch(
             f"the replayed state (hash {actual[:12]}) differs from the recorded one "
-            f"(hash {record.state_hash[:12]}): the actions or the setup were altered"
+            f"(hash {record.state_hash[:12]}): the actions or the setup were altered{_another_version(record)}"
         )
     return state
+
+
+def _another_version(record: GameRecord) -> str:
+    """Why a file may fail besides an alteration: it was written by another version of Mentat."""
+    if record.engine_version == __version__:
+        return ""
+    made_by = (f"Mentat {record.engine_version}" if record.engine_version is not None
+               else "a Mentat from before 0.2.0 (the first to write its version into its files)")
+    return (f". This file was made by {made_by} and this is Mentat {__version__}: the rules may have changed "
+            "between them, so replay it with the version that made it")
 
 
 def save_record(record: GameRecord, path: Path) -> None:
