@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-
-import aiosqlite
 
 from bench.engine_figures import bt_game
 from bench.timing import cpu_now, now, percentile, spread
@@ -57,14 +57,13 @@ class TimedStore:
         self.loads: list[float] = []
         self.commits: list[float] = []
         self.trips = 0
-        connection = store._db
-        handover = connection._execute  # aiosqlite queues every call on its thread through this
+        handover = store._on_thread  # the store hands every call to its connection's thread through this
 
-        async def counted(fn, *args, **kwargs):
+        async def counted(call, *args):
             self.trips += 1
-            return await handover(fn, *args, **kwargs)
+            return await handover(call, *args)
 
-        connection._execute = counted
+        store._on_thread = counted
 
     def __getattr__(self, name: str):
         return getattr(self.store, name)
@@ -85,31 +84,43 @@ class TimedStore:
 
 
 class BareCommits:
-    """A second connection to the same database, with the store's pragmas, writing one row per commit."""
+    """A second connection to the same database, with the store's pragmas, writing one row per commit: on a
+    thread of its own, as the store runs its connection, so that a commit is one hand-over there too."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
         self.db = db
+        self.thread = thread
 
     @classmethod
     async def open(cls, path: Path) -> BareCommits:
-        db = await aiosqlite.connect(path, isolation_level=None)
-        for pragma in CONNECTION_PRAGMAS:
-            await db.execute(pragma)
-        await db.execute("CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-        return cls(db)
+        thread = ThreadPoolExecutor(max_workers=1)
+
+        def connect() -> sqlite3.Connection:
+            db = sqlite3.connect(path, isolation_level=None)
+            for pragma in CONNECTION_PRAGMAS:
+                db.execute(pragma)
+            db.execute("CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+            return db
+
+        return cls(await asyncio.get_running_loop().run_in_executor(thread, connect), thread)
 
     async def commit(self, size: int) -> float:
         """Seconds to write (upsert) one row of `size` characters in its own transaction."""
         body = "x" * size
+
+        def write() -> None:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO bench_rows (id, body) VALUES (1, ?)"
+                            " ON CONFLICT (id) DO UPDATE SET body = excluded.body", (body,))
+            self.db.execute("COMMIT")
+
         started = now()
-        await self.db.execute("BEGIN IMMEDIATE")
-        await self.db.execute("INSERT INTO bench_rows (id, body) VALUES (1, ?)"
-                              " ON CONFLICT (id) DO UPDATE SET body = excluded.body", (body,))
-        await self.db.execute("COMMIT")
+        await asyncio.get_running_loop().run_in_executor(self.thread, write)
         return now() - started
 
     async def close(self) -> None:
-        await self.db.close()
+        await asyncio.get_running_loop().run_in_executor(self.thread, self.db.close)
+        self.thread.shutdown()
 
 
 async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:

@@ -11,7 +11,6 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.app.ports import (
@@ -446,10 +445,11 @@ async def test_sqlite_runs_in_wal_mode_with_full_sync_and_foreign_keys(tmp_path)
     path = tmp_path / "mentat.db"
     store = await SqliteGameStore.open(path)
     try:
-        connection = store._db  # the pragmas other than journal_mode are per connection
-        [synchronous], [foreign_keys] = [await connection.execute_fetchall(f"PRAGMA {name}")
-                                         for name in ("synchronous", "foreign_keys")]
-        assert (synchronous[0], foreign_keys[0]) == (2, 1)  # synchronous 2 is FULL
+        def pragma(name: str):  # the pragmas other than journal_mode are per connection: the store's own
+            return store._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+        assert (await store._on_thread(pragma, "synchronous"), await store._on_thread(pragma, "foreign_keys")) == (
+            2, 1)  # synchronous 2 is FULL
     finally:
         await store.close()
 
@@ -479,8 +479,13 @@ async def test_sqlite_a_commit_failing_midway_leaves_nothing_behind(tmp_path, mo
         await store.close()
 
 
-async def schema_versions(db: aiosqlite.Connection) -> list[int]:
-    return [row[0] for row in await db.execute_fetchall("SELECT version FROM schema_version ORDER BY version")]
+def schema_versions(db: sqlite3.Connection) -> list[int]:
+    return [row[0] for row in db.execute("SELECT version FROM schema_version ORDER BY version")]
+
+
+def connect(path: Path) -> closing[sqlite3.Connection]:
+    """A connection of our own to the store's file, in autocommit mode as apply_migrations wants it."""
+    return closing(sqlite3.connect(path, isolation_level=None))
 
 
 async def test_sqlite_migrations_run_once(tmp_path):
@@ -488,9 +493,9 @@ async def test_sqlite_migrations_run_once(tmp_path):
     for _ in range(2):
         await (await SqliteGameStore.open(path)).close()
 
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
-        assert await apply_migrations(db) == []
+    with connect(path) as db:
+        assert schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
+        assert apply_migrations(db) == []
 
 
 async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tmp_path):
@@ -498,9 +503,9 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
     first = tmp_path / "migrations"
     first.mkdir()
     shutil.copy(MIGRATIONS / "0001_init.sql", first)
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await apply_migrations(db, first) == [1]
-        await db.execute(
+    with connect(path) as db:
+        assert apply_migrations(db, first) == [1]
+        db.execute(
             "INSERT INTO games (game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at)"
             " VALUES ('g1', 100, 1000, 'running', '{}', '{}', 0, ?)", (NOON.isoformat(timespec="microseconds"),))
 
@@ -512,8 +517,8 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
         assert (await store.load_game("g1")).settings == {"deadlines": {"*": 60}}
     finally:
         await store.close()
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
+    with connect(path) as db:
+        assert schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
 
 
 def real_migrations_plus(tmp_path, name: str, sql: str) -> tuple[Path, int]:
@@ -536,11 +541,11 @@ async def test_sqlite_a_database_at_an_older_version_is_upgraded_keeping_its_dat
         tmp_path, "notes",
         "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';\nCREATE TABLE audit (id INTEGER PRIMARY KEY);\n")
 
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await apply_migrations(db, newer) == [number]
-        assert await apply_migrations(db, newer) == []
-        assert await schema_versions(db) == [*range(1, number + 1)]
-        assert await db.execute_fetchall("SELECT game_id, notes FROM games") == [("g1", "")]
+    with connect(path) as db:
+        assert apply_migrations(db, newer) == [number]
+        assert apply_migrations(db, newer) == []
+        assert schema_versions(db) == [*(known for known, _ in migration_files(MIGRATIONS)), number]
+        assert db.execute("SELECT game_id, notes FROM games").fetchall() == [("g1", "")]
 
     with pytest.raises(RuntimeError, match="newer"):  # older code must not write to a newer schema
         await SqliteGameStore.open(path)
@@ -552,8 +557,8 @@ async def test_sqlite_a_failing_migration_leaves_the_previous_version(tmp_path):
     broken, number = real_migrations_plus(tmp_path, "broken",
                                           "CREATE TABLE audit (id INTEGER PRIMARY KEY);\nNOT SQL AT ALL;\n")
 
-    async with aiosqlite.connect(path, isolation_level=None) as db:
+    with connect(path) as db:
         with pytest.raises(sqlite3.OperationalError):
-            await apply_migrations(db, broken)
-        assert await schema_versions(db) == [*range(1, number)]
-        assert await db.execute_fetchall("SELECT name FROM sqlite_master WHERE name = 'audit'") == []
+            apply_migrations(db, broken)
+        assert schema_versions(db) == [known for known, _ in migration_files(MIGRATIONS)]
+        assert db.execute("SELECT name FROM sqlite_master WHERE name = 'audit'").fetchall() == []

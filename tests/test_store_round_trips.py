@@ -37,13 +37,13 @@ async def _from_disk(path) -> GameRecordRow:
 def _count_trips(store: SqliteGameStore, monkeypatch) -> list[object]:
     """Every call handed to the connection's thread, from now on."""
     trips: list[object] = []
-    handover = store._db._execute
+    handover = store._on_thread
 
-    async def counted(fn, *args, **kwargs):
-        trips.append(fn)
-        return await handover(fn, *args, **kwargs)
+    async def counted(call, *args):
+        trips.append(call)
+        return await handover(call, *args)
 
-    monkeypatch.setattr(store._db, "_execute", counted)
+    monkeypatch.setattr(store, "_on_thread", counted)
     return trips
 
 

@@ -1,11 +1,13 @@
 """The SQLite GameStore: one database file, WAL journal, numbered migrations, one transaction per operation.
 
-Concurrency: one bot process owns the database through one aiosqlite connection, whose thread runs the
-calls queued to it one at a time. Each operation is a single such call: a plain function that runs its
-whole transaction, BEGIN to COMMIT (or ROLLBACK), on that thread. So the statements of two operations never
-interleave (no lock is needed for that), and an operation costs one hand-over to the thread and back
-instead of one per statement. Ordering the actions of one game is the service's per-game lock's job; the
-seq check here is what makes a lost race harmless.
+Concurrency: one bot process owns the database through one plain `sqlite3` connection, owned by a thread of its
+own (a `ThreadPoolExecutor` with one worker), which runs the calls handed to it one at a time. Each operation is a
+single such call (`loop.run_in_executor`): a plain function that runs its whole transaction, BEGIN to COMMIT (or
+ROLLBACK), on that thread. So the statements of two operations never interleave (no lock is needed for that), an
+operation costs one hand-over to the thread and back instead of one per statement, and the event loop never
+waits on the disk. Only public APIs are used (sqlite3, concurrent.futures, asyncio); the connection is made on
+its thread and used there alone (sqlite3's same-thread check stays on). Ordering the actions of one game is the
+service's per-game lock's job; the seq check here is what makes a lost race harmless.
 
 The store keeps the rows of the games it last loaded or committed (ROW_CACHE_SIZE at most), so a submit
 reads its game without a trip to the thread. That is sound because this store is the database's only
@@ -17,15 +19,15 @@ dropped (any other change, or a failure).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
 
 from bot.app.ports import (
     ALL_SHARDS,
@@ -78,17 +80,17 @@ def _timestamp(moment: datetime) -> str:
     return as_utc(moment).isoformat(timespec="microseconds")
 
 
-async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATIONS) -> list[int]:
+def apply_migrations(db: sqlite3.Connection, directory: Path = MIGRATIONS) -> list[int]:
     """Bring the schema up to date and return the versions applied (none when it already was).
 
     Each numbered file newer than the recorded version runs in its own transaction together with its
     schema_version row, so a failing migration leaves the database at the previous version. Migration files
-    must not contain BEGIN or COMMIT. The connection must be in autocommit mode (isolation_level=None).
+    must not contain BEGIN or COMMIT. The connection must be in autocommit mode (isolation_level=None). A plain
+    function: the store runs it on its connection's thread.
     """
-    await db.execute(
+    db.execute(
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-    async with db.execute("SELECT coalesce(max(version), 0) FROM schema_version") as cursor:
-        (current,) = await cursor.fetchone()
+    (current,) = db.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
     migrations = migration_files(directory)
     known = migrations[-1][0] if migrations else 0
     if current > known:
@@ -100,13 +102,13 @@ async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATION
         try:
             # executescript, because a file may hold several statements (splitting on ";" would break
             # triggers). In autocommit mode it leaves the script's transaction open for the version row.
-            await db.executescript(f"BEGIN IMMEDIATE;\n{path.read_text()}")
-            await db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                             (version, _timestamp(utc_now())))
-            await db.execute("COMMIT")
+            db.executescript(f"BEGIN IMMEDIATE;\n{path.read_text()}")
+            db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                       (version, _timestamp(utc_now())))
+            db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
-                await db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
             raise
         applied.append(version)
     return applied
@@ -115,8 +117,9 @@ async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATION
 class SqliteGameStore:
     """Create with `await SqliteGameStore.open(path)`; close with `await store.close()`."""
 
-    def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
-        self._db = db
+    def __init__(self, db: sqlite3.Connection, thread: ThreadPoolExecutor, clock: Clock) -> None:
+        self._db = db  # used on `thread` alone
+        self._thread = thread
         self._clock = clock
         # game_id -> (its row, its settings as JSON), oldest first; changed only on the connection's thread.
         self._rows: dict[str, tuple[GameRecordRow, str]] = {}
@@ -124,20 +127,19 @@ class SqliteGameStore:
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str], clock: Clock = utc_now) -> SqliteGameStore:
-        # isolation_level=None: the sqlite3 module opens no transactions of its own; this class writes them.
-        db = await aiosqlite.connect(path, isolation_level=None)
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         try:
-            db.row_factory = aiosqlite.Row
-            for pragma in CONNECTION_PRAGMAS:
-                await db.execute(pragma)
-            await apply_migrations(db)
+            db = await asyncio.get_running_loop().run_in_executor(thread, _connect, path)
         except BaseException:
-            await db.close()
+            thread.shutdown()
             raise
-        return cls(db, clock)
+        return cls(db, thread, clock)
 
     async def close(self) -> None:
-        await self._db.close()  # queued behind the operations already handed to the thread
+        try:  # queued behind the operations already handed to the thread
+            await self._on_thread(self._db.close)
+        finally:
+            self._thread.shutdown()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
                           actions: list[StoredAction] = ()) -> None:
@@ -342,13 +344,17 @@ class SqliteGameStore:
         rows = await self._read("SELECT ref FROM message_refs WHERE game_id = ? AND key = ?", (game_id, key))
         return rows[0]["ref"] if rows else None
 
+    async def _on_thread(self, call: Callable[..., T], *args: Any) -> T:
+        """`call(*args)` on the connection's thread, queued behind the calls handed to it before: one hand-over
+        there and back."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, call, *args)
+
     async def _run(self, work: Work[T], *, write: bool = False, settle: Callable[[bool], None] | None = None) -> T:
-        """Run `work` as one transaction on the connection's thread, in one hand-over (aiosqlite's `_execute`
-        queues a call there; it has no public name), then `settle(committed)` there. A write takes SQLite's
-        write lock at BEGIN (IMMEDIATE), so a seq it checks cannot change before it writes; a read sees one
-        consistent snapshot across its queries. Anything `work` raises rolls the transaction back and reaches
-        the caller."""
-        return await self._db._execute(_in_transaction, self._db._conn, work, write, settle)
+        """Run `work` as one transaction on the connection's thread, in one hand-over, then `settle(committed)`
+        there. A write takes SQLite's write lock at BEGIN (IMMEDIATE), so a seq it checks cannot change before
+        it writes; a read sees one consistent snapshot across its queries. Anything `work` raises rolls the
+        transaction back and reaches the caller."""
+        return await self._on_thread(_in_transaction, self._db, work, write, settle)
 
     async def _write(self, work: Work[T], game_id: str | None = None,
                      new_row: Callable[[GameRecordRow], GameRecordRow] | None = None) -> T:
@@ -367,7 +373,7 @@ class SqliteGameStore:
 
     async def _read(self, sql: str, params: Iterable[Any]) -> list[sqlite3.Row]:
         """The rows of one query: a single statement reads one consistent snapshot without a BEGIN."""
-        return await self._db._execute(lambda db: db.execute(sql, params).fetchall(), self._db._conn)
+        return await self._on_thread(lambda: self._db.execute(sql, params).fetchall())
 
     async def _select_games(self, condition: str, params: dict[str, Any], *,
                             remember: bool = False) -> list[GameRecordRow]:
@@ -403,6 +409,21 @@ class SqliteGameStore:
         """Insert outbox rows (messages as JSON), inside the caller's transaction."""
         db.executemany("INSERT INTO outbox (game_id, seq, message_json, created_at) VALUES (?, ?, ?, ?)",
                        [(game_id, seq, message, created_at) for message in messages])
+
+
+def _connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """On the store's thread: the connection, its pragmas, the schema brought up to date."""
+    # isolation_level=None: the sqlite3 module opens no transactions of its own; this module writes them.
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.row_factory = sqlite3.Row
+        for pragma in CONNECTION_PRAGMAS:
+            db.execute(pragma)
+        apply_migrations(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
 
 
 def _in_transaction(db: sqlite3.Connection, work: Work[T], write: bool,
