@@ -1,8 +1,10 @@
 """What the stores share: the clock that stamps rows, the checks on arguments the port leaves open, the
-numbered migration files, and the delivery turn of a store that one process alone uses."""
+numbered migration files, how a snapshot kept with an action is packed, and the delivery turn of a store that one
+process alone uses."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -13,6 +15,9 @@ from bot.app.ports import Shards
 Clock = Callable[[], datetime]
 
 OUTBOX_STATUSES = frozenset({"pending", "sent", "undeliverable"})
+# zlib's fastest level: a 7-faction game's snapshot (about 7 KiB of JSON) packs to about 2.2 KiB in some 0.1 ms,
+# within a tenth of the default level's size in two thirds of its time; a commit waits for it.
+SNAPSHOT_COMPRESSION = 1
 
 
 def utc_now() -> datetime:
@@ -41,6 +46,15 @@ def check_keep(game_id: str, keep: int, seq: int) -> None:
     """Undo may only go back: keep between 0 (the start) and the game's current seq."""
     if not 0 <= keep <= seq:
         raise ValueError(f"game {game_id} is at seq {seq}; cannot keep {keep} actions")
+
+
+def pack_snapshot(state_json: str) -> bytes:
+    """A snapshot kept with the action applied to it (GameStore.state_before), as stored."""
+    return zlib.compress(state_json.encode(), SNAPSHOT_COMPRESSION)
+
+
+def unpack_snapshot(packed: bytes) -> str:
+    return zlib.decompress(packed).decode()
 
 
 def migration_files(directory: Path) -> list[tuple[int, Path]]:

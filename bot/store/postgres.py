@@ -42,6 +42,8 @@ from bot.store.common import (
     check_keep,
     check_outbox_status,
     migration_files,
+    pack_snapshot,
+    unpack_snapshot,
     utc_now,
 )
 
@@ -54,12 +56,14 @@ POOL_SIZE = 10  # connections per process: a submit holds one for a single round
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg's default is a minute)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id,"
-                 " created_at, settings_json, started_at")
+                 " created_at, settings_json, started_at, engine_version, opening_events_json")
+_ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 # The game's seats as one JSON object, read in the same statement (one snapshot) as the game.
 _SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) FROM seats"
           " WHERE seats.game_id = games.game_id), '{}') AS seats")
 
-# The action, the snapshot, the status and the messages in one statement. The UPDATE takes the game's row
+# The action (with its version, its events and the snapshot it applied to), the new snapshot, the status and the
+# messages in one statement. The UPDATE takes the game's row
 # lock and refuses unless the stored seq is still $2: a second writer waits for the first to commit, then
 # finds the row changed and updates nothing (PostgreSQL re-checks the WHERE on the new row version), so the
 # INSERTs, which read from its RETURNING, insert nothing either. The last SELECT reads the snapshot the
@@ -70,8 +74,9 @@ WITH game AS (
     WHERE game_id = $1 AND seq = $2
     RETURNING game_id
 ), action AS (
-    INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)
-    SELECT game_id, $2 + 1, $3, $5, $7, $10 FROM game
+    INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key, engine_version, events_json,
+                         state_before)
+    SELECT game_id, $2 + 1, $3, $5, $7, $10, $11, $12, $13 FROM game
 ), messages AS (
     INSERT INTO outbox (game_id, seq, message_json, logged, created_at)
     SELECT game.game_id, $2 + 1, message.json, message.logged, $7
@@ -151,10 +156,12 @@ class PostgresGameStore:
         async with self._pool.acquire() as db, db.transaction():
             try:
                 await db.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    f"INSERT INTO games ({_GAME_COLUMNS})"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
                     game.game_id, game.guild_id, game.channel_id, GameStatus(game.status).value, game.setup_json,
                     game.state_json, game.seq, game.moderator_role_id, created_at, json.dumps(game.settings),
-                    as_utc(game.started_at) if game.started_at else None)
+                    as_utc(game.started_at) if game.started_at else None, game.engine_version,
+                    game.opening_events_json)
             except asyncpg.UniqueViolationError as clash:
                 what = (f"channel {game.channel_id}" if clash.constraint_name == "games_channel_unique"
                         else f"game {game.game_id}")
@@ -162,9 +169,11 @@ class PostgresGameStore:
             await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES ($1, $2, $3)",
                                  [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             await db.executemany(
-                "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO actions (game_id, seq, actor, action_json, created_at, engine_version, events_json)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [(game.game_id, action.seq, action.actor, action.action_json,
-                  as_utc(action.created_at) if action.created_at else created_at) for action in actions])
+                  as_utc(action.created_at) if action.created_at else created_at, action.engine_version,
+                  action.events_json) for action in actions])
             await db.execute(_QUEUE, game.game_id, game.seq, created_at, messages, logged)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
@@ -180,13 +189,15 @@ class PostgresGameStore:
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
-                            key: str | None = None) -> int:
+                            key: str | None = None, *, engine_version: str | None = None,
+                            events_json: str | None = None, state_before_json: str | None = None) -> int:
         messages, logged = _outbox_columns(outbox)
         new_status = GameStatus(status).value if status is not None else None
+        state_before = pack_snapshot(state_before_json) if state_before_json is not None else None
         try:
             committed, seq_before = await self._pool.fetchrow(
                 _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
-                as_utc(self._clock()), messages, logged, key)
+                as_utc(self._clock()), messages, logged, key, engine_version, events_json, state_before)
         except asyncpg.UniqueViolationError:  # the key was taken already: the first submission stands
             raise VersionConflict(f"game {game_id} already took the action of {key}") from None
         if not committed:
@@ -195,20 +206,28 @@ class PostgresGameStore:
             raise VersionConflict(f"game {game_id} is no longer at seq {expected_seq}")
         return expected_seq + 1
 
-    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+    async def state_before(self, game_id: str, seq: int) -> str | None:
+        packed = await self._pool.fetchval("SELECT state_before FROM actions WHERE game_id = $1 AND seq = $2",
+                                           game_id, seq)
+        return unpack_snapshot(packed) if packed is not None else None
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
+                              status: GameStatus | None = None) -> None:
+        new_status = GameStatus(status).value if status is not None else None
         async with self._pool.acquire() as db, db.transaction():
             check_keep(game_id, keep, await _lock_game(db, game_id))
             await db.execute("DELETE FROM actions WHERE game_id = $1 AND seq > $2", game_id, keep)
-            await db.execute("UPDATE games SET state_json = $2, seq = $3 WHERE game_id = $1", game_id, state_json, keep)
+            await db.execute("UPDATE games SET state_json = $2, seq = $3, status = coalesce($4, status)"
+                             " WHERE game_id = $1", game_id, state_json, keep, new_status)
             await self._queue(db, game_id, keep, outbox)
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        rows = await self._pool.fetch("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
-                                      " WHERE game_id = $1 ORDER BY seq", game_id)
+        rows = await self._pool.fetch(f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 ORDER BY seq",
+                                      game_id)
         return [_stored_action(row) for row in rows]
 
     async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
-        row = await self._pool.fetchrow("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+        row = await self._pool.fetchrow(f"SELECT {_ACTION_COLUMNS} FROM actions"
                                         " WHERE game_id = $1 AND idempotency_key = $2", game_id, key)
         return _stored_action(row) if row is not None else None
 
@@ -326,7 +345,8 @@ class PostgresGameStore:
 
 def _stored_action(row: asyncpg.Record) -> StoredAction:
     return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
-                        created_at=row["created_at"], key=row["idempotency_key"])
+                        created_at=row["created_at"], key=row["idempotency_key"], engine_version=row["engine_version"],
+                        events_json=row["events_json"])
 
 
 async def _keep_session(db: asyncpg.Connection) -> None:
@@ -351,7 +371,8 @@ def _game_row(row: asyncpg.Record) -> GameRecordRow:
                          status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
                          seq=row["seq"], seats=json.loads(row["seats"]), moderator_role_id=row["moderator_role_id"],
                          created_at=row["created_at"], settings=json.loads(row["settings_json"]),
-                         started_at=row["started_at"])
+                         started_at=row["started_at"], engine_version=row["engine_version"],
+                         opening_events_json=row["opening_events_json"])
 
 
 def _outbox_columns(outbox: Iterable[OutgoingMessage]) -> tuple[list[str], list[bool]]:

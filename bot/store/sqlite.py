@@ -50,6 +50,8 @@ from bot.store.common import (
     check_keep,
     check_outbox_status,
     migration_files,
+    pack_snapshot,
+    unpack_snapshot,
     utc_now,
 )
 
@@ -72,7 +74,8 @@ CONNECTION_PRAGMAS = (
 ROW_CACHE_SIZE = 1024  # games whose row is kept in memory: a few KiB each (the snapshot's JSON, mostly)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id, created_at,"
-                 " settings_json, started_at")
+                 " settings_json, started_at, engine_version, opening_events_json")
+_ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 
 
 def _timestamp(moment: datetime) -> str:
@@ -148,7 +151,8 @@ class SqliteGameStore:
         settings_json = json.dumps(game.settings)
         messages = _outbox_json(outbox)
         action_rows = [(game.game_id, action.seq, action.actor, action.action_json,
-                        _timestamp(action.created_at) if action.created_at else created_at) for action in actions]
+                        _timestamp(action.created_at) if action.created_at else created_at, action.engine_version,
+                        action.events_json) for action in actions]
 
         def work(db: sqlite3.Connection) -> None:
             clash = db.execute("SELECT game_id, channel_id FROM games WHERE game_id = ? OR channel_id = ?",
@@ -157,15 +161,16 @@ class SqliteGameStore:
                 what = f"game {game.game_id}" if clash["game_id"] == game.game_id else f"channel {game.channel_id}"
                 raise GameExists(f"{what} already has a stored game")
             db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
                  game.seq, game.moderator_role_id, created_at, settings_json,
-                 _timestamp(game.started_at) if game.started_at else None))
+                 _timestamp(game.started_at) if game.started_at else None, game.engine_version,
+                 game.opening_events_json))
             db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
                            [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             db.executemany(
-                "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
-                action_rows)
+                "INSERT INTO actions (game_id, seq, actor, action_json, created_at, engine_version, events_json)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)", action_rows)
             self._queue(db, game.game_id, game.seq, messages, created_at)
 
         await self._write(work)
@@ -186,19 +191,24 @@ class SqliteGameStore:
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
-                            key: str | None = None) -> int:
+                            key: str | None = None, *, engine_version: str | None = None,
+                            events_json: str | None = None, state_before_json: str | None = None) -> int:
         new_seq = expected_seq + 1
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
         new_status = GameStatus(status).value if status is not None else None
 
         def work(db: sqlite3.Connection) -> int:
+            # Packed here, on the connection's thread: zlib lets the event loop run meanwhile.
+            state_before = pack_snapshot(state_before_json) if state_before_json is not None else None
             seq = _current_seq(db, game_id)
             if seq != expected_seq:
                 raise VersionConflict(f"game {game_id} is at seq {seq}, not {expected_seq}")
             try:
-                db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)"
-                           " VALUES (?, ?, ?, ?, ?, ?)", (game_id, new_seq, actor, action_json, now, key))
+                db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key,"
+                           " engine_version, events_json, state_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (game_id, new_seq, actor, action_json, now, key, engine_version, events_json,
+                            state_before))
             except sqlite3.IntegrityError:  # the key was taken already: the first submission stands
                 raise VersionConflict(f"game {game_id} already took the action of {key}") from None
             db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
@@ -211,26 +221,39 @@ class SqliteGameStore:
             update["status"] = GameStatus(status)
         return await self._write(work, game_id, lambda row: row.model_copy(update=update))
 
-    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+    async def state_before(self, game_id: str, seq: int) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            row = db.execute("SELECT state_before FROM actions WHERE game_id = ? AND seq = ?",
+                             (game_id, seq)).fetchone()
+            return unpack_snapshot(row["state_before"]) if row is not None and row["state_before"] is not None else None
+
+        return await self._run(work)
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
+                              status: GameStatus | None = None) -> None:
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
+        new_status = GameStatus(status).value if status is not None else None
 
         def work(db: sqlite3.Connection) -> None:
             check_keep(game_id, keep, _current_seq(db, game_id))
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
-            db.execute("UPDATE games SET state_json = ?, seq = ? WHERE game_id = ?", (state_json, keep, game_id))
+            db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
+                       (state_json, keep, new_status, game_id))
             self._queue(db, game_id, keep, messages, now)
 
-        await self._write(work, game_id, lambda row: row.model_copy(update={"seq": keep, "state_json": state_json}))
+        update = {"seq": keep, "state_json": state_json}
+        if status is not None:
+            update["status"] = GameStatus(status)
+        await self._write(work, game_id, lambda row: row.model_copy(update=update))
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        rows = await self._read("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
-                                " WHERE game_id = ? ORDER BY seq", (game_id,))
+        rows = await self._read(f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
         return [_stored_action(row) for row in rows]
 
     async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
-        rows = await self._read("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
-                                " WHERE game_id = ? AND idempotency_key = ?", (game_id, key))
+        rows = await self._read(f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND idempotency_key = ?",
+                                (game_id, key))
         return _stored_action(rows[0]) if rows else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
@@ -452,7 +475,8 @@ def _game_row(row: sqlite3.Row, seats: dict[str, int]) -> GameRecordRow:
                          seq=row["seq"], seats=seats, moderator_role_id=row["moderator_role_id"],
                          created_at=datetime.fromisoformat(row["created_at"]),
                          settings=json.loads(row["settings_json"]),
-                         started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None)
+                         started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None,
+                         engine_version=row["engine_version"], opening_events_json=row["opening_events_json"])
 
 
 def _copy(row: GameRecordRow, settings_json: str) -> GameRecordRow:
@@ -470,7 +494,8 @@ def _current_seq(db: sqlite3.Connection, game_id: str) -> int:
 
 def _stored_action(row: sqlite3.Row) -> StoredAction:
     return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
-                        created_at=datetime.fromisoformat(row["created_at"]), key=row["idempotency_key"])
+                        created_at=datetime.fromisoformat(row["created_at"]), key=row["idempotency_key"],
+                        engine_version=row["engine_version"], events_json=row["events_json"])
 
 
 def _outbox_json(outbox: Iterable[OutgoingMessage]) -> list[str]:
