@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -11,7 +12,7 @@ from engine import __version__
 from engine.actions import Action
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
-from engine.game import apply, new_game, state_hash
+from engine.game import Transition, apply, new_game, state_hash
 from engine.model import GameState
 from engine.options import GameSetup
 
@@ -32,16 +33,25 @@ class InvalidRecord(ReplayMismatch):
     """The file is not a game record at all."""
 
 
-def replay(setup: GameSetup, actions: list[Action]) -> tuple[GameState, list[Event]]:
-    """Play the actions from the setup; every action must still be legal."""
+def replay_steps(setup: GameSetup, actions: Iterable[Action]) -> Iterator[Transition]:
+    """Play the actions from the setup, version by version: the opening's state and events, then each action's;
+    every action must still be legal."""
     state, events = new_game(setup)
+    yield Transition(state, events)
     for number, action in enumerate(actions, start=1):
         try:
-            state, new_events = apply(state, action)
+            state, events = apply(state, action)
         except RuleViolation as refusal:
             raise ReplayMismatch(f"action {number} ({action.type}) is refused on replay: {refusal}") from None
-        events += new_events
-    return state, events
+        yield Transition(state, events)
+
+
+def replay(setup: GameSetup, actions: list[Action]) -> tuple[GameState, list[Event]]:
+    """Play the actions from the setup; every action must still be legal."""
+    events: list[Event] = []
+    for step in replay_steps(setup, actions):  # only the last state is kept: a long game's would be megabytes
+        events += step.events
+    return step.state, events
 
 
 def record_game(setup: GameSetup, actions: list[Action], state: GameState) -> GameRecord:
@@ -51,17 +61,25 @@ def record_game(setup: GameSetup, actions: list[Action], state: GameState) -> Ga
 def verify(record: GameRecord) -> GameState:
     """Replay a record and check that it reaches the recorded state. A file written by another version of Mentat
     that fails says so: its rules, not the file, may be what changed."""
+    return verify_history(record)[0]
+
+
+def verify_history(record: GameRecord) -> tuple[GameState, list[list[Event]]]:
+    """`verify`, keeping the events of each version: the opening's, then each action's."""
+    events: list[list[Event]] = []
     try:
-        state, _ = replay(record.setup, record.actions)
+        for step in replay_steps(record.setup, record.actions):
+            events.append(step.events)
     except ReplayMismatch as refused:
         raise ReplayMismatch(f"{refused}{_another_version(record)}") from None
+    state = step.state
     actual = state_hash(state)
     if actual != record.state_hash:
         raise ReplayMismatch(
             f"the replayed state (hash {actual[:12]}) differs from the recorded one "
             f"(hash {record.state_hash[:12]}): the actions or the setup were altered{_another_version(record)}"
         )
-    return state
+    return state, events
 
 
 def _another_version(record: GameRecord) -> str:
