@@ -172,3 +172,17 @@ def test_a_refused_action_in_a_file_from_another_version_says_so(played):
     actions[index] = ChooseTraitor(faction=actions[index].faction, leader="nobody_at_all")
     with pytest.raises(ReplayMismatch, match=r"is refused on replay: .*This file was made by Mentat 0\.1\.0"):
         verify(record.model_copy(update={"actions": actions}))
+
+
+def test_verify_history_gives_each_versions_events_as_the_game_made_them(played):
+    from engine.game import apply
+    from engine.record import verify_history
+
+    setup, actions, state = played
+    before, made = new_game(setup)
+    told = [made]
+    for action in actions:
+        before, made = apply(before, action)
+        told.append(made)
+    verified, events = verify_history(record_game(setup, actions, state))
+    assert state_hash(verified) == state_hash(state) and events == told and len(events) == len(actions) + 1

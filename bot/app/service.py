@@ -63,12 +63,13 @@ STAGE_ORDER = {None: 0, HALF: 1, LAST: 2}
 LAST_CALL_SHARE = 0.1
 LAST_CALL_MAX = timedelta(hours=1)
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
-# see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets).
+# see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
+# (game_over) is followed by the reveal of every secret (bot/app/render.py).
 REVEALING_EVENTS = {
     "cards_dealt", "traitors_dealt", "card_up", "auction_card_seen", "card_bought", "extra_card_drawn",
     "spice_blow", "worm", "storm_moved", "plans_revealed", "prescience_answered", "traitor_called",
     "double_traitor", "spice_deck_seen", "trap_attack", "bt_attack_resolved", "bt_trap_resolved",
-    "bt_traitor_revealed", "card_given", "karama_played", "card_played",
+    "bt_traitor_revealed", "card_given", "karama_played", "card_played", "game_over",
 }
 
 
