@@ -12,9 +12,12 @@ from pathlib import Path
 
 from bench.engine_figures import bt_game
 from bench.timing import cpu_now, now, percentile, spread
+from bot.app.history import events_json
 from bot.app.ports import GameStatus
 from bot.app.service import GameService
+from bot.store.common import pack_snapshot
 from bot.store.sqlite import CONNECTION_PRAGMAS, SqliteGameStore
+from engine import __version__
 from engine.actions import Action
 from engine.autoplay import play_prompt
 from engine.ids import Faction
@@ -125,12 +128,14 @@ class BareCommits:
 
 async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
     """One whole game through GameService.submit on SQLite; after each submit, a bare commit of a row as
-    large as what the submit wrote (the snapshot, the action and its messages), on the same database."""
+    large as what the submit wrote (the snapshot, the action and its messages, and kept with the action its events
+    and the snapshot it applied to), on the same database."""
     store = TimedStore(await SqliteGameStore.open(path))
     bare = await BareCommits.open(path)
     try:
         service = GameService(store)
         game_id = await open_game(service, 1, seed)
+        state_before = (await store.load_game(game_id)).state_json
         rng = Rng.from_seed(seed)
         submits, submits_cpu, commits, sizes, loads, store_commits, trips = [], [], [], [], [], [], []
         for _ in range(max_actions):
@@ -150,7 +155,10 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
             store_commits += store.commits
             row = await store.load_game(game_id)
             size = (len(row.state_json) + len(action.model_dump_json())
-                    + sum(len(e.message) for e in accepted.events))  # the messages are built from the events
+                    + sum(len(e.message) for e in accepted.events)  # the messages are built from the events
+                    # kept with the action: its events, its version, and the snapshot it applied to, packed
+                    + len(events_json(accepted.events)) + len(__version__) + len(pack_snapshot(state_before)))
+            state_before = row.state_json
             sizes.append(size)
             commits.append(await bare.commit(size))
         ended = (await store.load_game(game_id)).status == GameStatus.ENDED
