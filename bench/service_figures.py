@@ -157,7 +157,8 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
             size = (len(row.state_json) + len(action.model_dump_json())
                     + sum(len(e.message) for e in accepted.events)  # the messages are built from the events
                     # kept with the action: its events, its version, and the snapshot it applied to, packed
-                    + len(events_json(accepted.events)) + len(__version__) + len(pack_snapshot(state_before)))
+                    + len(events_json(accepted.events)) + len(__version__)
+                    + len(pack_snapshot(state_before, row.state_json)))
             state_before = row.state_json
             sizes.append(size)
             commits.append(await bare.commit(size))

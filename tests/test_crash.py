@@ -62,15 +62,11 @@ async def _check_whole(db: str) -> int:
         game = await store.load_game("g1")
         stored = await store.actions("g1")
         assert game.seq == len(stored) and [a.seq for a in stored] == list(range(1, len(stored) + 1))
-        steps = replay_steps(GameSetup.model_validate_json(game.setup_json),
-                             [parse_action(a.action_json) for a in stored])
-        state = next(steps).state
-        for action, (after, events) in zip(stored, steps, strict=True):  # each kept with what it showed, whole
-            assert action.events_json == events_json(events)
-            assert state_hash(GameState.model_validate_json(await store.state_before("g1", action.seq))) == \
-                state_hash(state)
-            state = after
-        assert state_hash(state) == state_hash(GameState.model_validate_json(game.state_json))
+        steps = list(replay_steps(GameSetup.model_validate_json(game.setup_json),
+                                  [parse_action(a.action_json) for a in stored]))
+        assert [a.events_json for a in stored] == [events_json(step.events) for step in steps[1:]]  # as shown
+        assert await store.snapshot_from("g1", 0) == (0, steps[0].state.model_dump_json())  # every snapshot kept
+        assert state_hash(steps[-1].state) == state_hash(GameState.model_validate_json(game.state_json))
         assert all(row.seq <= game.seq for row in await store.pending_outbox(limit=100_000))
         return game.seq
     finally:

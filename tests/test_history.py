@@ -267,7 +267,7 @@ async def test_each_submit_keeps_its_version_its_events_and_the_snapshot_it_appl
     [stored] = await service.store.actions(game)
     assert stored.engine_version == engine.__version__
     assert json.loads(stored.events_json) == as_kept(accepted.events) and accepted.events
-    assert await service.store.state_before(game, 1) == row.state_json
+    assert await service.store.snapshot_from(game, 0) == (0, row.state_json)
 
 
 # --- a database made by the first schema --------------------------------------------------------------------------

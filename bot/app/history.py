@@ -28,11 +28,7 @@ _EVENTS = TypeAdapter(list[Event])
 
 
 class RulesChanged(Exception):
-    """Replayed under the rules installed now, a game's versions up to `version` are not what was played."""
-
-    def __init__(self, version: int):
-        self.version = version
-        super().__init__(f"the replay of versions 0 to {version} does not reach the stored snapshot")
+    """Replayed under the rules installed now, a game's versions are not what was played."""
 
 
 def events_json(events: Sequence[Event]) -> str:
@@ -70,7 +66,7 @@ def replay_until(setup: GameSetup, stored: Sequence[StoredAction], until: int, s
     except (ReplayMismatch, ValidationError):  # refused, or a snapshot this Mentat's state no longer reads
         reached = False
     if not reached:
-        raise RulesChanged(until)
+        raise RulesChanged(f"the replay of versions 0 to {until} does not reach the snapshot stored for {until}")
     return events, kept
 
 

@@ -195,13 +195,15 @@ class GameStore(Protocol):
                             key: str | None = None, *, engine_version: str | None = None,
                             events_json: str | None = None, state_before_json: str | None = None) -> int:
         """The action (with its idempotency key, the version of Mentat that applied it, its events and the snapshot
-        it was applied to: StoredAction, `state_before`), the new snapshot, its messages and (when the game ends)
+        it was applied to: StoredAction, `snapshot_from`), the new snapshot, its messages and (when the game ends)
         its new status, atomically. A key already stored for the game refuses with VersionConflict."""
         ...
 
-    async def state_before(self, game_id: str, seq: int) -> str | None:
-        """The snapshot that action `seq` was applied to (the game at version seq - 1), as committed with it; None
-        when it was stored without one (before snapshots were kept, or imported) or there is no such action."""
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        """The earliest version of the game at or after `version` whose snapshot is stored, and that snapshot: the
+        game's own at its current version, or one kept with the action applied to it (`commit_action`'s
+        state_before_json). Kept snapshots read back from the current one through every later action, so the walk
+        back stops at an action stored without one (before snapshots were kept, or imported)."""
         ...
 
     async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
@@ -211,7 +213,8 @@ class GameStore(Protocol):
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
                               status: GameStatus | None = None) -> None:
         """Undo: drop the actions after `keep`, store the snapshot of version `keep` (seq = keep), queue the messages
-        and, when given, set the new status (an undone end: RUNNING again), in one transaction."""
+        and, when given, set the new status (an undone end: RUNNING again), in one transaction. The snapshots kept
+        before `keep` read back only from the one that was stored for `keep` (`snapshot_from`), as `state_json`."""
         ...
 
     async def actions(self, game_id: str) -> list[StoredAction]: ...

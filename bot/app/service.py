@@ -464,13 +464,13 @@ class GameService:
 
     async def export_for(self, game_id: str, reader: Faction | None) -> str:
         """A running game as `reader` may know it (None: the table, e.g. a moderator without a seat): the
-        factions and options, the seats, every public event and `reader`'s own private ones by game version,
-        and `reader`'s view of the game now. No seed, no other faction's secret: a moderator who plays gets
+        factions and options, the seats, every public event and `reader`'s own private ones by game version (as
+        they were shown; versions that cannot be shown any more are one entry saying why), and `reader`'s view of
+        the game now. No seed, no other faction's secret: a moderator who plays gets
         exactly what any player gets."""
         row = await self._load(game_id)
         setup = GameSetup.model_validate_json(row.setup_json)
-        stored = await self.store.actions(game_id)
-        told, lost = await self._shown(row, setup, stored)
+        _, told, lost = await self._shown(row, setup)
         log = _readers_log(told, lost, reader)
         seen = view(_state(row), reader)
         return json.dumps({
@@ -540,35 +540,28 @@ class GameService:
         if not 1 <= last <= MAX_LOG_LENGTH:
             raise NotAllowed(f"The log shows 1 to {MAX_LOG_LENGTH} entries, not {last}.")
         row = await self._load(game_id)
-        stored = await self.store.actions(game_id)
         setup = GameSetup.model_validate_json(row.setup_json)
         opening_told = row.status != GameStatus.OPEN or row.seq > 0  # a new game's deal is told at its start
-        told, lost = await self._shown(row, setup, stored)
+        stored, told, lost = await self._shown(row, setup)
         timed = _public_entries(told, lost, stored, row.started_at or row.created_at, opening_told)
         timed += [(note.created_at, f"v{note.seq} {note.text}") for note in await self.store.log_notes(game_id)]
         timed.sort(key=lambda entry: entry[0])  # stable: an action stays before a note of the same instant
         return [text for _, text in timed[-last:]]
 
-    async def _shown(self, row: GameRecordRow, setup: GameSetup,
-                     stored: list[StoredAction]) -> tuple[list[list[Event] | None], tuple[int, str] | None]:
-        """The events each version of the game showed, as kept (bot/app/history.py), the versions that kept none
-        rebuilt by a replay checked against the next stored snapshot; and, when that replay fails (the rules
-        changed since), the last version it could not rebuild and why (those versions are None)."""
+    async def _shown(self, row: GameRecordRow, setup: GameSetup) -> tuple[
+            list[StoredAction], list[list[Event] | None], tuple[int, str] | None]:
+        """The game's actions; the events each of its versions showed, as kept (bot/app/history.py), the versions
+        that kept none rebuilt by a replay checked against the next stored snapshot; and, when that replay fails
+        (the rules changed since), the last version it could not rebuild and why (those versions are None)."""
+        stored = await self.store.actions(row.game_id)
         untold = last_untold(row.opening_events_json, stored)
-        reference = await self._snapshot_from(row, untold) if untold is not None else None
+        reference = await self.store.snapshot_from(row.game_id, untold) if untold is not None else None
+        if reference is not None and reference[0] > len(stored):  # actions taken meanwhile lead to it: read them
+            stored = await self.store.actions(row.game_id)
         # A replay is pure CPU work (a second or so for a long game), and so is reading a long game's kept events:
         # off the event loop, so the bot stays live.
         told, lost = await asyncio.to_thread(shown, setup, row.opening_events_json, stored, reference)
-        return told, (lost, _not_shown(row, lost)) if lost is not None else None
-
-    async def _snapshot_from(self, row: GameRecordRow, version: int) -> tuple[int, str]:
-        """The first version at or after `version` whose snapshot is stored (with the action that followed it, or
-        the game's own for its current version), and that snapshot."""
-        for later in range(version, row.seq):
-            snapshot = await self.store.state_before(row.game_id, later + 1)
-            if snapshot is not None:
-                return later, snapshot
-        return row.seq, row.state_json
+        return stored, told, (lost, _not_shown(row, lost)) if lost is not None else None
 
     async def state_of(self, game_id: str) -> GameState:
         return _state(await self._load(game_id))
@@ -723,7 +716,7 @@ class GameService:
             keep = len(stored) - count
             undone = [None if a.events_json is None else kept_events(a.events_json) for a in stored[keep:]]
             untold = max((a.seq for a in stored[keep:] if a.events_json is None), default=keep)
-            version, snapshot = await self._snapshot_from(row, untold)
+            version, snapshot = await self.store.snapshot_from(game_id, untold)
             if version == keep:
                 restored = snapshot
             else:  # stored before snapshots (and events) were kept: rebuilt, if these rules still play it

@@ -40,7 +40,9 @@ class MemoryGameStore:
         self._clock = clock
         self._games: dict[str, GameRecordRow] = {}  # in creation order
         self._actions: dict[str, list[StoredAction]] = {}
-        self._states_before: dict[str, dict[int, str]] = {}  # game -> {action seq: the snapshot it applied to}
+        # game -> {action seq: (the snapshot it applied to, the one it made)}: a kept snapshot reads back only from the
+        # one that followed it, as the SQL stores' packed snapshots do (bot/store/common.py, pack_snapshot)
+        self._snapshots: dict[str, dict[int, tuple[str, str]]] = {}
         self._outbox: dict[int, OutboxRow] = {}  # in id order
         self._last_outbox_id = 0
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
@@ -62,7 +64,7 @@ class MemoryGameStore:
         self._actions[game.game_id] = [action.model_copy(update={"created_at": as_utc(action.created_at)
                                                                  if action.created_at else created_at})
                                        for action in actions]
-        self._states_before[game.game_id] = {}
+        self._snapshots[game.game_id] = {}
         self._queue(game.game_id, game.seq, outbox)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
@@ -94,23 +96,26 @@ class MemoryGameStore:
             StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now(), key=key,
                          engine_version=engine_version, events_json=events_json))
         if state_before_json is not None:
-            self._states_before[game_id][new_seq] = state_before_json
+            self._snapshots[game_id][new_seq] = (state_before_json, state_json)
         game.state_json, game.seq = state_json, new_seq
         self._queue(game_id, new_seq, outbox)
         if status is not None:
             game.status = GameStatus(status)
         return new_seq
 
-    async def state_before(self, game_id: str, seq: int) -> str | None:
-        return self._states_before.get(game_id, {}).get(seq)
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        game = self._game(game_id)
+        earliest, snapshot = game.seq, game.state_json
+        while earliest > version and (kept := self._snapshots[game_id].get(earliest)) and kept[1] == snapshot:
+            earliest, snapshot = earliest - 1, kept[0]
+        return earliest, snapshot
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
                               status: GameStatus | None = None) -> None:
         game = self._game(game_id)
         check_keep(game_id, keep, game.seq)
         self._actions[game_id] = [action for action in self._actions[game_id] if action.seq <= keep]
-        self._states_before[game_id] = {seq: state for seq, state in self._states_before[game_id].items()
-                                        if seq <= keep}
+        self._snapshots[game_id] = {seq: kept for seq, kept in self._snapshots[game_id].items() if seq <= keep}
         game.state_json, game.seq = state_json, keep
         if status is not None:
             game.status = GameStatus(status)

@@ -43,7 +43,7 @@ from bot.store.common import (
     check_outbox_status,
     migration_files,
     pack_snapshot,
-    unpack_snapshot,
+    unpack_snapshots,
     utc_now,
 )
 
@@ -56,7 +56,10 @@ POOL_SIZE = 10  # connections per process: a submit holds one for a single round
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg's default is a minute)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id,"
-                 " created_at, settings_json, started_at, engine_version, opening_events_json")
+                 " created_at, settings_json, started_at, engine_version")
+# The game's opening's events, kept in a table of their own (migration 0007), read in the same statement.
+_OPENING = ("(SELECT events_json FROM game_openings WHERE game_openings.game_id = games.game_id)"
+            " AS opening_events_json")
 _ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 # The game's seats as one JSON object, read in the same statement (one snapshot) as the game.
 _SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) FROM seats"
@@ -156,16 +159,17 @@ class PostgresGameStore:
         async with self._pool.acquire() as db, db.transaction():
             try:
                 await db.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS})"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                     game.game_id, game.guild_id, game.channel_id, GameStatus(game.status).value, game.setup_json,
                     game.state_json, game.seq, game.moderator_role_id, created_at, json.dumps(game.settings),
-                    as_utc(game.started_at) if game.started_at else None, game.engine_version,
-                    game.opening_events_json)
+                    as_utc(game.started_at) if game.started_at else None, game.engine_version)
             except asyncpg.UniqueViolationError as clash:
                 what = (f"channel {game.channel_id}" if clash.constraint_name == "games_channel_unique"
                         else f"game {game.game_id}")
                 raise GameExists(f"{what} already has a stored game") from None
+            if game.opening_events_json is not None:
+                await db.execute("INSERT INTO game_openings (game_id, events_json) VALUES ($1, $2)", game.game_id,
+                                 game.opening_events_json)
             await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES ($1, $2, $3)",
                                  [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             await db.executemany(
@@ -193,7 +197,7 @@ class PostgresGameStore:
                             events_json: str | None = None, state_before_json: str | None = None) -> int:
         messages, logged = _outbox_columns(outbox)
         new_status = GameStatus(status).value if status is not None else None
-        state_before = pack_snapshot(state_before_json) if state_before_json is not None else None
+        state_before = pack_snapshot(state_before_json, state_json) if state_before_json is not None else None
         try:
             committed, seq_before = await self._pool.fetchrow(
                 _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
@@ -206,10 +210,14 @@ class PostgresGameStore:
             raise VersionConflict(f"game {game_id} is no longer at seq {expected_seq}")
         return expected_seq + 1
 
-    async def state_before(self, game_id: str, seq: int) -> str | None:
-        packed = await self._pool.fetchval("SELECT state_before FROM actions WHERE game_id = $1 AND seq = $2",
-                                           game_id, seq)
-        return unpack_snapshot(packed) if packed is not None else None
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        row = await self._pool.fetchrow(  # one statement: the game and its kept snapshots from one database snapshot
+            "SELECT seq, state_json, ARRAY(SELECT ROW(actions.seq, state_before) FROM actions WHERE actions.game_id"
+            " = games.game_id AND actions.seq > $2 ORDER BY actions.seq DESC) AS packed FROM games WHERE game_id = $1",
+            game_id, version)
+        if row is None:
+            raise UnknownGame(game_id)
+        return unpack_snapshots((row["seq"], row["state_json"]), [tuple(kept) for kept in row["packed"]])
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
                               status: GameStatus | None = None) -> None:
@@ -332,7 +340,7 @@ class PostgresGameStore:
 
     async def _select_games(self, condition: str, *params: Any) -> list[GameRecordRow]:
         """The games matching `condition` (a fixed SQL fragment with numbered parameters), with their seats."""
-        rows = await self._pool.fetch(f"SELECT {_GAME_COLUMNS}, {_SEATS} FROM games WHERE {condition}"
+        rows = await self._pool.fetch(f"SELECT {_GAME_COLUMNS}, {_OPENING}, {_SEATS} FROM games WHERE {condition}"
                                       " ORDER BY created_at, number", *params)
         return [_game_row(row) for row in rows]
 

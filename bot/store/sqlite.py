@@ -51,7 +51,7 @@ from bot.store.common import (
     check_outbox_status,
     migration_files,
     pack_snapshot,
-    unpack_snapshot,
+    unpack_snapshots,
     utc_now,
 )
 
@@ -74,7 +74,10 @@ CONNECTION_PRAGMAS = (
 ROW_CACHE_SIZE = 1024  # games whose row is kept in memory: a few KiB each (the snapshot's JSON, mostly)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id, created_at,"
-                 " settings_json, started_at, engine_version, opening_events_json")
+                 " settings_json, started_at, engine_version")
+# A game's row as read: its columns and its opening's events, kept in a table of their own (migration 0008).
+_GAME_ROW = (f"{_GAME_COLUMNS}, (SELECT events_json FROM game_openings WHERE game_openings.game_id = games.game_id)"
+             " AS opening_events_json")
 _ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 
 
@@ -161,11 +164,13 @@ class SqliteGameStore:
                 what = f"game {game.game_id}" if clash["game_id"] == game.game_id else f"channel {game.channel_id}"
                 raise GameExists(f"{what} already has a stored game")
             db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
                  game.seq, game.moderator_role_id, created_at, settings_json,
-                 _timestamp(game.started_at) if game.started_at else None, game.engine_version,
-                 game.opening_events_json))
+                 _timestamp(game.started_at) if game.started_at else None, game.engine_version))
+            if game.opening_events_json is not None:
+                db.execute("INSERT INTO game_openings (game_id, events_json) VALUES (?, ?)",
+                           (game.game_id, game.opening_events_json))
             db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
                            [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             db.executemany(
@@ -200,7 +205,7 @@ class SqliteGameStore:
 
         def work(db: sqlite3.Connection) -> int:
             # Packed here, on the connection's thread: zlib lets the event loop run meanwhile.
-            state_before = pack_snapshot(state_before_json) if state_before_json is not None else None
+            state_before = pack_snapshot(state_before_json, state_json) if state_before_json is not None else None
             seq = _current_seq(db, game_id)
             if seq != expected_seq:
                 raise VersionConflict(f"game {game_id} is at seq {seq}, not {expected_seq}")
@@ -221,11 +226,14 @@ class SqliteGameStore:
             update["status"] = GameStatus(status)
         return await self._write(work, game_id, lambda row: row.model_copy(update=update))
 
-    async def state_before(self, game_id: str, seq: int) -> str | None:
-        def work(db: sqlite3.Connection) -> str | None:
-            row = db.execute("SELECT state_before FROM actions WHERE game_id = ? AND seq = ?",
-                             (game_id, seq)).fetchone()
-            return unpack_snapshot(row["state_before"]) if row is not None and row["state_before"] is not None else None
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        def work(db: sqlite3.Connection) -> tuple[int, str]:
+            game = db.execute("SELECT seq, state_json FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            if game is None:
+                raise UnknownGame(game_id)
+            packed = db.execute("SELECT seq, state_before FROM actions WHERE game_id = ? AND seq > ?"
+                                " ORDER BY seq DESC", (game_id, version)).fetchall()
+            return unpack_snapshots((game["seq"], game["state_json"]), packed)  # on this thread: zlib frees the loop
 
         return await self._run(work)
 
@@ -404,7 +412,7 @@ class SqliteGameStore:
         with `remember`, kept in the row cache as well (on the thread, so in order with the writes)."""
 
         def work(db: sqlite3.Connection) -> list[GameRecordRow]:
-            games = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {condition} ORDER BY created_at, rowid",
+            games = db.execute(f"SELECT {_GAME_ROW} FROM games WHERE {condition} ORDER BY created_at, rowid",
                                params).fetchall()
             seats = db.execute("SELECT game_id, faction, user_id FROM seats"
                                f" WHERE game_id IN (SELECT game_id FROM games WHERE {condition}) ORDER BY faction",
