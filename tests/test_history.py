@@ -262,7 +262,7 @@ async def test_each_submit_keeps_its_version_its_events_and_the_snapshot_it_appl
     game = await open_game(service)
     row = await service.store.load_game(game)
     assert row.engine_version == engine.__version__
-    assert json.loads(row.opening_events_json) == as_kept(new_game(SETUP).events)
+    assert json.loads(await service.store.opening_events(game)) == as_kept(new_game(SETUP).events)
     accepted = await service.submit(game, 0, SetStorm(admin="mod", reason="table error", sector=9), admin=True)
     [stored] = await service.store.actions(game)
     assert stored.engine_version == engine.__version__

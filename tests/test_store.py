@@ -378,14 +378,15 @@ async def test_a_refused_commit_keeps_no_snapshot(store):
 async def test_a_game_is_created_with_its_version_and_opening_events_and_an_import_with_its_actions_events(store):
     opening = '[{"type": "cards_dealt", "message": "Cards dealt.", "audience": null}]'
     played = [StoredAction(seq=1, actor=ALICE, action_json='{"a": 1}', engine_version="0.2.0", events_json="[]")]
-    await store.create_game(record(seq=1, state_json='{"seq": 1}', engine_version="0.2.0",
-                                   opening_events_json=opening), [], played)
-    game = await store.load_game("g1")
-    assert (game.engine_version, game.opening_events_json) == ("0.2.0", opening)
+    await store.create_game(record(seq=1, state_json='{"seq": 1}', engine_version="0.2.0"), [], played, opening)
+    assert (await store.load_game("g1")).engine_version == "0.2.0"
+    assert await store.opening_events("g1") == opening
     assert [(a.engine_version, a.events_json) for a in await store.actions("g1")] == [("0.2.0", "[]")]
     assert await store.snapshot_from("g1", 0) == (1, '{"seq": 1}')  # an import keeps no snapshots: files have none
     await store.create_game(record("g2", channel_id=2000), [])
-    assert (await store.load_game("g2")).opening_events_json is None
+    assert await store.opening_events("g2") is None
+    with pytest.raises(UnknownGame):
+        await store.opening_events("nope")
 
 
 async def test_undo_drops_the_snapshots_of_what_it_takes_back(store):

@@ -107,9 +107,6 @@ class GameRecordRow(BaseModel):
     # The version of Mentat (engine.__version__) that created the game, or imported it; "0.1.0" for the games
     # stored before versions were recorded. None only where a caller did not say (a test's row).
     engine_version: str | None = None
-    # The events of the game's opening (version 0) as they were shown (bot/app/history.py writes them); None where
-    # they were not kept (a game stored before they were), which the log rebuilds by replay.
-    opening_events_json: str | None = None
 
 
 class LogNote(BaseModel):
@@ -180,8 +177,15 @@ class GameStore(Protocol):
     A method given the id of a game never created raises UnknownGame (`load_game` returns None instead)."""
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
-        """A new game; an imported one comes with its actions (seq 1..game.seq, in order)."""
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
+        """A new game, with the events of its opening (version 0) as they were shown (`opening_events`); an imported
+        one comes with its actions (seq 1..game.seq, in order)."""
+        ...
+
+    async def opening_events(self, game_id: str) -> str | None:
+        """The events of the game's opening as `create_game` was given them (bot/app/history.py writes them); None
+        where they were not kept (a game stored before they were), which the log rebuilds by replay. Apart from the
+        game's row, which every action reads and writes: only its log reads them."""
         ...
 
     async def load_game(self, game_id: str) -> GameRecordRow | None: ...

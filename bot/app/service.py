@@ -265,10 +265,10 @@ class GameService:
         row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
                             state_json=state.model_dump_json(), seq=0, created_at=self.clock(), settings=settings,
-                            engine_version=__version__, opening_events_json=events_json(opening))
+                            engine_version=__version__)
         lobby = OutgoingMessage(recipient=Recipient(channel=True), text=lobby_text(setup, {}, settings), key=LOBBY_KEY)
         try:
-            await self.store.create_game(row, [lobby])
+            await self.store.create_game(row, [lobby], opening_events_json=events_json(opening))
         except GameExists:  # created by someone else a moment ago
             raise NotAllowed("This channel already has a game; use another channel or thread.") from None
         return row
@@ -512,8 +512,7 @@ class GameService:
         row = GameRecordRow(game_id=f"g{channel_id}", guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.ENDED if ended else GameStatus.OPEN,
                             setup_json=record.setup.model_dump_json(), state_json=state.model_dump_json(),
-                            seq=state.seq, seats=seats, created_at=now, engine_version=__version__,
-                            opening_events_json=events_json(told[0]))
+                            seq=state.seq, seats=seats, created_at=now, engine_version=__version__)
         # Each action as this Mentat applied it in the replay that verified the file (the version that made the
         # file may have told it otherwise; that one's words are not in the file).
         actions = [StoredAction(seq=number, actor=by_user, action_json=action.model_dump_json(), created_at=now,
@@ -527,7 +526,7 @@ class GameService:
         notice = _correction(by, f"imported a game: {len(record.actions)} actions, turn {state.turn}, "
                                  f"{state.phase.value.replace('_', ' ')}, verified by replay, {origin}", None)
         try:
-            await self.store.create_game(row, [notice, _to_table(then)], actions)
+            await self.store.create_game(row, [notice, _to_table(then)], actions, events_json(told[0]))
         except GameExists:
             raise NotAllowed("This channel already has a game; import into another channel or thread.") from None
         return row
@@ -554,13 +553,14 @@ class GameService:
         that kept none rebuilt by a replay checked against the next stored snapshot; and, when that replay fails
         (the rules changed since), the last version it could not rebuild and why (those versions are None)."""
         stored = await self.store.actions(row.game_id)
-        untold = last_untold(row.opening_events_json, stored)
+        opening = await self.store.opening_events(row.game_id)
+        untold = last_untold(opening, stored)
         reference = await self.store.snapshot_from(row.game_id, untold) if untold is not None else None
         if reference is not None and reference[0] > len(stored):  # actions taken meanwhile lead to it: read them
             stored = await self.store.actions(row.game_id)
         # A replay is pure CPU work (a second or so for a long game), and so is reading a long game's kept events:
         # off the event loop, so the bot stays live.
-        told, lost = await asyncio.to_thread(shown, setup, row.opening_events_json, stored, reference)
+        told, lost = await asyncio.to_thread(shown, setup, opening, stored, reference)
         return stored, told, (lost, _not_shown(row, lost)) if lost is not None else None
 
     async def state_of(self, game_id: str) -> GameState:

@@ -43,6 +43,7 @@ class MemoryGameStore:
         # game -> {action seq: (the snapshot it applied to, the one it made)}: a kept snapshot reads back only from the
         # one that followed it, as the SQL stores' packed snapshots do (bot/store/common.py, pack_snapshot)
         self._snapshots: dict[str, dict[int, tuple[str, str]]] = {}
+        self._openings: dict[str, str | None] = {}  # game -> the events of its opening, as kept
         self._outbox: dict[int, OutboxRow] = {}  # in id order
         self._last_outbox_id = 0
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
@@ -50,7 +51,7 @@ class MemoryGameStore:
         self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         if game.game_id in self._games:
             raise GameExists(f"game {game.game_id} already exists")
@@ -65,6 +66,7 @@ class MemoryGameStore:
                                                                  if action.created_at else created_at})
                                        for action in actions]
         self._snapshots[game.game_id] = {}
+        self._openings[game.game_id] = opening_events_json
         self._queue(game.game_id, game.seq, outbox)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
@@ -102,6 +104,10 @@ class MemoryGameStore:
         if status is not None:
             game.status = GameStatus(status)
         return new_seq
+
+    async def opening_events(self, game_id: str) -> str | None:
+        self._game(game_id)
+        return self._openings[game_id]
 
     async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
         game = self._game(game_id)

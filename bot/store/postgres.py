@@ -57,9 +57,6 @@ CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg'
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id,"
                  " created_at, settings_json, started_at, engine_version")
-# The game's opening's events, kept in a table of their own (migration 0007), read in the same statement.
-_OPENING = ("(SELECT events_json FROM game_openings WHERE game_openings.game_id = games.game_id)"
-            " AS opening_events_json")
 _ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 # The game's seats as one JSON object, read in the same statement (one snapshot) as the game.
 _SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) FROM seats"
@@ -152,7 +149,7 @@ class PostgresGameStore:
         await self._pool.close()  # waits for the connections in use to be released
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = as_utc(game.created_at or self._clock())
         messages, logged = _outbox_columns(outbox)
@@ -167,9 +164,9 @@ class PostgresGameStore:
                 what = (f"channel {game.channel_id}" if clash.constraint_name == "games_channel_unique"
                         else f"game {game.game_id}")
                 raise GameExists(f"{what} already has a stored game") from None
-            if game.opening_events_json is not None:
+            if opening_events_json is not None:
                 await db.execute("INSERT INTO game_openings (game_id, events_json) VALUES ($1, $2)", game.game_id,
-                                 game.opening_events_json)
+                                 opening_events_json)
             await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES ($1, $2, $3)",
                                  [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             await db.executemany(
@@ -209,6 +206,13 @@ class PostgresGameStore:
                 raise UnknownGame(game_id)
             raise VersionConflict(f"game {game_id} is no longer at seq {expected_seq}")
         return expected_seq + 1
+
+    async def opening_events(self, game_id: str) -> str | None:
+        row = await self._pool.fetchrow("SELECT (SELECT events_json FROM game_openings WHERE game_id = $1) AS events"
+                                        " FROM games WHERE game_id = $1", game_id)
+        if row is None:
+            raise UnknownGame(game_id)
+        return row["events"]
 
     async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
         row = await self._pool.fetchrow(  # one statement: the game and its kept snapshots from one database snapshot
@@ -340,7 +344,7 @@ class PostgresGameStore:
 
     async def _select_games(self, condition: str, *params: Any) -> list[GameRecordRow]:
         """The games matching `condition` (a fixed SQL fragment with numbered parameters), with their seats."""
-        rows = await self._pool.fetch(f"SELECT {_GAME_COLUMNS}, {_OPENING}, {_SEATS} FROM games WHERE {condition}"
+        rows = await self._pool.fetch(f"SELECT {_GAME_COLUMNS}, {_SEATS} FROM games WHERE {condition}"
                                       " ORDER BY created_at, number", *params)
         return [_game_row(row) for row in rows]
 
@@ -379,8 +383,7 @@ def _game_row(row: asyncpg.Record) -> GameRecordRow:
                          status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
                          seq=row["seq"], seats=json.loads(row["seats"]), moderator_role_id=row["moderator_role_id"],
                          created_at=row["created_at"], settings=json.loads(row["settings_json"]),
-                         started_at=row["started_at"], engine_version=row["engine_version"],
-                         opening_events_json=row["opening_events_json"])
+                         started_at=row["started_at"], engine_version=row["engine_version"])
 
 
 def _outbox_columns(outbox: Iterable[OutgoingMessage]) -> tuple[list[str], list[bool]]:

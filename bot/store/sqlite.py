@@ -75,9 +75,6 @@ ROW_CACHE_SIZE = 1024  # games whose row is kept in memory: a few KiB each (the 
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, moderator_role_id, created_at,"
                  " settings_json, started_at, engine_version")
-# A game's row as read: its columns and its opening's events, kept in a table of their own (migration 0008).
-_GAME_ROW = (f"{_GAME_COLUMNS}, (SELECT events_json FROM game_openings WHERE game_openings.game_id = games.game_id)"
-             " AS opening_events_json")
 _ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 
 
@@ -148,7 +145,7 @@ class SqliteGameStore:
             self._thread.shutdown()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = _timestamp(game.created_at or self._clock())
         settings_json = json.dumps(game.settings)
@@ -168,9 +165,9 @@ class SqliteGameStore:
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
                  game.seq, game.moderator_role_id, created_at, settings_json,
                  _timestamp(game.started_at) if game.started_at else None, game.engine_version))
-            if game.opening_events_json is not None:
+            if opening_events_json is not None:
                 db.execute("INSERT INTO game_openings (game_id, events_json) VALUES (?, ?)",
-                           (game.game_id, game.opening_events_json))
+                           (game.game_id, opening_events_json))
             db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
                            [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             db.executemany(
@@ -225,6 +222,14 @@ class SqliteGameStore:
         if status is not None:
             update["status"] = GameStatus(status)
         return await self._write(work, game_id, lambda row: row.model_copy(update=update))
+
+    async def opening_events(self, game_id: str) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            _current_seq(db, game_id)
+            row = db.execute("SELECT events_json FROM game_openings WHERE game_id = ?", (game_id,)).fetchone()
+            return row["events_json"] if row is not None else None
+
+        return await self._run(work)
 
     async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
         def work(db: sqlite3.Connection) -> tuple[int, str]:
@@ -412,7 +417,7 @@ class SqliteGameStore:
         with `remember`, kept in the row cache as well (on the thread, so in order with the writes)."""
 
         def work(db: sqlite3.Connection) -> list[GameRecordRow]:
-            games = db.execute(f"SELECT {_GAME_ROW} FROM games WHERE {condition} ORDER BY created_at, rowid",
+            games = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {condition} ORDER BY created_at, rowid",
                                params).fetchall()
             seats = db.execute("SELECT game_id, faction, user_id FROM seats"
                                f" WHERE game_id IN (SELECT game_id FROM games WHERE {condition}) ORDER BY faction",
@@ -484,7 +489,7 @@ def _game_row(row: sqlite3.Row, seats: dict[str, int]) -> GameRecordRow:
                          created_at=datetime.fromisoformat(row["created_at"]),
                          settings=json.loads(row["settings_json"]),
                          started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None,
-                         engine_version=row["engine_version"], opening_events_json=row["opening_events_json"])
+                         engine_version=row["engine_version"])
 
 
 def _copy(row: GameRecordRow, settings_json: str) -> GameRecordRow:
