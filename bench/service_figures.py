@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-
-import aiosqlite
 
 from bench.engine_figures import bt_game
 from bench.timing import cpu_now, now, percentile, spread
+from bot.app.history import events_json
 from bot.app.ports import GameStatus
 from bot.app.service import GameService
+from bot.store.common import pack_snapshot
 from bot.store.sqlite import CONNECTION_PRAGMAS, SqliteGameStore
+from engine import __version__
 from engine.actions import Action
 from engine.autoplay import play_prompt
 from engine.ids import Faction
@@ -57,14 +60,13 @@ class TimedStore:
         self.loads: list[float] = []
         self.commits: list[float] = []
         self.trips = 0
-        connection = store._db
-        handover = connection._execute  # aiosqlite queues every call on its thread through this
+        handover = store._on_thread  # the store hands every call to its connection's thread through this
 
-        async def counted(fn, *args, **kwargs):
+        async def counted(call, *args):
             self.trips += 1
-            return await handover(fn, *args, **kwargs)
+            return await handover(call, *args)
 
-        connection._execute = counted
+        store._on_thread = counted
 
     def __getattr__(self, name: str):
         return getattr(self.store, name)
@@ -85,41 +87,55 @@ class TimedStore:
 
 
 class BareCommits:
-    """A second connection to the same database, with the store's pragmas, writing one row per commit."""
+    """A second connection to the same database, with the store's pragmas, writing one row per commit: on a
+    thread of its own, as the store runs its connection, so that a commit is one hand-over there too."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
         self.db = db
+        self.thread = thread
 
     @classmethod
     async def open(cls, path: Path) -> BareCommits:
-        db = await aiosqlite.connect(path, isolation_level=None)
-        for pragma in CONNECTION_PRAGMAS:
-            await db.execute(pragma)
-        await db.execute("CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-        return cls(db)
+        thread = ThreadPoolExecutor(max_workers=1)
+
+        def connect() -> sqlite3.Connection:
+            db = sqlite3.connect(path, isolation_level=None)
+            for pragma in CONNECTION_PRAGMAS:
+                db.execute(pragma)
+            db.execute("CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+            return db
+
+        return cls(await asyncio.get_running_loop().run_in_executor(thread, connect), thread)
 
     async def commit(self, size: int) -> float:
         """Seconds to write (upsert) one row of `size` characters in its own transaction."""
         body = "x" * size
+
+        def write() -> None:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO bench_rows (id, body) VALUES (1, ?)"
+                            " ON CONFLICT (id) DO UPDATE SET body = excluded.body", (body,))
+            self.db.execute("COMMIT")
+
         started = now()
-        await self.db.execute("BEGIN IMMEDIATE")
-        await self.db.execute("INSERT INTO bench_rows (id, body) VALUES (1, ?)"
-                              " ON CONFLICT (id) DO UPDATE SET body = excluded.body", (body,))
-        await self.db.execute("COMMIT")
+        await asyncio.get_running_loop().run_in_executor(self.thread, write)
         return now() - started
 
     async def close(self) -> None:
-        await self.db.close()
+        await asyncio.get_running_loop().run_in_executor(self.thread, self.db.close)
+        self.thread.shutdown()
 
 
 async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
     """One whole game through GameService.submit on SQLite; after each submit, a bare commit of a row as
-    large as what the submit wrote (the snapshot, the action and its messages), on the same database."""
+    large as what the submit wrote (the snapshot, the action and its messages, and kept with the action its events
+    and the snapshot it applied to), on the same database."""
     store = TimedStore(await SqliteGameStore.open(path))
     bare = await BareCommits.open(path)
     try:
         service = GameService(store)
         game_id = await open_game(service, 1, seed)
+        state_before = (await store.load_game(game_id)).state_json
         rng = Rng.from_seed(seed)
         submits, submits_cpu, commits, sizes, loads, store_commits, trips = [], [], [], [], [], [], []
         for _ in range(max_actions):
@@ -139,7 +155,11 @@ async def submit_figures(path: Path, seed: int, max_actions: int) -> dict:
             store_commits += store.commits
             row = await store.load_game(game_id)
             size = (len(row.state_json) + len(action.model_dump_json())
-                    + sum(len(e.message) for e in accepted.events))  # the messages are built from the events
+                    + sum(len(e.message) for e in accepted.events)  # the messages are built from the events
+                    # kept with the action: its events, its version, and the snapshot it applied to, packed
+                    + len(events_json(accepted.events)) + len(__version__)
+                    + len(pack_snapshot(state_before, row.state_json)))
+            state_before = row.state_json
             sizes.append(size)
             commits.append(await bare.commit(size))
         ended = (await store.load_game(game_id)).status == GameStatus.ENDED

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
-FORBIDDEN = {"bot", "discord", "asyncio", "aiosqlite", "random", "time", "datetime", "socket", "requests"}
+FORBIDDEN = {"bot", "discord", "asyncio", "sqlite3", "asyncpg", "random", "time", "datetime", "socket", "requests"}
 # The command line and the data loader are the engine's only doors to files.
 IO_ALLOWED = {"__main__.py", "data.py", "record.py"}
 

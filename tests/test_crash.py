@@ -1,7 +1,7 @@
 """Crash safety: the console process is killed (SIGKILL) at random moments while automatic players act on a
 game stored in SQLite, or in PostgreSQL (the test run's own server); after each restart the stored game is
-whole — its actions replay to its snapshot, its version counts its actions, and no outbox row is lost or
-half-written (bot issue, persistence). Every queued message
+whole — its actions replay to its snapshot, each kept with the events it showed and the snapshot it applied to,
+its version counts its actions, and no outbox row is lost or half-written (bot issue, persistence). Every queued message
 is delivered exactly once: the console's gateway appends each delivery, with its outbox id, to a file it
 fsyncs (the platform's history) and does NOT drop a second delivery of a row; after the kills and a clean final
 run every outbox row is in that file exactly once.
@@ -30,6 +30,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.app.history import events_json
 from bot.app.service import GameService
 from bot.console.gateway import ConsoleGateway
 from bot.store.opening import is_postgres_url, open_store
@@ -39,7 +40,7 @@ from engine.game import state_hash
 from engine.ids import Faction
 from engine.model import GameState
 from engine.options import GameSetup
-from engine.record import replay
+from engine.record import replay_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = int(os.environ.get("CRASH_KILLS", "4"))
@@ -61,9 +62,11 @@ async def _check_whole(db: str) -> int:
         game = await store.load_game("g1")
         stored = await store.actions("g1")
         assert game.seq == len(stored) and [a.seq for a in stored] == list(range(1, len(stored) + 1))
-        state, _ = replay(GameSetup.model_validate_json(game.setup_json), [parse_action(a.action_json)
-                                                                          for a in stored])
-        assert state_hash(state) == state_hash(GameState.model_validate_json(game.state_json))
+        steps = list(replay_steps(GameSetup.model_validate_json(game.setup_json),
+                                  [parse_action(a.action_json) for a in stored]))
+        assert [a.events_json for a in stored] == [events_json(step.events) for step in steps[1:]]  # as shown
+        assert await store.snapshot_from("g1", 0) == (0, steps[0].state.model_dump_json())  # every snapshot kept
+        assert state_hash(steps[-1].state) == state_hash(GameState.model_validate_json(game.state_json))
         assert all(row.seq <= game.seq for row in await store.pending_outbox(limit=100_000))
         return game.seq
     finally:

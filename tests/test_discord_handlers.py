@@ -229,7 +229,8 @@ async def test_admin_commands_need_manage_server_or_the_moderator_role(running):
     assert (await running.service.state_of("g55")).faction(A).spice == 30
     guarded = itx(running, MODERATOR, manage_guild=True)
     await admin.undo.callback(admin, guarded, count=1, force=False)
-    assert "an admin must force it" in guarded.answers[0][0]  # the spice was told to the Atreides player
+    assert guarded.answers == [("Refused: Undoing this action would take back something a player has already seen "
+                                "(a card, a reveal, a secret choice); a moderator may force it.", True)]
     undo = itx(running, MODERATOR, manage_guild=True)
     await admin.undo.callback(admin, undo, count=1, force=True)
     assert undo.answers == [("Undone; the game is back at version 0.", True)]
@@ -243,6 +244,20 @@ async def test_the_servers_moderator_role_counts_as_a_moderator_in_that_server_o
     assert not await is_moderator(service, itx(running, 5, roles=[78]))
     assert not await is_moderator(service, itx(running, 5, roles=[77], guild_id=2))  # another server's role
     assert await is_moderator(service, itx(running, 5, manage_guild=True, guild_id=2))
+
+
+async def test_a_refused_undo_names_no_event_a_moderator_who_plays_may_not_know(running):
+    """Issue 25 item 15: the refusal named the events it would take back ("(bid_order_set)"), so a moderator who
+    plays learned of another player's secret standing order."""
+    ordered = await invoke(running, "play traitor-order", USERS[H], auto=True)
+    assert ordered.answers[0][0].startswith("Done:")
+    admin = cog(running, "AdminCog")
+    refused = itx(running, USERS[A], manage_guild=True)  # the Atreides player moderates too
+    await admin.undo.callback(admin, refused, count=1, force=False)
+    [(text, _)] = refused.answers
+    assert text == ("Refused: Undoing this action would take back something a player has already seen (a card, a "
+                    "reveal, a secret choice); a moderator may force it.")
+    assert "traitor" not in text and "order" not in text and len(await _actions(running)) == 1
 
 
 async def test_an_unexpected_error_answers_with_an_id_that_is_logged(bot, caplog):

@@ -132,3 +132,57 @@ def test_a_whole_random_game_with_the_bt_replays_to_the_same_state(tmp_path):
     path = tmp_path / "game.json"
     save_record(record_game(setup, actions, state), path)
     assert state_hash(verify(load_record(path))) == state_hash(state)
+
+
+def test_a_game_file_carries_the_version_of_mentat_that_made_it(played, tmp_path):
+    import engine
+
+    path = tmp_path / "game.json"
+    save_record(record_game(*played), path)
+    assert json.loads(path.read_text())["engine_version"] == engine.__version__
+    assert load_record(path).engine_version == engine.__version__
+
+
+@pytest.mark.parametrize("made_by", ["0.1.0", None])
+def test_cli_replay_of_a_file_from_another_version_that_fails_says_so(played, tmp_path, capsys, made_by):
+    """A file another Mentat made may fail only because the rules changed between the two versions: the failure
+    names both versions (None: a file from before files recorded their version)."""
+    import engine
+
+    path = tmp_path / "game.json"
+    save_record(_altered(record_game(*played)).model_copy(update={"engine_version": made_by}), path)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    made = f"Mentat {made_by}" if made_by else "a Mentat from before 0.2.0"
+    assert "replay FAILED: the replayed state" in err
+    assert f"This file was made by {made}" in err
+    assert f"and this is Mentat {engine.__version__}: the rules may have changed between them" in err
+
+
+def test_a_file_of_this_version_that_fails_blames_no_version(played):
+    with pytest.raises(ReplayMismatch) as failed:
+        verify(_altered(record_game(*played)))
+    assert str(failed.value).endswith("the actions or the setup were altered")
+
+
+def test_a_refused_action_in_a_file_from_another_version_says_so(played):
+    record = record_game(*played).model_copy(update={"engine_version": "0.1.0"})
+    actions = list(record.actions)
+    index = next(i for i, a in enumerate(actions) if isinstance(a, ChooseTraitor))
+    actions[index] = ChooseTraitor(faction=actions[index].faction, leader="nobody_at_all")
+    with pytest.raises(ReplayMismatch, match=r"is refused on replay: .*This file was made by Mentat 0\.1\.0"):
+        verify(record.model_copy(update={"actions": actions}))
+
+
+def test_verify_history_gives_each_versions_events_as_the_game_made_them(played):
+    from engine.game import apply
+    from engine.record import verify_history
+
+    setup, actions, state = played
+    before, made = new_game(setup)
+    told = [made]
+    for action in actions:
+        before, made = apply(before, action)
+        told.append(made)
+    verified, events = verify_history(record_game(setup, actions, state))
+    assert state_hash(verified) == state_hash(state) and events == told and len(events) == len(actions) + 1

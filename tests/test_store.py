@@ -11,7 +11,6 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.app.ports import (
@@ -392,6 +391,91 @@ async def test_undo_drops_later_actions_and_play_continues_from_the_kept_seq(sto
     assert [(a.seq, a.actor) for a in await store.actions("g1")] == [(1, ALICE), (2, BOB)]
 
 
+async def test_an_action_is_kept_with_its_version_its_events_and_the_snapshot_it_was_applied_to(store):
+    """Issue 23: what the table was shown is kept as it was shown, and undo restores a stored snapshot."""
+    await store.create_game(record(), [])
+    events = '[{"type": "storm_moved", "message": "The storm moves 3 sectors.", "audience": null}]'
+    await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [], key="i-1", engine_version="0.2.0",
+                              events_json=events, state_before_json='{"seq": 0}')
+    await store.commit_action("g1", 1, BOB, '{"a": 2}', '{"seq": 2}', [], state_before_json='{"seq": 1}')
+
+    first, second = await store.actions("g1")
+    assert (first.engine_version, first.events_json, second.engine_version, second.events_json) == (
+        "0.2.0", events, None, None)  # an older caller's: no version, no events
+    assert await store.action_with_key("g1", "i-1") == first
+    assert [await store.snapshot_from("g1", version) for version in (0, 1, 2, 5)] == [
+        (0, '{"seq": 0}'), (1, '{"seq": 1}'), (2, '{"seq": 2}'), (2, '{"seq": 2}')]
+    with pytest.raises(UnknownGame):
+        await store.snapshot_from("nope", 0)
+
+
+async def test_snapshots_read_back_until_an_action_stored_without_one(store):
+    """A kept snapshot reads back from the one after it (SQL stores keep it as its difference from that one): an
+    action stored without a snapshot, as before snapshots were kept, ends the walk back."""
+    await store.create_game(record(), [])
+    await store.commit_action("g1", 0, ALICE, "{}", '{"seq": 1}', [], state_before_json='{"seq": 0}')
+    await store.commit_action("g1", 1, ALICE, "{}", '{"seq": 2}', [])
+    await store.commit_action("g1", 2, ALICE, "{}", '{"seq": 3}', [], state_before_json='{"seq": 2}')
+    assert await store.snapshot_from("g1", 0) == (2, '{"seq": 2}')
+
+
+async def test_a_refused_commit_keeps_no_snapshot(store):
+    await store.create_game(record(), [])
+    await store.commit_action("g1", 0, ALICE, '{"a": 1}', '{"seq": 1}', [], state_before_json='{"seq": 0}')
+    with pytest.raises(VersionConflict):
+        await store.commit_action("g1", 0, BOB, '{"b": 1}', '{"wrong": 1}', [], state_before_json='{"wrong": 0}')
+    assert await store.snapshot_from("g1", 0) == (0, '{"seq": 0}')
+
+
+async def test_a_game_is_created_with_its_version_and_opening_events_and_an_import_with_its_actions_events(store):
+    opening = '[{"type": "cards_dealt", "message": "Cards dealt.", "audience": null}]'
+    played = [StoredAction(seq=1, actor=ALICE, action_json='{"a": 1}', engine_version="0.2.0", events_json="[]")]
+    await store.create_game(record(seq=1, state_json='{"seq": 1}', engine_version="0.2.0"), [], played, opening)
+    assert (await store.load_game("g1")).engine_version == "0.2.0"
+    assert await store.opening_events("g1") == opening
+    assert [(a.engine_version, a.events_json) for a in await store.actions("g1")] == [("0.2.0", "[]")]
+    assert await store.snapshot_from("g1", 0) == (1, '{"seq": 1}')  # an import keeps no snapshots: files have none
+    await store.create_game(record("g2", channel_id=2000), [])
+    assert await store.opening_events("g2") is None
+    with pytest.raises(UnknownGame):
+        await store.opening_events("nope")
+
+
+async def test_undo_drops_the_snapshots_of_what_it_takes_back(store):
+    await store.create_game(record(), [])
+    for seq in range(3):
+        await store.commit_action("g1", seq, ALICE, "{}", f'{{"seq": {seq + 1}}}', [],
+                                  state_before_json=f'{{"seq": {seq}}}')
+    await store.replace_history("g1", 1, '{"seq": 1}', [])  # back to the snapshot stored for version 1
+    assert await store.snapshot_from("g1", 0) == (0, '{"seq": 0}')
+    await store.commit_action("g1", 1, BOB, "{}", '{"seq": 2, "again": true}', [], state_before_json='{"seq": 1}')
+    assert [await store.snapshot_from("g1", version) for version in (0, 1, 2)] == [
+        (0, '{"seq": 0}'), (1, '{"seq": 1}'), (2, '{"seq": 2, "again": true}')]
+
+
+async def test_undo_to_another_snapshot_than_the_stored_one_ends_the_walk_back_there(store):
+    await store.create_game(record(), [])
+    for seq in range(2):
+        await store.commit_action("g1", seq, ALICE, "{}", f'{{"seq": {seq + 1}}}', [],
+                                  state_before_json=f'{{"seq": {seq}}}')
+    await store.replace_history("g1", 1, '{"seq": 1, "rebuilt": true}', [])
+    assert await store.snapshot_from("g1", 0) == (1, '{"seq": 1, "rebuilt": true}')
+
+
+async def test_undoing_the_end_of_a_game_runs_it_again_in_the_same_transaction(store):
+    """Issue 23: a game ended by its last action is running again when that action is undone."""
+    await store.create_game(record(), [])
+    await store.set_status("g1", GameStatus.RUNNING)
+    await store.commit_action("g1", 0, ALICE, "{}", '{"seq": 1}', [], status=GameStatus.ENDED)
+    await store.replace_history("g1", 0, '{"seq": 0}', [to_channel("undone")], status=GameStatus.RUNNING)
+    game = await store.load_game("g1")
+    assert (game.seq, game.status) == (0, GameStatus.RUNNING)
+    await store.commit_action("g1", 0, ALICE, "{}", '{"seq": 1}', [])
+    await store.set_status("g1", GameStatus.PAUSED)
+    await store.replace_history("g1", 0, '{"seq": 0}', [])  # no status given: the status stays
+    assert (await store.load_game("g1")).status == GameStatus.PAUSED
+
+
 @pytest.mark.parametrize("keep", [-1, 2])
 async def test_undo_cannot_go_forward_or_before_the_start(store, keep):
     await store.create_game(record(), [])
@@ -511,10 +595,11 @@ async def test_sqlite_runs_in_wal_mode_with_full_sync_and_foreign_keys(tmp_path)
     path = tmp_path / "mentat.db"
     store = await SqliteGameStore.open(path)
     try:
-        connection = store._db  # the pragmas other than journal_mode are per connection
-        [synchronous], [foreign_keys] = [await connection.execute_fetchall(f"PRAGMA {name}")
-                                         for name in ("synchronous", "foreign_keys")]
-        assert (synchronous[0], foreign_keys[0]) == (2, 1)  # synchronous 2 is FULL
+        def pragma(name: str):  # the pragmas other than journal_mode are per connection: the store's own
+            return store._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+        assert (await store._on_thread(pragma, "synchronous"), await store._on_thread(pragma, "foreign_keys")) == (
+            2, 1)  # synchronous 2 is FULL
     finally:
         await store.close()
 
@@ -544,8 +629,37 @@ async def test_sqlite_a_commit_failing_midway_leaves_nothing_behind(tmp_path, mo
         await store.close()
 
 
-async def schema_versions(db: aiosqlite.Connection) -> list[int]:
-    return [row[0] for row in await db.execute_fetchall("SELECT version FROM schema_version ORDER BY version")]
+async def test_sqlite_keeps_a_snapshot_packed_at_under_a_tenth_of_its_json(tmp_path):
+    """A real 7-faction game's snapshot, kept with the action applied to it, is stored compressed with the next
+    snapshot as zlib's dictionary (measured over a whole game: 7.2 KiB of JSON as some 130 bytes; 2.2 KiB without
+    the dictionary) and read back unchanged."""
+    setup = GameSetup(factions=tuple(Faction), seed=5)
+    state = new_game(setup).state
+    rng = Rng.from_seed(5)
+    for _ in range(20):
+        _, (state, _) = play_prompt(state, state.prompts[0], rng)
+    before = state.model_dump_json()
+    after = play_prompt(state, state.prompts[0], rng)[1].state.model_dump_json()
+    path = tmp_path / "mentat.db"
+    store = await SqliteGameStore.open(path)
+    try:
+        await store.create_game(record(state_json=before), [])
+        await store.commit_action("g1", 0, ALICE, "{}", after, [], state_before_json=before)
+        assert await store.snapshot_from("g1", 0) == (0, before)
+    finally:
+        await store.close()
+    with connect(path) as db:
+        [(stored,)] = db.execute("SELECT length(state_before) FROM actions").fetchall()
+    assert stored < len(before) / 10
+
+
+def schema_versions(db: sqlite3.Connection) -> list[int]:
+    return [row[0] for row in db.execute("SELECT version FROM schema_version ORDER BY version")]
+
+
+def connect(path: Path) -> closing[sqlite3.Connection]:
+    """A connection of our own to the store's file, in autocommit mode as apply_migrations wants it."""
+    return closing(sqlite3.connect(path, isolation_level=None))
 
 
 async def test_sqlite_migrations_run_once(tmp_path):
@@ -553,9 +667,9 @@ async def test_sqlite_migrations_run_once(tmp_path):
     for _ in range(2):
         await (await SqliteGameStore.open(path)).close()
 
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
-        assert await apply_migrations(db) == []
+    with connect(path) as db:
+        assert schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
+        assert apply_migrations(db) == []
 
 
 async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tmp_path):
@@ -563,9 +677,9 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
     first = tmp_path / "migrations"
     first.mkdir()
     shutil.copy(MIGRATIONS / "0001_init.sql", first)
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await apply_migrations(db, first) == [1]
-        await db.execute(
+    with connect(path) as db:
+        assert apply_migrations(db, first) == [1]
+        db.execute(
             "INSERT INTO games (game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at)"
             " VALUES ('g1', 100, 1000, 'running', '{}', '{}', 0, ?)", (NOON.isoformat(timespec="microseconds"),))
 
@@ -577,8 +691,8 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
         assert (await store.load_game("g1")).settings == {"deadlines": {"*": 60}}
     finally:
         await store.close()
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
+    with connect(path) as db:
+        assert schema_versions(db) == [number for number, _ in migration_files(MIGRATIONS)]
 
 
 def real_migrations_plus(tmp_path, name: str, sql: str) -> tuple[Path, int]:
@@ -601,11 +715,11 @@ async def test_sqlite_a_database_at_an_older_version_is_upgraded_keeping_its_dat
         tmp_path, "notes",
         "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';\nCREATE TABLE audit (id INTEGER PRIMARY KEY);\n")
 
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await apply_migrations(db, newer) == [number]
-        assert await apply_migrations(db, newer) == []
-        assert await schema_versions(db) == [*(version for version, _ in migration_files(MIGRATIONS)), number]
-        assert await db.execute_fetchall("SELECT game_id, notes FROM games") == [("g1", "")]
+    with connect(path) as db:
+        assert apply_migrations(db, newer) == [number]
+        assert apply_migrations(db, newer) == []
+        assert schema_versions(db) == [*(known for known, _ in migration_files(MIGRATIONS)), number]
+        assert db.execute("SELECT game_id, notes FROM games").fetchall() == [("g1", "")]
 
     with pytest.raises(RuntimeError, match="newer"):  # older code must not write to a newer schema
         await SqliteGameStore.open(path)
@@ -617,11 +731,11 @@ async def test_sqlite_a_failing_migration_leaves_the_previous_version(tmp_path):
     broken, number = real_migrations_plus(tmp_path, "broken",
                                           "CREATE TABLE audit (id INTEGER PRIMARY KEY);\nNOT SQL AT ALL;\n")
 
-    async with aiosqlite.connect(path, isolation_level=None) as db:
+    with connect(path) as db:
         with pytest.raises(sqlite3.OperationalError):
-            await apply_migrations(db, broken)
-        assert await schema_versions(db) == [version for version, _ in migration_files(MIGRATIONS)]
-        assert await db.execute_fetchall("SELECT name FROM sqlite_master WHERE name = 'audit'") == []
+            apply_migrations(db, broken)
+        assert schema_versions(db) == [known for known, _ in migration_files(MIGRATIONS)]
+        assert db.execute("SELECT name FROM sqlite_master WHERE name = 'audit'").fetchall() == []
 
 
 async def test_sqlite_rebuilding_the_games_table_keeps_every_seat_action_outbox_row_and_message_reference(tmp_path):
@@ -635,24 +749,24 @@ async def test_sqlite_rebuilding_the_games_table_keeps_every_seat_action_outbox_
         if number < 7:
             shutil.copy(migration, before)
     now = NOON.isoformat(timespec="microseconds")
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        await db.execute("PRAGMA foreign_keys = ON")  # as the store runs
-        await apply_migrations(db, before)
+    with connect(path) as db:
+        db.execute("PRAGMA foreign_keys = ON")  # as the store runs
+        apply_migrations(db, before)
         for game_id, channel, status in (("g1000", 1000, "ended"), ("g2000", 2000, "running")):
-            await db.execute("INSERT INTO games (game_id, guild_id, channel_id, status, setup_json, state_json, seq,"
+            db.execute("INSERT INTO games (game_id, guild_id, channel_id, status, setup_json, state_json, seq,"
                              " moderator_role_id, created_at, settings_json, started_at)"
                              " VALUES (?, 100, ?, ?, '{}', '{\"seq\": 1}', 1, NULL, ?, '{\"pace\": \"daily\"}', ?)",
                              (game_id, channel, status, now, now))
-            await db.execute("INSERT INTO seats (game_id, faction, user_id) VALUES (?, 'atreides', ?)",
+            db.execute("INSERT INTO seats (game_id, faction, user_id) VALUES (?, 'atreides', ?)",
                              (game_id, ALICE))
-            await db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)"
+            db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)"
                              " VALUES (?, 1, ?, '{\"a\": 1}', ?, 'click-1')", (game_id, ALICE, now))
-            await db.execute("INSERT INTO outbox (game_id, seq, message_json, status, created_at)"
+            db.execute("INSERT INTO outbox (game_id, seq, message_json, status, created_at)"
                              " VALUES (?, 1, ?, 'sent', ?)", (game_id, to_channel(f"{game_id} lobby").model_dump_json(),
                                                               now))
-            await db.execute("INSERT INTO outbox (game_id, seq, message_json, created_at) VALUES (?, 1, ?, ?)",
+            db.execute("INSERT INTO outbox (game_id, seq, message_json, created_at) VALUES (?, 1, ?, ?)",
                              (game_id, to_channel(f"{game_id} news").model_dump_json(), now))
-            await db.execute("INSERT INTO message_refs (game_id, key, ref) VALUES (?, 'lobby', ?)",
+            db.execute("INSERT INTO message_refs (game_id, key, ref) VALUES (?, 'lobby', ?)",
                              (game_id, f"{channel}:5"))
 
     store = await SqliteGameStore.open(path, clock=fixed_clock)
@@ -682,10 +796,10 @@ async def test_sqlite_a_migration_that_leaves_rows_without_their_game_is_rolled_
     await store.close()
     orphaning, number = real_migrations_plus(tmp_path, "orphans", "DELETE FROM games;\n")
 
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        await db.execute("PRAGMA foreign_keys = ON")
+    with connect(path) as db:
+        db.execute("PRAGMA foreign_keys = ON")
         with pytest.raises(RuntimeError, match="leaves rows whose parent is gone"):
-            await apply_migrations(db, orphaning)
-        assert await schema_versions(db) == [version for version, _ in migration_files(MIGRATIONS)]
-        assert await db.execute_fetchall("SELECT game_id FROM games") == [("g1",)]
-        assert [tuple(row) for row in await db.execute_fetchall("PRAGMA foreign_keys")] == [(1,)]  # on again
+            apply_migrations(db, orphaning)
+        assert schema_versions(db) == [version for version, _ in migration_files(MIGRATIONS)]
+        assert db.execute("SELECT game_id FROM games").fetchall() == [("g1",)]
+        assert db.execute("PRAGMA foreign_keys").fetchall() == [(1,)]  # on again

@@ -77,7 +77,7 @@ async def test_a_newer_migration_upgrades_keeping_the_data_and_older_code_then_r
                                          "CREATE TABLE audit (id BIGINT PRIMARY KEY);\n")
     upgraded = await PostgresGameStore.open(postgres_url, migrations=newer)
     await upgraded.close()
-    assert await schema_versions(postgres_url) == [*(version for version, _ in migration_files(MIGRATIONS)), number]
+    assert await schema_versions(postgres_url) == [*(known for known, _ in migration_files(MIGRATIONS)), number]
     db = await asyncpg.connect(postgres_url)
     try:
         assert [tuple(row) for row in await db.fetch("SELECT game_id, notes FROM games")] == [("g1", "")]
@@ -119,7 +119,7 @@ async def test_a_failing_migration_leaves_the_previous_version(postgres_url, tmp
                                           "CREATE TABLE audit (id BIGINT PRIMARY KEY);\nNOT SQL AT ALL;\n")
     with pytest.raises(asyncpg.PostgresSyntaxError):
         await PostgresGameStore.open(postgres_url, migrations=broken)
-    assert await schema_versions(postgres_url) == [version for version, _ in migration_files(MIGRATIONS)]
+    assert await schema_versions(postgres_url) == [known for known, _ in migration_files(MIGRATIONS)]
     db = await asyncpg.connect(postgres_url)
     try:
         assert await db.fetchval("SELECT to_regclass('audit')") is None

@@ -37,13 +37,13 @@ async def _from_disk(path) -> GameRecordRow:
 def _count_trips(store: SqliteGameStore, monkeypatch) -> list[object]:
     """Every call handed to the connection's thread, from now on."""
     trips: list[object] = []
-    handover = store._db._execute
+    handover = store._on_thread
 
-    async def counted(fn, *args, **kwargs):
-        trips.append(fn)
-        return await handover(fn, *args, **kwargs)
+    async def counted(call, *args):
+        trips.append(call)
+        return await handover(call, *args)
 
-    monkeypatch.setattr(store._db, "_execute", counted)
+    monkeypatch.setattr(store, "_on_thread", counted)
     return trips
 
 
@@ -95,6 +95,8 @@ async def test_the_kept_row_is_the_stored_one_after_every_kind_of_write(tmp_path
             lambda: store.commit_action("g1", 0, 11, '{"a": 1}', '{"seq": 1}', [_to_channel("one")]),
             lambda: store.commit_action("g1", 1, 11, '{"a": 2}', '{"seq": 2}', [], status=GameStatus.ENDED),
             lambda: store.replace_history("g1", 1, '{"seq": 1}', [_to_channel("undone")]),
+            lambda: store.commit_action("g1", 1, 11, '{"a": 2}', '{"seq": 2}', [], status=GameStatus.ENDED),
+            lambda: store.replace_history("g1", 1, '{"seq": 1}', [], status=GameStatus.RUNNING),
             lambda: store.set_seat("g1", "atreides", None),
         ]
         for step in steps:
@@ -102,7 +104,7 @@ async def test_the_kept_row_is_the_stored_one_after_every_kind_of_write(tmp_path
             await step()
             assert await store.load_game("g1") == await _from_disk(path)
         loaded = await store.load_game("g1")
-        assert (loaded.seq, loaded.state_json, loaded.status, loaded.seats) == (1, '{"seq": 1}', "ended", {})
+        assert (loaded.seq, loaded.state_json, loaded.status, loaded.seats) == (1, '{"seq": 1}', "running", {})
     finally:
         await store.close()
 

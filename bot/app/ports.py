@@ -107,6 +107,9 @@ class GameRecordRow(BaseModel):
     # bot/app/paces.py).
     settings: dict[str, Any] = Field(default_factory=dict)
     started_at: datetime | None = None  # set by the store when the game first goes RUNNING
+    # The version of Mentat (engine.__version__) that created the game, or imported it; "0.1.0" for the games
+    # stored before versions were recorded. None only where a caller did not say (a test's row).
+    engine_version: str | None = None
 
 
 class LogNote(BaseModel):
@@ -123,6 +126,13 @@ class StoredAction(BaseModel):
     action_json: str  # engine Action as JSON
     created_at: datetime | None = None
     key: str | None = None  # the idempotency key it was submitted with (the Discord interaction's id)
+    # The version of Mentat (engine.__version__) that applied it; "0.1.0" for the actions stored before versions
+    # were recorded. None only where a caller did not say (a test's row).
+    engine_version: str | None = None
+    # The events it produced, as their readers were shown them (bot/app/history.py writes them): the log, the
+    # exports and undo read these, not a replay under rules that may have changed since. None where they were not
+    # kept (an action stored before they were), which those rebuild by replay.
+    events_json: str | None = None
 
 
 DISCORD_SHARD_SHIFT = 22  # a guild's shard is (guild_id >> 22) % shard_count (Discord's sharding formula)
@@ -171,8 +181,15 @@ class GameStore(Protocol):
     A method given the id of a game never created raises UnknownGame (`load_game` returns None instead)."""
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
-        """A new game; an imported one comes with its actions (seq 1..game.seq, in order)."""
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
+        """A new game, with the events of its opening (version 0) as they were shown (`opening_events`); an imported
+        one comes with its actions (seq 1..game.seq, in order)."""
+        ...
+
+    async def opening_events(self, game_id: str) -> str | None:
+        """The events of the game's opening as `create_game` was given them (bot/app/history.py writes them); None
+        where they were not kept (a game stored before they were), which the log rebuilds by replay. Apart from the
+        game's row, which every action reads and writes: only its log reads them."""
         ...
 
     async def load_game(self, game_id: str) -> GameRecordRow | None: ...
@@ -189,17 +206,29 @@ class GameStore(Protocol):
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
-                            key: str | None = None) -> int:
-        """The action (with its idempotency key), the new snapshot, its messages and (when the game ends) its new
-        status, atomically. A key already stored for the game refuses with VersionConflict."""
+                            key: str | None = None, *, engine_version: str | None = None,
+                            events_json: str | None = None, state_before_json: str | None = None) -> int:
+        """The action (with its idempotency key, the version of Mentat that applied it, its events and the snapshot
+        it was applied to: StoredAction, `snapshot_from`), the new snapshot, its messages and (when the game ends)
+        its new status, atomically. A key already stored for the game refuses with VersionConflict."""
+        ...
+
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        """The earliest version of the game at or after `version` whose snapshot is stored, and that snapshot: the
+        game's own at its current version, or one kept with the action applied to it (`commit_action`'s
+        state_before_json). Kept snapshots read back from the current one through every later action, so the walk
+        back stops at an action stored without one (before snapshots were kept, or imported)."""
         ...
 
     async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
         """The game's action submitted with this idempotency key, if any."""
         ...
 
-    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
-        """Undo: drop the actions after `keep`, store the replayed snapshot (seq = keep), queue the messages."""
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
+                              status: GameStatus | None = None) -> None:
+        """Undo: drop the actions after `keep`, store the snapshot of version `keep` (seq = keep), queue the messages
+        and, when given, set the new status (an undone end: RUNNING again), in one transaction. The snapshots kept
+        before `keep` read back only from the one that was stored for `keep` (`snapshot_from`), as `state_json`."""
         ...
 
     async def actions(self, game_id: str) -> list[StoredAction]: ...

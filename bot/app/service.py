@@ -19,6 +19,7 @@ from pydantic import Field, StrictInt, ValidationError
 from bot.app.decision_cards import kind_name, timestamp
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
 from bot.app.game_files import sign, signature_holds
+from bot.app.history import RulesChanged, events_json, kept_events, last_untold, replay_until, shown
 from bot.app.lobby import LOBBY_KEY, lobby_text
 from bot.app.paces import ANY_KIND, Pace, duration, kind_words, pace_deadlines
 from bot.app.ports import (
@@ -37,7 +38,7 @@ from bot.app.ports import (
     mention,
 )
 from bot.app.render import DEADLINE_ADMIN, action_messages, cancelled_cards, end_of_game_reveal, messages_for
-from engine import apply, new_game
+from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
@@ -46,7 +47,7 @@ from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
-from engine.record import GameRecord, record_game, replay, verify
+from engine.record import GameRecord, record_game, verify_history
 from engine.views import view
 
 MAX_DELIVERY_ATTEMPTS = 5
@@ -62,12 +63,13 @@ STAGE_ORDER = {None: 0, HALF: 1, LAST: 2}
 LAST_CALL_SHARE = 0.1
 LAST_CALL_MAX = timedelta(hours=1)
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
-# see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets).
+# see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
+# (game_over) is followed by the reveal of every secret (bot/app/render.py).
 REVEALING_EVENTS = {
     "cards_dealt", "traitors_dealt", "card_up", "auction_card_seen", "card_bought", "extra_card_drawn",
     "spice_blow", "worm", "storm_moved", "plans_revealed", "prescience_answered", "traitor_called",
     "double_traitor", "spice_deck_seen", "trap_attack", "bt_attack_resolved", "bt_trap_resolved",
-    "bt_traitor_revealed", "card_given", "karama_played", "card_played",
+    "bt_traitor_revealed", "card_given", "karama_played", "card_played", "game_over",
 }
 
 
@@ -178,31 +180,43 @@ def _file_seats(record: GameFile) -> dict[str, int]:
     return {faction.value: user for faction, user in record.seats.items()}
 
 
-def _readers_log(setup: GameSetup, stored: list[StoredAction], reader: Faction | None) -> list[dict]:
-    """Replay the game, keeping for each version what `reader` was told (public events, and its own)."""
-    state, events = new_game(setup)
+def _readers_log(told: list[list[Event] | None], lost: tuple[int, str] | None, reader: Faction | None) -> list[dict]:
+    """What `reader` was told (public events, and its own) by game version; the versions not shown (`lost`: the last
+    of them, and why) as one entry."""
+    entries = [{"versions": [0, lost[0]], "not_shown": lost[1]}] if lost is not None else []
+    for version, events in enumerate(told):
+        seen = [e.message for e in events or () if e.public or (reader is not None and reader in e.audience)]
+        if seen:
+            entries.append({"version": version, "events": seen})
+    return entries
+
+
+def _public_entries(told: list[list[Event] | None], lost: tuple[int, str] | None, stored: list[StoredAction],
+                    opened: datetime | None, opening_told: bool) -> list[tuple[datetime, str]]:
+    """What each version showed the table: (when, "v<version> <public events>"); the versions not shown (`lost`:
+    the last of them, and why) as one entry. The opening (version 0) only once it was told."""
     entries = []
-    for seq, action in enumerate([None, *stored]):
-        if action is not None:
-            state, events = apply(state, parse_action(action.action_json))
-        told = [e.message for e in events if e.public or (reader is not None and reader in e.audience)]
-        if told:
-            entries.append({"version": seq, "events": told})
+    if lost is not None and opened and (lost[0] > 0 or opening_told):
+        entries.append((opened, f"v0-v{lost[0]} {lost[1]}" if lost[0] else f"v0 {lost[1]}"))
+    for version, events in enumerate(told):
+        public = [e.message for e in events or () if e.public]
+        when = opened if version == 0 else stored[version - 1].created_at
+        if public and when and (version > 0 or opening_told):
+            entries.append((when, f"v{version} " + " ".join(public)))
     return entries
 
 
-def _public_entries(setup: GameSetup, stored: list[StoredAction], opened: datetime | None,
-                    told: bool) -> list[tuple[datetime, str]]:
-    """Replay the game, keeping what each action showed the table: (when, "v<version> <public events>")."""
-    state, events = new_game(setup)
-    opening = [e.message for e in events if e.public]
-    entries = [(opened, "v0 " + " ".join(opening))] if opening and told and opened else []
-    for action in stored:
-        state, events = apply(state, parse_action(action.action_json))
-        public = [e.message for e in events if e.public]
-        if public:
-            entries.append((action.created_at, f"v{action.seq} " + " ".join(public)))
-    return entries
+def _played_under(row: GameRecordRow) -> str:
+    return f"Mentat {row.engine_version}" if row.engine_version else "an earlier Mentat"
+
+
+def _not_shown(row: GameRecordRow, lost: int) -> str:
+    """Why a game's versions 0 to `lost` are not in its log: their events were not kept, and a replay under the
+    rules installed now does not play them as they were played."""
+    versions = "Version 0" if lost == 0 else f"Versions 0 to {lost}"
+    return (f"{versions} of this game cannot be shown: {_played_under(row)} played them without keeping what it "
+            f"showed, and this Mentat ({__version__}) plays some rules differently, so a replay would not tell them "
+            "as they happened.")
 
 
 class GameService:
@@ -258,7 +272,7 @@ class GameService:
                               seed=seed if seed is not None else secrets.randbelow(2**31))
         except ValueError as error:
             raise NotAllowed(f"This game cannot be created: {error}") from None
-        state, _ = new_game(setup)
+        state, opening = new_game(setup)
         settings: dict = {"pace": Pace(pace).value}
         if deadlines := pace_deadlines(Pace(pace)):
             settings["deadlines"] = deadlines
@@ -266,10 +280,11 @@ class GameService:
             settings["creator"] = creator
         row = GameRecordRow(game_id=game_id, guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
-                            state_json=state.model_dump_json(), seq=0, created_at=self.clock(), settings=settings)
+                            state_json=state.model_dump_json(), seq=0, created_at=self.clock(), settings=settings,
+                            engine_version=__version__)
         lobby = OutgoingMessage(recipient=Recipient(channel=True), text=lobby_text(setup, {}, settings), key=LOBBY_KEY)
         try:
-            await self.store.create_game(row, [lobby])
+            await self.store.create_game(row, [lobby], opening_events_json=events_json(opening))
         except GameExists:  # created by someone else a moment ago
             raise NotAllowed(_channel_busy(await self.store.game_in_channel(channel_id))) from None
         return row
@@ -408,8 +423,9 @@ class GameService:
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
-                seq = await self.store.commit_action(game_id, row.seq, user_id, action.model_dump_json(),
-                                                     after_json, outbox, status=ended, key=key)
+                seq = await self.store.commit_action(
+                    game_id, row.seq, user_id, action.model_dump_json(), after_json, outbox, status=ended, key=key,
+                    engine_version=__version__, events_json=events_json(events), state_before_json=row.state_json)
             except VersionConflict:  # another process took this very submission meanwhile, or another action
                 if key is not None and (done := await self.store.action_with_key(game_id, key)) is not None:
                     return Accepted(seq=done.seq, events=[])
@@ -492,13 +508,14 @@ class GameService:
 
     async def export_for(self, game_id: str, reader: Faction | None) -> str:
         """A running game as `reader` may know it (None: the table, e.g. a moderator without a seat): the
-        factions and options, the seats, every public event and `reader`'s own private ones by game version,
-        and `reader`'s view of the game now. No seed, no other faction's secret: a moderator who plays gets
+        factions and options, the seats, every public event and `reader`'s own private ones by game version (as
+        they were shown; versions that cannot be shown any more are one entry saying why), and `reader`'s view of
+        the game now. No seed, no other faction's secret: a moderator who plays gets
         exactly what any player gets."""
         row = await self._load(game_id)
         setup = GameSetup.model_validate_json(row.setup_json)
-        stored = await self.store.actions(game_id)
-        log = await asyncio.to_thread(_readers_log, setup, stored, reader)
+        _, told, lost = await self._shown(row, setup)
+        log = _readers_log(told, lost, reader)
         seen = view(_state(row), reader)
         return json.dumps({
             "format": "mentat-view/1",
@@ -529,7 +546,7 @@ class GameService:
                              "seats, its actions...): it was not imported. A moderator who trusts it may import it "
                              "with trust_unsigned; the table is then told.")
         try:
-            state = await asyncio.to_thread(verify, record)  # a replay: off the event loop
+            state, told = await asyncio.to_thread(verify_history, record)  # a replay: off the event loop
         except ReplayMismatch as mismatch:
             raise NotAllowed(f"The game file fails verification, so it was not imported: {mismatch}") from None
         seats = _file_seats(record)
@@ -538,8 +555,11 @@ class GameService:
         row = GameRecordRow(game_id=game_id, guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.ENDED if ended else GameStatus.OPEN,
                             setup_json=record.setup.model_dump_json(), state_json=state.model_dump_json(),
-                            seq=state.seq, seats=seats, created_at=now)
-        actions = [StoredAction(seq=number, actor=by_user, action_json=action.model_dump_json(), created_at=now)
+                            seq=state.seq, seats=seats, created_at=now, engine_version=__version__)
+        # Each action as this Mentat applied it in the replay that verified the file (the version that made the
+        # file may have told it otherwise; that one's words are not in the file).
+        actions = [StoredAction(seq=number, actor=by_user, action_json=action.model_dump_json(), created_at=now,
+                                engine_version=__version__, events_json=events_json(told[number]))
                    for number, action in enumerate(record.actions, start=1)]
         empty = [f.value for f in record.setup.factions if f.value not in seats]
         then = ("The game is over; /game export and /game log show it." if ended else
@@ -549,7 +569,7 @@ class GameService:
         notice = _correction(by, f"imported a game: {len(record.actions)} actions, turn {state.turn}, "
                                  f"{state.phase.value.replace('_', ' ')}, verified by replay, {origin}", None)
         try:
-            await self.store.create_game(row, [notice, _to_table(then)], actions)
+            await self.store.create_game(row, [notice, _to_table(then)], actions, events_json(told[0]))
         except GameExists:
             raise NotAllowed(_channel_busy(await self.store.game_in_channel(channel_id))) from None
         return row
@@ -562,15 +582,32 @@ class GameService:
         if not 1 <= last <= MAX_LOG_LENGTH:
             raise NotAllowed(f"The log shows 1 to {MAX_LOG_LENGTH} entries, not {last}.")
         row = await self._load(game_id)
-        stored = await self.store.actions(game_id)
         setup = GameSetup.model_validate_json(row.setup_json)
         # a new game's deal is told at its start (a lobby cancelled before never told it)
-        told = row.seq > 0 or row.started_at is not None or row.status in (GameStatus.RUNNING, GameStatus.PAUSED)
-        # A replay is pure CPU work (a second or so for a long game): off the event loop, so the bot stays live.
-        timed = await asyncio.to_thread(_public_entries, setup, stored, row.started_at or row.created_at, told)
+        opening_told = row.seq > 0 or row.started_at is not None or row.status in (GameStatus.RUNNING,
+                                                                                   GameStatus.PAUSED)
+        stored, told, lost = await self._shown(row, setup)
+        timed = _public_entries(told, lost, stored, row.started_at or row.created_at, opening_told)
         timed += [(note.created_at, f"v{note.seq} {note.text}") for note in await self.store.log_notes(game_id)]
         timed.sort(key=lambda entry: entry[0])  # stable: an action stays before a note of the same instant
         return [text for _, text in timed[-last:]]
+
+    async def _shown(self, row: GameRecordRow, setup: GameSetup) -> tuple[
+            list[StoredAction], list[list[Event] | None], tuple[int, str] | None]:
+        """The game's actions; the events each of its versions showed, as kept (bot/app/history.py), the versions
+        that kept none rebuilt by a replay checked against the next stored snapshot; and, when that replay fails
+        (the rules changed since), the last version it could not rebuild and why (those versions are None)."""
+        stored = await self.store.actions(row.game_id)
+        opening = await self.store.opening_events(row.game_id)
+        untold = last_untold(opening, stored)
+        reference = await self.store.snapshot_from(row.game_id, untold) if untold is not None else None
+        if reference is not None and reference[0] > len(stored):  # actions taken meanwhile lead to it: read them
+            stored = await self.store.actions(row.game_id)
+        # A replay is pure CPU work (a second or so for a long game), and so is reading a long game's kept events:
+        # off the event loop, so the bot stays live.
+        told, lost = await asyncio.to_thread(shown, setup, opening, stored, reference)
+        return stored, told, (lost, _not_shown(row, lost)) if lost is not None else None
+
     async def state_of(self, game_id: str) -> GameState:
         return _state(await self._load(game_id))
 
@@ -713,7 +750,9 @@ class GameService:
 
     async def undo(self, game_id: str, count: int, *, force: bool = False, by: str = "moderator",
                    reason: str | None = None) -> int:
-        """Replay the game without its last `count` actions; refused past a secret reveal unless forced."""
+        """Take back the last `count` actions: the game returns to the snapshot stored with the first of them
+        (one stored before snapshots were kept is rebuilt by a replay, refused when the rules changed since).
+        Refused past a secret reveal unless forced. A game that one of them ended runs again."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if (cancelled := cancellation_text(row.settings)) is not None:
@@ -721,20 +760,38 @@ class GameService:
             stored = await self.store.actions(game_id)
             if not 1 <= count <= len(stored):
                 raise NotAllowed(f"There are {len(stored)} actions to undo, not {count}.")
-            setup = GameSetup.model_validate_json(row.setup_json)
             keep = len(stored) - count
-            actions = [parse_action(a.action_json) for a in stored]
-            _, kept_events = replay(setup, actions[:keep])
-            _, all_events = replay(setup, actions)
-            undone = all_events[len(kept_events):]
-            revealing = sorted({e.type for e in undone if e.type in REVEALING_EVENTS or not e.public})
+            undone = [None if a.events_json is None else kept_events(a.events_json) for a in stored[keep:]]
+            untold = max((a.seq for a in stored[keep:] if a.events_json is None), default=keep)
+            version, snapshot = await self.store.snapshot_from(game_id, untold)
+            if version == keep:
+                restored = snapshot
+            else:  # stored before snapshots (and events) were kept: rebuilt, if these rules still play it
+                try:
+                    replayed, state = await asyncio.to_thread(
+                        replay_until, GameSetup.model_validate_json(row.setup_json), stored, version, snapshot, keep)
+                except RulesChanged:
+                    raise NotAllowed(
+                        f"This game's history up to version {version} was recorded by {_played_under(row)}, and this "
+                        f"Mentat ({__version__}) plays some rules differently: replayed, it no longer gives the game "
+                        f"as it was, so the game cannot be undone past version {version}.") from None
+                restored = state.model_dump_json()
+                undone = [replayed[keep + n] if events is None else events for n, events in enumerate(undone, 1)]
+            revealing = any(e.type in REVEALING_EVENTS or not e.public for events in undone for e in events)
             if revealing and not force:
-                raise NotAllowed("Undoing these actions would take back what players have already seen ("
-                                 + ", ".join(revealing) + "); an admin must force it.")
-            state, _ = replay(setup, actions[:keep])
+                # Which events is not said: a moderator who plays must not learn of another player's secret ones.
+                raise NotAllowed(f"Undoing {'this action' if count == 1 else f'these {count} actions'} would take "
+                                 "back something a player has already seen (a card, a reveal, a secret choice); a "
+                                 "moderator may force it.")
+            resumed = row.status == GameStatus.ENDED and GameState.model_validate_json(restored).phase != Phase.ENDED
+            newer = await self.store.game_in_channel(row.channel_id) if resumed else None
+            if newer is not None and newer.game_id != game_id and newer.status != GameStatus.ENDED:
+                raise NotAllowed(f"This game's channel has a newer game going on ({newer.game_id}): this one cannot "
+                                 "run again there.")
             notice = _correction(by, f"undid the last {count} action(s)", reason,
-                                 f"; the game is back at version {keep}")
-            await self.store.replace_history(game_id, keep, state.model_dump_json(), [notice])
+                                 f"; the game is back at version {keep}" + (" and running again" if resumed else ""))
+            await self.store.replace_history(game_id, keep, restored, [notice],
+                                             status=GameStatus.RUNNING if resumed else None)
             return keep
 
     # --- delivery ----------------------------------------------------------------------------

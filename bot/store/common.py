@@ -1,9 +1,11 @@
 """What the stores share: the clock that stamps rows, the checks on arguments the port leaves open, the
-numbered migration files, and the delivery turn of a store that one process alone uses."""
+numbered migration files, how a snapshot kept with an action is packed, and the delivery turn of a store that one
+process alone uses."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import zlib
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +43,32 @@ def check_keep(game_id: str, keep: int, seq: int) -> None:
     """Undo may only go back: keep between 0 (the start) and the game's current seq."""
     if not 0 <= keep <= seq:
         raise ValueError(f"game {game_id} is at seq {seq}; cannot keep {keep} actions")
+
+
+def pack_snapshot(state_json: str, next_json: str) -> bytes:
+    """A snapshot kept with the action applied to it, as stored: zlib-compressed with the snapshot that action made
+    (`next_json`) as its dictionary, since it mostly repeats it: a 7-faction game's 7 KiB of JSON packs to some 130
+    bytes (2.2 KiB without the dictionary) in some 0.1 ms. So it reads back only from that next snapshot: a game's
+    kept snapshots are unpacked from its current one backwards (`unpack_snapshots`)."""
+    packer = zlib.compressobj(zdict=next_json.encode())
+    return packer.compress(state_json.encode()) + packer.flush()
+
+
+def unpack_snapshots(current: tuple[int, str], packed: Iterable[tuple[int, bytes | None]]) -> tuple[int, str]:
+    """From a game's current (version, snapshot) and the snapshots kept with its actions (action seq, as packed),
+    newest first: the earliest version whose snapshot reads back, and that snapshot. The walk stops at an action
+    that kept none, or whose snapshot does not unpack from the next one (zlib checks the dictionary's checksum)."""
+    version, text = current
+    for seq, snapshot in packed:
+        if snapshot is None or seq != version:
+            break
+        try:
+            unpacker = zlib.decompressobj(zdict=text.encode())
+            text = (unpacker.decompress(snapshot) + unpacker.flush()).decode()
+        except zlib.error:
+            break
+        version = seq - 1
+    return version, text
 
 
 def migration_files(directory: Path) -> list[tuple[int, Path]]:

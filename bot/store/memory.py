@@ -40,6 +40,10 @@ class MemoryGameStore:
         self._clock = clock
         self._games: dict[str, GameRecordRow] = {}  # in creation order
         self._actions: dict[str, list[StoredAction]] = {}
+        # game -> {action seq: (the snapshot it applied to, the one it made)}: a kept snapshot reads back only from the
+        # one that followed it, as the SQL stores' packed snapshots do (bot/store/common.py, pack_snapshot)
+        self._snapshots: dict[str, dict[int, tuple[str, str]]] = {}
+        self._openings: dict[str, str | None] = {}  # game -> the events of its opening, as kept
         self._outbox: dict[int, OutboxRow] = {}  # in id order
         self._last_outbox_id = 0
         self._refs: dict[tuple[str, str], str] = {}  # (game, message key) -> where the platform put it
@@ -49,7 +53,7 @@ class MemoryGameStore:
         self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         if game.game_id in self._games:
             raise GameExists(f"game {game.game_id} already exists")
@@ -64,6 +68,8 @@ class MemoryGameStore:
         self._actions[game.game_id] = [action.model_copy(update={"created_at": as_utc(action.created_at)
                                                                  if action.created_at else created_at})
                                        for action in actions]
+        self._snapshots[game.game_id] = {}
+        self._openings[game.game_id] = opening_events_json
         self._queue(game.game_id, game.seq, outbox)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
@@ -85,7 +91,8 @@ class MemoryGameStore:
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
-                            key: str | None = None) -> int:
+                            key: str | None = None, *, engine_version: str | None = None,
+                            events_json: str | None = None, state_before_json: str | None = None) -> int:
         game = self._game(game_id)
         if game.seq != expected_seq:
             raise VersionConflict(f"game {game_id} is at seq {game.seq}, not {expected_seq}")
@@ -93,18 +100,36 @@ class MemoryGameStore:
             raise VersionConflict(f"game {game_id} already took the action of {key}")
         new_seq = expected_seq + 1
         self._actions[game_id].append(
-            StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now(), key=key))
+            StoredAction(seq=new_seq, actor=actor, action_json=action_json, created_at=self._now(), key=key,
+                         engine_version=engine_version, events_json=events_json))
+        if state_before_json is not None:
+            self._snapshots[game_id][new_seq] = (state_before_json, state_json)
         game.state_json, game.seq = state_json, new_seq
         self._queue(game_id, new_seq, outbox)
         if status is not None:
             game.status = GameStatus(status)
         return new_seq
 
-    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+    async def opening_events(self, game_id: str) -> str | None:
+        self._game(game_id)
+        return self._openings[game_id]
+
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        game = self._game(game_id)
+        earliest, snapshot = game.seq, game.state_json
+        while earliest > version and (kept := self._snapshots[game_id].get(earliest)) and kept[1] == snapshot:
+            earliest, snapshot = earliest - 1, kept[0]
+        return earliest, snapshot
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
+                              status: GameStatus | None = None) -> None:
         game = self._game(game_id)
         check_keep(game_id, keep, game.seq)
         self._actions[game_id] = [action for action in self._actions[game_id] if action.seq <= keep]
+        self._snapshots[game_id] = {seq: kept for seq, kept in self._snapshots[game_id].items() if seq <= keep}
         game.state_json, game.seq = state_json, keep
+        if status is not None:
+            game.status = GameStatus(status)
         self._queue(game_id, keep, outbox)
 
     async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:

@@ -42,6 +42,8 @@ from bot.store.common import (
     check_keep,
     check_outbox_status,
     migration_files,
+    pack_snapshot,
+    unpack_snapshots,
     utc_now,
 )
 
@@ -54,12 +56,14 @@ POOL_SIZE = 10  # connections per process: a submit holds one for a single round
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg's default is a minute)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at, settings_json,"
-                 " started_at")
+                 " started_at, engine_version")
+_ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 # The game's seats as one JSON object, read in the same statement (one snapshot) as the game.
 _SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) FROM seats"
           " WHERE seats.game_id = games.game_id), '{}') AS seats")
 
-# The action, the snapshot, the status and the messages in one statement. The UPDATE takes the game's row
+# The action (with its version, its events and the snapshot it applied to), the new snapshot, the status and the
+# messages in one statement. The UPDATE takes the game's row
 # lock and refuses unless the stored seq is still $2: a second writer waits for the first to commit, then
 # finds the row changed and updates nothing (PostgreSQL re-checks the WHERE on the new row version), so the
 # INSERTs, which read from its RETURNING, insert nothing either. The last SELECT reads the snapshot the
@@ -70,8 +74,9 @@ WITH game AS (
     WHERE game_id = $1 AND seq = $2
     RETURNING game_id
 ), action AS (
-    INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)
-    SELECT game_id, $2 + 1, $3, $5, $7, $10 FROM game
+    INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key, engine_version, events_json,
+                         state_before)
+    SELECT game_id, $2 + 1, $3, $5, $7, $10, $11, $12, $13 FROM game
 ), messages AS (
     INSERT INTO outbox (game_id, seq, message_json, logged, created_at)
     SELECT game.game_id, $2 + 1, message.json, message.logged, $7
@@ -144,28 +149,33 @@ class PostgresGameStore:
         await self._pool.close()  # waits for the connections in use to be released
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = as_utc(game.created_at or self._clock())
         messages, logged = _outbox_columns(outbox)
         async with self._pool.acquire() as db, db.transaction():
             try:
                 await db.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                     game.game_id, game.guild_id, game.channel_id, GameStatus(game.status).value, game.setup_json,
                     game.state_json, game.seq, created_at, json.dumps(game.settings),
-                    as_utc(game.started_at) if game.started_at else None)
+                    as_utc(game.started_at) if game.started_at else None, game.engine_version)
             except asyncpg.UniqueViolationError as clash:
                 what = (f"channel {game.channel_id} has a game that has not ended"
                         if clash.constraint_name == "games_live_in_channel"
                         else f"game {game.game_id} is already stored")
                 raise GameExists(what) from None
+            if opening_events_json is not None:
+                await db.execute("INSERT INTO game_openings (game_id, events_json) VALUES ($1, $2)", game.game_id,
+                                 opening_events_json)
             await db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES ($1, $2, $3)",
                                  [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             await db.executemany(
-                "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO actions (game_id, seq, actor, action_json, created_at, engine_version, events_json)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [(game.game_id, action.seq, action.actor, action.action_json,
-                  as_utc(action.created_at) if action.created_at else created_at) for action in actions])
+                  as_utc(action.created_at) if action.created_at else created_at, action.engine_version,
+                  action.events_json) for action in actions])
             await db.execute(_QUEUE, game.game_id, game.seq, created_at, messages, logged)
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
@@ -186,13 +196,15 @@ class PostgresGameStore:
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
-                            key: str | None = None) -> int:
+                            key: str | None = None, *, engine_version: str | None = None,
+                            events_json: str | None = None, state_before_json: str | None = None) -> int:
         messages, logged = _outbox_columns(outbox)
         new_status = GameStatus(status).value if status is not None else None
+        state_before = pack_snapshot(state_before_json, state_json) if state_before_json is not None else None
         try:
             committed, seq_before = await self._pool.fetchrow(
                 _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
-                as_utc(self._clock()), messages, logged, key)
+                as_utc(self._clock()), messages, logged, key, engine_version, events_json, state_before)
         except asyncpg.UniqueViolationError:  # the key was taken already: the first submission stands
             raise VersionConflict(f"game {game_id} already took the action of {key}") from None
         if not committed:
@@ -201,20 +213,39 @@ class PostgresGameStore:
             raise VersionConflict(f"game {game_id} is no longer at seq {expected_seq}")
         return expected_seq + 1
 
-    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+    async def opening_events(self, game_id: str) -> str | None:
+        row = await self._pool.fetchrow("SELECT (SELECT events_json FROM game_openings WHERE game_id = $1) AS events"
+                                        " FROM games WHERE game_id = $1", game_id)
+        if row is None:
+            raise UnknownGame(game_id)
+        return row["events"]
+
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        row = await self._pool.fetchrow(  # one statement: the game and its kept snapshots from one database snapshot
+            "SELECT seq, state_json, ARRAY(SELECT ROW(actions.seq, state_before) FROM actions WHERE actions.game_id"
+            " = games.game_id AND actions.seq > $2 ORDER BY actions.seq DESC) AS packed FROM games WHERE game_id = $1",
+            game_id, version)
+        if row is None:
+            raise UnknownGame(game_id)
+        return unpack_snapshots((row["seq"], row["state_json"]), [tuple(kept) for kept in row["packed"]])
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
+                              status: GameStatus | None = None) -> None:
+        new_status = GameStatus(status).value if status is not None else None
         async with self._pool.acquire() as db, db.transaction():
             check_keep(game_id, keep, await _lock_game(db, game_id))
             await db.execute("DELETE FROM actions WHERE game_id = $1 AND seq > $2", game_id, keep)
-            await db.execute("UPDATE games SET state_json = $2, seq = $3 WHERE game_id = $1", game_id, state_json, keep)
+            await db.execute("UPDATE games SET state_json = $2, seq = $3, status = coalesce($4, status)"
+                             " WHERE game_id = $1", game_id, state_json, keep, new_status)
             await self._queue(db, game_id, keep, outbox)
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        rows = await self._pool.fetch("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
-                                      " WHERE game_id = $1 ORDER BY seq", game_id)
+        rows = await self._pool.fetch(f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 ORDER BY seq",
+                                      game_id)
         return [_stored_action(row) for row in rows]
 
     async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
-        row = await self._pool.fetchrow("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
+        row = await self._pool.fetchrow(f"SELECT {_ACTION_COLUMNS} FROM actions"
                                         " WHERE game_id = $1 AND idempotency_key = $2", game_id, key)
         return _stored_action(row) if row is not None else None
 
@@ -351,7 +382,8 @@ class PostgresGameStore:
 
 def _stored_action(row: asyncpg.Record) -> StoredAction:
     return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
-                        created_at=row["created_at"], key=row["idempotency_key"])
+                        created_at=row["created_at"], key=row["idempotency_key"], engine_version=row["engine_version"],
+                        events_json=row["events_json"])
 
 
 async def _keep_session(db: asyncpg.Connection) -> None:
@@ -375,8 +407,8 @@ def _game_row(row: asyncpg.Record) -> GameRecordRow:
     return GameRecordRow(game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
                          status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
                          seq=row["seq"], seats=json.loads(row["seats"]), created_at=row["created_at"],
-                         settings=json.loads(row["settings_json"]),
-                         started_at=row["started_at"])
+                         settings=json.loads(row["settings_json"]), started_at=row["started_at"],
+                         engine_version=row["engine_version"])
 
 
 def _outbox_columns(outbox: Iterable[OutgoingMessage]) -> tuple[list[str], list[bool]]:

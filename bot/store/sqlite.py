@@ -1,11 +1,13 @@
 """The SQLite GameStore: one database file, WAL journal, numbered migrations, one transaction per operation.
 
-Concurrency: one bot process owns the database through one aiosqlite connection, whose thread runs the
-calls queued to it one at a time. Each operation is a single such call: a plain function that runs its
-whole transaction, BEGIN to COMMIT (or ROLLBACK), on that thread. So the statements of two operations never
-interleave (no lock is needed for that), and an operation costs one hand-over to the thread and back
-instead of one per statement. Ordering the actions of one game is the service's per-game lock's job; the
-seq check here is what makes a lost race harmless.
+Concurrency: one bot process owns the database through one plain `sqlite3` connection, owned by a thread of its
+own (a `ThreadPoolExecutor` with one worker), which runs the calls handed to it one at a time. Each operation is a
+single such call (`loop.run_in_executor`): a plain function that runs its whole transaction, BEGIN to COMMIT (or
+ROLLBACK), on that thread. So the statements of two operations never interleave (no lock is needed for that), an
+operation costs one hand-over to the thread and back instead of one per statement, and the event loop never
+waits on the disk. Only public APIs are used (sqlite3, concurrent.futures, asyncio); the connection is made on
+its thread and used there alone (sqlite3's same-thread check stays on). Ordering the actions of one game is the
+service's per-game lock's job; the seq check here is what makes a lost race harmless.
 
 The store keeps the rows of the games it last loaded or committed (ROW_CACHE_SIZE at most), so a submit
 reads its game without a trip to the thread. That is sound because this store is the database's only
@@ -17,15 +19,15 @@ dropped (any other change, or a failure).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
 
 from bot.app.ports import (
     ALL_SHARDS,
@@ -48,6 +50,8 @@ from bot.store.common import (
     check_keep,
     check_outbox_status,
     migration_files,
+    pack_snapshot,
+    unpack_snapshots,
     utc_now,
 )
 
@@ -70,7 +74,8 @@ CONNECTION_PRAGMAS = (
 ROW_CACHE_SIZE = 1024  # games whose row is kept in memory: a few KiB each (the snapshot's JSON, mostly)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at, settings_json,"
-                 " started_at")
+                 " started_at, engine_version")
+_ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 
 
 def _timestamp(moment: datetime) -> str:
@@ -78,17 +83,17 @@ def _timestamp(moment: datetime) -> str:
     return as_utc(moment).isoformat(timespec="microseconds")
 
 
-async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATIONS) -> list[int]:
+def apply_migrations(db: sqlite3.Connection, directory: Path = MIGRATIONS) -> list[int]:
     """Bring the schema up to date and return the versions applied (none when it already was).
 
     Each numbered file newer than the recorded version runs in its own transaction together with its
     schema_version row, so a failing migration leaves the database at the previous version. Migration files
-    must not contain BEGIN or COMMIT. The connection must be in autocommit mode (isolation_level=None).
+    must not contain BEGIN or COMMIT. The connection must be in autocommit mode (isolation_level=None). A plain
+    function: the store runs it on its connection's thread.
     """
-    await db.execute(
+    db.execute(
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-    async with db.execute("SELECT coalesce(max(version), 0) FROM schema_version") as cursor:
-        (current,) = await cursor.fetchone()
+    (current,) = db.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
     migrations = migration_files(directory)
     known = migrations[-1][0] if migrations else 0
     if current > known:
@@ -97,9 +102,8 @@ async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATION
     # Foreign keys off while migrating (SQLite ignores the pragma inside a transaction), so that a migration that
     # rebuilds a table (https://www.sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema
     # Changes") deletes no row through ON DELETE CASCADE; each migration checks them before its commit.
-    async with db.execute("PRAGMA foreign_keys") as cursor:
-        (enforced,) = await cursor.fetchone()
-    await db.execute("PRAGMA foreign_keys = OFF")
+    (enforced,) = db.execute("PRAGMA foreign_keys").fetchone()
+    db.execute("PRAGMA foreign_keys = OFF")
     try:
         for version, path in migrations:
             if version <= current:
@@ -107,29 +111,29 @@ async def apply_migrations(db: aiosqlite.Connection, directory: Path = MIGRATION
             try:
                 # executescript, because a file may hold several statements (splitting on ";" would break
                 # triggers). In autocommit mode it leaves the script's transaction open for the version row.
-                await db.executescript(f"BEGIN IMMEDIATE;\n{path.read_text()}")
-                async with db.execute("PRAGMA foreign_key_check") as cursor:
-                    if broken := await cursor.fetchall():
-                        raise RuntimeError(f"migration {path.name} leaves rows whose parent is gone: "
-                                           f"{[tuple(row) for row in broken[:5]]}")
-                await db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                                 (version, _timestamp(utc_now())))
-                await db.execute("COMMIT")
+                db.executescript(f"BEGIN IMMEDIATE;\n{path.read_text()}")
+                if broken := db.execute("PRAGMA foreign_key_check").fetchall():
+                    raise RuntimeError(f"migration {path.name} leaves rows whose parent is gone: "
+                                       f"{[tuple(row) for row in broken[:5]]}")
+                db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                           (version, _timestamp(utc_now())))
+                db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                    db.execute("ROLLBACK")
                 raise
             applied.append(version)
     finally:
-        await db.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
+        db.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
     return applied
 
 
 class SqliteGameStore:
     """Create with `await SqliteGameStore.open(path)`; close with `await store.close()`."""
 
-    def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
-        self._db = db
+    def __init__(self, db: sqlite3.Connection, thread: ThreadPoolExecutor, clock: Clock) -> None:
+        self._db = db  # used on `thread` alone
+        self._thread = thread
         self._clock = clock
         # game_id -> (its row, its settings as JSON), oldest first; changed only on the connection's thread.
         self._rows: dict[str, tuple[GameRecordRow, str]] = {}
@@ -137,29 +141,29 @@ class SqliteGameStore:
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str], clock: Clock = utc_now) -> SqliteGameStore:
-        # isolation_level=None: the sqlite3 module opens no transactions of its own; this class writes them.
-        db = await aiosqlite.connect(path, isolation_level=None)
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         try:
-            db.row_factory = aiosqlite.Row
-            for pragma in CONNECTION_PRAGMAS:
-                await db.execute(pragma)
-            await apply_migrations(db)
+            db = await asyncio.get_running_loop().run_in_executor(thread, _connect, path)
         except BaseException:
-            await db.close()
+            thread.shutdown()
             raise
-        return cls(db, clock)
+        return cls(db, thread, clock)
 
     async def close(self) -> None:
-        await self._db.close()  # queued behind the operations already handed to the thread
+        try:  # queued behind the operations already handed to the thread
+            await self._on_thread(self._db.close)
+        finally:
+            self._thread.shutdown()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = ()) -> None:
+                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = _timestamp(game.created_at or self._clock())
         settings_json = json.dumps(game.settings)
         messages = _outbox_json(outbox)
         action_rows = [(game.game_id, action.seq, action.actor, action.action_json,
-                        _timestamp(action.created_at) if action.created_at else created_at) for action in actions]
+                        _timestamp(action.created_at) if action.created_at else created_at, action.engine_version,
+                        action.events_json) for action in actions]
 
         def work(db: sqlite3.Connection) -> None:
             clash = db.execute(
@@ -172,14 +176,18 @@ class SqliteGameStore:
                         else f"channel {game.channel_id} has a game that has not ended")
                 raise GameExists(what)
             db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
-                 game.seq, created_at, settings_json, _timestamp(game.started_at) if game.started_at else None))
+                 game.seq, created_at, settings_json, _timestamp(game.started_at) if game.started_at else None,
+                 game.engine_version))
+            if opening_events_json is not None:
+                db.execute("INSERT INTO game_openings (game_id, events_json) VALUES (?, ?)",
+                           (game.game_id, opening_events_json))
             db.executemany("INSERT INTO seats (game_id, faction, user_id) VALUES (?, ?, ?)",
                            [(game.game_id, faction, user_id) for faction, user_id in game.seats.items()])
             db.executemany(
-                "INSERT INTO actions (game_id, seq, actor, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
-                action_rows)
+                "INSERT INTO actions (game_id, seq, actor, action_json, created_at, engine_version, events_json)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)", action_rows)
             self._queue(db, game.game_id, game.seq, messages, created_at)
 
         await self._write(work)
@@ -205,19 +213,24 @@ class SqliteGameStore:
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
-                            key: str | None = None) -> int:
+                            key: str | None = None, *, engine_version: str | None = None,
+                            events_json: str | None = None, state_before_json: str | None = None) -> int:
         new_seq = expected_seq + 1
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
         new_status = GameStatus(status).value if status is not None else None
 
         def work(db: sqlite3.Connection) -> int:
+            # Packed here, on the connection's thread: zlib lets the event loop run meanwhile.
+            state_before = pack_snapshot(state_before_json, state_json) if state_before_json is not None else None
             seq = _current_seq(db, game_id)
             if seq != expected_seq:
                 raise VersionConflict(f"game {game_id} is at seq {seq}, not {expected_seq}")
             try:
-                db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key)"
-                           " VALUES (?, ?, ?, ?, ?, ?)", (game_id, new_seq, actor, action_json, now, key))
+                db.execute("INSERT INTO actions (game_id, seq, actor, action_json, created_at, idempotency_key,"
+                           " engine_version, events_json, state_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (game_id, new_seq, actor, action_json, now, key, engine_version, events_json,
+                            state_before))
             except sqlite3.IntegrityError:  # the key was taken already: the first submission stands
                 raise VersionConflict(f"game {game_id} already took the action of {key}") from None
             db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
@@ -230,26 +243,50 @@ class SqliteGameStore:
             update["status"] = GameStatus(status)
         return await self._write(work, game_id, lambda row: row.model_copy(update=update))
 
-    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage]) -> None:
+    async def opening_events(self, game_id: str) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            _current_seq(db, game_id)
+            row = db.execute("SELECT events_json FROM game_openings WHERE game_id = ?", (game_id,)).fetchone()
+            return row["events_json"] if row is not None else None
+
+        return await self._run(work)
+
+    async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
+        def work(db: sqlite3.Connection) -> tuple[int, str]:
+            game = db.execute("SELECT seq, state_json FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            if game is None:
+                raise UnknownGame(game_id)
+            packed = db.execute("SELECT seq, state_before FROM actions WHERE game_id = ? AND seq > ?"
+                                " ORDER BY seq DESC", (game_id, version)).fetchall()
+            return unpack_snapshots((game["seq"], game["state_json"]), packed)  # on this thread: zlib frees the loop
+
+        return await self._run(work)
+
+    async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
+                              status: GameStatus | None = None) -> None:
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
+        new_status = GameStatus(status).value if status is not None else None
 
         def work(db: sqlite3.Connection) -> None:
             check_keep(game_id, keep, _current_seq(db, game_id))
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
-            db.execute("UPDATE games SET state_json = ?, seq = ? WHERE game_id = ?", (state_json, keep, game_id))
+            db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
+                       (state_json, keep, new_status, game_id))
             self._queue(db, game_id, keep, messages, now)
 
-        await self._write(work, game_id, lambda row: row.model_copy(update={"seq": keep, "state_json": state_json}))
+        update = {"seq": keep, "state_json": state_json}
+        if status is not None:
+            update["status"] = GameStatus(status)
+        await self._write(work, game_id, lambda row: row.model_copy(update=update))
 
     async def actions(self, game_id: str) -> list[StoredAction]:
-        rows = await self._read("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
-                                " WHERE game_id = ? ORDER BY seq", (game_id,))
+        rows = await self._read(f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
         return [_stored_action(row) for row in rows]
 
     async def action_with_key(self, game_id: str, key: str) -> StoredAction | None:
-        rows = await self._read("SELECT seq, actor, action_json, created_at, idempotency_key FROM actions"
-                                " WHERE game_id = ? AND idempotency_key = ?", (game_id, key))
+        rows = await self._read(f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND idempotency_key = ?",
+                                (game_id, key))
         return _stored_action(rows[0]) if rows else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
@@ -386,13 +423,17 @@ class SqliteGameStore:
             "INSERT INTO server_settings (guild_id, moderator_role_id) VALUES (?, ?) ON CONFLICT (guild_id)"
             " DO UPDATE SET moderator_role_id = excluded.moderator_role_id", (guild_id, role_id)))
 
+    async def _on_thread(self, call: Callable[..., T], *args: Any) -> T:
+        """`call(*args)` on the connection's thread, queued behind the calls handed to it before: one hand-over
+        there and back."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, call, *args)
+
     async def _run(self, work: Work[T], *, write: bool = False, settle: Callable[[bool], None] | None = None) -> T:
-        """Run `work` as one transaction on the connection's thread, in one hand-over (aiosqlite's `_execute`
-        queues a call there; it has no public name), then `settle(committed)` there. A write takes SQLite's
-        write lock at BEGIN (IMMEDIATE), so a seq it checks cannot change before it writes; a read sees one
-        consistent snapshot across its queries. Anything `work` raises rolls the transaction back and reaches
-        the caller."""
-        return await self._db._execute(_in_transaction, self._db._conn, work, write, settle)
+        """Run `work` as one transaction on the connection's thread, in one hand-over, then `settle(committed)`
+        there. A write takes SQLite's write lock at BEGIN (IMMEDIATE), so a seq it checks cannot change before
+        it writes; a read sees one consistent snapshot across its queries. Anything `work` raises rolls the
+        transaction back and reaches the caller."""
+        return await self._on_thread(_in_transaction, self._db, work, write, settle)
 
     async def _write(self, work: Work[T], game_id: str | None = None,
                      new_row: Callable[[GameRecordRow], GameRecordRow] | None = None) -> T:
@@ -411,7 +452,7 @@ class SqliteGameStore:
 
     async def _read(self, sql: str, params: Iterable[Any]) -> list[sqlite3.Row]:
         """The rows of one query: a single statement reads one consistent snapshot without a BEGIN."""
-        return await self._db._execute(lambda db: db.execute(sql, params).fetchall(), self._db._conn)
+        return await self._on_thread(lambda: self._db.execute(sql, params).fetchall())
 
     async def _select_games(self, condition: str, params: dict[str, Any], *,
                             remember: bool = False) -> list[GameRecordRow]:
@@ -449,6 +490,21 @@ class SqliteGameStore:
                        [(game_id, seq, message, created_at) for message in messages])
 
 
+def _connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """On the store's thread: the connection, its pragmas, the schema brought up to date."""
+    # isolation_level=None: the sqlite3 module opens no transactions of its own; this module writes them.
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.row_factory = sqlite3.Row
+        for pragma in CONNECTION_PRAGMAS:
+            db.execute(pragma)
+        apply_migrations(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
 def _in_transaction(db: sqlite3.Connection, work: Work[T], write: bool,
                     settle: Callable[[bool], None] | None) -> T:
     """On the connection's thread: BEGIN, `work`, COMMIT; ROLLBACK if anything raises (the COMMIT too).
@@ -474,7 +530,8 @@ def _game_row(row: sqlite3.Row, seats: dict[str, int]) -> GameRecordRow:
                          status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
                          seq=row["seq"], seats=seats, created_at=datetime.fromisoformat(row["created_at"]),
                          settings=json.loads(row["settings_json"]),
-                         started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None)
+                         started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None,
+                         engine_version=row["engine_version"])
 
 
 def _copy(row: GameRecordRow, settings_json: str) -> GameRecordRow:
@@ -492,7 +549,8 @@ def _current_seq(db: sqlite3.Connection, game_id: str) -> int:
 
 def _stored_action(row: sqlite3.Row) -> StoredAction:
     return StoredAction(seq=row["seq"], actor=row["actor"], action_json=row["action_json"],
-                        created_at=datetime.fromisoformat(row["created_at"]), key=row["idempotency_key"])
+                        created_at=datetime.fromisoformat(row["created_at"]), key=row["idempotency_key"],
+                        engine_version=row["engine_version"], events_json=row["events_json"])
 
 
 def _outbox_json(outbox: Iterable[OutgoingMessage]) -> list[str]:
