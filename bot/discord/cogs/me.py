@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 
 @app_commands.guild_only()
-class MeCog(commands.GroupCog, group_name="me", group_description="What only you can see and set in this "
-                                                                    "channel's game"):
+class MeCog(commands.GroupCog, group_name="me",
+            group_description="What only you can see and set in this channel's game"):
     def __init__(self, bot: MentatBot):
         self.bot = bot
         super().__init__()
