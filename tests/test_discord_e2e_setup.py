@@ -94,7 +94,7 @@ async def test_started_without_a_dev_guild_the_bot_registers_its_commands_global
     assert sync.json == [command.to_dict(env.bot.tree) for command in env.bot.tree.get_commands()]
     # what it keeps is the hash of what Discord received: every field of every command, not a summary of them
     assert await env.bot.service.store.get_value(synced_key(env.backend.application_id)) == hash_of(sync.json)
-    assert messages_shown("synced 7 commands globally", caplog.get_records("setup"))
+    assert messages_shown("synced 8 commands globally", caplog.get_records("setup"))
 
     guild = env.create_guild("A stranger's server")  # the bot joins a server after it started
     channel = guild.create_text_channel("dune")
@@ -122,7 +122,7 @@ async def test_a_restart_with_the_same_commands_makes_no_sync_and_a_changed_tree
     changed.tree.add_command(ping)
     await env.restart_bot(changed)
     assert len(syncs(env)) == 3 and "ping" in [command["name"] for command in syncs(env)[-1].json]
-    assert messages_shown("synced 8 commands globally", caplog.records)
+    assert messages_shown("synced 9 commands globally", caplog.records)
     member = env.create_guild().add_member(env.create_user("erin"))
     answered = await member.slash(member.guild.create_text_channel("general"), "ping")
     assert answered.response.content == "pong"
@@ -150,7 +150,7 @@ async def test_a_refused_sync_leaves_the_bot_running_and_the_next_start_tries_ag
     assert reply(answered).startswith("Game ")
 
     await env.restart_bot(new_bot(service))
-    assert env.bot.sync_outcome.startswith("synced 7 commands globally")
+    assert env.bot.sync_outcome.startswith("synced 8 commands globally")
 
 
 async def test_a_dev_guild_gets_the_commands_at_every_start_and_nothing_is_synced_globally(simcord_env):
@@ -160,7 +160,7 @@ async def test_a_dev_guild_gets_the_commands_at_every_start_and_nothing_is_synce
     for start in (1, 2):
         await env.restart_bot(new_bot(env.bot.service, dev_guild_id=guild.id))
         assert len(syncs(env, guild.id)) == start and len(syncs(env)) == before
-    assert env.bot.sync_outcome.startswith(f"synced 7 commands to the server {guild.id} alone")
+    assert env.bot.sync_outcome.startswith(f"synced 8 commands to the server {guild.id} alone")
 
 
 async def test_the_start_up_log_gives_the_invite_url_and_says_no_privileged_intent_is_needed(simcord_env, caplog):

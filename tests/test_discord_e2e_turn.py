@@ -393,8 +393,8 @@ async def test_a_8_an_offer_made_from_a_nexus_card_changes_the_receivers_card_in
     assert "- Your allies: none. Offers standing to you: none." in card.content
     assert [b.label for b in components(card)] == ["Propose an alliance to the Harkonnen",
                                                    "Propose an alliance to the Bene Tleilaxu", "Done with this Nexus"]
-    assert await offered(alice, table.channel, "play propose", "partner") == ["harkonnen", "bene_tleilaxu"]
-    assert await offered(bob, table.channel, "play accept", "partner") == []  # no offer yet
+    assert await offered(alice, table.channel, "nexus propose", "partner") == ["harkonnen", "bene_tleilaxu"]
+    assert await offered(bob, table.channel, "nexus accept", "partner") == []  # no offer yet
     asked = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
     first = dm_for(bob, asked.id)
     dms, pings = len(bob.user.dm_channel.history()), pings_of(table, bob)
@@ -408,7 +408,7 @@ async def test_a_8_an_offer_made_from_a_nexus_card_changes_the_receivers_card_in
     assert changed.id == first.id and "Offers standing to you: the Atreides." in changed.content
     assert len(bob.user.dm_channel.history()) == dms and pings_of(table, bob) == pings
     assert "Accept the offer of the Atreides" in [b.label for b in components(changed)]
-    assert await offered(bob, table.channel, "play accept", "partner") == ["atreides"]
+    assert await offered(bob, table.channel, "nexus accept", "partner") == ["atreides"]
     await bob.user.click(changed, label="Accept the offer of the Atreides")
     await deliver(table.env)
     assert "Harkonnen accept: Atreides and Harkonnen are now allies (A-8)." in news(table, before)

@@ -126,7 +126,7 @@ async def test_status_reads_the_same_after_another_players_secret_standing_order
     game = cog(running, "GameCog")
     before = itx(running, STRANGER)
     await game.status.callback(game, before)
-    ordered = await invoke(running, "play traitor-order", USERS[A], auto=True)
+    ordered = await invoke(running, "me traitor-order", USERS[A], auto=True)
     assert ordered.answers[0][0].startswith("Done:") and len(await _actions(running)) == 1
     after = itx(running, STRANGER)
     await game.status.callback(game, after)
@@ -249,7 +249,7 @@ async def test_the_servers_moderator_role_counts_as_a_moderator_in_that_server_o
 async def test_a_refused_undo_names_no_event_a_moderator_who_plays_may_not_know(running):
     """Issue 25 item 15: the refusal named the events it would take back ("(bid_order_set)"), so a moderator who
     plays learned of another player's secret standing order."""
-    ordered = await invoke(running, "play traitor-order", USERS[H], auto=True)
+    ordered = await invoke(running, "me traitor-order", USERS[H], auto=True)
     assert ordered.answers[0][0].startswith("Done:")
     admin = cog(running, "AdminCog")
     refused = itx(running, USERS[A], manage_guild=True)  # the Atreides player moderates too
@@ -384,15 +384,15 @@ async def test_game_export_of_a_running_game_is_each_readers_own_the_whole_file_
     assert moderator.answers[0][0].startswith("The game so far as you know it: the public log. ")
 
 
-# --- /play alliances and money, /bt --------------------------------------------------------------------------
+# --- /nexus alliances, /play money, /bt ------------------------------------------------------------------------
 
 
 async def test_propose_and_accept_outside_a_nexus_quote_rule_a8(running):
-    play = cog(running, "PlayCog")
+    nexus = cog(running, "NexusCog")
     proposed = itx(running, USERS[A])
-    await play.propose.callback(play, proposed, partner="harkonnen")
+    await nexus.propose.callback(nexus, proposed, partner="harkonnen")
     accepted = itx(running, USERS[H])
-    await play.accept.callback(play, accepted, partner="atreides")
+    await nexus.accept.callback(nexus, accepted, partner="atreides")
     for asked in (proposed, accepted):
         text, ephemeral = asked.answers[0]
         assert ephemeral and text.startswith("Refused: [A-8]") and "only during a Nexus" in text
@@ -787,21 +787,21 @@ CASES = [
          "answer_prescience", {"answer": "crysknife"}),
     Case("play voice", BG, _voice, {"command": "not", "category": "poison weapon"},
          "Done: Voice: they must not play poison weapon", "use_voice", {"command": "not", "category": "poison weapon"}),
-    Case("play propose", A, _nexus, {"partner": "harkonnen"}, "Done: propose an alliance to the Harkonnen",
+    Case("nexus propose", A, _nexus, {"partner": "harkonnen"}, "Done: propose an alliance to the Harkonnen",
          "propose_alliance", {"partner": "harkonnen"}),
-    Case("play accept", A, _offered, {"partner": "harkonnen"}, "Done: accept the alliance of the Harkonnen",
+    Case("nexus accept", A, _offered, {"partner": "harkonnen"}, "Done: accept the alliance of the Harkonnen",
          "accept_alliance", {"partner": "harkonnen"}),
-    Case("play break", A, lambda: _nexus(alliances=[(A, H)]), {}, "Done: break your alliance",
+    Case("nexus break", A, lambda: _nexus(alliances=[(A, H)]), {}, "Done: break your alliance",
          "break_alliance"),
-    Case("play nexus-done", A, _nexus, {}, "Done: done talking: no alliance change", "end_nexus"),
+    Case("nexus done", A, _nexus, {}, "Done: done talking: no alliance change", "end_nexus"),
     Case("play bribe", A, _setup, {"to": "harkonnen", "amount": 2}, "Done: bribe of 2 to harkonnen", "give_bribe",
          {"to": "harkonnen", "amount": 2}),
     Case("play gift", E, _allied_emperor, {"to": "fremen", "amount": 3}, "Done: 3 spice to fremen",
          "give_ally_spice", {"to": "fremen", "amount": 3}),
-    Case("play traitor-order", H, _setup, {"auto": True},
+    Case("me traitor-order", H, _setup, {"auto": True},
          "Done: a standing order: always call a traitor when you can", "set_traitor_order",
          {"auto": True}),
-    Case("play bid-order", A, _setup, {"max_bid": 4},
+    Case("me bid-order", A, _setup, {"max_bid": 4},
          "Done: a standing bid order: outbid by 1 up to 4 spice", "set_bid_order",
          {"max_bid": 4, "auto_pass": False}),
     Case("card karama", E, _karama_holder, {"card": "Karama", "against": "guild",
@@ -912,13 +912,13 @@ REFUSALS = {
     "play ask": (A, None, "[1979 rules: Battles] atreides has no open prescience decision."),
     "play answer": (H, None, "[1979 rules: Battles] harkonnen has no open prescience answer decision."),
     "play voice": (A, None, "[1979 rules: Battles]"),
-    "play propose": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
-    "play accept": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
-    "play break": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
-    "play nexus-done": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
+    "nexus propose": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
+    "nexus accept": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
+    "nexus break": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
+    "nexus done": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
     "play bribe": (A, {"to": "harkonnen", "amount": 200}, "[A-16] This bribe costs 200 spice; you have 10."),
     "play gift": (A, {"to": "harkonnen", "amount": 1}, "[A-26] Only the Emperor may give spice to an ally"),
-    "play bid-order": (A, {"auto_pass": True, "max_bid": 3}, "[A-6] A standing order either passes every time"),
+    "me bid-order": (A, {"auto_pass": True, "max_bid": 3}, "[A-6] A standing order either passes every time"),
     "card karama": (A, None, "[A-14]"),
     "card storm-cards": (A, None, "Weather Control and Family Atomics are played in the storm round"),
     "card hajr": (A, None, "[1979 rules: Hajr] You do not hold Hajr."),
@@ -946,7 +946,7 @@ REFUSALS = {
     "bt karama-trap": (A, None, "[BT-51] You must hold the Karama card you name."),
 }
 # Standing orders a seated faction may give at any time: no refusal to test beyond a stranger's.
-ALWAYS_ALLOWED = {"play traitor-order"}
+ALWAYS_ALLOWED = {"me traitor-order"}
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.command not in ALWAYS_ALLOWED], ids=str)
@@ -961,8 +961,8 @@ async def test_each_player_command_is_refused_where_the_rules_forbid_it(bot, cas
 
 @pytest.mark.parametrize("command, options, refusal", [
     ("play call", {"call": "maybe"}, "Refused: call: answer yes or no, not 'maybe'."),
-    ("play propose", {"partner": "Atreidez"}, "Refused: Unknown faction 'Atreidez'; choose from "),
-    ("play accept", {"partner": "the emperor's"}, "Refused: Unknown faction \"the emperor's\"; choose from "),
+    ("nexus propose", {"partner": "Atreidez"}, "Refused: Unknown faction 'Atreidez'; choose from "),
+    ("nexus accept", {"partner": "the emperor's"}, "Refused: Unknown faction \"the emperor's\"; choose from "),
 ])
 async def test_typed_words_the_command_cannot_read_are_refused_in_words_not_guessed(bot, command, options, refusal):
     """Issue 25 item 19: `/play call` took any text but "yes" for "no call", and a faction name it could not read
@@ -976,7 +976,7 @@ async def test_typed_words_the_command_cannot_read_are_refused_in_words_not_gues
 
 async def test_a_standing_order_is_refused_to_a_stranger(bot):
     await store_running_game(bot.service.store, _setup(), SEATS, channel_id=55)
-    asked = await invoke(bot, "play traitor-order", STRANGER, auto=True)
+    asked = await invoke(bot, "me traitor-order", STRANGER, auto=True)
     assert asked.answers == [("Refused: You have no seat in this game; take a free one with /game join.", True)]
     assert await bot.service.store.actions("g55") == []
 

@@ -11,9 +11,11 @@ and review the diff (the bot syncs a changed tree with Discord at its next start
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +31,7 @@ from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.discord.command_sync import sync_globally, synced_key
 from bot.discord.errors import MentatTree
-from bot.discord.manifest import command_manifest, describe_tree, manifest_hash
+from bot.discord.manifest import command_manifest, describe_tree, manifest_hash, sync_payload
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
 
@@ -49,14 +51,15 @@ async def bot_tree_hash(bot) -> str:
     return manifest_hash(bot.tree)
 
 
-async def test_the_four_groups_exist(bot):
+async def test_the_groups_and_their_commands(bot):
     groups = {command.name: command for command in bot.tree.get_commands()}
-    assert set(groups) == {"game", "play", "me", "admin", "rules", "card", "bt"}
-    assert {c.name for c in groups["play"].commands} >= {"bid", "pass", "dial", "ship", "move", "revive",
-                                                           "traitor", "predict", "plan", "propose", "accept",
-                                                           "break", "nexus-done", "bribe", "gift", "choose-battle",
-                                                           "ask", "answer", "voice", "call", "traitor-order",
-                                                           "bid-order"}
+    assert set(groups) == {"game", "play", "nexus", "me", "admin", "rules", "card", "bt"}
+    assert {c.name for c in groups["play"].commands} == {"bid", "pass", "dial", "ship", "move", "skip", "revive",
+                                                         "traitor", "predict", "plan", "capture", "bribe", "gift",
+                                                         "choose-battle", "ask", "answer", "voice", "call"}
+    assert {c.name for c in groups["nexus"].commands} == {"propose", "accept", "break", "done"}
+    assert {c.name for c in groups["me"].commands} == {"hand", "prompts", "orders", "act", "traitor-order",
+                                                       "bid-order"}
     assert {c.name for c in groups["card"].commands} == {"karama", "storm-cards", "hajr", "ghola", "truthtrance",
                                                          "answer-truthtrance", "worm", "advisor", "ship-back",
                                                          "worm-place", "guild-timing", "coexist", "special-karama",
@@ -82,18 +85,159 @@ async def test_the_command_tree_matches_the_golden_file(bot):
     assert json.loads(GOLDEN.read_text(encoding="utf-8")) == manifest, "the tree changed: see this module's docstring"
 
 
-async def test_limits_discord_enforces(bot):
-    """Names and descriptions within Discord's limits, at most 25 options and subcommands each."""
-    def walk(options):
-        assert len(options) <= 25
-        for option in options:
-            assert 1 <= len(option["name"]) <= 32 and option["name"] == option["name"].lower()
-            assert 1 <= len(option["description"]) <= 100
-            walk(option.get("options", []))
-    for entry in command_manifest(bot.tree):
-        assert len(entry["description"]) <= 100
-        walk(entry["options"])
+def _written(docstring: str) -> str:
+    """A docstring as the description its author wrote: the first paragraph, on one line (what discord.py sends
+    when it fits in 100 characters)."""
+    return " ".join(re.split(r"\n\s*\n", docstring.strip(), maxsplit=1)[0].split())
+
+
+def _valid_name(name: str) -> bool:
+    """`^[-_\\p{L}\\p{N}]{1,32}$` in lower case (str.isalnum is \\p{L} or \\p{N})."""
+    return 1 <= len(name) <= 32 and name == name.lower() and all(c in "-_" or c.isalnum() for c in name)
+
+
+def _limit_problems(sent: dict, declared, path: str) -> list[str]:
+    """What Discord would refuse, or what discord.py cut, in one command or group as sent (`sent`), checked against
+    its declaration in the code (`declared`), then in its options, subcommands and choices."""
+    problems = []
+    if not _valid_name(sent["name"]):
+        problems.append(f"{path}: the name {sent['name']!r} is not 1-32 lower-case letters, digits, - or _")
+    if isinstance(declared, app_commands.Command) and declared.callback.__doc__:
+        written = _written(declared.callback.__doc__)
+    else:
+        written = declared.description
+    problems += _description_problems(path, sent["description"], written)
+    options = sent.get("options", [])
+    if len(options) > 25:
+        problems.append(f"{path}: {len(options)} options or subcommands (at most 25)")
+    children = {c.name: c for c in declared.commands} if isinstance(declared, app_commands.Group) else {}
+    parameters = {p.display_name: p for p in declared.parameters} if isinstance(declared, app_commands.Command) else {}
+    described = getattr(getattr(declared, "callback", None), "__discord_app_commands_param_description__", {})
+    for option in options:
+        where = f"{path} {option['name']}"
+        if option["name"] in children:
+            problems += _limit_problems(option, children[option["name"]], where)
+            continue
+        if not _valid_name(option["name"]):
+            problems.append(f"{where}: the name is not 1-32 lower-case letters, digits, - or _")
+        written = described.get(parameters[option["name"]].name)
+        if written is None:
+            problems.append(f"{where}: no description (app_commands.describe)")
+        else:
+            problems += _description_problems(where, option["description"], " ".join(written.split()))
+        choices = option.get("choices", [])
+        if len(choices) > 25:
+            problems.append(f"{where}: {len(choices)} choices (at most 25)")
+        problems += [f"{where}: the choice {c['name']!r} is not 1-100 characters" for c in choices
+                     if not 1 <= len(c["name"]) <= 100]
+        problems += [f"{where}: the choice value {c['value']!r} is over 100 characters" for c in choices
+                     if isinstance(c["value"], str) and len(c["value"]) > 100]
+    return problems
+
+
+def _description_problems(path: str, sent: str, written: str) -> list[str]:
+    if sent != written:
+        return [f"{path}: discord.py sends {sent!r} for {written!r} ({len(written)} characters)"]
+    if not 1 <= len(sent) <= 100:
+        return [f"{path}: the description has {len(sent)} characters (1 to 100)"]
+    return []
+
+
+def _counted_text(sent: dict) -> int:
+    """The characters Discord counts towards a command's 8,000: names, descriptions, and choices' names and values,
+    of the command and everything under it."""
+    choices = sum(len(c["name"]) + len(str(c["value"])) for c in sent.get("choices", []))
+    return len(sent["name"]) + len(sent["description"]) + choices + sum(map(_counted_text, sent.get("options", [])))
+
+
+async def test_the_tree_a_global_sync_sends_keeps_within_discords_limits_and_nothing_is_cut(bot):
+    """What `tree.sync()` sends (bot/discord/manifest.py sync_payload), against the limits in Discord's developer
+    documentation, Interactions > Application Commands (discord/discord-api-docs): "Application Command Naming"
+    (`^[-_\\p{L}\\p{N}]{1,32}$`, lower case for slash commands and their options), "Application Command Structure"
+    and "Application Command Option Structure" (descriptions 1-100 characters; up to 25 options or subcommands a
+    level; up to 25 choices), "Application Command Option Choice Structure" (names 1-100 characters, string values
+    up to 100), and "Registering a Command" (100 global slash commands; a command's names, descriptions and choices
+    8,000 characters in all). A description longer than 100 characters does not fail the sync: discord.py cuts it
+    and ends it with "…", so each description sent is compared with the text the code gives it (its docstring, or
+    its app_commands.describe): a player would read the sentence cut."""
+    payload = sync_payload(bot.tree)
+    declared = {command.name: command for command in bot.tree.get_commands()}
+    problems = []
+    for command in payload:
+        problems += _limit_problems(command, declared[command["name"]], "/" + command["name"])
+        if _counted_text(command) > 8000:
+            problems.append(f"/{command['name']}: {_counted_text(command)} characters of text (at most 8,000)")
+    assert problems == []
+    assert len([command for command in payload if command.get("type", 1) == 1]) <= 100
+    # the count that brought this test: /play stays well under the 25 a group holds
+    assert len(declared["play"].commands) <= 20
+
+
+async def test_the_tree_as_check_prints_it_shows_each_option_with_its_range(bot):
     assert any(line.startswith("  bid amount:integer[1..200]") for line in describe_tree(bot.tree))
+
+
+def test_the_limit_check_sees_what_discord_py_cut():
+    """discord.py sends a docstring or a describe text over 100 characters cut, ending in "…": the check names it."""
+    long = ("Written on and on, past the hundred characters that Discord allows a description, so that discord.py "
+            "cuts it.")
+
+    @app_commands.command(name="probe")
+    @app_commands.describe(colour=long)
+    async def probe(interaction: discord.Interaction, colour: str) -> None:
+        """Never run: its declaration, the first paragraph of this docstring, is written past the hundred characters
+        Discord allows.
+
+        A second paragraph, which discord.py leaves out."""
+
+    tree = CommandTree(discord.Client(intents=discord.Intents.none()))
+    tree.add_command(probe)
+    [sent] = sync_payload(tree)
+    written = _written(probe.callback.__doc__)
+    assert written.endswith("allows.") and len(written) == 121
+    cut = sent["description"], sent["options"][0]["description"]
+    assert all(len(text) <= 100 and text.endswith("…") for text in cut)  # cut between words
+    assert _limit_problems(sent, probe, "/probe") == [
+        f"/probe: discord.py sends {cut[0]!r} for {written!r} (121 characters)",
+        f"/probe colour: discord.py sends {cut[1]!r} for {long!r} ({len(long)} characters)"]
+
+
+# "/group subcommand" in a text: not part of a path or a URL (docs/running.md has both).
+COMMAND_MENTION = re.compile(r"(?<![\w/.:-])/([a-z]+) ([a-z][a-z0-9_-]*)")
+
+
+def _code_strings(path: Path) -> list[str]:
+    """The strings a module's code holds (what it sends, shows or raises), its docstrings left out: those are
+    for its readers, except the commands' (checked in the sync payload)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree) if isinstance(node, documented) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+def _payload_strings(entry: dict) -> list[str]:
+    return [entry["description"], *(c["name"] for c in entry.get("choices", [])),
+            *(text for option in entry.get("options", []) for text in _payload_strings(option))]
+
+
+async def test_every_command_a_text_names_is_in_the_tree(bot):
+    """Players and admins read the bot's messages, refusals and command descriptions (bot/ and engine/), the README
+    and docs/: a "/group subcommand" they name must be one Discord offers (commands move between groups)."""
+    payload = sync_payload(bot.tree)
+    subcommands = {entry["name"]: {option["name"] for option in entry.get("options", []) if option["type"] in (1, 2)}
+                   for entry in payload}
+    groups = {name for name, subs in subcommands.items() if subs}
+    texts = [(str(path.relative_to(ROOT)), text) for folder in ("bot", "engine")
+             for path in sorted((ROOT / folder).rglob("*.py")) for text in _code_strings(path)]
+    texts += [(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+              for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]]
+    texts += [(f"/{entry['name']}", text) for entry in payload for text in _payload_strings(entry)]
+    named = [(where, group, sub) for where, text in texts for group, sub in COMMAND_MENTION.findall(text)
+             if group in groups]
+    assert len(named) > 50  # the scan reads the texts
+    assert [(where, f"/{group} {sub}") for where, group, sub in named if sub not in subcommands[group]] == []
 
 
 def probe_tree(description: str = "A probe", colours: tuple[str, ...] = ("red",), **decorations) -> CommandTree:
@@ -249,7 +393,7 @@ def test_sync_forces_a_global_sync_and_records_what_it_sent(offline_discord, tmp
     for run in (1, 2):  # the second time too, though nothing changed: that is what a forced sync is for
         assert main(["sync", "--env-file", str(tmp_path / "absent.env")]) == 0
         assert offline_discord == [None] * run
-    said = (f"Synced 7 commands globally (tree {bot_tree_hash}): Discord offers them at once in every server the bot "
+    said = (f"Synced 8 commands globally (tree {bot_tree_hash}): Discord offers them at once in every server the bot "
             "is in; a Discord app still showing older ones reloads them when one is used.")
     shown = capsys.readouterr()
     assert shown.out.splitlines() == [said, said] and "a.bot.token" not in shown.out + shown.err

@@ -21,8 +21,8 @@ from bot.discord.permissions import invite_url
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.me", "bot.discord.cogs.admin",
-              "bot.discord.cogs.rules", "bot.discord.cogs.card", "bot.discord.cogs.bt")
+EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.nexus", "bot.discord.cogs.me",
+              "bot.discord.cogs.admin", "bot.discord.cogs.rules", "bot.discord.cogs.card", "bot.discord.cogs.bt")
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
 SHUTDOWN_GRACE = 10.0  # seconds a drain in progress may take to finish when the bot closes
 RESTARTING = "Mentat is restarting; nothing was done. Try again in a minute."

@@ -144,7 +144,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
         await submit_for_seat(self.bot, interaction, lambda f: RideWorm(faction=f, to_location=to_location))
 
     @app_commands.command(name="advisor")
-    @app_commands.describe(send="yes: to the Polar Sink; with the shipment: beside the shipped tokens, co-existing "
+    @app_commands.describe(send="yes: to the Polar Sink; with the shipment: where the tokens land, co-existing "
                                 "(character advantages)")
     async def advisor(self, interaction: discord.Interaction, send: Literal["yes", "with the shipment", "no"]) -> None:
         """The Bene Gesserit spiritual advisor."""

@@ -1,6 +1,6 @@
-"""/me: what only the caller may see, always ephemeral. /me prompts is also the way to read decisions when
+"""/me: what only the caller may see or set, always ephemeral. /me prompts is also the way to read decisions when
 the bot cannot DM the player; /me act opens the any-time panel (bot/discord/anytime_panel.py), /me orders the
-panel of the standing orders alone."""
+panel of the standing orders alone; /me traitor-order and /me bid-order set two of those orders by command."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.anytime_panel import orders_panel_for, panel_for
-from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of
+from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of, submit_for_seat
 from bot.discord.components import prompt_view
 from bot.discord.text import prompt_title, prompts_text, secrets_text
+from engine.actions import SetBidOrder, SetTraitorOrder
 from engine.views import view
 
 if TYPE_CHECKING:
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 
 
 @app_commands.guild_only()
-class MeCog(commands.GroupCog, group_name="me", group_description="What only you can see in this channel's game"):
+class MeCog(commands.GroupCog, group_name="me",
+            group_description="What only you can see and set in this channel's game"):
     def __init__(self, bot: MentatBot):
         self.bot = bot
         super().__init__()
@@ -56,13 +58,27 @@ class MeCog(commands.GroupCog, group_name="me", group_description="What only you
 
     @app_commands.command(name="orders")
     async def orders(self, interaction: discord.Interaction) -> None:
-        """Your standing orders (storm cards, bidding, traitor calls, Karama...): see and change them (only you)."""
+        """Your standing orders (storm cards, bids, traitor calls, Karama...): see and change them (only you)."""
         await self._send_panel(interaction, orders_panel_for)
 
     @app_commands.command(name="act")
     async def act(self, interaction: discord.Interaction) -> None:
         """Play a card or act now: what you may do outside your decisions, and your standing orders."""
         await self._send_panel(interaction, panel_for)
+
+    @app_commands.command(name="traitor-order")
+    @app_commands.describe(auto="Answer every traitor question automatically")
+    async def traitor_order(self, interaction: discord.Interaction, auto: bool) -> None:
+        """A standing order for traitor questions (secret)."""
+        await submit_for_seat(self.bot, interaction, lambda f: SetTraitorOrder(faction=f, auto=auto))
+
+    @app_commands.command(name="bid-order")
+    @app_commands.describe(auto_pass="Pass every time", max_bid="Outbid by 1 up to this")
+    async def bid_order(self, interaction: discord.Interaction, auto_pass: bool = False,
+                        max_bid: app_commands.Range[int, 1, 200] | None = None) -> None:
+        """A standing bidding order (secret); neither option clears it."""
+        await submit_for_seat(self.bot, interaction,
+                              lambda f: SetBidOrder(faction=f, auto_pass=auto_pass, max_bid=max_bid))
 
     async def _send_panel(self, interaction: discord.Interaction, make_panel) -> None:
         """The caller's own panel (bot/discord/anytime_panel.py), to them alone."""

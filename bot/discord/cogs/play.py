@@ -45,27 +45,21 @@ from bot.discord.turn_forms import (
     shipment_sources,
 )
 from engine.actions import (
-    AcceptAlliance,
     Action,
     AnswerPrescience,
     AskPrescience,
     Bid,
-    BreakAlliance,
     CallTraitor,
     CaptureLeader,
     ChooseBattle,
     ChooseTraitor,
     DialStorm,
-    EndNexus,
     GiveAllySpice,
     GiveBribe,
     Move,
     PassBid,
     PredictWinner,
-    ProposeAlliance,
     Revive,
-    SetBidOrder,
-    SetTraitorOrder,
     Ship,
     SkipMove,
     SkipShipment,
@@ -199,18 +193,6 @@ async def coexistence_choices(interaction: discord.Interaction, current: str) ->
     ways = ["advisors", "fighters"] if way is None else ["advisors" if way == "yes" else "fighters"]
     territories = [t for w in ways for t in coexist.get(w, [])]
     return matching([(t, t) for t in dict.fromkeys(territories)], current)
-
-
-async def proposal_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await open_decision(interaction, PromptKind.NEXUS)
-    partners = prompt.detail.get("propose_to", []) if prompt else []
-    return matching([(faction_name(Faction(f)), f) for f in partners], current)
-
-
-async def offer_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    prompt = await open_decision(interaction, PromptKind.NEXUS)
-    partners = prompt.detail.get("offers", []) if prompt else []
-    return matching([(faction_name(Faction(f)), f) for f in partners], current)
 
 
 async def leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -391,31 +373,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
         """The Harkonnen decide about the leader they captured (A-15, character advantages)."""
         await self._submit(interaction, lambda f: CaptureLeader(faction=f, choice=choice))
 
-    # --- alliances and money (A-8, A-16, A-26) ---
-
-    @app_commands.command(name="propose")
-    @app_commands.describe(partner="The faction you offer an alliance")
-    @app_commands.autocomplete(partner=proposal_choices)
-    async def propose(self, interaction: discord.Interaction, partner: str) -> None:
-        """Offer an alliance during a Nexus."""
-        await self._submit(interaction, lambda f: ProposeAlliance(faction=f, partner=parse_faction(partner)))
-
-    @app_commands.command(name="accept")
-    @app_commands.describe(partner="The faction whose offer you accept")
-    @app_commands.autocomplete(partner=offer_choices)
-    async def accept(self, interaction: discord.Interaction, partner: str) -> None:
-        """Accept an alliance offer during a Nexus."""
-        await self._submit(interaction, lambda f: AcceptAlliance(faction=f, partner=parse_faction(partner)))
-
-    @app_commands.command(name="break")
-    async def break_(self, interaction: discord.Interaction) -> None:
-        """Leave your alliance during a Nexus."""
-        await self._submit(interaction, lambda f: BreakAlliance(faction=f))
-
-    @app_commands.command(name="nexus-done")
-    async def nexus_done(self, interaction: discord.Interaction) -> None:
-        """You are done talking in this Nexus."""
-        await self._submit(interaction, lambda f: EndNexus(faction=f))
+    # --- money (A-16, A-26) ---
 
     @app_commands.command(name="bribe")
     @app_commands.describe(to="Who receives the spice", amount="How much spice")
@@ -475,18 +433,6 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
         """Call, or do not call, a traitor (secret)."""
         await self._submit(interaction, lambda f: CallTraitor(faction=f, call=parse_yes_no(call, "call")))
 
-    @app_commands.command(name="traitor-order")
-    @app_commands.describe(auto="Answer every traitor question automatically")
-    async def traitor_order(self, interaction: discord.Interaction, auto: bool) -> None:
-        """A standing order for traitor questions (secret)."""
-        await self._submit(interaction, lambda f: SetTraitorOrder(faction=f, auto=auto))
-
-    @app_commands.command(name="bid-order")
-    @app_commands.describe(auto_pass="Pass every time", max_bid="Outbid by 1 up to this")
-    async def bid_order(self, interaction: discord.Interaction, auto_pass: bool = False,
-                        max_bid: app_commands.Range[int, 1, 200] | None = None) -> None:
-        """A standing bidding order (secret); neither option clears it."""
-        await self._submit(interaction, lambda f: SetBidOrder(faction=f, auto_pass=auto_pass, max_bid=max_bid))
 
 
 async def setup(bot: MentatBot) -> None:
