@@ -28,6 +28,7 @@ EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cog
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
 SHUTDOWN_GRACE = 10.0  # seconds a drain in progress may take to finish when the bot closes
 RESTARTING = "Mentat is restarting; nothing was done. Try again in a minute."
+LASTING_MODALS = (*MODALS, *PANEL_MODALS)  # every modal the bot sends: on_interaction answers their submits
 
 
 def intents() -> discord.Intents:
@@ -151,7 +152,7 @@ class MentatBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A modal's submit, however late (bot/discord/lasting_modal.py); commands and controls are dispatched by
         discord.py itself."""
-        await answer_modal(interaction, (*MODALS, *PANEL_MODALS))
+        await answer_modal(interaction, LASTING_MODALS)
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
