@@ -164,6 +164,7 @@ async def open_amount(member, card, label: str):
     """Press the card's amount button: the modal it opens, and its one input."""
     shown = await member.user.click(card, label=label)
     [text_input] = [c for row in shown.modal["components"] for c in row["components"]]
+    assert text_input["custom_id"] == "amount"  # stable, as the modal's own: a bot restarted since reads it
     return shown, text_input
 
 

@@ -170,10 +170,9 @@ class AmountModal(LastingModal):
         which = "-" if shortcut is None else str(shortcut)
         super().__init__(title=amount.label,
                          custom_id=f"mentat:m:{game_id}:{form.prompt.id}:{form.fingerprint}:{which}")
-        self.typed = discord.ui.TextInput(label=f"{amount.label} ({amount.low} to {amount.high})"[:45],
-                                          placeholder=f"a number from {amount.low} to {amount.high}",
-                                          min_length=1, max_length=6, custom_id=AMOUNT_INPUT)
-        self.add_item(self.typed)
+        self.add_item(discord.ui.TextInput(label=f"{amount.label} ({amount.low} to {amount.high})"[:45],
+                                           placeholder=f"a number from {amount.low} to {amount.high}",
+                                           min_length=1, max_length=6, custom_id=AMOUNT_INPUT))
 
     @classmethod
     async def answer(cls, interaction: discord.Interaction[Any], match: re.Match[str], typed: dict[str, str]) -> None:
