@@ -28,6 +28,7 @@ from bot.discord.anytime_panel import (
 from bot.discord.client import MentatBot
 from bot.discord.components import DYNAMIC_ITEMS as CARD_ITEMS
 from bot.discord.form_core import MAX_CHOICES, Draft
+from bot.discord.lasting_modal import FORM_CLOSED
 from bot.store.memory import MemoryGameStore
 from engine.actions import SetStormCardOrder, UseKarama
 from engine.anytime import Amount, AnytimeKind, anytime_choices
@@ -89,6 +90,11 @@ def test_every_panel_and_form_fits_discord_and_every_custom_id_has_one_handler()
                     assert [t.fullmatch(item.custom_id) is not None for t in TEMPLATES].count(True) == 1
                     if isinstance(item.item, discord.ui.Select):
                         assert 0 < len(item.item.options) <= MAX_CHOICES
+            for choice in anytime_choices(state, faction):  # each modal, its draft as long as it gets
+                form = choice_form(choice, faction)
+                longest = [len(field.choices) - 1 for field in form.fields]
+                custom_id = TypedModal(SNOWFLAKE_GAME, choice, form, longest).custom_id
+                assert len(custom_id) <= 100 and TypedModal.template.fullmatch(custom_id), custom_id
 
 
 def test_every_action_the_panel_offers_is_accepted():
@@ -209,10 +215,14 @@ async def press(item_cls, view_item, bot, user: int, values=None) -> PanelIntera
 
 
 async def submit_modal(bot, user: int, modal: TypedModal, **typed: str) -> PanelInteraction:
+    """Submit a modal as Discord does: its custom id and what was typed into each input, to the bot's
+    `on_interaction` (the modal object is not asked: after a restart the bot has none)."""
     interaction = PanelInteraction(bot, user)
-    for name, text in typed.items():
-        modal.inputs[name]._value = text
-    await modal.on_submit(interaction)
+    interaction.type = discord.InteractionType.modal_submit
+    interaction.data = {"custom_id": modal.custom_id, "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": modal.inputs[name].custom_id, "value": text}]}
+        for name, text in typed.items()]}
+    await bot.on_interaction(interaction)
     return interaction
 
 
@@ -318,6 +328,41 @@ async def test_a_bribe_amount_is_checked_against_the_spice_held(table):
     assert paid.answers[-1][0].startswith("Done: Give a bribe: Atreides; Spice: 2")
     after = await bot.service.state_of(game_id)
     assert after.faction(A).bribes == 2 and after.faction(H).spice == spice - 2
+
+
+async def test_a_bribe_typed_into_a_modal_opened_before_a_restart_is_given(table):
+    """The modal is answered from its custom id and what was typed: a new bot, which never saw it, gives the bribe."""
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    [bribe] = [c for c in anytime_choices(state, H) if c.kind == AnytimeKind.BRIBE]
+    shown = await press(AnyButton, item_labelled(choice_view(game_id, bribe, H), "Atreides…"), bot, USERS[H])
+    restarted = MentatBot(bot.service)
+    paid = await submit_modal(restarted, USERS[H], shown.response.modal, amount="2")
+    assert paid.answers[-1][0].startswith("Done: Give a bribe: Atreides; Spice: 2")
+    assert (await bot.service.state_of(game_id)).faction(A).bribes == 2
+
+
+async def test_a_question_typed_after_the_truthtrance_was_played_shows_the_panel_as_it_is_now(table):
+    bot, game_id = table
+    state = await bot.service.state_of(game_id)
+    [truthtrance] = [c for c in anytime_choices(state, H) if c.kind == AnytimeKind.TRUTHTRANCE]
+    button = item_labelled(choice_view(game_id, truthtrance, H), "Atreides…")
+    first = await press(AnyButton, button, bot, USERS[H])
+    second = await press(AnyButton, button, bot, USERS[H])  # the same question's modal, opened twice
+    await submit_modal(bot, USERS[H], first.response.modal, question="Do you hold a traitor?")
+    late = await submit_modal(bot, USERS[H], second.response.modal, question="Will you attack?")
+    assert late.answers[0][0].startswith(NOT_NOW) and "Truthtrance" not in late.answers[0][0]
+    assert len(await bot.service.store.actions(game_id)) == 1  # the second question was not asked
+
+
+async def test_a_modal_the_bot_cannot_read_is_answered_that_it_closed(table):
+    """A modal sent before modals carried what they need in their custom ids (a random one) is still answered."""
+    bot, _ = table
+    interaction = PanelInteraction(bot, USERS[H])
+    interaction.type = discord.InteractionType.modal_submit
+    interaction.data = {"custom_id": "5f2b8e1c9a7d4e3f8b6a1c2d3e4f5a6b", "components": []}
+    await bot.on_interaction(interaction)
+    assert interaction.answers == [(FORM_CLOSED, True)]
 
 
 async def test_a_standing_bid_limit_is_set_through_its_modal_and_back_shows_the_list(table):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.discord.client import MentatBot
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_name
@@ -149,6 +150,57 @@ async def type_amount(member, card, label: str, typed: str):
     [text_input] = [c for row in shown.modal["components"] for c in row["components"]]
     assert text_input["label"] == "Your bid (3 to 10)"
     return await member.user.submit_modal(shown, {text_input["custom_id"]: typed})
+
+
+# --- an amount typed late ------------------------------------------------------------------------------
+# Discord keeps a modal open as long as the player likes (../shared/DESIGN.md "Real Discord"), and SimCord does
+# not close one either: what these tests check is that the bot still answers the submit, however late, and
+# after a restart (discord.py forgets its modals on both; the bot keeps none, it reads the custom id).
+
+TWO_DAYS = 2 * 24 * 3600.0
+
+
+async def open_amount(member, card, label: str):
+    """Press the card's amount button: the modal it opens, and its one input."""
+    shown = await member.user.click(card, label=label)
+    [text_input] = [c for row in shown.modal["components"] for c in row["components"]]
+    assert text_input["custom_id"] == "amount"  # stable, as the modal's own: a bot restarted since reads it
+    return shown, text_input
+
+
+async def test_an_amount_typed_two_days_after_its_modal_opened_is_taken(table):
+    alice = table.players[A]
+    game_id, prompt, card = await card_of(table, auction(), A, PromptKind.BID)
+    shown, text_input = await open_amount(alice, card, "Other amount (1 to 10)")
+    table.env.bot.drain_interval = TWO_DAYS  # the drain loop steps through the two days in one stride
+    await table.env.advance_time(TWO_DAYS)
+    assert (await table.env.bot.service.state_of(game_id)).prompt(prompt.id) is not None  # still open
+    typed = await alice.user.submit_modal(shown, {text_input["custom_id"]: "7"})
+    assert reply(typed).startswith("Done: Your bid: 7")
+    assert (await table.env.bot.service.state_of(game_id)).prompt(prompt.id) is None
+
+
+async def test_an_amount_typed_into_a_modal_opened_before_a_restart_is_taken(table):
+    alice = table.players[A]
+    game_id, prompt, card = await card_of(table, auction(), A, PromptKind.BID)
+    shown, text_input = await open_amount(alice, card, "Bid up to N for me (1 to 10)")  # a shortcut's amount
+    restarted = MentatBot(table.env.bot.service)
+    await table.env.restart_bot(restarted)
+    typed = await alice.user.submit_modal(shown, {text_input["custom_id"]: "6"})
+    assert reply(typed).startswith("Done: ")
+    assert (await restarted.service.state_of(game_id)).faction(A).bid_order.max_bid == 6
+
+
+async def test_an_amount_typed_after_its_decision_closed_is_answered_that_it_closed(table):
+    alice = table.players[A]
+    game_id, prompt, card = await card_of(table, auction(), A, PromptKind.BID)
+    shown, text_input = await open_amount(alice, card, "Other amount (1 to 10)")
+    clicked = await alice.user.click(card, label="Bid 2")  # meanwhile, answered from the card
+    assert reply(clicked).startswith("Done: Bid 2")
+    actions = len(await table.env.bot.service.store.actions(game_id))
+    late = await alice.user.submit_modal(shown, {text_input["custom_id"]: "7"})
+    assert late.ephemeral and reply(late) == "That decision is already closed."
+    assert len(await table.env.bot.service.store.actions(game_id)) == actions  # nothing more was taken
 
 
 # --- revival (A-7) -------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 from bot.app import render
 from bot.app.action_words import revival_words
 from bot.app.render import decision_card
-from bot.discord.components import DYNAMIC_ITEMS, prompt_view
+from bot.discord.components import DYNAMIC_ITEMS, AmountModal, prompt_view
 from bot.discord.form_core import MAX_CHOICES, Form, FormIncomplete
 from bot.discord.prompt_forms import form_for
 from bot.discord.turn_forms import TURN_FORMS
@@ -130,6 +130,7 @@ def test_every_choice_a_turn_form_offers_is_accepted_by_the_engine(real_prompts)
 
 def test_every_turn_decision_of_real_games_renders_as_discord_accepts_it(real_prompts):
     templates = [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS]
+    modals = 0
     for _, prompt in real_prompts:
         view = prompt_view(SNOWFLAKE_GAME, prompt, prompt.faction.value)
         rows = {item.row if item.row is not None else 0 for item in view.children}
@@ -142,6 +143,14 @@ def test_every_turn_decision_of_real_games_renders_as_discord_accepts_it(real_pr
                 assert all(0 < len(option.label) <= 100 for option in item.item.options)
             else:
                 assert 0 < len(item.item.label) <= 80
+        form = form_for(prompt)
+        amounts = ([None] if form.amount is not None else []) + [
+            index for index, shortcut in enumerate(form.shortcuts) if shortcut.amount is not None]
+        for shortcut in amounts:  # the modals its amounts open
+            custom_id = AmountModal(SNOWFLAKE_GAME, form, shortcut).custom_id
+            assert len(custom_id) <= 100 and AmountModal.template.fullmatch(custom_id), custom_id
+            modals += 1
+    assert modals > 0
 
 
 def test_the_default_answer_is_what_the_form_gives_untouched_or_one_of_its_choices(real_prompts):

@@ -15,6 +15,8 @@ carry the game, the kind, the fingerprint and the draft, so the panel survives a
 - `mentat:any:<game>:menu` (the menu of actions), `mentat:any:<game>:list` (back to it).
 - `mentat:any:<game>:<kind>:<fingerprint>:b<index>`: one click (or the modal, with the value clicked).
 - `mentat:any:<game>:<kind>:<fingerprint>:<draft>:<part | ok>`: the menus and Submit of a form of several parts.
+- `mentat:anym:<game>:<kind>:<fingerprint>:<draft>`: the modal of its amount or question, answered however late
+  it comes (bot/discord/lasting_modal.py).
 
 The standing orders (issue 14) are kinds of any-time action like the others; `/me orders` opens a panel of those
 alone (`orders_panel_for`), whose forms are the same.
@@ -32,9 +34,10 @@ from bot.app.anytime_words import ORDER_KINDS, choice_text, orders_text, panel_t
 from bot.app.ports import GameRecordRow
 from bot.app.words import number_in_range
 from bot.discord.common import GameBot, answer, refusals
-from bot.discord.components import MODAL_TIMEOUT, NOT_ON_MENU, form_menu
+from bot.discord.components import NOT_ON_MENU, form_menu
 from bot.discord.errors import reported
 from bot.discord.form_core import MAX_CHOICES, Choice, Draft, Field, Form, FormIncomplete, after_menu_choice
+from bot.discord.lasting_modal import FORM_CLOSED, LastingModal
 from engine.actions import Action
 from engine.anytime import (
     Amount,
@@ -403,43 +406,52 @@ class AnySubmit(discord.ui.DynamicItem[discord.ui.Button],
                       f"{title(choice.kind)}: {form.summary(draft.chosen)}")
 
 
-class TypedModal(discord.ui.Modal):
+class TypedModal(LastingModal):
     """The amount (its legal range written on it) or the question of an action, after its other parts were
-    chosen. Kept in memory while it is open (Discord's modals last minutes); on submit everything is checked
-    against the game as it is then."""
+    chosen (`chosen`, the draft in the custom id). Answered however late it is submitted
+    (bot/discord/lasting_modal.py): everything is checked against the game as it is then. Each input's custom id
+    is its part's name."""
+
+    template = re.compile(rf"mentat:anym:{GAME_ID}:{KIND}:{FINGERPRINT}:{DRAFT}")
 
     def __init__(self, game_id: str, choice: AnytimeChoice, form: Form, chosen: list[int | None]):
-        super().__init__(title=title(choice.kind)[:45], timeout=MODAL_TIMEOUT)
-        self.game_id, self.kind, self.fingerprint, self.chosen = game_id, choice.kind.value, form.fingerprint, chosen
+        draft = Draft(tuple(chosen), (0,) * len(chosen)).encode()
+        super().__init__(title=title(choice.kind),
+                         custom_id=f"mentat:anym:{game_id}:{choice.kind.value}:{form.fingerprint}:{draft}")
         self.inputs: dict[str, discord.ui.TextInput] = {}
         for part in typed_parts(choice):
             if isinstance(part, Amount):
                 field = discord.ui.TextInput(label=f"{part_name(part.name)} ({part.low} to {part.high})"[:45],
                                              placeholder=f"a number from {part.low} to {part.high}",
-                                             min_length=1, max_length=6)
+                                             min_length=1, max_length=6, custom_id=part.name)
             else:
                 field = discord.ui.TextInput(label=part_name(part.name)[:45], style=discord.TextStyle.paragraph,
-                                             min_length=1, max_length=part.max_length)
+                                             min_length=1, max_length=part.max_length, custom_id=part.name)
             self.inputs[part.name] = field
             self.add_item(field)
 
-    @reported
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+    @classmethod
+    async def answer(cls, interaction: discord.Interaction[Any], match: re.Match[str], typed: dict[str, str]) -> None:
         await interaction.response.defer()  # the panel the modal came from is edited once the action is done
-        seat = await _seat(interaction, self.game_id)
-        found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
+        seat = await _seat(interaction, match["game"])
+        found = await _choice_now(interaction, seat, match["kind"], match["fp"]) if seat else None
         if found is None:
             return
         choice, form = found
+        draft = Draft.decode(match["draft"], form)
+        if draft is None or any(part.name not in typed for part in typed_parts(choice)):
+            await answer(interaction, FORM_CLOSED)
+            return
+        chosen = list(draft.chosen)
         try:
-            typed = {part.name: _typed_value(part, self.inputs[part.name].value) for part in typed_parts(choice)}
+            values = {part.name: _typed_value(part, typed[part.name]) for part in typed_parts(choice)}
         except FormIncomplete as wrong:
             await answer(interaction, f"Not yet: {wrong}")
             return
-        filled = choice_form(choice, seat.faction, typed)
-        said = "; ".join(f"{part_name(name)}: {value}" for name, value in typed.items())
-        await _submit(interaction, seat, lambda: filled.action(self.chosen),
-                      f"{title(choice.kind)}: " + "; ".join(s for s in (filled.summary(self.chosen), said) if s))
+        filled = choice_form(choice, seat.faction, values)
+        said = "; ".join(f"{part_name(name)}: {value}" for name, value in values.items())
+        await _submit(interaction, seat, lambda: filled.action(chosen),
+                      f"{title(choice.kind)}: " + "; ".join(s for s in (filled.summary(chosen), said) if s))
 
 
 def _typed_value(part: Amount | Text, typed: str) -> str | int:
@@ -455,3 +467,4 @@ def _typed_value(part: Amount | Text, typed: str) -> str | int:
 
 
 DYNAMIC_ITEMS = (OpenPanel, PanelMenu, PanelBack, AnyButton, AnySelect, AnySubmit)
+MODALS = (TypedModal,)

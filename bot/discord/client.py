@@ -1,6 +1,6 @@
 """The bot: a discord.py `commands.Bot` with the game service injected, the four command groups, the
-persistent prompt buttons, the command sync at start (bot/discord/command_sync.py), and a `tasks.loop` that drains
-the outbox."""
+persistent prompt buttons and modals, the command sync at start (bot/discord/command_sync.py), and a `tasks.loop`
+that drains the outbox."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from discord.ext import commands, tasks
 
 from bot.app.service import GameService
 from bot.discord.anytime_panel import DYNAMIC_ITEMS as PANEL_ITEMS
+from bot.discord.anytime_panel import MODALS as PANEL_MODALS
 from bot.discord.command_sync import sync_globally, sync_to_guild
-from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.components import DYNAMIC_ITEMS, MODALS
 from bot.discord.errors import MentatTree
 from bot.discord.gateway import DiscordGateway
+from bot.discord.lasting_modal import answer_modal
 from bot.discord.permissions import invite_url
 
 log = logging.getLogger(__name__)
@@ -26,6 +28,7 @@ EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cog
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
 SHUTDOWN_GRACE = 10.0  # seconds a drain in progress may take to finish when the bot closes
 RESTARTING = "Mentat is restarting; nothing was done. Try again in a minute."
+LASTING_MODALS = (*MODALS, *PANEL_MODALS)  # every modal the bot sends: on_interaction answers their submits
 
 
 def intents() -> discord.Intents:
@@ -145,6 +148,11 @@ class MentatBot(commands.Bot):
         if self._refusals:  # the answers go out before the connection closes (or they fail, as they may)
             await asyncio.wait(self._refusals, timeout=SHUTDOWN_GRACE)
         await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A modal's submit, however late (bot/discord/lasting_modal.py); commands and controls are dispatched by
+        discord.py itself."""
+        await answer_modal(interaction, LASTING_MODALS)
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

@@ -5,7 +5,8 @@ row of buttons, `mentat:<game>:<prompt>:<index>:<fingerprint>`: a click answers.
 menu per part and a Submit button, `mentat:f:<game>:<prompt>:<fingerprint>:<draft>:<part | ok>`, where the
 draft is the choices made so far: choosing in a menu edits the message so that every custom id carries the new
 draft. The message itself is the draft store, so nothing is kept in memory or in the database, a restart loses
-nothing, and two messages of one decision cannot get mixed up.
+nothing, and two messages of one decision cannot get mixed up. An amount is typed into a modal,
+`mentat:m:<game>:<prompt>:<fingerprint>:<shortcut | ->`, answered however late it comes (lasting_modal.py).
 
 Every press reloads the game: a decision closed (or reopened as another one after an undo: the fingerprint
 differs) answers "That decision is already closed." and changes nothing. The action goes through
@@ -37,6 +38,7 @@ from bot.discord.form_core import (
     page_count,
     page_of,
 )
+from bot.discord.lasting_modal import LastingModal
 from bot.discord.prompt_forms import form_for
 from engine.actions import Action
 from engine.errors import RuleViolation
@@ -46,7 +48,7 @@ from engine.names import faction_name
 
 CLOSED = "That decision is already closed."
 NOT_ON_MENU = "That choice is not on this menu now: choose one of its entries."
-MODAL_TIMEOUT = 600.0  # seconds an amount's modal waits for its answer
+AMOUNT_INPUT = "amount"  # the custom id of an amount modal's one input
 GAME_ID = r"(?P<game>[\w-]+)"
 PROMPT_ID = r"(?P<prompt>p\d+)"
 FINGERPRINT = r"(?P<fp>[0-9a-f]{6})"
@@ -156,35 +158,36 @@ def _amount_of(form: Form, shortcut: int | None) -> Amount | None:
     return form.shortcuts[shortcut].amount if shortcut < len(form.shortcuts) else None
 
 
-class AmountModal(discord.ui.Modal):
+class AmountModal(LastingModal):
     """The amount's question with its legal range; what is typed is checked against the range, then by the
-    rules. Kept in memory while it is open (Discord's modals last minutes, not days). The amount is the form's
-    own ("Other amount") or a shortcut's (`shortcut`: its index)."""
+    rules. The amount is the form's own ("Other amount", `-` in the custom id) or a shortcut's (its index).
+    Answered however late it is submitted (bot/discord/lasting_modal.py): the decision as it is then."""
+
+    template = re.compile(rf"mentat:m:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}:(?P<shortcut>-|\d+)")
 
     def __init__(self, game_id: str, form: Form, shortcut: int | None = None):
         amount = _amount_of(form, shortcut)
-        super().__init__(title=amount.label[:45], timeout=MODAL_TIMEOUT)
-        self.game_id, self.prompt_id, self.fingerprint = game_id, form.prompt.id, form.fingerprint
-        self.shortcut = shortcut
-        self.typed = discord.ui.TextInput(label=f"{amount.label} ({amount.low} to {amount.high})"[:45],
-                                          placeholder=f"a number from {amount.low} to {amount.high}",
-                                          min_length=1, max_length=6)
-        self.add_item(self.typed)
+        which = "-" if shortcut is None else str(shortcut)
+        super().__init__(title=amount.label,
+                         custom_id=f"mentat:m:{game_id}:{form.prompt.id}:{form.fingerprint}:{which}")
+        self.add_item(discord.ui.TextInput(label=f"{amount.label} ({amount.low} to {amount.high})"[:45],
+                                           placeholder=f"a number from {amount.low} to {amount.high}",
+                                           min_length=1, max_length=6, custom_id=AMOUNT_INPUT))
 
-    @reported
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+    @classmethod
+    async def answer(cls, interaction: discord.Interaction[Any], match: re.Match[str], typed: dict[str, str]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
+        opened = await _open_form(interaction, match["game"], match["prompt"], match["fp"])
         if opened is None:
             return
         row, form = opened
-        amount = _amount_of(form, self.shortcut)
-        if amount is None:
+        amount = _amount_of(form, None if match["shortcut"] == "-" else int(match["shortcut"]))
+        if amount is None or AMOUNT_INPUT not in typed:
             await answer(interaction, CLOSED)
             return
-        typed = self.typed.value
-        await _submit(interaction, row, form, lambda: amount.action(form.prompt.faction, typed),
-                      lambda: f"{amount.label}: {typed.strip()}")
+        text = typed[AMOUNT_INPUT]
+        await _submit(interaction, row, form, lambda: amount.action(form.prompt.faction, text),
+                      lambda: f"{amount.label}: {text.strip()}")
 
 
 class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -390,3 +393,4 @@ def prompt_view(game_id: str, prompt: Prompt, recipient: str | None) -> discord.
 
 
 DYNAMIC_ITEMS = (PromptButton, AmountButton, ShortcutButton, FormSelect, FormWindow, FormSubmit)
+MODALS = (AmountModal,)
