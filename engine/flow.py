@@ -27,6 +27,7 @@ SAMPLERS: dict[PromptKind, Sampler] = {}
 REFUSAL_REASONS: list[tuple[frozenset[PromptKind], RefusalReason]] = []
 
 A = TypeVar("A", bound=BaseModel)
+ASKS_AGAIN = "asks_again"  # in a prompt's detail: the ids of the decisions it asks again, oldest first
 
 
 def handles(action_type: type[A]) -> Callable[[Callable[[GameState, A, EventLog], None]], Handler]:
@@ -122,7 +123,16 @@ def ask_again(state: GameState, prompt: Prompt, open_successor: Callable[[], Non
     count = len(state.prompts)
     open_successor()
     if len(state.prompts) > count:
-        state.prompts.insert(index, state.prompts.pop())
+        successor = state.prompts.pop()
+        # Which decision it asks again: a click on the old card, made before its decider saw the new one, is an
+        # answer to this one when the choices it was made for are still the same (bot/discord/components.py).
+        successor.detail[ASKS_AGAIN] = [*prompt.detail.get(ASKS_AGAIN, []), prompt.id]
+        state.prompts.insert(index, successor)
+
+
+def asked_again_as(state: GameState, prompt_id: str) -> Prompt | None:
+    """The open decision that asks again the closed decision `prompt_id` (after one or more re-asks), if any."""
+    return next((p for p in state.prompts if prompt_id in p.detail.get(ASKS_AGAIN, ())), None)
 
 
 def take_prompt(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:

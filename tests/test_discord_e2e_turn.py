@@ -15,6 +15,7 @@ import discord
 import pytest
 
 from bot.discord.client import MentatBot
+from bot.discord.components import PromptButton
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_name
@@ -501,3 +502,32 @@ async def test_no_card_or_control_of_a_turn_decision_ever_reaches_the_channel(ta
     await card_of(table, auction(), A, PromptKind.BID)
     assert not any(message.components for message in table.channel.history())
     assert f"{table.players[A].mention}: a bid (your DM has it)." in contents(table.channel)
+
+
+async def test_a_8_a_click_on_a_nexus_card_asked_again_meanwhile_answers_the_new_decision(table):
+    """Issue 25 item 17: when one player is done at a Nexus, every other Nexus decision is asked again under a new
+    id (the done faction can no longer be offered an alliance); a player who clicked their card before it changed
+    read "That decision is already closed." Now a button the new card still offers answers the new decision; one it
+    no longer offers is refused as before."""
+    alice, bob = table.players[A], table.players[H]
+    state, _ = at_blow([SH1, OLD_GAP], discard=[GREAT_FLAT_CARD], factions=(A, H, BT))
+    game_id, _, alices = await card_of(table, state, A, PromptKind.NEXUS)
+    asked = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
+    old = {b.label: b.custom_id for b in components(dm_for(bob, asked.id))}  # the card as Bob saw it
+    await alice.user.click(alices, label="Done with this Nexus")  # Bob's decision is asked again meanwhile
+    again = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
+    assert again.id != asked.id
+    bot = table.env.bot
+
+    async def click_old(label: str) -> list:
+        from tests.test_discord_handlers import itx
+        pressed = itx(bot, bob.id)
+        match = PromptButton.__discord_ui_compiled_template__.fullmatch(old[label])
+        button = await PromptButton.from_custom_id(pressed, discord.ui.Button(label=label), match)
+        await button.callback(pressed)
+        return pressed.answers
+
+    assert await click_old("Propose an alliance to the Atreides") == [("That decision is already closed.", True)]
+    [(done, _)] = await click_old("Done with this Nexus")
+    assert done.startswith("Done: Done with this Nexus")
+    assert (await bot.service.state_of(game_id)).prompt(again.id) is None  # the new decision was answered

@@ -42,7 +42,7 @@ from bot.discord.lasting_modal import LastingModal
 from bot.discord.prompt_forms import form_for
 from engine.actions import Action
 from engine.errors import RuleViolation
-from engine.flow import legal_choices
+from engine.flow import asked_again_as, legal_choices
 from engine.model import GameState, Prompt
 from engine.names import faction_name
 
@@ -54,19 +54,31 @@ PROMPT_ID = r"(?P<prompt>p\d+)"
 FINGERPRINT = r"(?P<fp>[0-9a-f]{6})"
 
 
+def _button_labels(form: Form) -> list[str]:
+    """A one-click form's choices as its buttons show them (Discord cuts a button's label at 80 characters)."""
+    return [choice.label[:80] for choice in form.fields[0].choices] if form.one_click else []
+
+
 async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt_id: str,
-                     fingerprint: str | None) -> tuple[GameRecordRow, Form] | None:
+                     fingerprint: str | None, clicked: str | None = None) -> tuple[GameRecordRow, Form] | None:
     """The game and the form of the decision this component was made for, or None (the clicker has been
-    answered) when it is closed, is another decision now, or the clicker does not hold its seat."""
+    answered) when it is closed, is another decision now, or the clicker does not hold its seat. A decision asked
+    again since the card was made is that decision still when its choices are the same, or, for a button
+    `clicked`, when the new card still offers that button (the Nexus asks everyone again after each "done")."""
     bot: GameBot = interaction.client
     row = await bot.service.store.load_game(game_id)
     form = None
     if row is not None:
+        state = GameState.model_validate_json(row.state_json)
+        successor = asked_again_as(state, prompt_id) if fingerprint is not None else None
         try:
-            form = form_for(legal_choices(GameState.model_validate_json(row.state_json), prompt_id))
+            form = form_for(legal_choices(state, successor.id if successor is not None else prompt_id))
         except RuleViolation:  # closed
             form = None
-    if form is None or (fingerprint is not None and form.fingerprint != fingerprint):
+    if (form is not None and fingerprint is not None and form.fingerprint != fingerprint
+            and (successor is None or clicked is None or clicked not in _button_labels(form))):
+        form = None
+    if form is None:
         await answer(interaction, CLOSED)
         return None
     if row.seats.get(form.prompt.faction.value) != interaction.user.id:
@@ -115,14 +127,17 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint)
+        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint, self.item.label)
         if opened is None:
             return
         row, form = opened
-        if not form.one_click or self.index >= len(form.fields[0].choices):
+        # the same button on the card of the decision asked again may stand at another place
+        index = (self.index if self.fingerprint in (None, form.fingerprint)
+                 else _button_labels(form).index(self.item.label))
+        if not form.one_click or index >= len(form.fields[0].choices):
             await answer(interaction, CLOSED)
             return
-        await _submit(interaction, row, form, lambda: form.action([self.index]), lambda: self.item.label)
+        await _submit(interaction, row, form, lambda: form.action([index]), lambda: self.item.label)
 
 
 class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
