@@ -172,10 +172,22 @@ class DiscordGateway:
     async def _anew(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         """An edit that cannot be made, made a new post in the message's place (its thread, or the channel when the
         thread is gone or shut): the lines to add (the story), or the decision card; the new post then stands
-        for the key. A replaced summary (a status board, a counter) is left alone: the next action replaces it."""
+        for the key, unless the old one opened a thread that is still there (Discord keeps a thread whose opening
+        message is deleted, and the thread goes by that message's id). A replaced summary (a status board, a
+        counter) is left alone: the next action replaces it."""
         if message.replace and message.prompt_id is None:
             return message.edit_ref
-        return await self._deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
+        posted = await self._deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
+        return message.edit_ref if await self._opened_thread(message.edit_ref) else posted
+
+    async def _opened_thread(self, ref: str) -> bool:
+        """Whether the message `ref` names opened a thread that is still there (the thread has its id)."""
+        thread_id = int(ref.partition(":")[2])
+        found = self.client.get_channel(thread_id)
+        if found is None:
+            with contextlib.suppress(discord.HTTPException):
+                found = await self.client.fetch_channel(thread_id)
+        return isinstance(found, discord.Thread)
 
     async def _edit_in_place(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         """Replace the text of the message `edit_ref` names (a status board), or add the text to it and disable
