@@ -33,6 +33,11 @@ def metadata(room, thread):
     return room.env.backend.channels[thread.id].thread_metadata
 
 
+def game_in(room) -> GameRecordRow:
+    return GameRecordRow(game_id="g1", guild_id=room.guild.id, channel_id=room.channel.id, status=GameStatus.RUNNING,
+                         setup_json="{}", state_json="{}", seq=0, seats={})
+
+
 def shut(room, thread) -> None:
     """A moderator locks the thread (and it is archived), and the bot may not manage threads in #dune."""
     room.env.backend.set_overwrite(room.channel.id, Overwrite(room.env.bot.user.id, OverwriteType.MEMBER,
@@ -77,13 +82,24 @@ async def test_a_locked_archived_thread_opens_only_to_a_bot_that_may_manage_thre
 async def test_a_line_for_a_post_in_a_thread_shut_for_good_is_posted_anew_in_the_channel(room, model):
     thread, post = await opened_thread(room)
     shut(room, thread)
-    game = GameRecordRow(game_id="g1", guild_id=room.guild.id, channel_id=room.channel.id, status=GameStatus.RUNNING,
-                         setup_json="{}", state_json="{}", seq=0, seats={})
     line = OutgoingMessage(recipient=Recipient(channel=True, thread="turn:1"), text="Atreides bid 2 spice.",
                            edit_of="auction:1:1", key="auction:1:1", edit_ref=f"{thread.id}:{post.id}",
                            thread_ref=f"{room.channel.id}:{thread.id}")
-    ref = await DiscordGateway(room.env.bot).deliver(game, line)
+    ref = await DiscordGateway(room.env.bot).deliver(game_in(room), line)
 
     last = room.channel.history(viewer=room.dave)[-1]
     assert last.content == "Atreides bid 2 spice." and ref == f"{room.channel.id}:{last.id}"  # the key's new place
     assert room.env.backend.messages[thread.id][post.id].content == "Card 1 of 3 is up for auction."
+
+
+async def test_after_a_crash_an_edit_whose_post_is_gone_is_looked_for_as_the_new_post_it_became(room):
+    gateway, channel = DiscordGateway(room.env.bot), room.env.bot.get_channel(room.channel.id)
+    since = discord.utils.utcnow()
+    phase = await channel.send("**Bidding.**")
+    await phase.delete()
+    line = OutgoingMessage(recipient=Recipient(channel=True), text="- Atreides bought card 1.",
+                           edit_of="phase:1:bidding", key="phase:1:bidding", edit_ref=f"{channel.id}:{phase.id}")
+    assert await gateway.find(game_in(room), line, since) is None  # the crash came before the new post: send it
+
+    anew = await channel.send("- Atreides bought card 1.")
+    assert await gateway.find(game_in(room), line, since) == f"{channel.id}:{anew.id}"

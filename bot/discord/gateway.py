@@ -46,6 +46,11 @@ def _in_dm(game: GameRecordRow, text: str) -> str:
     return f"**Dune in <#{game.channel_id}>**\n{text}"
 
 
+def _as_new(message: OutgoingMessage) -> OutgoingMessage:
+    """An edit made a message of its own, in the same place."""
+    return message.model_copy(update={"edit_of": None, "edit_ref": None})
+
+
 def _ref(message: discord.Message | None) -> str | None:
     """Where a message is, as the store keeps it: "<channel id>:<message id>"."""
     return f"{message.channel.id}:{message.id}" if message is not None else None
@@ -116,7 +121,8 @@ class DiscordGateway:
             raise DeliveryFailed(faction) from error
 
     async def _place(self, game: GameRecordRow, message: OutgoingMessage) -> discord.abc.Messageable:
-        """The game's channel, or the thread the message belongs in (a thread's id is its opening message's)."""
+        """The game's channel, or the thread the message belongs in (a thread's id is its opening message's),
+        unarchived if Discord archived it; the channel when the thread is gone or cannot be unarchived."""
         if message.thread_ref is not None:
             thread_id = int(message.thread_ref.partition(":")[2])
             found = self.client.get_channel(thread_id)
@@ -177,17 +183,17 @@ class DiscordGateway:
         counter) is left alone: the next action replaces it."""
         if message.replace and message.prompt_id is None:
             return message.edit_ref
-        posted = await self._deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
-        return message.edit_ref if await self._opened_thread(message.edit_ref) else posted
+        return await self._key_place(message, await self._deliver(game, _as_new(message)))
 
-    async def _opened_thread(self, ref: str) -> bool:
-        """Whether the message `ref` names opened a thread that is still there (the thread has its id)."""
-        thread_id = int(ref.partition(":")[2])
+    async def _key_place(self, message: OutgoingMessage, new_ref: str | None) -> str | None:
+        """Where the key of an edit posted anew stands now: the new post, unless the old one opened a thread that is
+        still there (the thread has the old message's id)."""
+        thread_id = int(message.edit_ref.partition(":")[2])
         found = self.client.get_channel(thread_id)
         if found is None:
             with contextlib.suppress(discord.HTTPException):
                 found = await self.client.fetch_channel(thread_id)
-        return isinstance(found, discord.Thread)
+        return message.edit_ref if isinstance(found, discord.Thread) else new_ref
 
     async def _edit_in_place(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         """Replace the text of the message `edit_ref` names (a status board), or add the text to it and disable
@@ -205,7 +211,7 @@ class DiscordGateway:
             shown = _in_dm(game, text)
             if len(shown) > MESSAGE_LIMIT:  # a card of several messages: the old one loses its controls, anew
                 await posted.edit(view=None, allowed_mentions=NO_MENTIONS)
-                return await self._anew(game, message)
+                return await self._deliver(game, _as_new(message))
             await posted.edit(content=shown, view=self._buttons(game, message), allowed_mentions=NO_MENTIONS)
             return message.edit_ref
         if message.replace:
@@ -227,16 +233,21 @@ class DiscordGateway:
     async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
         """A send begun at `since` and cut off by a crash: the bot's own message with the same words, posted since
         then in the channel or the player's DM, is that send (its reference); an edit that shows its line is
-        done. Looked for in the recent history only (RECENT messages)."""
+        done, and one whose message is gone is looked for as the new post it became. Looked for in the recent
+        history only (RECENT messages)."""
         text, _ = self._mentions(game, message.text)
         if message.edit_of is not None:
             if message.edit_ref is None:
                 return None
             posted = await self._fetch(message.edit_ref)
-            shown = _in_dm(game, text) if message.prompt_id is not None else text
-            done = posted is None or (posted.content == shown[:MESSAGE_LIMIT] if message.replace
-                                      else posted.content.endswith(text))
-            return message.edit_ref if done else None
+            if posted is not None:
+                shown = _in_dm(game, text) if message.prompt_id is not None else text
+                done = posted.content == shown[:MESSAGE_LIMIT] if message.replace else posted.content.endswith(text)
+                return message.edit_ref if done else None
+            if message.replace and message.prompt_id is None:  # a summary whose post is gone is left alone
+                return message.edit_ref
+            found = await self.find(game, _as_new(message), since)  # the edit was made a new post (`_anew`)
+            return await self._key_place(message, found) if found is not None else None
         if message.recipient.faction is None:
             where = await self._place(game, message)
             last = split_message(text)[-1]
