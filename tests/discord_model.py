@@ -76,7 +76,11 @@ class DiscordModel:
             self._tell_clock()
             call = Call(method, path, request.get("json"))
             for rule in self.rules:
-                answer = rule.request(target, call)
+                try:
+                    answer = rule.request(target, call)
+                except BackendError:
+                    target.http_requests.append(_logged(call))  # SimCord logs the calls it serves, refused or not
+                    raise
                 if answer is not None:
                     target.http_requests.append(_logged(call))
                     return answer
@@ -101,7 +105,6 @@ def _logged(call: Call) -> HttpLogEntry:
     return HttpLogEntry(call.method, call.path, {}, call.json, None)
 
 
-THREAD_MESSAGES = re.compile(r"^/channels/(\d+)/messages(?:/\d+)?$")
 THREAD_ITSELF = re.compile(r"^/channels/(\d+)$")
 THREAD_WRITES = re.compile(r"^/channels/(\d+)/(?:messages|pins)(?:/.*)?$")
 

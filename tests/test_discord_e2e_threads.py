@@ -116,6 +116,10 @@ async def test_a_thread_archived_after_a_quiet_week_takes_every_later_line_and_e
     assert table.into_thread(laid)[0].startswith("The Bene Tleilaxu lay no traps.\nAtreides start with 10 in")
     assert set(table.into_thread(laid)) <= set(table.shown(table.thread))
     assert not table.metadata().archived and await table.nothing_pending()
+    # one unarchiving a week: a thread that is open costs no request (discord.py's copy says so)
+    unarchivings = [r for r in table.room.env.backend.http_requests
+                    if (r.method, r.path, r.json) == ("PATCH", f"/channels/{table.thread.id}", {"archived": False})]
+    assert len(unarchivings) == 2
 
 
 async def test_a_line_for_a_post_deleted_meanwhile_comes_in_a_new_post_and_the_thread_keeps_its_place(table):
