@@ -30,7 +30,7 @@ class FakeMessage:
     async def pin(self):
         self.pinned = True
 
-    async def create_thread(self, *, name):
+    async def create_thread(self, *, name, auto_archive_duration):
         self.thread = name
 
 

@@ -2,7 +2,12 @@
 player. A DM the player does not accept (discord.Forbidden, code 50007) raises DeliveryFailed, and the
 service tells the table and keeps the message for /me prompts; any other failure is retried later. A table message
 Discord refuses (discord.Forbidden: a permission taken from the bot mid-game) is logged as a warning naming the
-channel and each permission the bot now lacks there; `channel_problem` says it in words for the moderators."""
+channel and each permission the bot now lacks there; `channel_problem` says it in words for the moderators.
+
+Turn threads live for weeks: Discord archives a thread after its auto-archive duration without a new message (the
+longest, a week, is asked for) and then refuses edits in it (code 50083) until it is unarchived, so a thread is
+unarchived before anything is posted or edited in it. An edit Discord refuses for good (the message or its channel
+deleted, the thread archived and not to be unarchived) is posted anew instead, so no line of the story is lost."""
 
 from __future__ import annotations
 
@@ -31,11 +36,19 @@ from engine.names import faction_name
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 RECENT = 50  # messages of a channel or DM looked through for a send a crash cut off
+THREAD_ARCHIVE_MINUTES = 10080  # Discord's longest auto-archive duration: a week without a new message
+# Discord's codes for an edit that no retry can make: unknown channel, unknown message, archived thread
+EDIT_REFUSED_FOR_GOOD = {10003, 10008, 50083}
 
 
 def _in_dm(game: GameRecordRow, text: str) -> str:
     """A DM's text: a player may sit in several games, so each DM says which one it is about."""
     return f"**Dune in <#{game.channel_id}>**\n{text}"
+
+
+def _as_new(message: OutgoingMessage) -> OutgoingMessage:
+    """An edit made a message of its own, in the same place."""
+    return message.model_copy(update={"edit_of": None, "edit_ref": None})
 
 
 def _ref(message: discord.Message | None) -> str | None:
@@ -92,7 +105,7 @@ class DiscordGateway:
             sent = await self._send(where, split_message(text), self._buttons(game, message), message.outbox_id,
                                     pinged, await self._attachment(game, message))
             if message.opens_thread:
-                await sent.create_thread(name=message.opens_thread[:100])
+                await sent.create_thread(name=message.opens_thread[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             if message.pin:
                 await sent.pin()
             return _ref(sent)
@@ -108,16 +121,32 @@ class DiscordGateway:
             raise DeliveryFailed(faction) from error
 
     async def _place(self, game: GameRecordRow, message: OutgoingMessage) -> discord.abc.Messageable:
-        """The game's channel, or the thread the message belongs in (a thread's id is its opening message's)."""
+        """The game's channel, or the thread the message belongs in (a thread's id is its opening message's),
+        unarchived if Discord archived it; the channel when the thread is gone or cannot be unarchived."""
         if message.thread_ref is not None:
             thread_id = int(message.thread_ref.partition(":")[2])
             found = self.client.get_channel(thread_id)
             if found is None:
                 with contextlib.suppress(discord.NotFound):
                     found = await self.client.fetch_channel(thread_id)
-            if found is not None:
+            if found is not None and await self._opened(found):
                 return found
         return self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
+
+    @staticmethod
+    async def _opened(place: discord.abc.Messageable) -> bool:
+        """Whether the place takes a post or an edit now: a thread Discord archived is unarchived first (only when
+        discord.py's copy says archived, so an open thread costs no request: Discord reports the archiving, and
+        discord.py then drops the thread from its cache, so the copy at hand is fetched and current). False when
+        Discord refuses to unarchive it (a locked thread, a permission taken from the bot)."""
+        if not isinstance(place, discord.Thread) or not place.archived:
+            return True
+        try:
+            await place.edit(archived=False)
+        except discord.HTTPException as refusal:
+            log.info("Discord refused to unarchive the thread %s: %s", place.id, refusal.text)
+            return False
+        return True
 
     @staticmethod
     def _mentions(game: GameRecordRow, text: str) -> tuple[str, list[int]]:
@@ -135,21 +164,54 @@ class DiscordGateway:
         return MENTION.sub(write, text), list(dict.fromkeys(pinged))  # Discord wants each user once
 
     async def _edit(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
-        """Change the message `edit_ref` names: replace its text (a status board), or add the text to it and
-        disable its controls (a closed decision card, a phase post growing). A message that would outgrow
-        Discord's limit is continued in a new post, whose place then stands for the key. A message deleted
-        meanwhile is left alone; a line already there is not added twice."""
+        """Change the message `edit_ref` names (`_edit_in_place`); one Discord will never let change (deleted, in a
+        deleted thread, in a thread archived for good) is posted anew (`_anew`)."""
+        try:
+            return await self._edit_in_place(game, message)
+        except discord.HTTPException as refusal:
+            if refusal.code not in EDIT_REFUSED_FOR_GOOD:
+                raise
+            log.info("Discord refused to edit %s of %s (%s): posted anew", message.edit_ref, game.game_id,
+                     refusal.text)
+            return await self._anew(game, message)
+
+    async def _anew(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        """An edit that cannot be made, made a new post in the message's place (its thread, or the channel when the
+        thread is gone or shut): the lines to add (the story), or the decision card; the new post then stands
+        for the key, unless the old one opened a thread that is still there (Discord keeps a thread whose opening
+        message is deleted, and the thread goes by that message's id). A replaced summary (a status board, a
+        counter) is left alone: the next action replaces it."""
+        if message.replace and message.prompt_id is None:
+            return message.edit_ref
+        return await self._key_place(message, await self._deliver(game, _as_new(message)))
+
+    async def _key_place(self, message: OutgoingMessage, new_ref: str | None) -> str | None:
+        """Where the key of an edit posted anew stands now: the new post, unless the old one opened a thread that is
+        still there (the thread has the old message's id)."""
+        thread_id = int(message.edit_ref.partition(":")[2])
+        found = self.client.get_channel(thread_id)
+        if found is None:
+            with contextlib.suppress(discord.HTTPException):
+                found = await self.client.fetch_channel(thread_id)
+        return message.edit_ref if isinstance(found, discord.Thread) else new_ref
+
+    async def _edit_in_place(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+        """Replace the text of the message `edit_ref` names (a status board), or add the text to it and disable
+        its controls (a closed decision card, a phase post growing). A message that would outgrow Discord's limit
+        is continued in a new post, whose place then stands for the key; a line already there is not added
+        twice. An archived thread is unarchived first."""
         posted = await self._fetch(message.edit_ref)
         text, _ = self._mentions(game, message.text)
-        if posted is None and message.prompt_id is not None:  # the card to take the place of was deleted
-            return await self._deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
-        if posted is None or (not message.replace and posted.content.endswith(text)):
+        if posted is None:  # deleted meanwhile
+            return await self._anew(game, message)
+        if not message.replace and posted.content.endswith(text):
             return message.edit_ref
+        await self._opened(posted.channel)  # when Discord keeps it archived, it refuses the edit too (50083)
         if message.prompt_id is not None:  # a decision asked again: its card, in the old card's place
             shown = _in_dm(game, text)
             if len(shown) > MESSAGE_LIMIT:  # a card of several messages: the old one loses its controls, anew
                 await posted.edit(view=None, allowed_mentions=NO_MENTIONS)
-                return await self._deliver(game, message.model_copy(update={"edit_of": None, "edit_ref": None}))
+                return await self._deliver(game, _as_new(message))
             await posted.edit(content=shown, view=self._buttons(game, message), allowed_mentions=NO_MENTIONS)
             return message.edit_ref
         if message.replace:
@@ -171,16 +233,21 @@ class DiscordGateway:
     async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
         """A send begun at `since` and cut off by a crash: the bot's own message with the same words, posted since
         then in the channel or the player's DM, is that send (its reference); an edit that shows its line is
-        done. Looked for in the recent history only (RECENT messages)."""
+        done, and one whose message is gone is looked for as the new post it became. Looked for in the recent
+        history only (RECENT messages)."""
         text, _ = self._mentions(game, message.text)
         if message.edit_of is not None:
             if message.edit_ref is None:
                 return None
             posted = await self._fetch(message.edit_ref)
-            shown = _in_dm(game, text) if message.prompt_id is not None else text
-            done = posted is None or (posted.content == shown[:MESSAGE_LIMIT] if message.replace
-                                      else posted.content.endswith(text))
-            return message.edit_ref if done else None
+            if posted is not None:
+                shown = _in_dm(game, text) if message.prompt_id is not None else text
+                done = posted.content == shown[:MESSAGE_LIMIT] if message.replace else posted.content.endswith(text)
+                return message.edit_ref if done else None
+            if message.replace and message.prompt_id is None:  # a summary whose post is gone is left alone
+                return message.edit_ref
+            found = await self.find(game, _as_new(message), since)  # the edit was made a new post (`_anew`)
+            return await self._key_place(message, found) if found is not None else None
         if message.recipient.faction is None:
             where = await self._place(game, message)
             last = split_message(text)[-1]
