@@ -137,6 +137,7 @@ class MovementState(BaseModel):
     guild_turn: bool = False  # the turn in progress is the Guild's, taken out of storm order
     guild_in_order: bool = False  # a Karama cancelled it this round: the Guild keep their storm-order place
     no_move: bool = False  # the faction whose turn it is shipped nothing "and no move this turn" (one click)
+    turns_taken: list[Faction] = Field(default_factory=list)  # whose turns have begun this round, in order
 
 
 class SpiceBlowState(BaseModel):
