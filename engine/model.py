@@ -207,6 +207,7 @@ class BattleState(BaseModel):
     """The battle round: the battle in progress and where each leader fought (one territory a turn)."""
 
     current: Battle | None = None
+    # leader -> the territory where he led tokens in a battle this turn; a BT attack or trap is no battle (BT-11)
     leader_territory: dict[str, str] = Field(default_factory=dict)
     traps_to_spring: list[str] = Field(default_factory=list)  # BT-32: triggered traps that attack first
     kwisatz_haderach_territory: str | None = None  # the one territory the Kwisatz Haderach fought in this turn

@@ -336,3 +336,61 @@ def test_r_34_an_attack_whose_last_weapon_slot_card_was_spent_is_called_off():
     assert not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts)
     assert state.battle is None and "duncan_idaho" not in state.faction(A).leaders_in_tanks
     assert violations(state) == []
+
+
+# --- a trap's victim fought no battle (BT-11, BT-32; 1979 rules: one territory a turn; A-15 capture) -------------
+
+
+def caid_survives_a_trap(**position):
+    """The Emperor's 4 tokens sprang the trap on Carthag (a shield: it does nothing, BT-33); it strikes Caid, who
+    lives. The Emperor (6 tokens) and the Harkonnen (5) then meet on The Great Flat."""
+    state = trapped("shield_1", victim=E, draws={"trap_leader": ["caid"]}, **position)
+    put(state, E, FLAT, 6)
+    put(state, H, FLAT, 5)
+    state, events = enter_phase(state, Phase.BATTLE)
+    assert next(e for e in events if e.type == "trap_attack").data["leader"] == "caid"
+    state, _ = apply(state, defend("caid", faction=E))
+    assert "caid" not in state.faction(E).leaders_in_tanks and prompt_of(state, E, PromptKind.BATTLE_PLAN)
+    return state
+
+
+def test_bt_11_a_leader_who_only_survived_a_trap_led_no_battle_and_cannot_be_attacked():
+    """BT-11: the target must have led tokens in a battle this round. Caid met a trap in Carthag and fought no
+    battle: the attack decision does not offer him and naming him is refused."""
+    state = caid_survives_a_trap()
+    give(state, BT, "crysknife")
+    state, _ = apply_all(state, plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),
+                         CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False),
+                         AnswerRevealWindow(faction=BT))
+    attack = prompt_of(state, BT, PromptKind.BT_ATTACK)
+    assert attack.options == ["feyd_rautha", "hasimir_fenring", "decline"]
+    assert set(attack.detail["targets"]) == {"feyd_rautha", "hasimir_fenring"}
+    with pytest.raises(RuleViolation) as refusal:
+        apply(state, ChooseBtAttack(faction=BT, leader="caid"))
+    assert refusal.value.rule == "BT-11"
+
+
+def test_bt_32_a_leader_who_survived_a_trap_may_lead_his_factions_battle_elsewhere():
+    """1979 rules (Battles): a leader fights in one territory a turn. A trap's attack in Carthag is no battle
+    there (BT-32), so Caid may lead the Emperor's tokens on The Great Flat, and his strength counts."""
+    state = caid_survives_a_trap()
+    assert "caid" in prompt_of(state, E, PromptKind.BATTLE_PLAN).detail["leaders"]
+    assert "caid" in view(state, None).battle.leaders[E]
+    state, events = apply_all(state, plan(E, "caid", 3), plan(H, "feyd_rautha", 2),
+                              CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
+    won = next(e for e in events if e.type == "battle_won")
+    assert won.data["totals"] == {"emperor": 6, "harkonnen": 8} and won.data["winner"] == "harkonnen"
+    assert violations(state) == []
+
+
+def test_a_15_the_harkonnen_may_capture_a_leader_who_only_survived_a_trap():
+    """A-15 (Harkonnen capture): after a win the Harkonnen take a leader of the loser's who did not fight this turn.
+    Caid met a trap and fought no battle; of the Emperor's others Bashar fought and three are dead: Caid is taken."""
+    state = caid_survives_a_trap(options={"character_advantages": True},
+                                 dead_leaders={"emperor": ["hasimir_fenring", "captain_aramsham", "burseg"]})
+    state, events = apply_all(state, plan(E, "bashar", 0), plan(H, "feyd_rautha", 1),
+                              CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
+    assert next(e for e in events if e.type == "battle_won").data["winner"] == "harkonnen"
+    captured = [e for e in events if e.type == "leader_captured"]
+    assert len(captured) == 1 and captured[0].public and captured[0].data == {"leader": "caid", "faction": "emperor"}
+    assert prompt_of(state, H, PromptKind.LEADER_CAPTURE).detail["leader"] == "caid"

@@ -405,7 +405,7 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
                 hand.remove(card)  # played: on the table until the battle resolves
             else:  # our reading: spent since the plan was made (a Karama, A-15 worthless cards): not played
                 setattr(plan, slot, None)
-        if plan.leader:
+        if plan.leader and not battle.attack:  # a BT attack or trap is no battle: nobody "led tokens" there (BT-11)
             state.battle.leader_territory[plan.leader] = battle.territory
         if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
             plan.kwisatz_haderach = False  # he does not fight beside the leader this time
