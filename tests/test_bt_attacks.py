@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import (
+    AnswerPrescience,
     AnswerRevealWindow,
     AskPrescience,
     CallTraitor,
@@ -234,6 +235,66 @@ def test_bt_13_voice_on_the_bt():
     with pytest.raises(RuleViolation):
         apply(state, bt_plan("crysknife"))
     apply(state, bt_plan("chaumas"))
+
+
+def voiced_bt_attack(voice, *cards):
+    """The BT, holding `cards`, attack Feyd-Rautha; the Bene Gesserit, allied to the Harkonnen, Voice the BT
+    (BT-13) with `voice` ("not:lasgun", "play:lasgun")."""
+    state = bt_arena((E, H, BG, BT))
+    give(state, BT, *cards)
+    state, _ = fought(state)
+    state.alliances = [[H, BG]]
+    command, kind = voice.split(":")
+    state, _ = apply_all(state, ChooseBtAttack(faction=BT, leader="feyd_rautha"),
+                         UseVoice(faction=BG, command=command, category=kind))
+    return state
+
+
+def test_r_35_do_not_play_a_lasgun_forbids_the_bts_karama_as_a_lasgun():
+    """R-35: a Karama the BT would play as a lasgun (BT-17, BT-50) is a lasgun for the Voice: under "do not play a
+    lasgun" the BT's plan may not hold it, and their decision offers the other weapon only."""
+    state = voiced_bt_attack("not:lasgun", "karama_1", "crysknife")
+    shape = prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail
+    assert shape["voice_binds"] and shape["weapons"] == ["crysknife"]
+    with pytest.raises(RuleViolation) as refusal:
+        apply(state, bt_plan("karama_1"))
+    assert "The Voice forbids you to play a lasgun" in str(refusal.value)
+    state, _ = apply_all(state, bt_plan("crysknife"), defend("feyd_rautha"))
+    assert "feyd_rautha" in state.faction(H).leaders_in_tanks and "karama_1" in state.faction(BT).hand
+
+
+def test_r_35_r_34_do_not_play_a_lasgun_cannot_bind_a_bt_holding_only_a_karama():
+    """R-35 with R-34: the attack must fill its weapon slot, so a Voice against the only card that can fill it cannot
+    be obeyed and binds nothing (like any Voice that cannot be obeyed): the Karama still strikes as a lasgun."""
+    state = voiced_bt_attack("not:lasgun", "karama_1")
+    assert not prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail["voice_binds"]
+    state, _ = apply_all(state, bt_plan("karama_1"), defend("feyd_rautha"))
+    assert "feyd_rautha" in state.faction(H).leaders_in_tanks
+
+
+def test_r_35_play_a_lasgun_does_not_oblige_the_bt_to_turn_a_karama_into_one():
+    """R-35: the BT hold no lasgun card, and the conversion is theirs to choose: "play a lasgun" binds nothing and
+    their crysknife is accepted."""
+    state = voiced_bt_attack("play:lasgun", "karama_1", "crysknife")
+    shape = prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail
+    assert not shape["voice_binds"] and set(shape["weapons"]) == {"karama_1", "crysknife"}
+    state, _ = apply_all(state, bt_plan("crysknife"), defend("feyd_rautha"))
+    assert "karama_1" in state.faction(BT).hand
+
+
+def test_r_35_r_28_prescience_asking_for_the_weapon_is_answered_karama():
+    """R-35, R-28: the Atreides, allied to the attacked Harkonnen, ask for the BT's weapon; a BT holding only a
+    Karama answer "Karama", and the plan is bound to it."""
+    state = bt_arena((E, H, A, BT))
+    give(state, BT, "karama_1")
+    state, _ = fought(state)
+    state.alliances = [[H, A]]
+    state, _ = apply_all(state, ChooseBtAttack(faction=BT, leader="feyd_rautha"),
+                         AskPrescience(faction=A, element="weapon"))
+    assert prompt_of(state, BT, PromptKind.PRESCIENCE_ANSWER).options == ["karama_1"]
+    state, events = apply(state, AnswerPrescience(faction=BT, answer="karama_1"))
+    told = next(e for e in events if e.type == "prescience_answered")
+    assert set(told.audience) == {A, BT} and "will play Karama as their weapon" in told.message
 
 
 # --- traps -------------------------------------------------------------------------------------
