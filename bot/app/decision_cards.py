@@ -51,6 +51,7 @@ KIND_NAMES: dict[PromptKind, str] = {
     PromptKind.HAND_SWAP: "the cards you give back",
     PromptKind.LEADER_CAPTURE: "a captured leader",
     PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
+    PromptKind.BT_ALLY_REVIVAL: "free revival for your ally",
 }
 
 # The rule a decision is asked under, as /rules finds it.
@@ -84,6 +85,7 @@ KIND_RULES: dict[PromptKind, str] = {
     PromptKind.HAND_SWAP: "A-14",
     PromptKind.LEADER_CAPTURE: "A-15",
     PromptKind.BT_IMPAIRMENT: "BT-16",
+    PromptKind.BT_ALLY_REVIVAL: "BT-60",
 }
 
 CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)
