@@ -64,7 +64,8 @@ def test_bt_60_bt_10_a_refused_ally_revives_as_usual_and_pays_the_bt():
     state, events = apply(state, REFUSE)
     revival = prompt_of(state, A, PromptKind.REVIVAL)
     assert (revival.detail["max_tokens"], revival.detail["free_tokens"], revival.options) == (3, 2, [])
-    assert not revival.detail["bt_alliance"] and revival.detail["token_costs"] == [0, 0, 0, 2]
+    assert not revival.detail["bt_alliance"] and revival.detail["bt_refused"]
+    assert revival.detail["token_costs"] == [0, 0, 0, 2]
     assert [e.message for e in events if not e.public] == [
         "You grant the Atreides no free revival this turn: they revive as usual, and pay you for it (BT-10)."]
     assert [e.audience for e in events if not e.public] == [(BT,)]

@@ -204,6 +204,20 @@ async def test_bt_60_the_bt_grant_their_ally_free_revival_from_their_card_and_on
         dm_for(table.players[A], revival.id))
 
 
+async def test_bt_60_a_refusal_by_slash_command_tells_the_ally_on_its_revival_card(table):
+    state = at(position(factions=(A, H, BT), tanks={A: 5}, alliances=[[A, BT]]), Phase.MOVEMENT)
+    game_id = await plant(table, state)
+    asked = await table.players[BT].slash(table.channel, "bt grant-revival", answer="refuse")
+    assert reply(asked).startswith("Done: refuse: your ally revives as usual and pays you")
+    await deliver(table.env)
+    revival = await open_prompt(table.env, game_id, A, PromptKind.REVIVAL)
+    assert facts(dm_for(table.players[A], revival.id))[1:3] == [
+        "- You may revive up to 3 tokens this turn: 1 token costs nothing, 2 tokens cost nothing, 3 tokens cost 2 "
+        "spice.",
+        "- Your ally the Bene Tleilaxu did not grant you free revival this turn: you revive as usual, and what you "
+        "pay goes to them (BT-60, BT-10)."]
+
+
 # --- shipment and movement -----------------------------------------------------------------------------
 
 

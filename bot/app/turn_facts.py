@@ -108,6 +108,9 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
                                                                  for name, cost in priced.items()) + ".")
     if d.get("bt_alliance"):
         facts.append("Your alliance with the Bene Tleilaxu makes this revival free (BT-60).")
+    if d.get("bt_refused"):
+        facts.append("Your ally the Bene Tleilaxu did not grant you free revival this turn: you revive as usual, and "
+                     "what you pay goes to them (BT-60, BT-10).")
     facts.append(f"Your spice: {d['spice']}.")
     return facts
 

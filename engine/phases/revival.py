@@ -94,7 +94,8 @@ def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
     """The shape of a REVIVAL prompt: token limit, free tokens, and the cost of each choice as `revival_cost`
     reckons it (`token_costs[n]`: n tokens; `leader_costs`; `kwisatz_haderach_cost`, None when he cannot be
     revived), a revival costing the sum of its parts; the reviver's `spice`. `max_leaders` 2 and `bt_alliance` for
-    an ally of the BT (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`)."""
+    an ally of the BT granted free revival (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`);
+    `bt_refused` for one refused it this turn."""
     grant = bt_alliance_revival(state, faction)
     most = min(token_limit(state, faction), revivable_tokens(state, faction))
     return dict(
@@ -102,6 +103,7 @@ def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
         token_costs=[revival_cost(state, faction, n, None) for n in range(most + 1)],
         leader_costs={leader: revival_cost(state, faction, 0, leader) for leader in revivable_leaders(state, faction)},
         max_leaders=grant[1] if grant else 1, bt_alliance=grant is not None,
+        bt_refused=grant is None and is_bt_ally(state, faction),
         kwisatz_haderach_cost=(revival_cost(state, faction, 0, None, kwisatz_haderach=True)
                                if kwisatz_haderach_revivable(state, faction) else None),
         spice=state.faction(faction).spice,
