@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.ids import Faction
-from engine.model import AdvisorOrder, BidOrderSpan
+from engine.model import AdvisorOrder, AllyRevivalOrder, BidOrderSpan
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -468,6 +468,23 @@ class BtAllyRevive(PlayerAction):
     leaders: list[str] = Field(default_factory=list, max_length=2)
 
 
+class GrantAllyRevival(PlayerAction):
+    """BT-60: the BT grant the ally named by their open decision free revival this turn (up to 6 tokens and 2
+    leaders, R-14), or not (the ally then revives as usual, A-7, and pays the BT for it, BT-10). Secret until the
+    ally revives."""
+
+    type: Literal["grant_ally_revival"] = "grant_ally_revival"
+    grant: bool
+
+
+class SetAllyRevivalOrder(PlayerAction):
+    """The BT only, a secret standing order: always grant their allies free revival, never, or be asked each turn
+    (engine/phases/revival.py)."""
+
+    type: Literal["set_ally_revival_order"] = "set_ally_revival_order"
+    order: AllyRevivalOrder
+
+
 # --- Bene Tleilaxu bidding and spice -----------------------------------------------------------
 
 
@@ -606,6 +623,8 @@ Action = Annotated[
     | AnswerRevealWindow
     | AnswerRevealKarama
     | BtAllyRevive
+    | GrantAllyRevival
+    | SetAllyRevivalOrder
     | TrapsAndGifts
     | KaramaTaxBt
     | KaramaDestroyTrap

@@ -34,6 +34,7 @@ from engine.actions import (
     PlayTruthtrance,
     RevealBtTraitor,
     SetAdvisorOrder,
+    SetAllyRevivalOrder,
     SetBidOrder,
     SetCoexistence,
     SetGuildTimingOrder,
@@ -58,7 +59,7 @@ from engine.ids import Faction
 from engine.karama import OWNER, Advantage, advantage_in_play, karama_cards
 from engine.model import GameState, Phase, PromptKind
 from engine.phases.movement import guild_timing_asked, turn_faction
-from engine.phases.revival import revives_anything
+from engine.phases.revival import GRANT, REFUSE, revives_anything  # the BT's ally revival order (BT-60)
 from engine.phases.shipment import RULE_ADVISOR
 from engine.phases.spice_blow import sand_territories
 from engine.special_karama import power_available
@@ -97,6 +98,7 @@ class AnytimeKind(StrEnum):
     TRAITOR_ORDER = "traitor_order"  # call a traitor automatically whenever one of ours leads against us
     STORM_CARD_ORDER = "storm_card_order"  # answer every storm-card window "no card" at once, or be asked
     REVIVAL_ORDER = "revival_order"  # revive the free tokens at once when no leader is offered, or be asked
+    ALLY_REVIVAL_ORDER = "ally_revival_order"  # BT-60: the BT grant their allies free revival, never, or are asked
     GUILD_TIMING_ORDER = "guild_timing_order"  # the Guild go in their storm-order place, or are asked
     ADVISOR_ORDER = "advisor_order"  # the BG: every spiritual advisor to the Polar Sink, none, or be asked
     NEXUS_ORDER = "nexus_order"  # end one's part in each Nexus as it opens, or be asked
@@ -107,8 +109,8 @@ class AnytimeKind(StrEnum):
 # movement, battle, collection.
 STANDING_ORDERS = (AnytimeKind.STORM_CARD_ORDER, AnytimeKind.NEXUS_ORDER, AnytimeKind.BID_ORDER,
                    AnytimeKind.BID_LIMIT, AnytimeKind.OUTBID_ORDER, AnytimeKind.REVIVAL_ORDER,
-                   AnytimeKind.GUILD_TIMING_ORDER, AnytimeKind.ADVISOR_ORDER, AnytimeKind.TRAITOR_ORDER,
-                   AnytimeKind.SPICE_WIN_ORDER)
+                   AnytimeKind.ALLY_REVIVAL_ORDER, AnytimeKind.GUILD_TIMING_ORDER, AnytimeKind.ADVISOR_ORDER,
+                   AnytimeKind.TRAITOR_ORDER, AnytimeKind.SPICE_WIN_ORDER)
 
 RULES: dict[AnytimeKind, str] = {
     AnytimeKind.KARAMA: "A-14",
@@ -128,6 +130,7 @@ RULES: dict[AnytimeKind, str] = {
     AnytimeKind.TRAITOR_ORDER: "A-13",
     AnytimeKind.STORM_CARD_ORDER: "Treachery: Weather Control",
     AnytimeKind.REVIVAL_ORDER: "A-7",
+    AnytimeKind.ALLY_REVIVAL_ORDER: "BT-60",
     AnytimeKind.GUILD_TIMING_ORDER: "A-15",
     AnytimeKind.ADVISOR_ORDER: RULE_ADVISOR,
     AnytimeKind.NEXUS_ORDER: "A-8",
@@ -370,6 +373,8 @@ def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
               _choice(AnytimeKind.OUTBID_ORDER, Pick(name="outbid", options=[PASS_WHEN_OUTBID, ASK]))]
     if revives_anything(faction):  # BT-1: not the BT
         orders.append(_choice(AnytimeKind.REVIVAL_ORDER, Pick(name="revival", options=[FREE_TOKENS, ASK])))
+    if faction == BT and state.bt is not None:  # BT-60
+        orders.append(_choice(AnytimeKind.ALLY_REVIVAL_ORDER, Pick(name="ally_revival", options=[GRANT, REFUSE, ASK])))
     if faction == G and guild_timing_asked(state):
         orders.append(_choice(AnytimeKind.GUILD_TIMING_ORDER, Pick(name="timing", options=[STORM_ORDER, ASK])))
     if faction == BG:
@@ -430,6 +435,8 @@ def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]
             return SetOutbidOrder(faction=faction, pass_when_outbid=v["outbid"] == PASS_WHEN_OUTBID)
         case AnytimeKind.REVIVAL_ORDER:
             return SetRevivalOrder(faction=faction, free_tokens=v["revival"] == FREE_TOKENS)
+        case AnytimeKind.ALLY_REVIVAL_ORDER:
+            return SetAllyRevivalOrder(faction=faction, order=v["ally_revival"])
         case AnytimeKind.GUILD_TIMING_ORDER:
             return SetGuildTimingOrder(faction=faction, storm_order=v["timing"] == STORM_ORDER)
         case AnytimeKind.NEXUS_ORDER:

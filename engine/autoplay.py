@@ -46,8 +46,8 @@ WEIGHTS: dict[AnytimeKind, int] = {
     AnytimeKind.KARAMA_DESTROY_TRAP: 2, AnytimeKind.TRUTHTRANCE: 3, AnytimeKind.GHOLA: 1, AnytimeKind.HAJR: 1,
     AnytimeKind.BRIBE: 1, AnytimeKind.ALLY_SPICE: 1, AnytimeKind.SPICE_WIN_ORDER: 2, AnytimeKind.TRAITOR_ORDER: 1,
     AnytimeKind.BID_ORDER: 1, AnytimeKind.BID_LIMIT: 1, AnytimeKind.OUTBID_ORDER: 1, AnytimeKind.STORM_CARD_ORDER: 1,
-    AnytimeKind.REVIVAL_ORDER: 1, AnytimeKind.GUILD_TIMING_ORDER: 1, AnytimeKind.ADVISOR_ORDER: 1,
-    AnytimeKind.NEXUS_ORDER: 1,
+    AnytimeKind.REVIVAL_ORDER: 1, AnytimeKind.ALLY_REVIVAL_ORDER: 1, AnytimeKind.GUILD_TIMING_ORDER: 1,
+    AnytimeKind.ADVISOR_ORDER: 1, AnytimeKind.NEXUS_ORDER: 1,
 }
 
 

@@ -42,7 +42,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import revive_tokens, sweep, wipe_out
+from engine.forces import destroy_every_token, revive_tokens, sweep
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
 from engine.names import counted, faction_name, leader_name
@@ -218,12 +218,19 @@ def _family_atomics(state: GameState, faction: Faction, log: EventLog) -> None:
     Arrakeen and Carthag (board.exposed_to_storm reads `shield_wall_destroyed`)."""
     state.faction(faction).hand.remove(FAMILY_ATOMICS)
     state.removed_cards.append(FAMILY_ATOMICS)  # the card says: removed from the game (never reshuffled)
-    killed = {}
+    killed: dict[Faction, int] = {}
+    advisors = 0
     for location in locations_of(SHIELD_WALL):
-        for victim in list(state.forces.get(location, {})):
-            killed[victim] = killed.get(victim, 0) + wipe_out(state, location, victim)
+        tokens, advisors_here = destroy_every_token(state, location)  # R-38: co-existing advisors too
+        for victim, count in tokens.items():
+            killed[victim] = killed.get(victim, 0) + count
+        advisors += advisors_here
     state.shield_wall_destroyed = True
-    losses = ", ".join(f"{n} {faction_name(f)}" for f, n in killed.items()) or "no"
+    words = [f"{n} {faction_name(f)}" for f, n in killed.items()]
+    if advisors:
+        words.append(counted(advisors, "Bene Gesserit advisor"))
+        killed[Faction.BENE_GESSERIT] = killed.get(Faction.BENE_GESSERIT, 0) + advisors
+    losses = ", ".join(words) or "no"
     log.public("card_played", f"{faction_name(faction)} play Family Atomics: the Shield Wall is destroyed with "
                f"the tokens on it ({losses} to the tanks). From now on the storm reaches Imperial Basin, "
                "Arrakeen and Carthag.", faction=faction.value, card=FAMILY_ATOMICS,

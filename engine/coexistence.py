@@ -3,10 +3,12 @@
 
 The AH-era reading [E2]: the Bene Gesserit may declare their tokens in a territory neutral; co-existing, they are
 "for all intents and purposes not on the board": they do not fight, collect, control (A-11) or count toward a
-stronghold's occupants, and nothing targets them. So advisors live outside `state.forces`, in
-`state.bg_advisors` (location -> count, public), and every rule reading the board ignores them by construction.
-The storm and Shai-Hulud still kill them (engine/forces.py `kill_advisors`): those strike the sand, not a
-faction (our reading; GF9 agrees). A lasgun-shield explosion, which targets the battle's territory, spares them.
+stronghold's occupants (R-38: a stronghold holding only advisors holds no tokens for a trap, R-11, and they do not
+end BT control, BT-24, until they become fighters), and nothing targets them. So advisors live outside
+`state.forces`, in `state.bg_advisors` (location -> count, public), and every rule reading the board ignores them
+by construction. R-38: they go to the tanks with everything else wherever every token in a place is destroyed:
+the storm and Shai-Hulud (engine/forces.py `kill_advisors`), a lasgun/shield explosion in a battle, a BT attack or
+a trap, a Karama trap, Family Atomics on the Shield Wall (engine/forces.py `destroy_every_token`).
 
 - Spiritual advisor (engine/phases/shipment.py): with the option, the Bene Gesserit may send the free token with
   the shipper's tokens, into the same location, already co-existing [E2], instead of to the Polar Sink (still

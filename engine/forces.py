@@ -37,6 +37,14 @@ def wipe_out(state: GameState, location: str, faction: Faction) -> int:
     return count
 
 
+def destroy_every_token(state: GameState, location: str) -> tuple[dict[Faction, int], int]:
+    """Everything at a location is destroyed (an explosion, Family Atomics): every faction's tokens go to the
+    tanks, and R-38: the Bene Gesserit advisors co-existing there with them. Returns the tokens each faction lost
+    (advisors not counted) and the advisors lost."""
+    lost = {faction: wipe_out(state, location, faction) for faction in list(state.forces.get(location, {}))}
+    return lost, kill_advisors(state, location)
+
+
 def land(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:
     """Tokens arrive at a location (shipment, move, placement); a trapped stronghold springs (BT-31); BT
     control there ends and a stronghold betrayal there can no longer be revealed (BT-24, BT-25)."""

@@ -37,6 +37,7 @@ def violations(state: GameState) -> list[str]:
     found += _card_violations(state, data)
     found += _board_violations(state)
     found += _battle_violations(state)
+    found += _movement_violations(state)
     found += _elite_and_captive_violations(state)
     return found
 
@@ -60,6 +61,15 @@ def _elite_and_captive_violations(state: GameState) -> list[str]:
         if captor != Faction.HARKONNEN or owner == captor or leader in state.faction(owner).leaders_in_tanks:
             problems.append(f"captive {leader} held by {captor.value}")
     return problems
+
+
+def _movement_violations(state: GameState) -> list[str]:
+    """A faction takes one shipment-and-movement turn a round (1979 rules: Movement; the Guild's out of order too,
+    A-15)."""
+    if state.movement is None:
+        return []
+    twice = sorted(f.value for f, n in Counter(state.movement.turns_taken).items() if n > 1)
+    return [f"{faction} take a second shipment-and-movement turn this round" for faction in twice]
 
 
 def _battle_violations(state: GameState) -> list[str]:

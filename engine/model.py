@@ -54,6 +54,7 @@ class PromptKind(StrEnum):
     HAND_SWAP = "hand_swap"  # A-14 special Karama: the Harkonnen give back as many cards as they took (secret)
     LEADER_CAPTURE = "leader_capture"  # engine/captives.py: the Harkonnen keep or kill a captured leader (public)
     BT_IMPAIRMENT = "bt_impairment"  # engine/phases/bt_attack.py: a worthless trap's impairment (BT-16, public)
+    BT_ALLY_REVIVAL = "bt_ally_revival"  # engine/phases/revival.py: the BT grant an ally free revival (BT-60, secret)
 
 
 class Prompt(BaseModel):
@@ -91,6 +92,8 @@ class Trap(BaseModel):
 BidOrderSpan = Literal["until_changed", "this_card", "this_turn"]
 # The Bene Gesserit's standing order for the spiritual advisor: every one to the Polar Sink, none, or be asked.
 AdvisorOrder = Literal["polar_sink", "never", "ask"]
+# The Bene Tleilaxu's standing order for their allies' free revival (BT-60): always grant it, never, or be asked.
+AllyRevivalOrder = Literal["grant", "refuse", "ask"]
 
 
 class BidOrder(BaseModel):
@@ -137,6 +140,7 @@ class MovementState(BaseModel):
     guild_turn: bool = False  # the turn in progress is the Guild's, taken out of storm order
     guild_in_order: bool = False  # a Karama cancelled it this round (A-14): the Guild keep their storm-order place
     no_move: bool = False  # the faction whose turn it is shipped nothing "and no move this turn" (one click)
+    turns_taken: list[Faction] = Field(default_factory=list)  # whose turns have begun this round, in order
 
 
 class SpiceBlowState(BaseModel):
@@ -206,6 +210,7 @@ class BattleState(BaseModel):
     """The battle round: the battle in progress and where each leader fought (one territory a turn)."""
 
     current: Battle | None = None
+    # leader -> the territory where he led tokens in a battle this turn; a BT attack or trap is no battle (BT-11)
     leader_territory: dict[str, str] = Field(default_factory=dict)
     traps_to_spring: list[str] = Field(default_factory=list)  # BT-32: triggered traps that attack first
     kwisatz_haderach_territory: str | None = None  # the one territory the Kwisatz Haderach fought in this turn
@@ -290,6 +295,9 @@ class BtState(BaseModel):
     open_spice: int = 0  # BT-27: spice set in open view by a declaration
     declared_turn: int | None = None  # BT-27: the collection round of the declaration
     declare_order: bool = True  # BT-27: secret standing order: declare whenever holding 35 at a turn's end
+    ally_revival_order: AllyRevivalOrder = "ask"  # BT-60: secret standing order for the allies' free revival
+    # BT-60: this turn's answers, ally -> granted (secret until the ally revives); reset as each revival begins
+    revival_grants: dict[Faction, bool] = Field(default_factory=dict)
     impairments: list[Impairment] = Field(default_factory=list)  # BT-16
     attack_done: bool = False  # BT-11: one leader attack per battle round
     karama_window: RevealKaramaWindow | None = None  # BT-51: a reveal waiting on the Karama window

@@ -41,3 +41,11 @@ def option_name(option: str) -> str:
 def counted(count: int, thing: str) -> str:
     """"1 token", "3 tokens": a count for the table to read."""
     return f"{count} {thing}{'' if count == 1 else 's'}"
+
+
+def advisors_among(advisors: int) -> str:
+    """The words after a count of tokens that includes Bene Gesserit advisors (R-38): ", 2 of them Bene Gesserit
+    advisors"; nothing when there are none."""
+    if not advisors:
+        return ""
+    return f", {advisors} of them Bene Gesserit advisor{'s' if advisors != 1 else ''}"

@@ -207,6 +207,8 @@ OWN: dict[str, Rule] = {
     "bt_mark_window_closed": _only(BENE_TLEILAXU),
     "bt_traitor_marked": _only(BENE_TLEILAXU),
     "spice_win_order_set": _only(BENE_TLEILAXU),
+    "ally_revival_order_set": _only(BENE_TLEILAXU),  # BT-60
+    "bt_ally_revival_answer": _only(BENE_TLEILAXU),  # BT-60: by a click or by the standing order
     "auction_card_seen": _only(ATREIDES),  # the Atreides' prescience
     "spice_deck_seen": _only(ATREIDES),
     "trap_seen": _only(ATREIDES),  # BT-34, R-22

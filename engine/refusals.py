@@ -64,6 +64,7 @@ DECIDERS: dict[PromptKind, tuple[Faction, str, str]] = {
     PromptKind.BT_MARK: (BT, "BT-20", "mark revived leaders as traitors"),
     PromptKind.BT_REVEAL_WINDOW: (BT, "BT-23", "reveal BT traitors"),
     PromptKind.BT_ATTACK: (BT, "BT-11", "attack a leader after the battles"),
+    PromptKind.BT_ALLY_REVIVAL: (BT, "BT-60", "grant their allies free revival"),
 }
 
 SETUP_RULES: dict[PromptKind, str] = {
@@ -169,6 +170,10 @@ def _not_reviving(state: GameState, faction: Faction, kind: PromptKind) -> RuleV
     if state.phase != Phase.MOVEMENT or state.step != REVIVAL_STEP:
         return RuleViolation(WRONG_PHASE, "A-7", "Revival comes at the start of the movement round, before anyone "
                              "ships.")
+    deciding = state.prompt_of(BT, PromptKind.BT_ALLY_REVIVAL)
+    if deciding is not None and deciding.detail["ally"] == faction.value:  # the decision's existence is public
+        return RuleViolation(WRONG_PHASE, "BT-60", "The Bene Tleilaxu are deciding whether to grant you free revival "
+                             "this turn; your revival decision opens once they have.")
     return RuleViolation(NOT_ALLOWED, "A-7", "You have nothing in the tanks that you may revive.")
 
 

@@ -9,6 +9,7 @@ from engine.factions.bt_traitors import live_marks
 from engine.ids import Faction
 from engine.model import (
     AdvisorOrder,
+    AllyRevivalOrder,
     BattlePlan,
     BidOrder,
     GameState,
@@ -59,6 +60,7 @@ class FactionSecrets(BaseModel):
     nexus_done_at_once: bool = False  # the standing order to end one's part in each Nexus as it opens (A-8)
     bt_marked: list[str] = []  # the BT only: leaders marked as BT traitors, alive (BT-20, BT-22)
     spice_win_order: bool | None = None  # the BT only: the standing order to declare a spice win (BT-27)
+    ally_revival_order: AllyRevivalOrder | None = None  # the BT only: the standing order for allies' revival (BT-60)
     storm_forecast: int | None = None  # the Fremen only, with `weather`: next turn's storm distance (A-15)
     special_karama_orders: list[SpecialKaramaOrder] = []  # A-14: a special power readied, not yet fired
 
@@ -158,6 +160,7 @@ def view(state: GameState, viewer: Faction | None) -> PlayerView:
             advisor_order=fs.advisor_order if viewer == Faction.BENE_GESSERIT else None,
             bt_marked=live_marks(state) if viewer == Faction.BENE_TLEILAXU else [],
             spice_win_order=state.bt.declare_order if viewer == Faction.BENE_TLEILAXU and state.bt else None,
+            ally_revival_order=state.bt.ally_revival_order if viewer == Faction.BENE_TLEILAXU and state.bt else None,
             storm_forecast=forecast(state) if viewer == Faction.FREMEN else None,
             special_karama_orders=[o for o in state.special_karama_orders if o.faction == viewer],
         )

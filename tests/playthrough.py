@@ -9,9 +9,10 @@ Before the first decision each player sets their standing orders with `/me order
 reading the welcome DM: traitor calls "always call when I can", then each busywork order the panel offers them:
 storm cards "never", the Nexus "done at once" (no talk of alliances: those who keep being asked still talk, among
 themselves), bids they cannot outbid with their own spice "pass for me" (A-6), revival "free tokens" (every faction
-but the BT), the Guild's turn "in storm order" and the Bene Gesserit's spiritual advisors "always to the Polar
-Sink". Each busywork order is drawn on its own: with the odds ASK_ODDS a player keeps being asked for that one
-instead. Bidding orders they give from the bid card itself, as it offers them.
+but the BT), the Guild's turn "in storm order", the Bene Gesserit's spiritual advisors "always to the Polar
+Sink" and the Bene Tleilaxu's allies' free revival "always grant it" (BT-60). Each busywork order is drawn on its
+own: with the odds ASK_ODDS a player keeps being asked for that one instead. Bidding orders they give from the bid
+card itself, as it offers them.
 
 From then on each player looks only at their own DMs: a decision card with enabled controls is answered at
 random among what it offers (a button; in menus a random option in each, now and then turning a long menu's
@@ -53,6 +54,7 @@ from bot.store.memory import MemoryGameStore
 from engine.anytime import (
     DONE_AT_ONCE,
     FREE_TOKENS,
+    GRANT,
     NEVER,
     PASS_WHEN_OUTBID,
     STORM_ORDER,
@@ -104,6 +106,7 @@ BUSYWORK_ORDERS = [(kind, value_label(kind, part, value)) for kind, part, value 
     (AnytimeKind.REVIVAL_ORDER, "revival", FREE_TOKENS),
     (AnytimeKind.GUILD_TIMING_ORDER, "timing", STORM_ORDER),
     (AnytimeKind.ADVISOR_ORDER, "advisor", TO_POLAR_SINK),
+    (AnytimeKind.ALLY_REVIVAL_ORDER, "ally_revival", GRANT),
 )]
 
 

@@ -583,14 +583,18 @@ def test_restarting_bidding_puts_an_unfinished_auctions_cards_back_first():
     assert violations(state) == []
 
 
-def test_the_emperors_share_of_an_allys_bid_goes_to_the_bank():
-    """A-8 with the Emperor as the paying ally: the Emperor is never paid by himself."""
+def test_a_29_the_emperors_share_of_an_allys_winning_bid_goes_to_the_bank_only_the_rest_to_him():
+    """A-29 (A-8 with the Emperor as the paying ally): the Fremen win a card with a bid of 4, the Emperor paying 2
+    of it. The Emperor's own 2 go to the bank, the Fremen's 2 to the Emperor; the table reads both."""
     state, _ = game(alliances=[(E, F)])
     ledger = state.spice_outside_bank
-    state, _ = apply_all(state, PassBid(faction=A), PassBid(faction=E), Bid(faction=F, amount=4, ally_pays=2),
-                         PassBid(faction=H))
-    assert state.faction(F).spice == 1 and state.faction(E).spice == 10
+    state, events = apply_all(state, PassBid(faction=A), PassBid(faction=E), Bid(faction=F, amount=4, ally_pays=2),
+                              PassBid(faction=H))
+    assert state.faction(F).spice == 1 and state.faction(E).spice == 10  # 10 - 2 paid + 2 received
     assert state.spice_outside_bank == ledger - 2 == total_spice_outside_bank(state)
+    sold = next(e for e in events if e.type == "card_sold")
+    assert sold.public and sold.message == ("Fremen buy card 1 of 4 for 4 spice, paid to the Emperor, but for the "
+                                            "Emperor's own 2, paid to the bank (A-29).")
 
 
 def test_the_emperor_buying_with_an_allys_help_pays_the_bank_in_full():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import (
+    AnswerPrescience,
     AnswerRevealWindow,
     AskPrescience,
     CallTraitor,
@@ -236,6 +237,66 @@ def test_bt_13_voice_on_the_bt():
     apply(state, bt_plan("chaumas"))
 
 
+def voiced_bt_attack(voice, *cards):
+    """The BT, holding `cards`, attack Feyd-Rautha; the Bene Gesserit, allied to the Harkonnen, Voice the BT
+    (BT-13) with `voice` ("not:lasgun", "play:lasgun")."""
+    state = bt_arena((E, H, BG, BT))
+    give(state, BT, *cards)
+    state, _ = fought(state)
+    state.alliances = [[H, BG]]
+    command, kind = voice.split(":")
+    state, _ = apply_all(state, ChooseBtAttack(faction=BT, leader="feyd_rautha"),
+                         UseVoice(faction=BG, command=command, category=kind))
+    return state
+
+
+def test_r_35_do_not_play_a_lasgun_forbids_the_bts_karama_as_a_lasgun():
+    """R-35: a Karama the BT would play as a lasgun (BT-17, BT-50) is a lasgun for the Voice: under "do not play a
+    lasgun" the BT's plan may not hold it, and their decision offers the other weapon only."""
+    state = voiced_bt_attack("not:lasgun", "karama_1", "crysknife")
+    shape = prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail
+    assert shape["voice_binds"] and shape["weapons"] == ["crysknife"]
+    with pytest.raises(RuleViolation) as refusal:
+        apply(state, bt_plan("karama_1"))
+    assert "The Voice forbids you to play a lasgun" in str(refusal.value)
+    state, _ = apply_all(state, bt_plan("crysknife"), defend("feyd_rautha"))
+    assert "feyd_rautha" in state.faction(H).leaders_in_tanks and "karama_1" in state.faction(BT).hand
+
+
+def test_r_35_r_34_do_not_play_a_lasgun_cannot_bind_a_bt_holding_only_a_karama():
+    """R-35 with R-34: the attack must fill its weapon slot, so a Voice against the only card that can fill it cannot
+    be obeyed and binds nothing (like any Voice that cannot be obeyed): the Karama still strikes as a lasgun."""
+    state = voiced_bt_attack("not:lasgun", "karama_1")
+    assert not prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail["voice_binds"]
+    state, _ = apply_all(state, bt_plan("karama_1"), defend("feyd_rautha"))
+    assert "feyd_rautha" in state.faction(H).leaders_in_tanks
+
+
+def test_r_35_play_a_lasgun_does_not_oblige_the_bt_to_turn_a_karama_into_one():
+    """R-35: the BT hold no lasgun card, and the conversion is theirs to choose: "play a lasgun" binds nothing and
+    their crysknife is accepted."""
+    state = voiced_bt_attack("play:lasgun", "karama_1", "crysknife")
+    shape = prompt_of(state, BT, PromptKind.BATTLE_PLAN).detail
+    assert not shape["voice_binds"] and set(shape["weapons"]) == {"karama_1", "crysknife"}
+    state, _ = apply_all(state, bt_plan("crysknife"), defend("feyd_rautha"))
+    assert "karama_1" in state.faction(BT).hand
+
+
+def test_r_35_r_28_prescience_asking_for_the_weapon_is_answered_karama():
+    """R-35, R-28: the Atreides, allied to the attacked Harkonnen, ask for the BT's weapon; a BT holding only a
+    Karama answer "Karama", and the plan is bound to it."""
+    state = bt_arena((E, H, A, BT))
+    give(state, BT, "karama_1")
+    state, _ = fought(state)
+    state.alliances = [[H, A]]
+    state, _ = apply_all(state, ChooseBtAttack(faction=BT, leader="feyd_rautha"),
+                         AskPrescience(faction=A, element="weapon"))
+    assert prompt_of(state, BT, PromptKind.PRESCIENCE_ANSWER).options == ["karama_1"]
+    state, events = apply(state, AnswerPrescience(faction=BT, answer="karama_1"))
+    told = next(e for e in events if e.type == "prescience_answered")
+    assert set(told.audience) == {A, BT} and "will play Karama as their weapon" in told.message
+
+
 # --- traps -------------------------------------------------------------------------------------
 
 
@@ -336,3 +397,61 @@ def test_r_34_an_attack_whose_last_weapon_slot_card_was_spent_is_called_off():
     assert not any(p.kind == PromptKind.BATTLE_PLAN for p in state.prompts)
     assert state.battle is None and "duncan_idaho" not in state.faction(A).leaders_in_tanks
     assert violations(state) == []
+
+
+# --- a trap's victim fought no battle (BT-11, BT-32; 1979 rules: one territory a turn; A-15 capture) -------------
+
+
+def caid_survives_a_trap(**position):
+    """The Emperor's 4 tokens sprang the trap on Carthag (a shield: it does nothing, BT-33); it strikes Caid, who
+    lives. The Emperor (6 tokens) and the Harkonnen (5) then meet on The Great Flat."""
+    state = trapped("shield_1", victim=E, draws={"trap_leader": ["caid"]}, **position)
+    put(state, E, FLAT, 6)
+    put(state, H, FLAT, 5)
+    state, events = enter_phase(state, Phase.BATTLE)
+    assert next(e for e in events if e.type == "trap_attack").data["leader"] == "caid"
+    state, _ = apply(state, defend("caid", faction=E))
+    assert "caid" not in state.faction(E).leaders_in_tanks and prompt_of(state, E, PromptKind.BATTLE_PLAN)
+    return state
+
+
+def test_bt_11_a_leader_who_only_survived_a_trap_led_no_battle_and_cannot_be_attacked():
+    """BT-11: the target must have led tokens in a battle this round. Caid met a trap in Carthag and fought no
+    battle: the attack decision does not offer him and naming him is refused."""
+    state = caid_survives_a_trap()
+    give(state, BT, "crysknife")
+    state, _ = apply_all(state, plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),
+                         CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False),
+                         AnswerRevealWindow(faction=BT))
+    attack = prompt_of(state, BT, PromptKind.BT_ATTACK)
+    assert attack.options == ["feyd_rautha", "hasimir_fenring", "decline"]
+    assert set(attack.detail["targets"]) == {"feyd_rautha", "hasimir_fenring"}
+    with pytest.raises(RuleViolation) as refusal:
+        apply(state, ChooseBtAttack(faction=BT, leader="caid"))
+    assert refusal.value.rule == "BT-11"
+
+
+def test_bt_32_a_leader_who_survived_a_trap_may_lead_his_factions_battle_elsewhere():
+    """1979 rules (Battles): a leader fights in one territory a turn. A trap's attack in Carthag is no battle
+    there (BT-32), so Caid may lead the Emperor's tokens on The Great Flat, and his strength counts."""
+    state = caid_survives_a_trap()
+    assert "caid" in prompt_of(state, E, PromptKind.BATTLE_PLAN).detail["leaders"]
+    assert "caid" in view(state, None).battle.leaders[E]
+    state, events = apply_all(state, plan(E, "caid", 3), plan(H, "feyd_rautha", 2),
+                              CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
+    won = next(e for e in events if e.type == "battle_won")
+    assert won.data["totals"] == {"emperor": 6, "harkonnen": 8} and won.data["winner"] == "harkonnen"
+    assert violations(state) == []
+
+
+def test_a_15_the_harkonnen_may_capture_a_leader_who_only_survived_a_trap():
+    """A-15 (Harkonnen capture): after a win the Harkonnen take a leader of the loser's who did not fight this turn.
+    Caid met a trap and fought no battle; of the Emperor's others Bashar fought and three are dead: Caid is taken."""
+    state = caid_survives_a_trap(options={"character_advantages": True},
+                                 dead_leaders={"emperor": ["hasimir_fenring", "captain_aramsham", "burseg"]})
+    state, events = apply_all(state, plan(E, "bashar", 0), plan(H, "feyd_rautha", 1),
+                              CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
+    assert next(e for e in events if e.type == "battle_won").data["winner"] == "harkonnen"
+    captured = [e for e in events if e.type == "leader_captured"]
+    assert len(captured) == 1 and captured[0].public and captured[0].data == {"leader": "caid", "faction": "emperor"}
+    assert prompt_of(state, H, PromptKind.LEADER_CAPTURE).detail["leader"] == "caid"

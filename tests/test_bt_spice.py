@@ -91,6 +91,22 @@ def test_bt_27_the_bt_declare_at_the_end_of_a_collection_round_holding_35():
     assert view(state, A).bt_open_spice == 35 and view(state, BT).own.spice == 40
 
 
+def test_r_36_a_bribe_received_this_turn_counts_toward_the_bts_35_at_its_end():
+    """R-36: the BT hold 30 spice and receive a 5-spice bribe this turn (A-16: before their shield, not yet theirs
+    to spend). At the turn's end the bribes are released first, then victory is checked, then the BT declare: they
+    hold 35 and declare; the table reads the release before the declaration."""
+    state = cleared()
+    set_spice(state, BT, 30)
+    set_spice(state, E, 10)
+    state, _ = apply(state, GiveBribe(faction=E, to=BT, amount=5))
+    assert state.faction(BT).bribes == 5 and view(state, None).factions[-1].bribes == 5
+    state, events = end_turn(state)
+    assert state.faction(BT).spice == 35 and state.faction(BT).bribes == 0
+    assert (state.bt.open_spice, state.bt.declared_turn) == (35, 1) and state.phase != Phase.ENDED
+    types = [e.type for e in events if e.public]
+    assert types.index("bribes_released") < types.index("spice_win_declared")
+
+
 def test_bt_27_no_declaration_below_35_or_with_the_standing_order_off():
     state = cleared()
     set_spice(state, BT, 34)

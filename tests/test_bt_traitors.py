@@ -64,15 +64,17 @@ DUNCAN = "duncan_idaho"
 
 
 def position(factions=(A, E, H, BT), *, forces=None, tanks=None, dead=None, spice=None, hands=None,
-             alliances=(), marked=(), victories=(), controlled=(), turn=2):
+             alliances=(), marked=(), victories=(), controlled=(), turn=2, ally_revival="ask"):
     """Turn `turn` with the storm at sector 1 and exactly this position (docs/positions.md): no traps, no
     traitors, no other cards, no prediction, 10 spice each unless `spice` says otherwise; each faction's tokens
-    not on the board or in the tanks are in reserve."""
+    not on the board or in the tanks are in reserve. `ally_revival`: the BT's standing order for their allies'
+    free revival (BT-60)."""
     return load({
         "format": FORMAT, "factions": factions, "turn": turn, "storm": 1,
         "dots": {f: DOTS[f] for f in factions if f in DOTS}, "forces": forces or {}, "tanks": tanks or {},
         "dead_leaders": dead or {}, "spice": {f: 10 for f in factions} | (spice or {}), "hands": hands or {},
-        "alliances": alliances, "victories": victories, "bt": {"marked": marked, "controlled": controlled},
+        "alliances": alliances, "victories": victories,
+        "bt": {"marked": marked, "controlled": controlled, "ally_revival_order": ally_revival},
     })
 
 
@@ -152,7 +154,7 @@ def test_bt_20_a_tleilaxu_ghola_revival_opens_a_mark_window():
 
 def test_bt_20_bt_60_an_alliance_revival_of_two_leaders_opens_one_window_for_both():
     """BT-60: 'two leaders (one may be made a traitor)'."""
-    state = revival_position(dead={A: ["thufir_hawat", DUNCAN]}, alliances=[[A, BT]])
+    state = revival_position(dead={A: ["thufir_hawat", DUNCAN]}, alliances=[[A, BT]], ally_revival="grant")
     state, _ = apply(state, BtAllyRevive(faction=A, leaders=["thufir_hawat", DUNCAN]))
     assert window(state).options == ["thufir_hawat", DUNCAN, "no"]
     state, _ = apply(state, MarkBtTraitor(faction=BT, leader="thufir_hawat"))
@@ -471,7 +473,7 @@ def test_r_26_bt_control_puts_nobody_in_a_sietch_for_the_fremen_condition():
 
 def test_bt_60_r_14_an_ally_of_the_bt_revives_6_tokens_and_2_leaders_free():
     state = revival_position(dead={A: ["thufir_hawat", DUNCAN]}, tanks={A: 8}, alliances=[[A, BT]],
-                             spice={A: 0, BT: 5})
+                             spice={A: 0, BT: 5}, ally_revival="grant")
     prompt = prompt_of(state, A, PromptKind.REVIVAL)
     assert prompt.options == ["thufir_hawat", DUNCAN]  # R-14: not all five need be dead
     assert (prompt.detail["max_tokens"], prompt.detail["free_tokens"], prompt.detail["max_leaders"]) == (6, 6, 2)
@@ -488,7 +490,8 @@ def test_bt_60_r_14_an_ally_of_the_bt_revives_6_tokens_and_2_leaders_free():
 
 
 def test_bt_60_r_14_revive_also_works_free_for_an_ally():
-    state = revival_position(dead={A: [DUNCAN]}, tanks={A: 8}, alliances=[[A, BT]], spice={A: 0, BT: 5})
+    state = revival_position(dead={A: [DUNCAN]}, tanks={A: 8}, alliances=[[A, BT]], spice={A: 0, BT: 5},
+                             ally_revival="grant")
     refused(state, Revive(faction=A, tokens=7), "BT-60")
     state, events = apply(state, Revive(faction=A, tokens=6, leader=DUNCAN))
     assert state.faction(A).tanks == 2 and state.faction(A).spice == 0 and state.faction(BT).spice == 5

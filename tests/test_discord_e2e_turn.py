@@ -235,6 +235,47 @@ async def test_a_7_a_revival_card_gives_the_tanks_and_the_price_of_each_choice(t
     assert "Atreides revive 3 tokens (2 free, 1 for 2 spice) and Gurney Halleck for 4 spice" in news(table, before)
 
 
+async def test_bt_60_the_bt_grant_their_ally_free_revival_from_their_card_and_only_the_ally_learns_it(table):
+    """BT-60: the BT's secret card names the ally, its tanks and both answers; a click on "grant" tells the table
+    only that the BT decided, and the Atreides' revival card, which opens then, says that the revival is free."""
+    state = at(position(factions=(A, H, BT), tanks={A: 5}, dead={A: ["duncan_idaho"]}, alliances=[[A, BT]]),
+               Phase.MOVEMENT)
+    game_id, prompt, card = await card_of(table, state, BT, PromptKind.BT_ALLY_REVIVAL)
+    assert card.content.split("\n")[1] == ("**Your decision: free revival for your ally** (rule BT-60; "
+                                           "`/rules BT-60`)")
+    assert facts(card)[:4] == [
+        "- In the tanks of your ally, the Atreides: 5 tokens; leaders: Duncan Idaho.",
+        "- Grant: this turn they may revive up to 6 tokens and 2 leaders, all free (BT-60, R-14).",
+        "- Refuse: they revive as usual, up to 3 tokens (2 free, the others 2 spice each); the spice they pay is "
+        "yours (BT-10).",
+        "- Your answer stays secret: your ally learns it when asked about their revival, the table when they revive."]
+    assert [b.label for b in components(card)] == ["Grant the Atreides free revival",
+                                                   "Refuse: the Atreides revive as usual and pay you"]
+    before = table.screens()
+    await table.players[BT].user.click(card, label="Grant the Atreides free revival")
+    await deliver(table.env)
+    shown = table.news(before)
+    assert "grant" not in shown["channel"].lower() and "free" not in shown["channel"].lower()
+    assert "grant" not in shown[H.value].lower()
+    revival = await open_prompt(table.env, game_id, A, PromptKind.REVIVAL)
+    assert "- Your alliance with the Bene Tleilaxu makes this revival free (BT-60)." in facts(
+        dm_for(table.players[A], revival.id))
+
+
+async def test_bt_60_a_refusal_by_slash_command_tells_the_ally_on_its_revival_card(table):
+    state = at(position(factions=(A, H, BT), tanks={A: 5}, alliances=[[A, BT]]), Phase.MOVEMENT)
+    game_id = await plant(table, state)
+    asked = await table.players[BT].slash(table.channel, "bt grant-revival", answer="refuse")
+    assert reply(asked).startswith("Done: refuse: your ally revives as usual and pays you")
+    await deliver(table.env)
+    revival = await open_prompt(table.env, game_id, A, PromptKind.REVIVAL)
+    assert facts(dm_for(table.players[A], revival.id))[1:3] == [
+        "- You may revive up to 3 tokens this turn: 1 token costs nothing, 2 tokens cost nothing, 3 tokens cost 2 "
+        "spice.",
+        "- Your ally the Bene Tleilaxu did not grant you free revival this turn: you revive as usual, and what you "
+        "pay goes to them (BT-60, BT-10)."]
+
+
 # --- shipment and movement -----------------------------------------------------------------------------
 
 

@@ -571,6 +571,12 @@ def _hand_taken():
 def _ally_revival():
     from tests.test_bt_traitors import DUNCAN, revival_position
 
+    return revival_position(dead={A: ["thufir_hawat", DUNCAN]}, alliances=[[A, BT]], ally_revival="grant")
+
+
+def _ally_grant_asked():
+    from tests.test_bt_traitors import DUNCAN, revival_position
+
     return revival_position(dead={A: ["thufir_hawat", DUNCAN]}, alliances=[[A, BT]])
 
 
@@ -855,6 +861,8 @@ CASES = [
     Case("bt ally-revive", A, _ally_revival, {"leader": "Thufir Hawat", "second_leader": "duncan_idaho"},
          "Done: revive Thufir Hawat, Duncan Idaho", "bt_ally_revive",
          {"tokens": 0, "leaders": ["thufir_hawat", "duncan_idaho"]}),
+    Case("bt grant-revival", BT, _ally_grant_asked, {"answer": "refuse"},
+         "Done: refuse: your ally revives as usual and pays you", "grant_ally_revival", {"grant": False}),
     Case("bt spice-order", BT, _setup, {"declare": True}, "Done: spice-win declaration on", "set_spice_win_order",
          {"declare": True}),
     Case("bt karama-tax", A, _karama_against_bt, {"card": "karama_2"}, "Done: Karama tax on the BT",
@@ -941,6 +949,7 @@ REFUSALS = {
     "bt attack": (BT, None, "[BT-11] bene_tleilaxu has no open bt attack decision."),
     "bt impair": (BT, None, "[BT-16] bene_tleilaxu has no open bt impairment decision."),
     "bt ally-revive": (A, None, "[A-7] Revival comes at the start of the movement round"),
+    "bt grant-revival": (BT, None, "[BT-60] bene_tleilaxu has no open bt ally revival decision."),
     "bt spice-order": (A, None, "[BT-27] Only the Bene Tleilaxu may declare a spice win."),
     "bt karama-tax": (A, None, "[BT-51] You must hold the Karama card you name."),
     "bt karama-trap": (A, None, "[BT-51] You must hold the Karama card you name."),

@@ -146,9 +146,19 @@ def bt_mark_prompts():
     return [(state, p) for p in state.prompts if p.secret]
 
 
+def bt_ally_revival_prompts():
+    """BT-60: the BT's decision to grant their ally free revival, which random games reach only with a BT
+    alliance."""
+    from tests.test_bt_ally_revival import ally_in_revival
+
+    state, _ = ally_in_revival()
+    return [(state, p) for p in state.prompts if p.secret]
+
+
 @pytest.fixture(scope="module")
 def real_prompts():
-    return real_secret_prompts() + optional_rule_prompts() + karama_window_prompts() + bt_mark_prompts()
+    return (real_secret_prompts() + optional_rule_prompts() + karama_window_prompts() + bt_mark_prompts()
+            + bt_ally_revival_prompts())
 
 
 def custom_ids(view: discord.ui.View) -> list[str]:
@@ -172,7 +182,8 @@ def test_every_secret_prompt_of_real_games_gets_a_dm_view_that_discord_accepts(r
 
 
 ONE_CLICK_KINDS = {PromptKind.TRAITOR_PICK, PromptKind.STORM_DIAL, PromptKind.TRAITOR_CALL,
-                   PromptKind.PRESCIENCE_ANSWER, PromptKind.BT_ATTACK, PromptKind.BT_REVEAL_WINDOW, PromptKind.BT_MARK}
+                   PromptKind.PRESCIENCE_ANSWER, PromptKind.BT_ATTACK, PromptKind.BT_REVEAL_WINDOW, PromptKind.BT_MARK,
+                   PromptKind.BT_ALLY_REVIVAL}
 
 
 def test_a_one_click_decision_offers_every_option_of_the_prompt_and_its_default(real_prompts):

@@ -65,8 +65,8 @@ async def test_the_groups_and_their_commands(bot):
                                                          "worm-place", "guild-timing", "coexist", "special-karama",
                                                          "return-cards"}
     assert {c.name for c in groups["bt"].commands} == {"setup-traps", "traps-and-gifts", "mark", "reveal",
-                                                       "reveal-window",
-                                                       "attack", "impair", "ally-revive", "spice-order",
+                                                       "reveal-window", "attack", "impair", "ally-revive",
+                                                       "grant-revival", "spice-order",
                                                        "karama-tax", "karama-trap", "karama-reveal"}
     assert {c.name for c in groups["admin"].commands} == {"force", "spice", "undo", "seat", "deadline", "tokens",
                                                            "card", "leader", "storm", "pause", "grace",

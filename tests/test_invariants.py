@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.ids import Faction
 from engine.invariants import violations
-from engine.model import Battle, BattlePlan, BattleState
+from engine.model import Battle, BattlePlan, BattleState, MovementState
 from tests.conftest import ready_game
 
-A, E, H = Faction.ATREIDES, Faction.EMPEROR, Faction.HARKONNEN
+A, E, G, H = Faction.ATREIDES, Faction.EMPEROR, Faction.GUILD, Faction.HARKONNEN
 
 
 def test_a_fresh_game_breaks_nothing():
@@ -38,3 +38,12 @@ def test_a_dead_leader_in_a_plan_and_a_leader_in_two_territories_are_reported():
                                   plans={H: BattlePlan(leader="feyd_rautha"), E: BattlePlan(leader="hasimir_fenring")})
     found = "\n".join(violations(state))
     assert "dead leader feyd_rautha" in found and "after fighting in Arrakeen" in found
+
+
+def test_a_second_shipment_and_movement_turn_in_one_round_is_reported():
+    """1979 rules (Movement), A-15: one shipment-and-movement turn a faction a round, the Guild's out of order too."""
+    state = ready_game()
+    state.movement = MovementState(order=[A, E, G, H], index=2, turns_taken=[G, A, E])
+    assert violations(state) == []
+    state.movement.turns_taken.append(G)
+    assert violations(state) == ["guild take a second shipment-and-movement turn this round"]

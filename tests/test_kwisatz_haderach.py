@@ -177,7 +177,7 @@ def bt_after_atreides_win(kh: bool, marked: bool = False):
     return state
 
 
-def test_r_5_a_leader_with_the_kwisatz_haderach_may_be_attacked_and_he_changes_nothing():
+def test_r_5_r_37_a_leader_with_the_kwisatz_haderach_may_be_attacked_and_he_changes_nothing():
     state = bt_after_atreides_win(kh=True)
     state, _ = apply(state, AnswerRevealWindow(faction=BT))
     assert "thufir_hawat" in prompt_of(state, BT, PromptKind.BT_ATTACK).options
@@ -188,7 +188,27 @@ def test_r_5_a_leader_with_the_kwisatz_haderach_may_be_attacked_and_he_changes_n
     resolved = event(events, "bt_attack_resolved")
     assert resolved.data["killed"] and resolved.data["explosion"]
     assert "thufir_hawat" in state.faction(A).leaders_in_tanks and state.faction(BT).spice == spice + 5
-    assert not state.kwisatz_haderach.dead  # never a target; an explosion in an attack does not reach him
+    assert not state.kwisatz_haderach.dead  # R-37: he takes no part in the attack; its explosion does not reach him
+    assert violations(state) == []
+
+
+def test_r_37_a_karama_trap_kills_the_leader_and_the_tokens_never_the_kwisatz_haderach():
+    """R-37 (BT-50, R-16): the active Kwisatz Haderach takes no part in a trap. The Atreides' 4 tokens sprang a
+    Karama trap on Carthag; it strikes Duncan Idaho, whose plan cannot take the Haderach; the trap kills Duncan and
+    every token there, and the Haderach lives."""
+    state = switch_on(arena((A, H, G, BT), forces={"Carthag#10": {"atreides": 4}},
+                            traps={"Carthag": {"card": "karama_2", "triggered_by": "atreides", "triggered_turn": 2}},
+                            draws={"trap_leader": ["duncan_idaho"]}), character_advantages=True)
+    state.kwisatz_haderach.active = True
+    state, _ = enter_phase(state, Phase.BATTLE)
+    assert prompt_of(state, A, PromptKind.BATTLE_PLAN).detail["kwisatz_haderach"] is False
+    refused(state, kh_plan("duncan_idaho", 0))
+    state, events = apply(state, SubmitBattlePlan(faction=A, leader="duncan_idaho"))
+    resolved = event(events, "bt_trap_resolved")
+    assert resolved.data["killed"] and resolved.data["explosion"]
+    assert "duncan_idaho" in state.faction(A).leaders_in_tanks and state.tokens_at("Carthag#10", A) == 0
+    assert not state.kwisatz_haderach.dead and state.kwisatz_haderach.active
+    assert not any(e.type == "kwisatz_haderach_killed" for e in events)
     assert violations(state) == []
 
 

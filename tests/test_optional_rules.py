@@ -379,6 +379,30 @@ def test_a_15_a_guild_that_waits_past_everyone_goes_last():
     assert order[-1] == G and order.count(G) == 1
 
 
+@pytest.mark.parametrize("before", [A, BG, F])
+def test_a_15_a_guild_that_went_early_has_no_second_turn_in_its_storm_order_place(before):
+    """A-15: the Guild take their one ship-and-move turn whenever they like. Having gone before `before`, their
+    storm-order place (after the Fremen) is passed over: every faction takes one turn, the Guild theirs where they
+    chose, and the table reads one Guild shipment decision only."""
+    state = guild_round(character_advantages=True)
+    turns, events = [], []
+    while state.phase == Phase.MOVEMENT and state.prompts:
+        prompt = state.prompts[0]
+        if prompt.kind == PromptKind.GUILD_TIMING:
+            action = _guild(prompt.detail["before"] == before.value)
+        elif prompt.kind == PromptKind.SHIPMENT:
+            turns.append(prompt.faction)
+            action = SkipShipment(faction=prompt.faction)
+        else:
+            action = DEFAULTS[prompt.kind](state, prompt)
+        state, new = apply(state, action)
+        events += new
+    others = [A, BG, E, F, H]
+    assert turns == others[:others.index(before)] + [G] + others[others.index(before):]
+    skipped = [e.message for e in events if e.type == "shipment_skipped" and e.data["faction"] == G.value]
+    assert skipped == ["Spacing Guild do not ship this turn."]
+
+
 def test_a_15_without_the_option_the_guild_keep_their_storm_order_place():
     state = guild_round(character_advantages=False)
     assert not any(p.kind == PromptKind.GUILD_TIMING for p in state.prompts)

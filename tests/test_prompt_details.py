@@ -57,7 +57,8 @@ def test_a_7_the_revival_prompt_prices_every_choice_as_the_revival_is_charged(ta
 
 
 def test_bt_60_an_ally_of_the_bt_is_offered_everything_free():
-    state = revival_asked(tanks={A: 8}, dead={A: [DUNCAN, "thufir_hawat"]}, alliances=[(A, BT)], spice={A: 0})
+    state = revival_asked(tanks={A: 8}, dead={A: [DUNCAN, "thufir_hawat"]}, alliances=[(A, BT)], spice={A: 0},
+                          ally_revival="grant")
     d = prompt_of(state, A, PromptKind.REVIVAL).detail
     assert d["token_costs"] == [0] * 7 and d["leader_costs"] == {"thufir_hawat": 0, DUNCAN: 0}
     assert d["max_leaders"] == 2 and d["bt_alliance"] and d["spice"] == 0

@@ -516,14 +516,15 @@ def test_a_7_a_revival_orders_answer_tells_the_table_nothing_a_click_would_not()
 
 LEADER_OFFERED = {
     "all five leaders dead (A-7)": dict(tanks={A: 5}, dead_leaders={A: ATREIDES_LEADERS}, spice={A: 10}),
-    "an ally of the BT (BT-60)": dict(tanks={A: 5}, dead_leaders={A: ATREIDES_LEADERS[:1]}, alliances=[(A, BT)]),
+    "an ally of the BT (BT-60), granted": dict(tanks={A: 5}, dead_leaders={A: ATREIDES_LEADERS[:1]},
+                                               alliances=[(A, BT)], orders={"bt": {"ally_revival_order": "grant"}}),
 }
 
 
 @pytest.mark.parametrize("position", LEADER_OFFERED.values(), ids=LEADER_OFFERED.keys())
 def test_a_7_the_revival_order_asks_when_a_leader_could_be_revived(position):
     """A leader is the owner's choice (and spice): the order answers only a revival of tokens alone."""
-    state, events = arrange(**position, orders=REVIVE_FREE)
+    state, events = arrange(**{**position, "orders": REVIVE_FREE | position.get("orders", {})})
     assert prompt_of(state, A, PromptKind.REVIVAL).options and answered_by_order(events, A) == []
     assert state.faction(A).tanks == 5
 

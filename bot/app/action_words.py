@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.app.anytime_words import advisor_order_words, bid_order_words
+from bot.app.anytime_words import advisor_order_words, ally_revival_order_words, bid_order_words
 from bot.app.words import tokens, where
 from engine.actions import (
     AcceptAlliance,
@@ -30,6 +30,7 @@ from engine.actions import (
     ChooseTraitor,
     DialStorm,
     EndNexus,
+    GrantAllyRevival,
     GuildTiming,
     LayTraps,
     MarkBtTraitor,
@@ -45,6 +46,7 @@ from engine.actions import (
     RideWorm,
     SendAdvisor,
     SetAdvisorOrder,
+    SetAllyRevivalOrder,
     SetBidOrder,
     SetCoexistence,
     SetGuildTimingOrder,
@@ -125,6 +127,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
     PassBid: lambda a: "pass",
     Revive: lambda a: revival_words(a.tokens, [option_name(a.leader)] if a.leader else [], a.kwisatz_haderach),
     BtAllyRevive: lambda a: revival_words(a.tokens, [_names(a.leaders)] if a.leaders else []),
+    GrantAllyRevival: lambda a: ("grant your ally free revival this turn" if a.grant
+                                 else "refuse: your ally revives as usual and pays you"),
     Ship: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location) if a.from_location else 'your reserves'}"
                     f" to {_where(a.to_location)}",
     ShipToReserves: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location)} back to your reserves",
@@ -165,6 +169,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
     SetNexusOrder: lambda a: ("a standing order: end your part in each Nexus at once" if a.done_at_once
                               else "a standing order: ask me at each Nexus"),
     SetAdvisorOrder: lambda a: f"a standing order for spiritual advisors: {advisor_order_words(a.order)}",
+    SetAllyRevivalOrder: lambda a: f"a standing order for your allies' revival: {ally_revival_order_words(a.order)}",
     SetTraitorOrder: lambda a: ("a standing order: always call a traitor when you can" if a.auto
                                 else "a standing order: ask me about traitors"),
     SetBidOrder: lambda a: "a standing bid order: " + bid_order_words(BidOrder(auto_pass=a.auto_pass,
@@ -205,6 +210,7 @@ ANSWERS: dict[PromptKind, tuple[type, ...]] = {
     PromptKind.HAND_SWAP: (ReturnCards,),
     PromptKind.LEADER_CAPTURE: (CaptureLeader,),
     PromptKind.BT_IMPAIRMENT: (ChooseBtImpairment,),
+    PromptKind.BT_ALLY_REVIVAL: (GrantAllyRevival, SetAllyRevivalOrder),
 }
 
 

@@ -13,9 +13,11 @@ from engine.anytime import (
     AUTO_PASS,
     DONE_AT_ONCE,
     FREE_TOKENS,
+    GRANT,
     LEADER,
     NEVER,
     PASS_WHEN_OUTBID,
+    REFUSE,
     STANDING_ORDERS,
     STORM_ORDER,
     TO_POLAR_SINK,
@@ -47,6 +49,7 @@ TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.TRAITOR_ORDER: "Standing order: traitor calls",
     AnytimeKind.STORM_CARD_ORDER: "Standing order: storm cards",
     AnytimeKind.REVIVAL_ORDER: "Standing order: revival",
+    AnytimeKind.ALLY_REVIVAL_ORDER: "Standing order: your allies' free revival",
     AnytimeKind.GUILD_TIMING_ORDER: "Standing order: when the Guild take their turn",
     AnytimeKind.ADVISOR_ORDER: "Standing order: spiritual advisors",
     AnytimeKind.NEXUS_ORDER: "Standing order: the Nexus",
@@ -85,6 +88,10 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.REVIVAL_ORDER: "Revive your free tokens, at no cost, as each revival opens (the table reads your "
                                "revival, as after a click); when a leader or the Kwisatz Haderach could be revived "
                                "you are asked all the same. Or be asked each time.",
+    AnytimeKind.ALLY_REVIVAL_ORDER: "Each turn an ally has tokens or leaders in the tanks: grant them free revival "
+                                    "(up to 6 tokens and 2 leaders), or refuse it (they revive as usual and pay you), "
+                                    "answered for you as the question opens (the table reads only that you "
+                                    "answered, as after a click); or be asked each time.",
     AnytimeKind.GUILD_TIMING_ORDER: "Take your turn in your storm-order place: each \u201cnow or later\u201d question "
                                     "is answered for you as it opens (the table reads only your answer, as after a "
                                     "click), or be asked each time.",
@@ -103,7 +110,8 @@ PART_NAMES = {
     "card": "Card", "advantage": "Advantage", "target": "Faction", "to": "To", "stronghold": "Stronghold",
     "leader": "Leader", "revive": "Revive", "territory": "Territory", "change": "Change", "order": "Order",
     "auto": "Traitor calls", "storm": "Storm cards", "revival": "Revival", "timing": "Your turn",
-    "advisor": "Spiritual advisors", "nexus": "The Nexus", "outbid": "Bids you cannot outbid",
+    "advisor": "Spiritual advisors", "ally_revival": "Your allies' revival", "nexus": "The Nexus",
+    "outbid": "Bids you cannot outbid",
     "declare": "Spice win", "amount": "Spice", "max_bid": "Bid up to", "question": "Question",
 }
 
@@ -146,8 +154,8 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
     if part in ORDER_OR_ASK:
         setting, label = ORDER_OR_ASK[part]
         return label if value == setting else "Ask me each time"
-    if part == "advisor":
-        words = advisor_order_words(value)
+    if part in ("advisor", "ally_revival"):
+        words = advisor_order_words(value) if part == "advisor" else ally_revival_order_words(value)
         return words[0].upper() + words[1:]
     if part == "declare":
         return "Declare at 35 spice" if value == YES else "Never declare"
@@ -173,6 +181,14 @@ def advisor_order_words(order: str) -> str:
     return ADVISOR_ORDER_WORDS[order]
 
 
+ALLY_REVIVAL_ORDER_WORDS = {GRANT: "always grant it", REFUSE: "never grant it", ASK: "ask me each time"}
+
+
+def ally_revival_order_words(order: str) -> str:
+    """The BT's standing order for their allies' free revival (BT-60) as they read it."""
+    return ALLY_REVIVAL_ORDER_WORDS[order]
+
+
 def orders_now(seen: PlayerView) -> list[str]:
     """The reader's standing orders as they stand, and the Karama cards they hold ready (A-14)."""
     own = seen.own
@@ -191,6 +207,8 @@ def orders_now(seen: PlayerView) -> list[str]:
     lines.append(f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}.")
     if own.spice_win_order is not None:
         lines.append(f"Spice win: {'declare at 35 spice' if own.spice_win_order else 'never declare'}.")
+    if own.ally_revival_order is not None:
+        lines.append(f"Your allies' free revival: {ally_revival_order_words(own.ally_revival_order)}.")
     for order in own.karama_orders:
         advantage = Advantage(order.advantage)
         lines.append(f"Karama: cancel the next time the {faction_name(OWNER[advantage])} {DESCRIPTIONS[advantage]}.")

@@ -52,6 +52,7 @@ KIND_NAMES: dict[PromptKind, str] = {
     PromptKind.LEADER_CAPTURE: "a captured leader",
     PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
     PromptKind.BT_REVEAL_KARAMA: "a Karama against the Bene Tleilaxu's traitor reveal",
+    PromptKind.BT_ALLY_REVIVAL: "free revival for your ally",
 }
 
 # The rule a decision is asked under, as /rules finds it.
@@ -86,6 +87,7 @@ KIND_RULES: dict[PromptKind, str] = {
     PromptKind.LEADER_CAPTURE: "A-15",
     PromptKind.BT_IMPAIRMENT: "BT-16",
     PromptKind.BT_REVEAL_KARAMA: "BT-51",
+    PromptKind.BT_ALLY_REVIVAL: "BT-60",
 }
 
 CARD_HEADING = "**Your decision: "  # every card starts so (the console and the tests find cards by it)

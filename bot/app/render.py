@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
-from bot.app.anytime_words import advisor_order_words, bid_order_words
+from bot.app.anytime_words import advisor_order_words, ally_revival_order_words, bid_order_words
 from bot.app.decision_cards import build_card
 from bot.app.feed import asked_again, feed_messages, status_board
 from bot.app.ports import OutgoingMessage, Recipient
@@ -60,6 +60,9 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("traitor calls", "automatic"))
     if own.spice_win_order is not None:
         facts.append(("declare a spice win at 35", "yes" if own.spice_win_order else "no"))
+    if own.ally_revival_order not in (None, "ask"):
+        facts.append(("your allies' free revival", f"{ally_revival_order_words(own.ally_revival_order)} "
+                                                   "(standing order)"))
     if own.karama_orders:
         facts.append(("Karama readied against", ", ".join(o.advantage.replace("_", " ") for o in own.karama_orders)))
     if own.special_karama_orders:

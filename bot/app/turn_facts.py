@@ -108,8 +108,30 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
                                                                  for name, cost in priced.items()) + ".")
     if d.get("bt_alliance"):
         facts.append("Your alliance with the Bene Tleilaxu makes this revival free (BT-60).")
+    if d.get("bt_refused"):
+        facts.append("Your ally the Bene Tleilaxu did not grant you free revival this turn: you revive as usual, and "
+                     "what you pay goes to them (BT-60, BT-10).")
     facts.append(f"Your spice: {d['spice']}.")
     return facts
+
+
+def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
+    """BT-60: what the BT grant or refuse, from the ally's public tanks and its revival as usual (A-7)."""
+    d = prompt.detail
+    dead = ", ".join(option_name(leader) for leader in d["leaders"]) or "none"
+    most, free = d["usual_tokens"], d["usual_free"]
+    usual = []
+    if most:
+        usual.append(f"up to {tokens(most)}" + (f" ({free} free" if free else " (") + (", the others 2 spice each)"
+                                                                                    if most > free else ")"))
+    if d["usual_leaders"]:
+        usual.append("one leader for his strength in spice")
+    refuse = (f"Refuse: they revive as usual, {' and '.join(usual)}; the spice they pay is yours (BT-10)." if usual
+              else "Refuse: as usual they may revive nothing this turn (a leader only once all five are dead).")
+    return [f"In the tanks of your ally, the {faction_words(d['ally'])}: {tokens(d['tanks'])}; leaders: {dead}.",
+            "Grant: this turn they may revive up to 6 tokens and 2 leaders, all free (BT-60, R-14).", refuse,
+            "Your answer stays secret: your ally learns it when asked about their revival, the table when they "
+            "revive."]
 
 
 # --- shipment and movement (1979 rules; A-8, A-15, A-22, A-23, A-26, BT-16) -------------------------------
@@ -236,6 +258,7 @@ TURN_FACTS: dict[PromptKind, Facts] = {
     PromptKind.STORM_CARDS: _storm_cards,
     PromptKind.BID: _bid,
     PromptKind.REVIVAL: _revival,
+    PromptKind.BT_ALLY_REVIVAL: _bt_ally_revival,
     PromptKind.SHIPMENT: _shipment,
     PromptKind.MOVEMENT: _movement,
     PromptKind.STARTING_PLACEMENT: _starting_placement,

@@ -29,6 +29,7 @@ from engine.actions import (
     CallTraitor,
     ChooseBtAttack,
     EndNexus,
+    GrantAllyRevival,
     LayTraps,
     MarkBtTraitor,
     PassBid,
@@ -79,6 +80,7 @@ DECLINE: dict[PromptKind, Callable[[Faction], Action]] = {
     PromptKind.BT_MARK: lambda f: MarkBtTraitor(faction=f),
     PromptKind.BT_REVEAL_WINDOW: lambda f: AnswerRevealWindow(faction=f),
     PromptKind.BT_REVEAL_KARAMA: lambda f: AnswerRevealKarama(faction=f, cancel=False),
+    PromptKind.BT_ALLY_REVIVAL: lambda f: GrantAllyRevival(faction=f, grant=False),
 }
 
 HELP = """\

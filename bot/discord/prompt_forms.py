@@ -26,6 +26,7 @@ from engine.actions import (
     ChooseBtImpairment,
     ChooseTraitor,
     DialStorm,
+    GrantAllyRevival,
     LayTraps,
     MarkBtTraitor,
     PlayStormCards,
@@ -180,6 +181,13 @@ def _bt_attack(prompt: Prompt) -> Form:  # engine/phases/bt_attack.py: DECLINE =
 def _bt_mark(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py: NO = "no"
     choices = [Choice("Mark no one", None) if o == "no" else Choice(f"Mark {_leader(o)}", o) for o in prompt.options]
     return _single(prompt, "Mark", choices, lambda f, v: MarkBtTraitor(faction=f, leader=v))
+
+
+def _bt_ally_revival(prompt: Prompt) -> Form:  # engine/phases/revival.py: GRANT, REFUSE = "grant", "refuse"
+    ally = faction_name(Faction(prompt.detail["ally"]))
+    labels = {"grant": f"Grant the {ally} free revival", "refuse": f"Refuse: the {ally} revive as usual and pay you"}
+    return _single(prompt, "Ally's revival", [Choice(labels[o], o == "grant") for o in prompt.options],
+                   lambda f, v: GrantAllyRevival(faction=f, grant=v))
 
 
 def _bt_reveal_karama(prompt: Prompt) -> Form:  # engine/factions/bt_reveal_karama.py: "let_it_stand", "cancel"
@@ -460,6 +468,7 @@ FORMS: dict[PromptKind, Callable[[Prompt], Form]] = {
     PromptKind.PRESCIENCE_ANSWER: _prescience_answer,
     PromptKind.BT_ATTACK: _bt_attack,
     PromptKind.BT_MARK: _bt_mark,
+    PromptKind.BT_ALLY_REVIVAL: _bt_ally_revival,
     PromptKind.BT_REVEAL_WINDOW: _bt_reveal_window,
     PromptKind.BT_REVEAL_KARAMA: _bt_reveal_karama,
     PromptKind.BG_PREDICTION: _bg_prediction,

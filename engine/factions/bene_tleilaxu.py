@@ -62,10 +62,14 @@ def revival_payee(state: GameState) -> Faction | None:
     return Faction.BENE_TLEILAXU if state.in_game(Faction.BENE_TLEILAXU) else None
 
 
+def is_bt_ally(state: GameState, faction: Faction) -> bool:
+    bt = Faction.BENE_TLEILAXU
+    return faction != bt and state.in_game(bt) and bt in state.ally_of(faction)
+
+
 def bt_alliance_revival(state: GameState, faction: Faction) -> tuple[int, int] | None:
     """BT-60, R-14: (tokens, leaders) an ally of the BT may revive free this turn, replacing A-7's limits and
-    the all-five-dead rule; None for a faction that is not allied to the BT."""
-    bt = Faction.BENE_TLEILAXU
-    if faction == bt or not state.in_game(bt) or bt not in state.ally_of(faction):
+    the all-five-dead rule, once the BT granted it (engine/phases/revival.py); None otherwise."""
+    if not is_bt_ally(state, faction) or not state.bt.revival_grants.get(faction):
         return None
     return ALLY_TOKENS, ALLY_LEADERS

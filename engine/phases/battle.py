@@ -32,11 +32,11 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import send_to_tanks, wipe_out
+from engine.forces import destroy_every_token, send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
-from engine.names import card_name, counted, faction_name, leader_name
+from engine.names import advisors_among, card_name, counted, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import bt_attack
 from engine.phases.battle_plans import (
@@ -405,7 +405,7 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
                 hand.remove(card)  # played: on the table until the battle resolves
             else:  # our reading: spent since the plan was made (a Karama, A-15 worthless cards): not played
                 setattr(plan, slot, None)
-        if plan.leader:
+        if plan.leader and not battle.attack:  # a BT attack or trap is no battle: nobody "led tokens" there (BT-11)
             state.battle.leader_territory[plan.leader] = battle.territory
         if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
             plan.kwisatz_haderach = False  # he does not fight beside the leader this time
@@ -747,14 +747,14 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
             state.kwisatz_haderach.dead = True
             log.public("kwisatz_haderach_killed", "The Kwisatz Haderach dies in the explosion; he may be revived "
                        "like a leader (A-15).", territory=battle.territory)
-    lost = 0
+    lost = advisors = 0
     for loc in load_game_data().board.territory(battle.territory).locations:
-        for faction in list(state.forces.get(loc, {})):
-            lost += wipe_out(state, loc, faction)
+        tokens, advisors_here = destroy_every_token(state, loc)  # co-existing advisors too
+        lost, advisors = lost + sum(tokens.values()) + advisors_here, advisors + advisors_here
         remove_spice(state, loc)
     log.public("explosion", f"Explosion in {battle.territory}, a lasgun against a shield: everything there is "
-               f"destroyed ({counted(lost, 'token')}, both leaders, all spice); nobody wins and nobody is paid.",
-               territory=battle.territory)
+               f"destroyed ({counted(lost, 'token')}{advisors_among(advisors)}, both leaders, all spice); nobody "
+               "wins and nobody is paid.", territory=battle.territory, advisors=advisors)
 
 
 # --- defaults and automatic players ----------------------------------------------------------

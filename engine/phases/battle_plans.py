@@ -158,6 +158,15 @@ def _can_obey_play(battle: Battle, faction: Faction, wanted: str, hand: dict) ->
     return bool(slots)
 
 
+def forbidden_by_voice(battle: Battle, card: str, kind: str) -> bool:
+    """Whether "do not play a `kind`" forbids the card: its own kind; R-35: in the BT's leader attack a Karama is
+    a lasgun (it would strike as one, BT-17, BT-50). A "play" command never obliges the BT to make it one (R-35):
+    `_can_obey_play` reads the cards' own kinds."""
+    if battle.attack == "leader" and kind == CardCategory.LASGUN.value and bt_attack.is_karama(card):
+        return True
+    return category(card).value == kind
+
+
 def binding_voice(battle: Battle, faction: Faction, hand: dict) -> tuple[str, str] | None:
     """The Voice this side's plan must obey, as (command, kind of card), or None when there is none or it cannot
     be obeyed: a 'play' command for a kind the side cannot play; a 'not' command against the card prescience
@@ -167,10 +176,10 @@ def binding_voice(battle: Battle, faction: Faction, hand: dict) -> tuple[str, st
     command, wanted = battle.voice.split(":", 1)
     if command == "play":
         return (command, wanted) if _can_obey_play(battle, faction, wanted, hand) else None
-    slot_left = not battle.attack or any(category(c).value != wanted for c in hand["weapons"])
+    slot_left = not battle.attack or any(not forbidden_by_voice(battle, c, wanted) for c in hand["weapons"])
     bound = binding_answer(battle, faction, hand)
-    bound_kind = category(bound).value if bound and is_card(bound) else None
-    return (command, wanted) if slot_left and bound_kind != wanted else None
+    bound_forbidden = bound is not None and is_card(bound) and forbidden_by_voice(battle, bound, wanted)
+    return (command, wanted) if slot_left and not bound_forbidden else None
 
 
 def _prescience_problem(battle: Battle, faction: Faction, hand: dict, plan: BattlePlan, elements: tuple[str, ...]
@@ -239,10 +248,12 @@ def cards_problem(state: GameState, battle: Battle, faction: Faction, hand: dict
     voice = binding_voice(battle, faction, hand)
     if voice is not None:
         command, wanted = voice
-        plays_it = any(category(c).value == wanted for c in (weapon, defense) if c)
-        if command == "not" and plays_it:
-            return f"The Voice forbids you to play a {wanted}.", None
-        if command == "play" and not plays_it:
+        played = [c for c in (weapon, defense) if c]
+        forbidden = next((c for c in played if forbidden_by_voice(battle, c, wanted)), None)
+        if command == "not" and forbidden:
+            why = "" if category(forbidden).value == wanted else " (your Karama would strike as one, R-35)"
+            return f"The Voice forbids you to play a {wanted}{why}.", None
+        if command == "play" and not any(category(c).value == wanted for c in played):
             return f"The Voice commands you to play a {wanted}, and you can.", None
     if battle.attack:
         return bt_attack.attack_cards_problem(battle, faction, hand, weapon, defense)

@@ -285,7 +285,7 @@ def _sell(state: GameState, log: EventLog) -> None:
     if b.high_ally_pays:
         payers.append((b.high_ally, b.high_ally_pays))
     emperor = Faction.EMPEROR
-    # The Emperor is paid for cards others buy; never by himself (his share of an ally's bid goes to the bank).
+    # The Emperor is paid for cards others buy; never by himself: his share of an ally's bid goes to the bank.
     would_pay_emperor = state.in_game(emperor) and buyer != emperor and any(p != emperor for p, _ in payers)
     to_emperor = would_pay_emperor and not karama_cancels(state, Advantage.CARD_PAYMENTS, log)
     paid = 0
@@ -298,6 +298,7 @@ def _sell(state: GameState, log: EventLog) -> None:
         paid += amount
     state.faction(buyer).hand.append(card)
     receiver = "the Emperor" if to_emperor else "the bank"
+    own_share = sum(owed for payer, owed in payers if payer == emperor) if to_emperor else 0  # to the bank
     # Short of the bid, the payers pay all they have: how much that was stays behind the shields (the buyer reads
     # it; the receiver sees its own spice grow), so the table learns no faction's spice from it.
     short = paid < price
@@ -306,7 +307,8 @@ def _sell(state: GameState, log: EventLog) -> None:
                 card_number=b.card_number, card=card)
     log.public("card_sold", f"{faction_name(buyer)} buy {_ordinal_card(b)}, paid to {receiver}: their bid of {price} "
                "spice was more than they had left, and they pay what they have." if short else
-               f"{faction_name(buyer)} buy {_ordinal_card(b)} for {price} spice, paid to {receiver}.",
+               f"{faction_name(buyer)} buy {_ordinal_card(b)} for {price} spice, paid to {receiver}"
+               + (f", but for the Emperor's own {own_share}, paid to the bank (A-29)." if own_share else "."),
                faction=buyer.value, card_number=b.card_number, price=price,
                paid_to=emperor.value if to_emperor else "bank", **({"short": True} if short else {}))
     if buyer == Faction.HARKONNEN:

@@ -22,10 +22,10 @@ from engine.events import EventLog
 from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
 from engine.factions.bt_traitors import close_open_field_betrayals
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import wipe_out
+from engine.forces import destroy_every_token
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
-from engine.names import card_name, faction_name, leader_name
+from engine.names import advisors_among, card_name, faction_name, leader_name
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
@@ -239,14 +239,14 @@ def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
     explosion = karama_trap or (_as_lasgun(weapon) and shielded)
     killed = explosion or _as_lasgun(weapon) or weapon_kills(weapon, defense)
     lines = []
-    if explosion:  # BT-14, BT-50, R-16: every token and all spice there
-        lost = 0
+    if explosion:  # BT-14, BT-50, R-16: every token and all spice there; R-38: the advisors co-existing there too
+        lost = advisors = 0
         for loc in battle.locations:
-            for faction in list(state.forces.get(loc, {})):
-                lost += wipe_out(state, loc, faction)
+            tokens, advisors_here = destroy_every_token(state, loc)
+            lost, advisors = lost + sum(tokens.values()) + advisors_here, advisors + advisors_here
             remove_spice(state, loc)
-        lines.append(f"An explosion (lasgun against shield, BT-14, BT-50): every token ({lost}) and all spice in "
-                     f"{battle.territory} are destroyed.")
+        lines.append(f"An explosion (lasgun against shield, BT-14, BT-50): every token ({lost}"
+                     f"{advisors_among(advisors)}) and all spice in {battle.territory} are destroyed.")
     state.treachery_discard.append(weapon)  # the attack's cards are always discarded
     if bt_plan.defense:
         state.treachery_discard.append(bt_plan.defense)

@@ -101,11 +101,16 @@ def turn_faction(state: GameState) -> Faction | None:
     return m.order[m.index] if m.index < len(m.order) else None
 
 
-def _guild_floats(state: GameState) -> bool:
-    """A-15: the Guild's turn is theirs to place this round (and they have not had it yet)."""
+def _guild_out_of_order(state: GameState) -> bool:
+    """A-15: the Guild's one turn is theirs to place this round, so their storm-order place is not theirs (whether
+    they have had their turn already or not)."""
     m = state.movement
-    return (state.setup.options.character_advantages and GUILD in m.order and not m.guild_in_order
-            and not m.guild_done)
+    return state.setup.options.character_advantages and GUILD in m.order and not m.guild_in_order
+
+
+def _guild_floats(state: GameState) -> bool:
+    """A-15: the Guild's turn is theirs to place this round and they have not had it yet."""
+    return _guild_out_of_order(state) and not state.movement.guild_done
 
 
 def _guild_out_of_order_or_karama(state: GameState, log: EventLog) -> None:
@@ -117,8 +122,8 @@ def _guild_out_of_order_or_karama(state: GameState, log: EventLog) -> None:
 def _turn_step(state: GameState, log: EventLog) -> bool:
     m = state.movement
     if m.stage in ("", BEGIN) and not m.guild_turn:
-        if m.index < len(m.order) and m.order[m.index] == GUILD and _guild_floats(state):
-            m.index += 1  # A-15: the Guild's storm-order place is not theirs this round
+        if m.index < len(m.order) and m.order[m.index] == GUILD and _guild_out_of_order(state):
+            m.index += 1  # A-15: the Guild's storm-order place is not theirs this round, taken turn or not
             return True
         if m.index >= len(m.order):
             if _guild_floats(state):  # they waited past everyone: they go last
@@ -139,6 +144,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
         m.stage = ""
     faction = turn_faction(state)
     if m.stage == "":
+        m.turns_taken.append(faction)
         m.cancelled = []
         m.no_move = False
         m.stage = SHIP

@@ -4,6 +4,14 @@ once all five of its leaders are dead, one leader for his strength in spice. Rev
 
 The movement round (engine/phases/movement.py) opens the prompts and goes on when all are answered.
 
+BT-60: an ally of the BT with tokens or leaders in the tanks revives free only when the BT grant it, each turn. The
+BT decide in secret (a BT_ALLY_REVIVAL decision, opened on public facts: the alliance and the ally's tanks, so its
+being asked tells nothing), and only then is the ally's revival decision opened, with the grant or without it
+(BT-10: the ally then pays the BT). The ally learns the answer from that decision, the table from the revival. The
+BT's secret standing order (`SetAllyRevivalOrder`: grant, refuse, or ask) answers as the decision opens, as a click
+would. A decision with an order rather than an order alone: the choice is the BT's each turn (BT-60), and being
+asked tells nobody anything.
+
 A faction's secret standing order "free tokens" (`SetRevivalOrder`) answers its revival decision as soon as it
 opens, as a click on the decision's default would (the free tokens, which cost nothing): the decision is still
 opened, and the table reads the same answer. A decision that offers a leader or the Kwisatz Haderach is asked as
@@ -12,13 +20,13 @@ usual.
 
 from __future__ import annotations
 
-from engine.actions import BtAllyRevive, Revive, SetRevivalOrder
+from engine.actions import BtAllyRevive, GrantAllyRevival, Revive, SetAllyRevivalOrder, SetRevivalOrder
 from engine.data import load_game_data
 from engine.economy import pay
 from engine.elites import elite_name, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
-from engine.factions.bene_tleilaxu import bt_alliance_revival, revival_payee
+from engine.factions.bene_tleilaxu import bt_alliance_revival, is_bt_ally, revival_payee
 from engine.factions.bt_traitors import offer_mark
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.forces import revive_tokens
@@ -29,6 +37,8 @@ from engine.order import storm_order
 from engine.rng import Rng
 
 RULE = "A-7"
+BT = Faction.BENE_TLEILAXU
+GRANT, REFUSE = "grant", "refuse"  # the BT's answers about an ally's free revival (BT-60)
 MAX_TOKENS = 3  # A-7: up to 3 tokens a turn
 TOKEN_COST = 2  # A-7: 2 spice for each token beyond the free ones
 KH_COST = 2  # A-15: the Kwisatz Haderach's strength
@@ -84,7 +94,8 @@ def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
     """The shape of a REVIVAL prompt: token limit, free tokens, and the cost of each choice as `revival_cost`
     reckons it (`token_costs[n]`: n tokens; `leader_costs`; `kwisatz_haderach_cost`, None when he cannot be
     revived), a revival costing the sum of its parts; the reviver's `spice`. `max_leaders` 2 and `bt_alliance` for
-    an ally of the BT (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`)."""
+    an ally of the BT granted free revival (BT-60, answered with `Revive` or, for two leaders, `BtAllyRevive`);
+    `bt_refused` for one refused it this turn."""
     grant = bt_alliance_revival(state, faction)
     most = min(token_limit(state, faction), revivable_tokens(state, faction))
     return dict(
@@ -92,6 +103,7 @@ def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
         token_costs=[revival_cost(state, faction, n, None) for n in range(most + 1)],
         leader_costs={leader: revival_cost(state, faction, 0, leader) for leader in revivable_leaders(state, faction)},
         max_leaders=grant[1] if grant else 1, bt_alliance=grant is not None,
+        bt_refused=grant is None and is_bt_ally(state, faction),
         kwisatz_haderach_cost=(revival_cost(state, faction, 0, None, kwisatz_haderach=True)
                                if kwisatz_haderach_revivable(state, faction) else None),
         spice=state.faction(faction).spice,
@@ -99,15 +111,18 @@ def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
 
 
 def open_revival_prompts(state: GameState, log: EventLog) -> None:
-    """One public REVIVAL prompt per faction with tokens (or, all five dead, leaders) in the tanks; then the
-    standing orders answer theirs, once every prompt is open (the table sees every faction asked, as without
-    orders)."""
+    """One public REVIVAL prompt per faction with tokens (or, all five dead, leaders) in the tanks, but an ally of
+    the BT's, which waits for the BT's grant (BT-60); then the standing orders answer theirs, once every prompt is
+    open (the table sees every faction asked, as without orders)."""
+    if state.bt is not None:
+        state.bt.revival_grants = {}
     for faction in storm_order(state):
         fs = state.faction(faction)
-        leaders = revivable_leaders(state, faction)
-        if not fs.tanks and not leaders and not kwisatz_haderach_revivable(state, faction):
+        if grant_asked(state, faction):
             continue
-        _open_revival_prompt(state, faction)
+        if fs.tanks or revivable_leaders(state, faction) or kwisatz_haderach_revivable(state, faction):
+            _open_revival_prompt(state, faction)
+    _ask_next_grant(state, log)
     for faction in storm_order(state):
         _answer_by_order(state, faction, log)
 
@@ -125,6 +140,89 @@ def reopen_revival_prompt(state: GameState, faction: Faction, log: EventLog) -> 
         if prompt.kind == PromptKind.REVIVAL:
             ask_again(state, prompt, lambda: _open_revival_prompt(state, faction))
     _answer_by_order(state, faction, log)
+
+
+# --- BT-60: the BT grant an ally free revival, or not ---------------------------------------------------
+
+
+def grant_asked(state: GameState, faction: Faction) -> bool:
+    """BT-60: the BT are asked about an ally that has tokens or leaders in the tanks (public facts)."""
+    fs = state.faction(faction)
+    return is_bt_ally(state, faction) and bool(fs.tanks or fs.leaders_in_tanks)
+
+
+def _ask_next_grant(state: GameState, log: EventLog) -> None:
+    """The BT's secret decision about the first ally, in storm order, not yet decided this turn; its facts are the
+    ally's tanks and what its revival as usual would be (A-7), all public."""
+    ally = next((f for f in storm_order(state) if grant_asked(state, f) and f not in state.bt.revival_grants), None)
+    if ally is None:
+        return
+    fs = state.faction(ally)
+    open_prompt(state, PromptKind.BT_ALLY_REVIVAL, BT, secret=True, options=[GRANT, REFUSE], ally=ally.value,
+                tanks=fs.tanks, leaders=list(fs.leaders_in_tanks),
+                usual_tokens=min(MAX_TOKENS, revivable_tokens(state, ally)), usual_free=free_revivals(state, ally),
+                usual_leaders=revivable_leaders(state, ally))
+    _answer_grant_by_order(state, log)
+
+
+@handles(GrantAllyRevival)
+def grant_ally_revival(state: GameState, action: GrantAllyRevival, log: EventLog) -> None:
+    prompt = take_prompt(state, action.faction, PromptKind.BT_ALLY_REVIVAL, "BT-60")
+    _record_grant(state, prompt, action.grant, log)
+
+
+@handles(SetAllyRevivalOrder)
+def set_ally_revival_order(state: GameState, action: SetAllyRevivalOrder, log: EventLog) -> None:
+    """A secret standing order of the BT, changed at any time: always grant, or never, answered as each decision
+    opens (this one too, if it is open); "ask" clears it."""
+    if action.faction != BT or state.bt is None:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-60", "Only the Bene Tleilaxu grant their allies free "
+                            "revival.")
+    state.bt.ally_revival_order = action.order
+    words = {GRANT: "Your standing order: each turn you grant your allies free revival (BT-60), until you change it.",
+             REFUSE: "Your standing order: you grant your allies no free revival; they revive as usual and pay you "
+                     "(BT-10), until you change it.",
+             "ask": "Your standing order is cleared: you will be asked each turn about your allies' free revival."}
+    log.private("ally_revival_order_set", BT, words[action.order], order=action.order)
+    _answer_grant_by_order(state, log)
+
+
+def _answer_grant_by_order(state: GameState, log: EventLog) -> None:
+    """The standing order answers the BT's open decision as a click on "grant" or "refuse" would: the same public
+    words; only the BT read that the order answered."""
+    prompt = state.prompt_of(BT, PromptKind.BT_ALLY_REVIVAL)
+    if prompt is None or state.bt.ally_revival_order == "ask":
+        return
+    take_prompt(state, BT, PromptKind.BT_ALLY_REVIVAL, "BT-60")
+    _record_grant(state, prompt, state.bt.ally_revival_order == GRANT, log, by_order=True)
+
+
+def _record_grant(state: GameState, prompt: Prompt, grant: bool, log: EventLog, by_order: bool = False) -> None:
+    """The BT's answer, secret until the ally revives. The ally's revival decision opens now, whatever the answer
+    (so that whether it opens tells nothing); then the BT are asked about their next ally."""
+    ally = Faction(prompt.detail["ally"])
+    state.bt.revival_grants[ally] = grant
+    who = f"{BY_STANDING_ORDER}, you" if by_order else "You"
+    log.private("bt_ally_revival_answer", BT, f"{who} grant the {faction_name(ally)} free revival this turn (BT-60)."
+                if grant else f"{who} grant the {faction_name(ally)} no free revival this turn: they revive as "
+                "usual, and pay you for it (BT-10).", ally=ally.value, grant=grant)
+    log.public("decision_made", "The Bene Tleilaxu decided about their ally's revival (BT-60).", faction=BT.value,
+               kind=PromptKind.BT_ALLY_REVIVAL.value)
+    _open_revival_prompt(state, ally)
+    _answer_by_order(state, ally, log)
+    _ask_next_grant(state, log)
+
+
+@default_for(PromptKind.BT_ALLY_REVIVAL)
+def _default_grant(state: GameState, prompt: Prompt) -> GrantAllyRevival:
+    """Grant: a BT who does not answer does not hold back their ally's revival (the game's way before BT-60's
+    grant was asked)."""
+    return GrantAllyRevival(faction=prompt.faction, grant=True)
+
+
+@sampler_for(PromptKind.BT_ALLY_REVIVAL)
+def _sample_grant(state: GameState, prompt: Prompt, rng: Rng) -> GrantAllyRevival:
+    return GrantAllyRevival(faction=prompt.faction, grant=rng.below(2) == 0)
 
 
 def revives_anything(faction: Faction) -> bool:
@@ -241,24 +339,25 @@ def _check_leader(state: GameState, faction: Faction, leader: str) -> None:
 
 def _describe(state: GameState, faction: Faction, action: Revive, free: int, cost: int, payee: Faction | None,
               elites: int = 0) -> str:
+    granted = bt_alliance_revival(state, faction) is not None  # BT-60, R-14: every token and leader free
     parts = []
     if action.tokens:
         paid = action.tokens - free
-        detail = [f"{free} free"] if free else []
+        detail = [f"{free} free"] if free and not granted else []
         if paid:
             detail.append(f"{paid} for {paid * TOKEN_COST} spice")
         if elites:
             detail.append(f"{elites} of them {elite_name(faction)}")
-        parts.append(f"{action.tokens} token{'s' if action.tokens != 1 else ''} ({', '.join(detail)})")
+        parts.append(counted(action.tokens, "token") + (f" ({', '.join(detail)})" if detail else ""))
     if action.leader is not None:
-        price = revival_cost(state, faction, 0, action.leader)  # R-14: free for an ally of the BT
-        parts.append(f"{leader_name(action.leader)} " + (f"for {price} spice" if price else "free"))
+        price = revival_cost(state, faction, 0, action.leader)
+        parts.append(leader_name(action.leader) + ("" if granted else f" for {price} spice" if price else " free"))
     if action.kwisatz_haderach:
         parts.append(f"the Kwisatz Haderach for {KH_COST} spice")
     if not parts:
         return f"{faction_name(faction)} revive nothing this turn."
     text = f"{faction_name(faction)} revive " + " and ".join(parts)
-    if bt_alliance_revival(state, faction):
+    if granted:
         text += ", free, by their alliance with the Bene Tleilaxu (BT-60)"
     if cost:
         # BT-10: revival payments go to the BT and are shown on the table.
@@ -275,6 +374,8 @@ def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> Non
     grant = bt_alliance_revival(state, faction)
     if grant is None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-60",
+                            "The Bene Tleilaxu did not grant you free revival this turn; revive as usual (A-7)."
+                            if is_bt_ally(state, faction) else
                             "Only an ally of the Bene Tleilaxu revives this way; revive normally (A-7).")
     max_tokens, max_leaders = grant
     fs = state.faction(faction)

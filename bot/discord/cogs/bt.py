@@ -1,6 +1,6 @@
 """/bt: the Bene Tleilaxu's decisions (traps and gifts, traitor marks and reveals, attacks, a worthless trap's
-impairment, spice-win order), their ally's free revival, and the Karama cards played against them, for the
-caller's seated faction.
+impairment, an ally's free revival granted or not, spice-win order), their ally's free revival, and the Karama cards
+played against them, for the caller's seated faction.
 
 Every answer is ephemeral (marks and standing orders are secret); a refusal quotes the rule that forbids it.
 """
@@ -37,6 +37,7 @@ from engine.actions import (
     BtAllyRevive,
     ChooseBtAttack,
     ChooseBtImpairment,
+    GrantAllyRevival,
     KaramaDestroyTrap,
     KaramaTaxBt,
     LayTraps,
@@ -142,6 +143,12 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
         """The BT's ally revives free: up to 6 tokens and 2 leaders."""
         leaders = [leader_id(x) for x in (leader, second_leader) if x]
         await submit_for_seat(self.bot, interaction, lambda f: BtAllyRevive(faction=f, tokens=tokens, leaders=leaders))
+
+    @app_commands.command(name="grant-revival")
+    @app_commands.describe(answer="grant: your ally revives free this turn; refuse: it revives as usual and pays you")
+    async def grant_revival(self, interaction: discord.Interaction, answer: Literal["grant", "refuse"]) -> None:
+        """Grant your ally free revival this turn, or refuse it (secret, BT-60)."""
+        await submit_for_seat(self.bot, interaction, lambda f: GrantAllyRevival(faction=f, grant=answer == "grant"))
 
     @app_commands.command(name="spice-order")
     @app_commands.describe(declare="Declare a spice win whenever you hold 35 spice after collection")
