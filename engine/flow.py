@@ -116,13 +116,14 @@ def ask_again(state: GameState, prompt: Prompt, open_successor: Callable[[], Non
     """A decision whose legal choices changed while it was open is asked again: `prompt` closes and
     `open_successor` opens the same decision under a new id (a decision's choices never change under its id: a
     card's controls were made for them), in its place among the open prompts; or nothing, if nothing is left to
-    decide."""
+    decide. The successor keeps the opening of the decision it continues, so its deadline does not start again."""
     index = state.prompts.index(prompt)
     state.prompts.remove(prompt)
     count = len(state.prompts)
     open_successor()
     if len(state.prompts) > count:
-        state.prompts.insert(index, state.prompts.pop())
+        successor = state.prompts.pop().model_copy(update={"opened_at": prompt.opened_at})
+        state.prompts.insert(index, successor)
 
 
 def take_prompt(state: GameState, faction: Faction, kind: PromptKind, rule: str) -> Prompt:
