@@ -62,6 +62,8 @@ HALF, LAST = "half", "last"
 STAGE_ORDER = {None: 0, HALF: 1, LAST: 2}
 LAST_CALL_SHARE = 0.1
 LAST_CALL_MAX = timedelta(hours=1)
+PAUSED_AT = "paused_at"  # settings: when the running pause began (ISO 8601); absent while the game runs
+PAUSED_FOR = "paused_for"  # settings: {prompt id: seconds its clock stood still in the pauses since it opened}
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
 # (game_over) is followed by the reveal of every secret (bot/app/render.py).
@@ -142,6 +144,24 @@ def _open_stages(settings: dict, state: GameState) -> dict[str, str]:
 def _open_grace(settings: dict, state: GameState) -> dict[str, int]:
     """The extra seconds a moderator gave each open decision (GameService.grace), by prompt id."""
     return {prompt: extra for prompt, extra in settings.get("grace", {}).items() if state.prompt(prompt) is not None}
+
+
+def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
+    """How long a decision's clock stood still: the pauses it went through, the running one up to `now`."""
+    running = settings.get(PAUSED_AT)
+    return (timedelta(seconds=settings.get(PAUSED_FOR, {}).get(prompt.id, 0))
+            + (now - datetime.fromisoformat(running) if running else timedelta(0)))
+
+
+def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -> tuple[datetime, datetime] | None:
+    """A decision's clock, from when it opened: (its start, moved on by the pauses it went through; when it is
+    due, its grace included), or None when its kind has no deadline."""
+    deadlines = settings.get("deadlines", {})
+    seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+    if seconds is None:
+        return None
+    start = opened + _stopped(settings, prompt, now)
+    return start, start + timedelta(seconds=seconds + settings.get("grace", {}).get(prompt.id, 0))
 
 
 def _stage_due(opened: datetime, expires: datetime, now: datetime) -> str | None:
@@ -348,8 +368,10 @@ class GameService:
             return unreachable
 
     async def pause(self, game_id: str, paused: bool, *, by: str = "moderator", reason: str | None = None) -> None:
-        """Pause a running game (no action is taken and no default applied while paused; deadlines keep
-        counting, so a decision overdue at the resume is defaulted at the next tick) or resume it."""
+        """Pause a running game or resume it. A pause stops every clock: no action is taken, no reminder sent and
+        no default applied, and at the resume each open decision has the time it had left (its pauses are kept
+        by prompt id in the settings, `paused_for`; the running pause's start in `paused_at`). The status board
+        says so at once."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             wanted, needed = (GameStatus.PAUSED, GameStatus.RUNNING) if paused else (GameStatus.RUNNING,
@@ -358,7 +380,15 @@ class GameService:
                 raise NotAllowed(f"The game is {row.status.value}; only a {needed.value} game can be "
                                  f"{'paused' if paused else 'resumed'}.")
             did = "paused the game" if paused else "resumed the game"
-            await self.store.set_status(game_id, wanted, [_correction(by, did, reason)])
+            now, state = self.clock(), _state(row)
+            settings = {key: value for key, value in row.settings.items() if key != PAUSED_AT}
+            if paused:
+                settings[PAUSED_AT] = now.isoformat()
+            else:  # a game paused before pauses stopped the clock has no start: its clocks ran
+                settings[PAUSED_FOR] = {prompt.id: round(_stopped(row.settings, prompt, now).total_seconds())
+                                        for prompt in state.prompts}
+            board = await self._board(row, state, settings)
+            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), board], settings=settings)
 
     async def cancel(self, game_id: str, *, by: str, reason: str) -> None:
         """End a game that has not ended (a lobby, a running or a paused game) for good: its status ENDED and who
@@ -437,9 +467,8 @@ class GameService:
         """When each decision the game waits on after this action is due, its grace included (for the status
         board): from when it opened, which is now for those this action opens (version row.seq + 1). The times
         of older versions are kept per game; after a restart they are read once from the stored actions."""
-        deadlines, grace = row.settings.get("deadlines", {}), row.settings.get("grace", {})
         now = self.clock()
-        if not deadlines:
+        if not row.settings.get("deadlines"):
             return lambda prompt: None
         waiting = {p.id for p in blocking_prompts(after)}
         known = self._opened.get(row.game_id, {})
@@ -450,11 +479,11 @@ class GameService:
         self._opened[row.game_id] = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
 
         def due(prompt: Prompt) -> datetime | None:
-            seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-            if seconds is None or prompt.id not in waiting:
+            if prompt.id not in waiting:
                 return None
             opened = known.get(prompt.opened_at, now) if prompt.opened_at <= row.seq else now
-            return opened + timedelta(seconds=seconds + grace.get(prompt.id, 0))
+            clock = _clock_of(row.settings, prompt, opened, now)
+            return clock[1] if clock is not None else None
 
         return due
 
@@ -636,7 +665,10 @@ class GameService:
             what = "every decision" if kind is None else kind_words(key)
             did = (f"set the deadline of {what} to {duration(seconds)}" if seconds is not None
                    else f"removed the deadline of {what}")
-            await self.store.set_settings(game_id, settings, [_correction(by, did, reason)])
+            outbox = [_correction(by, did, reason)]
+            if row.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+                outbox.append(await self._board(row, _state(row), settings))
+            await self.store.set_settings(game_id, settings, outbox)
             return deadlines
 
     async def grace(self, game_id: str, faction: Faction, seconds: int, *, by: str = "moderator",
@@ -671,7 +703,8 @@ class GameService:
                                f"; due {timestamp(max(new_due))}")
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
-            await self.store.set_settings(game_id, {**row.settings, "grace": grace, "reminded": stages}, [told, dm])
+            settings = {**row.settings, "grace": grace, "reminded": stages}
+            await self.store.set_settings(game_id, settings, [told, dm, await self._board(row, state, settings)])
             return new_due
 
     async def tick(self, now: datetime | None = None) -> int:
@@ -694,19 +727,27 @@ class GameService:
                 applied += 1
         return applied
 
-    async def _due_dates(self, row: GameRecordRow, state: GameState) -> list[tuple[Prompt, datetime, datetime]]:
-        """The open decisions the game waits on that have a deadline: (prompt, opened, due with its grace)."""
-        deadlines = row.settings.get("deadlines", {})
-        grace = row.settings.get("grace", {})
+    async def _due_dates(self, row: GameRecordRow, state: GameState,
+                         settings: dict | None = None) -> list[tuple[Prompt, datetime, datetime]]:
+        """The open decisions the game waits on that have a deadline: (prompt, the start of its clock, when it is
+        due), by the game's settings or the given ones. In a paused game, as if it resumed now."""
+        settings = row.settings if settings is None else settings
         opened_times = {a.seq: a.created_at for a in await self.store.actions(row.game_id)}
         opened_times[0] = row.started_at or row.created_at
-        due = []
+        now, due = self.clock(), []
         for prompt in blocking_prompts(state):
-            seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
             opened = opened_times.get(prompt.opened_at)
-            if seconds is not None and opened is not None:
-                due.append((prompt, opened, opened + timedelta(seconds=seconds + grace.get(prompt.id, 0))))
+            clock = _clock_of(settings, prompt, opened, now) if opened is not None else None
+            if clock is not None:
+                due.append((prompt, *clock))
         return due
+
+    async def _board(self, row: GameRecordRow, state: GameState, settings: dict) -> OutgoingMessage:
+        """The status board under these settings, in place of the pinned one: a due time changed, or a pause."""
+        if settings.get(PAUSED_AT):
+            return status_board(state, paused=True)
+        due = {prompt.id: expires for prompt, _, expires in await self._due_dates(row, state, settings)}
+        return status_board(state, lambda prompt: due.get(prompt.id))
 
     async def _remind(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
         """Queue the reminders due in one game and return its expired prompts (id, kind). A reminder calls the
@@ -718,6 +759,8 @@ class GameService:
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
+            paused_for = {prompt: seconds for prompt, seconds in row.settings.get(PAUSED_FOR, {}).items()
+                          if state.prompt(prompt) is not None}
             expired, outbox = [], []
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
             for prompt, opened, expires in await self._due_dates(row, state):
@@ -741,9 +784,10 @@ class GameService:
                 lead = "Last call" if stage == LAST else "Reminder"
                 outbox.append(OutgoingMessage(recipient=thread, text=f"{lead}: {', '.join(names)}, the table waits "
                                               f"on you: {what}, due {timestamp(expires, 'R')}."))
-            if stages != row.settings.get("reminded", {}) or grace != row.settings.get("grace", {}):
+            kept = {"reminded": stages, "grace": grace, PAUSED_FOR: paused_for}
+            if any(row.settings.get(key, {}) != value for key, value in kept.items()):
                 # the reminders and their record: one transaction
-                await self.store.set_settings(game_id, {**row.settings, "reminded": stages, "grace": grace}, outbox)
+                await self.store.set_settings(game_id, {**row.settings, **kept}, outbox)
             return expired
 
     # --- undo --------------------------------------------------------------------------------
