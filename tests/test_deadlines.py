@@ -9,6 +9,7 @@ import pytest
 from bot.app.decision_cards import timestamp
 from bot.app.paces import Pace
 from bot.app.ports import GameStatus, OutgoingMessage, mention
+from bot.app.render import card_key
 from bot.app.service import GameService, NotAllowed, NotFound
 from bot.store.memory import MemoryGameStore
 from engine.actions import ChooseTraitor, ForceDefault, MoveCard, PlayTruthtrance, parse_action
@@ -289,7 +290,8 @@ async def test_the_table_is_told_each_new_deadline_with_its_author_and_it_is_log
     await service.set_deadline(game, "bid", 2 * HOUR, by="alice", reason="slow auctions")
     await service.set_deadline(game, None, HOUR, by="alice")
     await service.set_deadline(game, "*", None, by="bob")
-    told = [text for _, text in await drain(service) if not text.startswith("**Status · ")]  # each edits the board
+    told = [text for faction, text in await drain(service)  # each also edits the board and the cards
+            if faction is None and not text.startswith("**Status · ")]
     assert told == ["Admin alice set the deadline of bid decisions to 2 h (slow auctions).",
                     "Admin alice set the deadline of every decision to 1 h.",
                     "Admin bob removed the deadline of other decisions."]
@@ -420,6 +422,17 @@ def board_of(sent: list[OutgoingMessage]) -> str:
     return [m.text for m in sent if m.text.startswith("**Status · ")][-1]
 
 
+def cards_of(sent: list[OutgoingMessage]) -> dict[str, str]:
+    """Each faction's decision card as these messages left it, each sent in place of the card it had."""
+    cards = {m.recipient.faction: m for m in sent if m.prompt_id is not None}
+    assert all(m.edit_of == card_key(m.prompt_id) and m.replace for m in cards.values())
+    return {faction: m.text for faction, m in cards.items()}
+
+
+def answer_by(due: datetime) -> str:
+    return f"Answer by {timestamp(due)} ({timestamp(due, 'R')})."
+
+
 async def test_a_decision_opened_inside_an_action_two_days_after_the_last_gets_its_whole_deadline(daily):
     """Truthtrance opens the answer in the card's own handler: its clock starts with that action, not the one
     before it (issue 24: the decision was due before it opened, and the next tick forced it at once)."""
@@ -446,8 +459,11 @@ async def test_a_pause_stops_every_clock_and_the_resume_gives_each_decision_the_
     pick = (await service.store.load_game(game)).settings["deadlines"][PromptKind.TRAITOR_PICK.value]
     clock.at(2 * HOUR)
     await service.pause(game, True, by="mod", reason="holidays")
-    board = board_of(await drain_messages(service))
+    sent = await drain_messages(service)
+    board = board_of(sent)
     assert "The game is paused." in board and "until <t:" not in board  # no due time runs
+    cards = cards_of(sent)
+    assert cards.keys() == {"atreides", "fremen"} and not any("Answer by" in card for card in cards.values())
 
     pause = 5 * DAY
     for moment in (pick, pause):  # long past every deadline: nothing is sent, nothing forced
@@ -455,7 +471,9 @@ async def test_a_pause_stops_every_clock_and_the_resume_gives_each_decision_the_
     assert await drain(service) == []
     await service.pause(game, False, by="mod", reason="back")
     due = START + timedelta(seconds=pause + pick)
-    board = board_of(await drain_messages(service))
+    sent = await drain_messages(service)
+    assert all(answer_by(due) in card for card in cards_of(sent).values())
+    board = board_of(sent)
     assert "paused" not in board
     assert board.endswith(f"Waiting for: Atreides (a secret decision, until {timestamp(due)}); Fremen (a secret "
                           f"decision, until {timestamp(due)}).")
@@ -479,14 +497,18 @@ async def test_a_pause_stops_every_clock_and_the_resume_gives_each_decision_the_
     assert await service.tick(clock.at(pause + pick)) == 2
 
 
-async def test_a_new_deadline_shows_on_the_status_board_at_once(daily):
+async def test_a_new_deadline_shows_on_the_status_board_and_the_cards_at_once(daily):
     service, game, clock = daily
     clock.at(HOUR)
     await service.set_deadline(game, PromptKind.TRAITOR_PICK, 2 * HOUR, by="mod")
-    due = timestamp(START + timedelta(hours=2))  # counted from the picks' opening
-    assert board_of(await drain_messages(service)).endswith(
-        f"Waiting for: Atreides (a secret decision, until {due}); Fremen (a secret decision, until {due}).")
+    due = START + timedelta(hours=2)  # counted from the picks' opening
+    sent = await drain_messages(service)
+    assert board_of(sent).endswith(f"Waiting for: Atreides (a secret decision, until {timestamp(due)}); Fremen (a "
+                                   f"secret decision, until {timestamp(due)}).")
+    cards = cards_of(sent)
+    assert cards.keys() == {"atreides", "fremen"} and all(answer_by(due) in card for card in cards.values())
     await service.set_deadline(game, PromptKind.TRAITOR_PICK, None, by="mod")
     await service.set_deadline(game, "*", None, by="mod")
-    assert board_of(await drain_messages(service)).endswith(
-        "Waiting for: Atreides (a secret decision); Fremen (a secret decision).")
+    sent = await drain_messages(service)
+    assert board_of(sent).endswith("Waiting for: Atreides (a secret decision); Fremen (a secret decision).")
+    assert not any("Answer by" in card for card in cards_of(sent).values())

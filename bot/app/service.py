@@ -37,7 +37,15 @@ from bot.app.ports import (
     VersionConflict,
     mention,
 )
-from bot.app.render import DEADLINE_ADMIN, action_messages, cancelled_cards, end_of_game_reveal, messages_for
+from bot.app.render import (
+    DEADLINE_ADMIN,
+    action_messages,
+    cancelled_cards,
+    card_in_place,
+    decision_card,
+    end_of_game_reveal,
+    messages_for,
+)
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
@@ -387,8 +395,8 @@ class GameService:
             else:  # a game paused before pauses stopped the clock has no start: its clocks ran
                 settings[PAUSED_FOR] = {prompt.id: round(_stopped(row.settings, prompt, now).total_seconds())
                                         for prompt in state.prompts}
-            board = await self._board(row, state, settings)
-            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), board], settings=settings)
+            shown = await self._due_shown(row, state, settings)
+            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *shown], settings=settings)
 
     async def cancel(self, game_id: str, *, by: str, reason: str) -> None:
         """End a game that has not ended (a lobby, a running or a paused game) for good: its status ENDED and who
@@ -667,7 +675,7 @@ class GameService:
                    else f"removed the deadline of {what}")
             outbox = [_correction(by, did, reason)]
             if row.status in (GameStatus.RUNNING, GameStatus.PAUSED):
-                outbox.append(await self._board(row, _state(row), settings))
+                outbox += await self._due_shown(row, _state(row), settings)
             await self.store.set_settings(game_id, settings, outbox)
             return deadlines
 
@@ -704,7 +712,7 @@ class GameService:
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
             settings = {**row.settings, "grace": grace, "reminded": stages}
-            await self.store.set_settings(game_id, settings, [told, dm, await self._board(row, state, settings)])
+            await self.store.set_settings(game_id, settings, [told, dm, *await self._due_shown(row, state, settings)])
             return new_due
 
     async def tick(self, now: datetime | None = None) -> int:
@@ -742,12 +750,15 @@ class GameService:
                 due.append((prompt, *clock))
         return due
 
-    async def _board(self, row: GameRecordRow, state: GameState, settings: dict) -> OutgoingMessage:
-        """The status board under these settings, in place of the pinned one: a due time changed, or a pause."""
-        if settings.get(PAUSED_AT):
-            return status_board(state, paused=True)
-        due = {prompt.id: expires for prompt, _, expires in await self._due_dates(row, state, settings)}
-        return status_board(state, lambda prompt: due.get(prompt.id))
+    async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
+        """The status board and the card of each decision the game waits on, under these settings, in place of
+        those shown: their due times changed, or the game was paused (then they show none)."""
+        paused = bool(settings.get(PAUSED_AT))
+        due = {} if paused else {prompt.id: expires
+                                 for prompt, _, expires in await self._due_dates(row, state, settings)}
+        cards = [card_in_place(decision_card(state, prompt, due.get(prompt.id)), prompt.id)
+                 for prompt in blocking_prompts(state)]
+        return [status_board(state, lambda prompt: due.get(prompt.id), paused=paused), *cards]
 
     async def _remind(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
         """Queue the reminders due in one game and return its expired prompts (id, kind). A reminder calls the
