@@ -121,6 +121,23 @@ async def test_the_pace_is_shown_by_game_status(table):
     assert not shown.ephemeral and "Pace: daily (a look in every day): windows 4 h" in reply(shown)
 
 
+async def test_game_status_says_until_when_each_awaited_decision_waits_and_nothing_runs_while_paused(table):
+    """Issue 24: /game status gives each awaited decision's due time as a Discord timestamp (every reader sees it
+    in their own time zone), the one the pinned board shows; a paused game's clocks stand still: none."""
+    [board] = e2e.status_boards(table)
+    until = dict(re.findall(r"(\w[\w ]*?) \(a secret decision, until <t:(\d+):f>\)", board.content))
+    assert set(until) == {"Atreides", "Bene Tleilaxu"}
+    shown = reply(await table.dave.slash(table.channel, "game status"))
+    for faction, seconds in until.items():
+        assert re.search(rf"^- {faction}: .*, due <t:{seconds}:f> \(<t:{seconds}:R>\)$", shown, re.MULTILINE)
+    await table.players[A].slash(table.channel, "admin pause", reason="holidays")
+    await deliver(table.env)
+    [board] = e2e.status_boards(table)
+    assert "**The game is paused.**" in board.content and "until <t:" not in board.content
+    shown = reply(await table.dave.slash(table.channel, "game status"))
+    assert "(paused)" in shown and "Waiting for:" in shown and "due <t:" not in shown
+
+
 # --- reminders, defaults and graces --------------------------------------------------------------------------
 
 

@@ -648,6 +648,14 @@ class GameService:
     async def state_of(self, game_id: str) -> GameState:
         return _state(await self._load(game_id))
 
+    async def due_times(self, game_id: str) -> dict[str, datetime]:
+        """When each decision the game waits on is due, its grace included (prompt id -> time; /game status); none
+        in a game that is not running: a paused game's clocks stand still."""
+        row = await self._load(game_id)
+        if row.status != GameStatus.RUNNING:
+            return {}
+        return {prompt.id: expires for prompt, _, expires in await self._due_dates(row, _state(row))}
+
     # --- deadlines ---------------------------------------------------------------------------
 
     async def set_deadline(self, game_id: str, kind: str | None, seconds: int | None, *, by: str = "moderator",
