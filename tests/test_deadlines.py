@@ -12,15 +12,18 @@ from bot.app.ports import GameStatus, OutgoingMessage, mention
 from bot.app.render import card_key
 from bot.app.service import GameService, NotAllowed, NotFound
 from bot.store.memory import MemoryGameStore
-from engine.actions import ChooseTraitor, ForceDefault, MoveCard, PlayTruthtrance, parse_action
+from engine.actions import ChooseTraitor, ForceDefault, MoveCard, PlayTruthtrance, ProposeAlliance, parse_action
 from engine.data import load_game_data
 from engine.ids import Faction
-from engine.model import PromptKind
+from engine.model import GameState, PromptKind
+from tests.conftest import store_running_game
+from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow
 
-A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
+A, H, F, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN, Faction.BENE_TLEILAXU
 USERS = {A: 101, H: 102, F: 103}
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 HOUR = 3600
+PICKS = {f: f"{f.value}/traitor_pick/0" for f in (A, F)}  # the settings' keys of the traitor picks
 DAY = 24 * HOUR
 
 
@@ -101,7 +104,7 @@ async def test_reminders_at_half_time_and_just_before_call_the_awaited_players_i
     assert called.text == (f"Reminder: {mention('atreides')}, {mention('fremen')}, the table waits on you: a "
                            f"secret decision, due {timestamp(due, 'R')}.")
     assert not any(leader in m.text for m in sent for leader in secret_options)
-    assert (await service.store.load_game(game)).settings["reminded"] == {"p1": "half", "p2": "half"}
+    assert (await service.store.load_game(game)).settings["reminded"] == {PICKS[A]: "half", PICKS[F]: "half"}
 
     assert await service.tick(clock.at(HOUR + 600)) == 0
     assert await drain(service) == []  # once
@@ -112,7 +115,7 @@ async def test_reminders_at_half_time_and_just_before_call_the_awaited_players_i
     sent = await drain_messages(service)
     assert sorted(m.recipient.faction or "thread" for m in sent) == ["atreides", "fremen", "thread"]
     assert all(m.text.startswith("Last call") for m in sent)
-    assert (await service.store.load_game(game)).settings["reminded"] == {"p1": "last", "p2": "last"}
+    assert (await service.store.load_game(game)).settings["reminded"] == {PICKS[A]: "last", PICKS[F]: "last"}
     assert await service.tick(clock.at(2 * HOUR - 1)) == 0
     assert await drain(service) == []  # once
     assert await service.store.actions(game) == []
@@ -319,7 +322,7 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert sent[2][1].endswith(f"Waiting for: Atreides (a secret decision, until {timestamp(due)}); Fremen (a secret "
                                f"decision, until {timestamp(START + timedelta(hours=2))}).")  # the board at once
     assert (await service.public_log(game))[-1] == f"v0 {sent[0][1]}"  # logged like every correction
-    assert (await service.store.load_game(game)).settings["grace"] == {atreides.id: 3 * HOUR}
+    assert (await service.store.load_game(game)).settings["grace"] == {PICKS[A]: 3 * HOUR}
 
     assert await service.tick(clock.at(2 * HOUR)) == 1  # the Fremen's deadline is where it was
     assert [parse_action(a.action_json).prompt_id for a in await service.store.actions(game)] == [fremen.id]
@@ -512,3 +515,52 @@ async def test_a_new_deadline_shows_on_the_status_board_and_the_cards_at_once(da
     sent = await drain_messages(service)
     assert board_of(sent).endswith("Waiting for: Atreides (a secret decision); Fremen (a secret decision).")
     assert not any("Answer by" in card for card in cards_of(sent).values())
+
+
+def at_version_zero(state: GameState) -> GameState:
+    """A scenario's state as a game's opening: what the store knows of when its decisions opened is its start."""
+    return state.model_copy(update={"seq": 0, "prompts": [p.model_copy(update={"opened_at": 0})
+                                                           for p in state.prompts]})
+
+
+async def test_a_decision_asked_again_keeps_its_due_time_its_grace_and_its_reminders():
+    """A-8: an offer made at the Nexus asks the receiver's Nexus decision again under a new id (engine/flow.py
+    ask_again); it is the same decision to its decider: the clock, the grace and the reminders already sent go on."""
+    clock = FakeClock(START)
+    service = GameService(MemoryGameStore(clock=clock), clock=clock)
+    nexus, _ = at_blow([SH1, OLD_GAP], discard=[GREAT_FLAT], factions=(A, H, BT))
+    game = await store_running_game(service.store, at_version_zero(nexus), {A: 101, H: 102, BT: 104}, channel_id=58)
+    await service.set_deadline(game, PromptKind.NEXUS.value, 2 * HOUR)
+    asked = (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS)
+    await service.tick(clock.at(HOUR))  # half time: each is reminded
+    await service.grace(game, H, HOUR, reason="a long day")
+    await drain(service)
+
+    await service.submit(game, 101, ProposeAlliance(faction=A, partner=H))
+    again = (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS)
+    assert again.id != asked.id
+    due = START + timedelta(hours=3)
+    assert f"Harkonnen (alliances at the Nexus, until {timestamp(due)})" in board_of(await drain_messages(service))
+    assert await service.tick(clock.at(HOUR + 60)) == 0
+    assert [faction for faction, _ in await drain(service)] == []  # reminded once, not again
+    assert (await service.due_times(game))[again.id] == due
+    assert await service.tick(clock.at(3 * HOUR - 1)) >= 1  # the others' Nexus: theirs was due at 2 h
+    assert (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS) is not None  # maybe asked again again
+    assert await service.tick(clock.at(3 * HOUR)) == 1
+    assert (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS) is None
+
+
+async def test_a_games_reminders_and_grace_kept_by_prompt_id_still_count(table):
+    """Games stored before the settings kept decisions by their opening kept them by prompt id."""
+    service, game, clock = table
+    await service.set_deadline(game, None, 2 * HOUR)
+    settings = (await service.store.load_game(game)).settings
+    atreides = (await prompts(service, game))[A]
+    await service.store.set_settings(game, {**settings, "reminded": {atreides.id: "last"},
+                                            "grace": {atreides.id: HOUR}})
+    await drain(service)
+    assert await service.tick(clock.at(2 * HOUR)) == 1  # the Fremen pick
+    assert (await service.state_of(game)).prompt(atreides.id) is not None
+    assert await service.tick(clock.at(3 * HOUR - 60)) == 0
+    assert not any(text.startswith("Last call") and faction == "atreides" for faction, text in await drain(service))
+    assert await service.tick(clock.at(3 * HOUR)) == 1

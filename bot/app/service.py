@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from pydantic import Field, StrictInt, ValidationError
 
@@ -71,7 +72,7 @@ STAGE_ORDER = {None: 0, HALF: 1, LAST: 2}
 LAST_CALL_SHARE = 0.1
 LAST_CALL_MAX = timedelta(hours=1)
 PAUSED_AT = "paused_at"  # settings: when the running pause began (ISO 8601); absent while the game runs
-PAUSED_FOR = "paused_for"  # settings: {prompt id: seconds its clock stood still in the pauses since it opened}
+PAUSED_FOR = "paused_for"  # settings: {decision: seconds its clock stood still in the pauses since it opened}
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
 # (game_over) is followed by the reveal of every secret (bot/app/render.py).
@@ -141,23 +142,39 @@ def _lobby_edit(setup: GameSetup, seats: dict[str, int], settings: dict, *, star
                            edit_of=LOBBY_KEY, replace=True)
 
 
+def _decision(prompt: Prompt) -> str:
+    """A decision's key in the game's settings (its reminders, grace and pauses): its decider, kind and opening,
+    which it keeps when it is asked again under a new prompt id (engine/flow.py ask_again), so that it keeps one
+    due time and one set of reminders."""
+    return f"{prompt.faction.value}/{prompt.kind.value}/{prompt.opened_at}"
+
+
+def _entry(entries: dict, prompt: Prompt, default: Any = None) -> Any:
+    """A decision's entry in one of the game's per-decision settings; games kept them by prompt id before."""
+    return entries.get(_decision(prompt), entries.get(prompt.id, default))
+
+
+def _open_entries(entries: dict, state: GameState) -> dict[str, Any]:
+    """The entries of the decisions open in `state`, by decision (the others are dropped)."""
+    return {_decision(prompt): entry for prompt in state.prompts if (entry := _entry(entries, prompt)) is not None}
+
+
 def _open_stages(settings: dict, state: GameState) -> dict[str, str]:
-    """The reminder each open decision got (HALF or LAST), by prompt id. A game reminded before the stages
+    """The reminder each open decision got (HALF or LAST), by decision. A game reminded before the stages
     existed kept a list of the prompts reminded at half time."""
     reminded = settings.get("reminded", {})
-    stages = dict.fromkeys(reminded, HALF) if isinstance(reminded, list) else reminded
-    return {prompt: stage for prompt, stage in stages.items() if state.prompt(prompt) is not None}
+    return _open_entries(dict.fromkeys(reminded, HALF) if isinstance(reminded, list) else reminded, state)
 
 
 def _open_grace(settings: dict, state: GameState) -> dict[str, int]:
-    """The extra seconds a moderator gave each open decision (GameService.grace), by prompt id."""
-    return {prompt: extra for prompt, extra in settings.get("grace", {}).items() if state.prompt(prompt) is not None}
+    """The extra seconds a moderator gave each open decision (GameService.grace), by decision."""
+    return _open_entries(settings.get("grace", {}), state)
 
 
 def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
     """How long a decision's clock stood still: the pauses it went through, the running one up to `now`."""
     running = settings.get(PAUSED_AT)
-    return (timedelta(seconds=settings.get(PAUSED_FOR, {}).get(prompt.id, 0))
+    return (timedelta(seconds=_entry(settings.get(PAUSED_FOR, {}), prompt, 0))
             + (now - datetime.fromisoformat(running) if running else timedelta(0)))
 
 
@@ -169,7 +186,7 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -
     if seconds is None:
         return None
     start = opened + _stopped(settings, prompt, now)
-    return start, start + timedelta(seconds=seconds + settings.get("grace", {}).get(prompt.id, 0))
+    return start, start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
 
 
 def _stage_due(opened: datetime, expires: datetime, now: datetime) -> str | None:
@@ -378,7 +395,7 @@ class GameService:
     async def pause(self, game_id: str, paused: bool, *, by: str = "moderator", reason: str | None = None) -> None:
         """Pause a running game or resume it. A pause stops every clock: no action is taken, no reminder sent and
         no default applied, and at the resume each open decision has the time it had left (its pauses are kept
-        by prompt id in the settings, `paused_for`; the running pause's start in `paused_at`). The status board
+        by decision in the settings, `paused_for`; the running pause's start in `paused_at`). The status board
         says so at once."""
         async with self._lock(game_id):
             row = await self._load(game_id)
@@ -393,7 +410,7 @@ class GameService:
             if paused:
                 settings[PAUSED_AT] = now.isoformat()
             else:  # a game paused before pauses stopped the clock has no start: its clocks ran
-                settings[PAUSED_FOR] = {prompt.id: round(_stopped(row.settings, prompt, now).total_seconds())
+                settings[PAUSED_FOR] = {_decision(prompt): round(_stopped(row.settings, prompt, now).total_seconds())
                                         for prompt in state.prompts}
             shown = await self._due_shown(row, state, settings)
             await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *shown], settings=settings)
@@ -690,7 +707,7 @@ class GameService:
     async def grace(self, game_id: str, faction: Faction, seconds: int, *, by: str = "moderator",
                     reason: str) -> list[datetime]:
         """Give one player more time: every open decision of `faction` that has a deadline is due `seconds` later
-        (counted from now for one already overdue, in a paused game), kept by prompt id in the game's settings
+        (counted from now for one already overdue), kept by decision in the game's settings
         (`grace`), which the tick reads. The table is told who gave it and why (logged), the player by DM when
         each decision is now due. Returns the new due times."""
         if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0:
@@ -709,9 +726,10 @@ class GameService:
             lines, new_due = [], []
             for prompt, expires in due:
                 later = max(expires, now) + timedelta(seconds=seconds)
-                grace[prompt.id] = grace.get(prompt.id, 0) + round((later - expires).total_seconds())
-                if stages.get(prompt.id) == LAST:  # a new last call before the new deadline
-                    stages[prompt.id] = HALF
+                decision = _decision(prompt)
+                grace[decision] = grace.get(decision, 0) + round((later - expires).total_seconds())
+                if stages.get(decision) == LAST:  # a new last call before the new deadline
+                    stages[decision] = HALF
                 lines.append(f"- {kind_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
                 new_due.append(later)
             decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
@@ -778,8 +796,7 @@ class GameService:
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
-            paused_for = {prompt: seconds for prompt, seconds in row.settings.get(PAUSED_FOR, {}).items()
-                          if state.prompt(prompt) is not None}
+            paused_for = _open_entries(row.settings.get(PAUSED_FOR, {}), state)
             expired, outbox = [], []
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
             for prompt, opened, expires in await self._due_dates(row, state):
@@ -788,9 +805,9 @@ class GameService:
                     expired.append((prompt.id, kind))
                     continue
                 stage = _stage_due(opened, expires, now)
-                if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(prompt.id)]:
+                if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(_decision(prompt))]:
                     continue
-                stages[prompt.id] = stage
+                stages[_decision(prompt)] = stage
                 what = "a secret decision" if prompt.secret else kind_name(prompt.kind)
                 called.setdefault((stage, what, expires), []).append(mention(prompt.faction.value))
                 lead = "Last call" if stage == LAST else "Reminder"
