@@ -13,10 +13,12 @@ back to the channel, so these tests look for them in the channel and its threads
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from simcord.backend.errors import SetupError
 
+from bot.app.decision_cards import timestamp
 from bot.app.lobby import LOBBY_KEY
 from bot.app.paces import Pace, pace_deadlines
 from bot.discord.client import DRAIN_INTERVAL, MentatBot
@@ -194,6 +196,23 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert PromptKind.TRAITOR_PICK not in {p.kind for p in state.prompts_for(A)}
     told = "\n".join(post.content for post in table_posts(table))
     assert "the default for Bene Tleilaxu's" in told and "the default for Atreides's traitor pick" in told
+
+
+async def test_a_new_deadline_changes_the_answer_by_of_the_card_in_place_and_the_pinned_board(table):
+    """Issue 24: after /admin deadline the card a player holds and the pinned board read the new due time at once,
+    the card edited in place with its controls (no new DM: an edit pings nobody)."""
+    alice = table.players[A]
+    card = next(m for m in alice.user.dm_channel.history() if "Your decision: your traitor" in m.content)
+    controls, dms = labels(card), len(alice.user.dm_channel.history())
+    await alice.slash(table.channel, "admin deadline", hours=2, kind="traitor_pick")
+    await deliver(table.env)
+    game = await table.env.bot.service.store.game_in_channel(table.channel.id)
+    due = timestamp(game.started_at + timedelta(hours=2))  # counted from when the pick opened
+    [edited] = [m for m in alice.user.dm_channel.history() if m.id == card.id]
+    assert f"Answer by {due} (" in edited.content and labels(edited) == controls
+    assert len(alice.user.dm_channel.history()) == dms
+    [board] = e2e.status_boards(table)
+    assert f"Atreides (a secret decision, until {due})" in board.content
 
 
 async def test_a_closing_bot_answers_every_click_and_command_that_it_is_restarting_and_changes_nothing(room):
