@@ -536,13 +536,17 @@ async def test_a_decision_asked_again_keeps_its_due_time_its_grace_and_its_remin
     await service.grace(game, H, HOUR, reason="a long day")
     await drain(service)
 
+    clock.at(1.5 * HOUR)
     await service.submit(game, 101, ProposeAlliance(faction=A, partner=H))
     again = (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS)
     assert again.id != asked.id
     due = START + timedelta(hours=3)
-    assert f"Harkonnen (alliances at the Nexus, until {timestamp(due)})" in board_of(await drain_messages(service))
-    assert await service.tick(clock.at(HOUR + 60)) == 0
-    assert [faction for faction, _ in await drain(service)] == []  # reminded once, not again
+    sent = await drain_messages(service)
+    assert f"Harkonnen (alliances at the Nexus, until {timestamp(due)})" in board_of(sent)
+    [card] = [m for m in sent if m.prompt_id == again.id]  # the new card, in the old one's place
+    assert card.edit_of == card_key(asked.id) and answer_by(due) in card.text
+    assert await service.tick(clock.at(1.5 * HOUR + 60)) == 0
+    assert await drain(service) == []  # reminded once, not again
     assert (await service.due_times(game))[again.id] == due
     assert await service.tick(clock.at(3 * HOUR - 1)) >= 1  # the others' Nexus: theirs was due at 2 h
     assert (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS) is not None  # maybe asked again again

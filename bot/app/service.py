@@ -473,8 +473,11 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            outbox = action_messages(events, before, action, after, self._deadline_of(row),
-                                     await self._due_of(row, after))
+            due, deadline = await self._due_of(row, after), self._deadline_of(row)
+            # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
+            # not wait on has none there, but its deadline
+            outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
+                                     due)
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
