@@ -10,7 +10,7 @@ from bot.app.decision_cards import timestamp
 from bot.app.paces import Pace
 from bot.app.ports import GameStatus, OutgoingMessage, mention
 from bot.app.render import card_key
-from bot.app.service import GameService, NotAllowed, NotFound
+from bot.app.service import PAUSED_GRACE, GameService, NotAllowed, NotFound
 from bot.store.memory import MemoryGameStore
 from engine.actions import ChooseTraitor, ForceDefault, MoveCard, PlayTruthtrance, ProposeAlliance, parse_action
 from engine.data import load_game_data
@@ -361,6 +361,8 @@ async def test_a_grace_in_a_paused_game_adds_to_the_time_left_at_the_resume(tabl
     clock.at(10 * HOUR)  # the clocks stood still: each pick has its hour left
     [due] = await service.grace(game, A, 2 * HOUR, by="alice", reason="back from holiday")
     assert due == START + timedelta(hours=13)  # were the game resumed now
+    [dm] = [text for faction, text in await drain(service) if text.startswith("Admin alice gave you")]
+    assert dm.endswith(f"now due {timestamp(due)} ({timestamp(due, 'R')}).\n{PAUSED_GRACE}")
     await service.pause(game, False)
     assert await service.tick(clock.at(11 * HOUR - 1)) == 0
     assert await service.tick(clock.at(11 * HOUR)) == 1  # the Fremen pick

@@ -73,6 +73,7 @@ LAST_CALL_SHARE = 0.1
 LAST_CALL_MAX = timedelta(hours=1)
 PAUSED_AT = "paused_at"  # settings: when the running pause began (ISO 8601); absent while the game runs
 PAUSED_FOR = "paused_for"  # settings: {decision: seconds its clock stood still in the pauses since it opened}
+PAUSED_GRACE = "The game is paused: these times are as if it resumed now, and move on by as long as the pause lasts."
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
 # (game_over) is followed by the reveal of every secret (bot/app/render.py).
@@ -738,6 +739,8 @@ class GameService:
             decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
             told = _correction(by, f"gave {faction_name(faction)} {duration(seconds)} more for {decisions}", reason,
                                f"; due {timestamp(max(new_due))}")
+            if row.settings.get(PAUSED_AT):
+                lines.append(PAUSED_GRACE)
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
             settings = {**row.settings, "grace": grace, "reminded": stages}
