@@ -117,15 +117,16 @@ def ask_again(state: GameState, prompt: Prompt, open_successor: Callable[[], Non
     """A decision whose legal choices changed while it was open is asked again: `prompt` closes and
     `open_successor` opens the same decision under a new id (a decision's choices never change under its id: a
     card's controls were made for them), in its place among the open prompts; or nothing, if nothing is left to
-    decide."""
+    decide. The successor keeps the opening of the decision it continues, so its deadline does not start again."""
     index = state.prompts.index(prompt)
     state.prompts.remove(prompt)
     count = len(state.prompts)
     open_successor()
     if len(state.prompts) > count:
-        successor = state.prompts.pop()
-        # Which decision it asks again: a click on the old card, made before its decider saw the new one, is an
-        # answer to this one when the choices it was made for are still the same (bot/discord/components.py).
+        # The same decision still: it keeps its opening (its deadline counts from there), and it says which
+        # decisions it asks again, so that a click on an old card made before its decider saw the new one answers
+        # it when its choice is still offered (bot/discord/components.py).
+        successor = state.prompts.pop().model_copy(update={"opened_at": prompt.opened_at})
         successor.detail[ASKS_AGAIN] = [*prompt.detail.get(ASKS_AGAIN, []), prompt.id]
         state.prompts.insert(index, successor)
 

@@ -49,8 +49,8 @@ def apply(state: GameState, action: Action) -> Transition:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "Engine", f"No rule handles {action.type!r} yet.")
     draft = _draft(state)
     log = EventLog()
+    draft.seq += 1  # first: a decision the handler opens (a Nexus re-ask, an advisor...) opens at this version
     handler(draft, action, log)
-    draft.seq += 1
     advance(draft, log)
     end_lapsed_declaration(draft, log)  # BT-28: checked after every action
     drop_lapsed_karama_orders(draft)  # an order lapses when its card leaves the hand

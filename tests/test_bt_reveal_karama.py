@@ -169,7 +169,8 @@ def test_bt_51_the_game_waits_while_the_window_is_open_and_the_set_aside_decisio
     state, _ = apply_all(state, *STAND)
     back = state.prompt(shipment.id)
     assert back is not None and back.faction == A and back.kind == PromptKind.SHIPMENT
-    assert back.options == shipment.options and back.opened_at == state.seq - 1  # its deadline counts afresh
+    # its deadline counts afresh, from the answer that closed the window (issue 24: not from the one before it)
+    assert back.options == shipment.options and back.opened_at == state.seq
     state, _ = apply(state, SkipShipment(faction=A))
     assert violations(state) == []
 

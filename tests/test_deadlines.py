@@ -7,18 +7,24 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.app.decision_cards import timestamp
+from bot.app.paces import Pace
 from bot.app.ports import GameStatus, OutgoingMessage, mention
-from bot.app.service import GameService, NotAllowed, NotFound
+from bot.app.render import card_key
+from bot.app.service import PAUSED_GRACE, GameService, NotAllowed, NotFound
 from bot.store.memory import MemoryGameStore
-from engine.actions import ChooseTraitor, ForceDefault, parse_action
+from engine.actions import ChooseTraitor, ForceDefault, MoveCard, PlayTruthtrance, ProposeAlliance, parse_action
 from engine.data import load_game_data
 from engine.ids import Faction
-from engine.model import PromptKind
+from engine.model import GameState, PromptKind
+from tests.conftest import store_running_game
+from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow
 
-A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
+A, H, F, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN, Faction.BENE_TLEILAXU
 USERS = {A: 101, H: 102, F: 103}
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 HOUR = 3600
+PICKS = {f: f"{f.value}/traitor_pick/0" for f in (A, F)}  # the settings' keys of the traitor picks
+DAY = 24 * HOUR
 
 
 class FakeClock:
@@ -98,7 +104,7 @@ async def test_reminders_at_half_time_and_just_before_call_the_awaited_players_i
     assert called.text == (f"Reminder: {mention('atreides')}, {mention('fremen')}, the table waits on you: a "
                            f"secret decision, due {timestamp(due, 'R')}.")
     assert not any(leader in m.text for m in sent for leader in secret_options)
-    assert (await service.store.load_game(game)).settings["reminded"] == {"p1": "half", "p2": "half"}
+    assert (await service.store.load_game(game)).settings["reminded"] == {PICKS[A]: "half", PICKS[F]: "half"}
 
     assert await service.tick(clock.at(HOUR + 600)) == 0
     assert await drain(service) == []  # once
@@ -109,7 +115,7 @@ async def test_reminders_at_half_time_and_just_before_call_the_awaited_players_i
     sent = await drain_messages(service)
     assert sorted(m.recipient.faction or "thread" for m in sent) == ["atreides", "fremen", "thread"]
     assert all(m.text.startswith("Last call") for m in sent)
-    assert (await service.store.load_game(game)).settings["reminded"] == {"p1": "last", "p2": "last"}
+    assert (await service.store.load_game(game)).settings["reminded"] == {PICKS[A]: "last", PICKS[F]: "last"}
     assert await service.tick(clock.at(2 * HOUR - 1)) == 0
     assert await drain(service) == []  # once
     assert await service.store.actions(game) == []
@@ -287,7 +293,8 @@ async def test_the_table_is_told_each_new_deadline_with_its_author_and_it_is_log
     await service.set_deadline(game, "bid", 2 * HOUR, by="alice", reason="slow auctions")
     await service.set_deadline(game, None, HOUR, by="alice")
     await service.set_deadline(game, "*", None, by="bob")
-    told = [text for _, text in await drain(service)]
+    told = [text for faction, text in await drain(service)  # each also edits the board and the cards
+            if faction is None and not text.startswith("**Status · ")]
     assert told == ["Admin alice set the deadline of bid decisions to 2 h (slow auctions).",
                     "Admin alice set the deadline of every decision to 1 h.",
                     "Admin bob removed the deadline of other decisions."]
@@ -307,13 +314,15 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     [due] = await service.grace(game, A, 3 * HOUR, by="alice", reason="a night shift")
     assert due == START + timedelta(hours=5)
     sent = await drain(service)
-    assert sent == [
+    assert sent[:2] == [
         (None, f"Admin alice gave Atreides 3 h more for their open decision (a night shift); due {timestamp(due)}."),
         ("atreides", f"Admin alice gave you 3 h more (a night shift):\n- your traitor: now due {timestamp(due)} "
                      f"({timestamp(due, 'R')})."),
     ]
+    assert sent[2][1].endswith(f"Waiting for: Atreides (a secret decision, until {timestamp(due)}); Fremen (a secret "
+                               f"decision, until {timestamp(START + timedelta(hours=2))}).")  # the board at once
     assert (await service.public_log(game))[-1] == f"v0 {sent[0][1]}"  # logged like every correction
-    assert (await service.store.load_game(game)).settings["grace"] == {atreides.id: 3 * HOUR}
+    assert (await service.store.load_game(game)).settings["grace"] == {PICKS[A]: 3 * HOUR}
 
     assert await service.tick(clock.at(2 * HOUR)) == 1  # the Fremen's deadline is where it was
     assert [parse_action(a.action_json).prompt_id for a in await service.store.actions(game)] == [fremen.id]
@@ -344,17 +353,21 @@ async def test_after_a_grace_the_last_call_comes_again_before_the_new_deadline(t
     assert mention("atreides") not in sent[1][1]
 
 
-async def test_a_grace_in_a_paused_game_counts_an_overdue_decision_from_now(table):
+async def test_a_grace_in_a_paused_game_adds_to_the_time_left_at_the_resume(table):
     service, game, clock = table
     await service.set_deadline(game, None, HOUR)
     await drain(service)
     await service.pause(game, True)
-    clock.at(10 * HOUR)  # long overdue while paused
+    clock.at(10 * HOUR)  # the clocks stood still: each pick has its hour left
     [due] = await service.grace(game, A, 2 * HOUR, by="alice", reason="back from holiday")
-    assert due == START + timedelta(hours=12)
+    assert due == START + timedelta(hours=13)  # were the game resumed now
+    [dm] = [text for faction, text in await drain(service) if text.startswith("Admin alice gave you")]
+    assert dm.endswith(f"now due {timestamp(due)} ({timestamp(due, 'R')}).\n{PAUSED_GRACE}")
     await service.pause(game, False)
-    assert await service.tick(clock.at(10 * HOUR + 1)) == 1  # only the Fremen pick is overdue
-    assert await service.tick(clock.at(12 * HOUR)) == 1
+    assert await service.tick(clock.at(11 * HOUR - 1)) == 0
+    assert await service.tick(clock.at(11 * HOUR)) == 1  # the Fremen pick
+    assert await service.tick(clock.at(13 * HOUR - 1)) == 0
+    assert await service.tick(clock.at(13 * HOUR)) == 1
 
 
 async def test_a_grace_is_refused_without_a_decision_with_a_deadline_or_for_nothing(table):
@@ -391,3 +404,169 @@ async def test_the_status_board_gives_each_awaited_decision_its_deadline_even_af
     [board] = [m.text for m in await drain_messages(restarted) if m.text.startswith("**Status · ")]
     due = START + timedelta(seconds=2 * HOUR + 1800)
     assert board.endswith(f"Waiting for: Fremen (a secret decision, until {timestamp(due)}).")
+
+
+# --- issue 24: a clock starts when its decision opens, stands still in a pause, and the board follows it ---------
+
+
+@pytest.fixture
+async def daily():
+    """A running 3-player game at the daily pace, started at START (the Atreides and Fremen traitor picks open)."""
+    clock = FakeClock(START)
+    service = GameService(MemoryGameStore(clock=clock), clock=clock)
+    row = await service.create_game(guild_id=1, channel_id=57, factions=[A, H, F], seed=7, pace=Pace.DAILY)
+    for faction, user in USERS.items():
+        await service.seat(row.game_id, faction, user)
+    await service.start(row.game_id)
+    await drain(service)
+    return service, row.game_id, clock
+
+
+def board_of(sent: list[OutgoingMessage]) -> str:
+    """The status board as the last of these messages left it."""
+    return [m.text for m in sent if m.text.startswith("**Status · ")][-1]
+
+
+def cards_of(sent: list[OutgoingMessage]) -> dict[str, str]:
+    """Each faction's decision card as these messages left it, each sent in place of the card it had."""
+    cards = {m.recipient.faction: m for m in sent if m.prompt_id is not None}
+    assert all(m.edit_of == card_key(m.prompt_id) and m.replace for m in cards.values())
+    return {faction: m.text for faction, m in cards.items()}
+
+
+def answer_by(due: datetime) -> str:
+    return f"Answer by {timestamp(due)} ({timestamp(due, 'R')})."
+
+
+async def test_a_decision_opened_inside_an_action_two_days_after_the_last_gets_its_whole_deadline(daily):
+    """Truthtrance opens the answer in the card's own handler: its clock starts with that action, not the one
+    before it (issue 24: the decision was due before it opened, and the next tick forced it at once)."""
+    service, game, clock = daily
+    clock.at(HOUR)
+    await service.submit(game, 0, MoveCard(admin="mod", reason="a test", card="truthtrance_1", to=H), admin=True)
+    clock.at(2 * DAY + HOUR)
+    await service.submit(game, USERS[H], PlayTruthtrance(faction=H, target=A, question="Do you hold a traitor?"))
+    window = (await service.store.load_game(game)).settings["deadlines"][PromptKind.TRUTHTRANCE.value]
+    due = START + timedelta(seconds=2 * DAY + HOUR + window)
+    assert f"Atreides (a Truthtrance answer, until {timestamp(due)})" in board_of(await drain_messages(service))
+
+    await service.tick(clock.at(2 * DAY + HOUR + 1))  # the traitor picks are long overdue: forced
+    asked = (await service.state_of(game)).prompt_of(A, PromptKind.TRUTHTRANCE)
+    assert asked is not None  # the answer is not
+    await service.tick(clock.at(2 * DAY + HOUR + window - 1))
+    assert (await service.state_of(game)).prompt_of(A, PromptKind.TRUTHTRANCE) is not None
+    await service.tick(clock.at(2 * DAY + HOUR + window))
+    assert (await service.state_of(game)).prompt_of(A, PromptKind.TRUTHTRANCE) is None
+
+
+async def test_a_pause_stops_every_clock_and_the_resume_gives_each_decision_the_time_it_had_left(daily):
+    service, game, clock = daily
+    pick = (await service.store.load_game(game)).settings["deadlines"][PromptKind.TRAITOR_PICK.value]
+    clock.at(2 * HOUR)
+    await service.pause(game, True, by="mod", reason="holidays")
+    sent = await drain_messages(service)
+    board = board_of(sent)
+    assert "The game is paused." in board and "until <t:" not in board  # no due time runs
+    cards = cards_of(sent)
+    assert cards.keys() == {"atreides", "fremen"} and not any("Answer by" in card for card in cards.values())
+
+    pause = 5 * DAY
+    for moment in (pick, pause):  # long past every deadline: nothing is sent, nothing forced
+        assert await service.tick(clock.at(2 * HOUR + moment)) == 0
+    assert await drain(service) == []
+    await service.pause(game, False, by="mod", reason="back")
+    due = START + timedelta(seconds=pause + pick)
+    sent = await drain_messages(service)
+    assert all(answer_by(due) in card for card in cards_of(sent).values())
+    board = board_of(sent)
+    assert "paused" not in board
+    assert board.endswith(f"Waiting for: Atreides (a secret decision, until {timestamp(due)}); Fremen (a secret "
+                          f"decision, until {timestamp(due)}).")
+
+    assert await service.tick(clock.at(2 * HOUR + pause + HOUR)) == 0  # the first hour: no default, no reminder
+    assert await drain(service) == []
+    half = pause + pick / 2  # where half time was, moved on by the pause
+    assert await service.tick(clock.at(half - 1)) == 0
+    assert await drain(service) == []
+    assert await service.tick(clock.at(half)) == 0
+    reminded = {faction: text for faction, text in await drain(service) if faction}
+    assert reminded == {faction.value: f"Reminder, your decision: your traitor. Due {timestamp(due)} "
+                                       f"({timestamp(due, 'R')}); then the default your card names is applied for "
+                                       "you." for faction in (A, F)}
+    last_call = pause + pick - min(pick / 10, HOUR)
+    assert await service.tick(clock.at(last_call - 1)) == 0
+    assert await drain(service) == []
+    assert await service.tick(clock.at(last_call)) == 0
+    assert all(text.startswith("Last call") for _, text in await drain(service))
+    assert await service.tick(clock.at(pause + pick - 1)) == 0
+    assert await service.tick(clock.at(pause + pick)) == 2
+
+
+async def test_a_new_deadline_shows_on_the_status_board_and_the_cards_at_once(daily):
+    service, game, clock = daily
+    clock.at(HOUR)
+    await service.set_deadline(game, PromptKind.TRAITOR_PICK, 2 * HOUR, by="mod")
+    due = START + timedelta(hours=2)  # counted from the picks' opening
+    sent = await drain_messages(service)
+    assert board_of(sent).endswith(f"Waiting for: Atreides (a secret decision, until {timestamp(due)}); Fremen (a "
+                                   f"secret decision, until {timestamp(due)}).")
+    cards = cards_of(sent)
+    assert cards.keys() == {"atreides", "fremen"} and all(answer_by(due) in card for card in cards.values())
+    await service.set_deadline(game, PromptKind.TRAITOR_PICK, None, by="mod")
+    await service.set_deadline(game, "*", None, by="mod")
+    sent = await drain_messages(service)
+    assert board_of(sent).endswith("Waiting for: Atreides (a secret decision); Fremen (a secret decision).")
+    assert not any("Answer by" in card for card in cards_of(sent).values())
+
+
+def at_version_zero(state: GameState) -> GameState:
+    """A scenario's state as a game's opening: what the store knows of when its decisions opened is its start."""
+    return state.model_copy(update={"seq": 0, "prompts": [p.model_copy(update={"opened_at": 0})
+                                                           for p in state.prompts]})
+
+
+async def test_a_decision_asked_again_keeps_its_due_time_its_grace_and_its_reminders():
+    """A-8: an offer made at the Nexus asks the receiver's Nexus decision again under a new id (engine/flow.py
+    ask_again); it is the same decision to its decider: the clock, the grace and the reminders already sent go on."""
+    clock = FakeClock(START)
+    service = GameService(MemoryGameStore(clock=clock), clock=clock)
+    nexus, _ = at_blow([SH1, OLD_GAP], discard=[GREAT_FLAT], factions=(A, H, BT))
+    game = await store_running_game(service.store, at_version_zero(nexus), {A: 101, H: 102, BT: 104}, channel_id=58)
+    await service.set_deadline(game, PromptKind.NEXUS.value, 2 * HOUR)
+    asked = (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS)
+    await service.tick(clock.at(HOUR))  # half time: each is reminded
+    await service.grace(game, H, HOUR, reason="a long day")
+    await drain(service)
+
+    clock.at(1.5 * HOUR)
+    await service.submit(game, 101, ProposeAlliance(faction=A, partner=H))
+    again = (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS)
+    assert again.id != asked.id
+    due = START + timedelta(hours=3)
+    sent = await drain_messages(service)
+    assert f"Harkonnen (alliances at the Nexus, until {timestamp(due)})" in board_of(sent)
+    [card] = [m for m in sent if m.prompt_id == again.id]  # the new card, in the old one's place
+    assert card.edit_of == card_key(asked.id) and answer_by(due) in card.text
+    assert await service.tick(clock.at(1.5 * HOUR + 60)) == 0
+    assert await drain(service) == []  # reminded once, not again
+    assert (await service.due_times(game))[again.id] == due
+    assert await service.tick(clock.at(3 * HOUR - 1)) >= 1  # the others' Nexus: theirs was due at 2 h
+    assert (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS) is not None  # maybe asked again again
+    assert await service.tick(clock.at(3 * HOUR)) == 1
+    assert (await service.state_of(game)).prompt_of(H, PromptKind.NEXUS) is None
+
+
+async def test_a_games_reminders_and_grace_kept_by_prompt_id_still_count(table):
+    """Games stored before the settings kept decisions by their opening kept them by prompt id."""
+    service, game, clock = table
+    await service.set_deadline(game, None, 2 * HOUR)
+    settings = (await service.store.load_game(game)).settings
+    atreides = (await prompts(service, game))[A]
+    await service.store.set_settings(game, {**settings, "reminded": {atreides.id: "last"},
+                                            "grace": {atreides.id: HOUR}})
+    await drain(service)
+    assert await service.tick(clock.at(2 * HOUR)) == 1  # the Fremen pick
+    assert (await service.state_of(game)).prompt(atreides.id) is not None
+    assert await service.tick(clock.at(3 * HOUR - 60)) == 0
+    assert not any(text.startswith("Last call") and faction == "atreides" for faction, text in await drain(service))
+    assert await service.tick(clock.at(3 * HOUR)) == 1

@@ -13,10 +13,12 @@ back to the channel, so these tests look for them in the channel and its threads
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from simcord.backend.errors import SetupError
 
+from bot.app.decision_cards import timestamp
 from bot.app.lobby import LOBBY_KEY
 from bot.app.paces import Pace, pace_deadlines
 from bot.discord.client import DRAIN_INTERVAL, MentatBot
@@ -121,6 +123,23 @@ async def test_the_pace_is_shown_by_game_status(table):
     assert not shown.ephemeral and "Pace: daily (a look in every day): windows 4 h" in reply(shown)
 
 
+async def test_game_status_says_until_when_each_awaited_decision_waits_and_nothing_runs_while_paused(table):
+    """Issue 24: /game status gives each awaited decision's due time as a Discord timestamp (every reader sees it
+    in their own time zone), the one the pinned board shows; a paused game's clocks stand still: none."""
+    [board] = e2e.status_boards(table)
+    until = dict(re.findall(r"(\w[\w ]*?) \(a secret decision, until <t:(\d+):f>\)", board.content))
+    assert set(until) == {"Atreides", "Bene Tleilaxu"}
+    shown = reply(await table.dave.slash(table.channel, "game status"))
+    for faction, seconds in until.items():
+        assert re.search(rf"^- {faction}: .*, due <t:{seconds}:f> \(<t:{seconds}:R>\)$", shown, re.MULTILINE)
+    await table.players[A].slash(table.channel, "admin pause", reason="holidays")
+    await deliver(table.env)
+    [board] = e2e.status_boards(table)
+    assert "**The game is paused.**" in board.content and "until <t:" not in board.content
+    shown = reply(await table.dave.slash(table.channel, "game status"))
+    assert "(paused)" in shown and "Waiting for:" in shown and "due <t:" not in shown
+
+
 # --- reminders, defaults and graces --------------------------------------------------------------------------
 
 
@@ -177,6 +196,23 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert PromptKind.TRAITOR_PICK not in {p.kind for p in state.prompts_for(A)}
     told = "\n".join(post.content for post in table_posts(table))
     assert "the default for Bene Tleilaxu's" in told and "the default for Atreides's traitor pick" in told
+
+
+async def test_a_new_deadline_changes_the_answer_by_of_the_card_in_place_and_the_pinned_board(table):
+    """Issue 24: after /admin deadline the card a player holds and the pinned board read the new due time at once,
+    the card edited in place with its controls (no new DM: an edit pings nobody)."""
+    alice = table.players[A]
+    card = next(m for m in alice.user.dm_channel.history() if "Your decision: your traitor" in m.content)
+    controls, dms = labels(card), len(alice.user.dm_channel.history())
+    await alice.slash(table.channel, "admin deadline", hours=2, kind="traitor_pick")
+    await deliver(table.env)
+    game = await table.env.bot.service.store.game_in_channel(table.channel.id)
+    due = timestamp(game.started_at + timedelta(hours=2))  # counted from when the pick opened
+    [edited] = [m for m in alice.user.dm_channel.history() if m.id == card.id]
+    assert f"Answer by {due} (" in edited.content and labels(edited) == controls
+    assert len(alice.user.dm_channel.history()) == dms
+    [board] = e2e.status_boards(table)
+    assert f"Atreides (a secret decision, until {due})" in board.content
 
 
 async def test_a_closing_bot_answers_every_click_and_command_that_it_is_restarting_and_changes_nothing(room):

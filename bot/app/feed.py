@@ -34,6 +34,8 @@ from engine.views import PlayerView, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
 STATUS_KEY = "status"
+PAUSED_WORDS = ("**The game is paused.** Every deadline stands still until a moderator resumes it; then each decision "
+                "has the time it had left.")
 CANCELLED = "cancelled"  # the game's settings key of its cancellation: {"by": who, "reason": why}
 SETUP_TITLE = "Setup"
 
@@ -257,10 +259,10 @@ def cancellation_text(settings: dict[str, Any]) -> str | None:
 
 
 def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
-                 cancelled: str | None = None) -> OutgoingMessage:
-    """The pinned status post, replaced after every action (`status_text`); a cancelled game's says so."""
+                 cancelled: str | None = None, paused: bool = False) -> OutgoingMessage:
+    """The pinned status post, replaced after every action (`status_text`); a cancelled or paused game's says so."""
     return OutgoingMessage(recipient=Recipient(channel=True),
-                           text=status_text(view(state, None), state, due, cancelled=cancelled),
+                           text=status_text(view(state, None), state, due, cancelled=cancelled, paused=paused),
                            edit_of=STATUS_KEY, replace=True)
 
 
@@ -271,10 +273,10 @@ def status_opening(state: GameState, due: Callable[[Prompt], datetime | None] | 
 
 
 def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
-                cancelled: str | None = None) -> str:
+                cancelled: str | None = None, paused: bool = False) -> str:
     """Where the game stands, from the table's view: turn, phase, storm, spice on the board, each faction's public
-    facts, and whom the game waits for (and until when, once a deadline is set), or, once it was cancelled, the
-    `cancelled` words (cancellation_text) instead."""
+    facts, and whom the game waits for (and until when, once a deadline is set; a paused game's clocks stand
+    still, so it shows none), or, once it was cancelled, the `cancelled` words (cancellation_text) instead."""
     phase = PHASE_TITLES.get(seen.phase, seen.phase.value.replace("_", " ").capitalize())
     data = load_game_data()
     lines = [f"**Status · turn {seen.turn} · {phase}** · storm in sector {seen.storm_sector} · "
@@ -306,4 +308,6 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
             waiting.append(f"{faction_name(awaited.faction)} ({what}" + (f", until {timestamp(when)}" if when else "")
                            + ")")
         lines.append("Waiting for: " + "; ".join(waiting) + ".")
+    if paused and not (seen.winners or cancelled):
+        lines.append(PAUSED_WORDS)
     return "\n".join(lines)

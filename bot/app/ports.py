@@ -102,9 +102,12 @@ class GameRecordRow(BaseModel):
     seats: dict[str, int] = Field(default_factory=dict)  # Faction value -> Discord user id
     created_at: datetime | None = None
     # The bot's settings for this game, as JSON: {"pace": "daily", "deadlines": {"<prompt kind or *>": seconds},
-    # "reminded": {"<prompt id>": "half" | "last"}, "grace": {"<prompt id>": extra seconds}, "creator": user id,
-    # "cancelled": {"by": who, "reason": why}} (bot/app/service.py create_game, set_deadline, grace, tick, cancel;
-    # bot/app/paces.py).
+    # "reminded": {decision: "half" | "last"}, "grace": {decision: extra seconds}, "creator": user id,
+    # "paused_at": ISO time the running pause began, "paused_for": {decision: seconds its clock stood still},
+    # where a decision is "<faction>/<prompt kind>/<version it opened at>" (kept when it is asked again; games
+    # stored by an older Mentat kept "<prompt id>"),
+    # "cancelled": {"by": who, "reason": why}} (bot/app/service.py create_game, set_deadline, grace, pause, tick,
+    # cancel; bot/app/paces.py).
     settings: dict[str, Any] = Field(default_factory=dict)
     started_at: datetime | None = None  # set by the store when the game first goes RUNNING
     # The version of Mentat (engine.__version__) that created the game, or imported it; "0.1.0" for the games

@@ -96,8 +96,7 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
         if prompt.id not in already_open:
             card = decision_card(after, prompt, deadline_of(prompt) if deadline_of else None)
             old = in_place.get(prompt.id)
-            messages.append(card if old is None else card.model_copy(update={"edit_of": card_key(old),
-                                                                             "replace": True}))
+            messages.append(card if old is None else card_in_place(card, old))
     return messages
 
 
@@ -125,6 +124,12 @@ def decision_card(state: GameState, prompt: Prompt, deadline: datetime | None) -
 
 def card_key(prompt_id: str) -> str:
     return f"card:{prompt_id}"
+
+
+def card_in_place(card: OutgoingMessage, old_prompt_id: str) -> OutgoingMessage:
+    """A decision's card shown in place of the card of `old_prompt_id`: the same decision asked again, or sent
+    again because its due time changed (a new deadline, a grace, a pause or its resume)."""
+    return card.model_copy(update={"edit_of": card_key(old_prompt_id), "replace": True})
 
 
 def _default_words(state: GameState, prompt: Prompt) -> str | None:

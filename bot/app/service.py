@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from pydantic import Field, StrictInt, ValidationError
 
@@ -37,7 +38,15 @@ from bot.app.ports import (
     VersionConflict,
     mention,
 )
-from bot.app.render import DEADLINE_ADMIN, action_messages, cancelled_cards, end_of_game_reveal, messages_for
+from bot.app.render import (
+    DEADLINE_ADMIN,
+    action_messages,
+    cancelled_cards,
+    card_in_place,
+    decision_card,
+    end_of_game_reveal,
+    messages_for,
+)
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
@@ -62,6 +71,9 @@ HALF, LAST = "half", "last"
 STAGE_ORDER = {None: 0, HALF: 1, LAST: 2}
 LAST_CALL_SHARE = 0.1
 LAST_CALL_MAX = timedelta(hours=1)
+PAUSED_AT = "paused_at"  # settings: when the running pause began (ISO 8601); absent while the game runs
+PAUSED_FOR = "paused_for"  # settings: {decision: seconds its clock stood still in the pauses since it opened}
+PAUSED_GRACE = "The game is paused: these times are as if it resumed now, and move on by as long as the pause lasts."
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
 # (game_over) is followed by the reveal of every secret (bot/app/render.py).
@@ -131,17 +143,51 @@ def _lobby_edit(setup: GameSetup, seats: dict[str, int], settings: dict, *, star
                            edit_of=LOBBY_KEY, replace=True)
 
 
+def _decision(prompt: Prompt) -> str:
+    """A decision's key in the game's settings (its reminders, grace and pauses): its decider, kind and opening,
+    which it keeps when it is asked again under a new prompt id (engine/flow.py ask_again), so that it keeps one
+    due time and one set of reminders."""
+    return f"{prompt.faction.value}/{prompt.kind.value}/{prompt.opened_at}"
+
+
+def _entry(entries: dict, prompt: Prompt, default: Any = None) -> Any:
+    """A decision's entry in one of the game's per-decision settings; games kept them by prompt id before."""
+    return entries.get(_decision(prompt), entries.get(prompt.id, default))
+
+
+def _open_entries(entries: dict, state: GameState) -> dict[str, Any]:
+    """The entries of the decisions open in `state`, by decision (the others are dropped)."""
+    return {_decision(prompt): entry for prompt in state.prompts if (entry := _entry(entries, prompt)) is not None}
+
+
 def _open_stages(settings: dict, state: GameState) -> dict[str, str]:
-    """The reminder each open decision got (HALF or LAST), by prompt id. A game reminded before the stages
+    """The reminder each open decision got (HALF or LAST), by decision. A game reminded before the stages
     existed kept a list of the prompts reminded at half time."""
     reminded = settings.get("reminded", {})
-    stages = dict.fromkeys(reminded, HALF) if isinstance(reminded, list) else reminded
-    return {prompt: stage for prompt, stage in stages.items() if state.prompt(prompt) is not None}
+    return _open_entries(dict.fromkeys(reminded, HALF) if isinstance(reminded, list) else reminded, state)
 
 
 def _open_grace(settings: dict, state: GameState) -> dict[str, int]:
-    """The extra seconds a moderator gave each open decision (GameService.grace), by prompt id."""
-    return {prompt: extra for prompt, extra in settings.get("grace", {}).items() if state.prompt(prompt) is not None}
+    """The extra seconds a moderator gave each open decision (GameService.grace), by decision."""
+    return _open_entries(settings.get("grace", {}), state)
+
+
+def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
+    """How long a decision's clock stood still: the pauses it went through, the running one up to `now`."""
+    running = settings.get(PAUSED_AT)
+    return (timedelta(seconds=_entry(settings.get(PAUSED_FOR, {}), prompt, 0))
+            + (now - datetime.fromisoformat(running) if running else timedelta(0)))
+
+
+def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -> tuple[datetime, datetime] | None:
+    """A decision's clock, from when it opened: (its start, moved on by the pauses it went through; when it is
+    due, its grace included), or None when its kind has no deadline."""
+    deadlines = settings.get("deadlines", {})
+    seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+    if seconds is None:
+        return None
+    start = opened + _stopped(settings, prompt, now)
+    return start, start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
 
 
 def _stage_due(opened: datetime, expires: datetime, now: datetime) -> str | None:
@@ -348,8 +394,10 @@ class GameService:
             return unreachable
 
     async def pause(self, game_id: str, paused: bool, *, by: str = "moderator", reason: str | None = None) -> None:
-        """Pause a running game (no action is taken and no default applied while paused; deadlines keep
-        counting, so a decision overdue at the resume is defaulted at the next tick) or resume it."""
+        """Pause a running game or resume it. A pause stops every clock: no action is taken, no reminder sent and
+        no default applied, and at the resume each open decision has the time it had left (its pauses are kept
+        by decision in the settings, `paused_for`; the running pause's start in `paused_at`). The status board
+        says so at once."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             wanted, needed = (GameStatus.PAUSED, GameStatus.RUNNING) if paused else (GameStatus.RUNNING,
@@ -358,7 +406,15 @@ class GameService:
                 raise NotAllowed(f"The game is {row.status.value}; only a {needed.value} game can be "
                                  f"{'paused' if paused else 'resumed'}.")
             did = "paused the game" if paused else "resumed the game"
-            await self.store.set_status(game_id, wanted, [_correction(by, did, reason)])
+            now, state = self.clock(), _state(row)
+            settings = {key: value for key, value in row.settings.items() if key != PAUSED_AT}
+            if paused:
+                settings[PAUSED_AT] = now.isoformat()
+            else:  # a game paused before pauses stopped the clock has no start: its clocks ran
+                settings[PAUSED_FOR] = {_decision(prompt): round(_stopped(row.settings, prompt, now).total_seconds())
+                                        for prompt in state.prompts}
+            shown = await self._due_shown(row, state, settings)
+            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *shown], settings=settings)
 
     async def cancel(self, game_id: str, *, by: str, reason: str) -> None:
         """End a game that has not ended (a lobby, a running or a paused game) for good: its status ENDED and who
@@ -418,8 +474,11 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            outbox = action_messages(events, before, action, after, self._deadline_of(row),
-                                     await self._due_of(row, after))
+            due, deadline = await self._due_of(row, after), self._deadline_of(row)
+            # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
+            # not wait on has none there, but its deadline
+            outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
+                                     due)
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
@@ -437,9 +496,8 @@ class GameService:
         """When each decision the game waits on after this action is due, its grace included (for the status
         board): from when it opened, which is now for those this action opens (version row.seq + 1). The times
         of older versions are kept per game; after a restart they are read once from the stored actions."""
-        deadlines, grace = row.settings.get("deadlines", {}), row.settings.get("grace", {})
         now = self.clock()
-        if not deadlines:
+        if not row.settings.get("deadlines"):
             return lambda prompt: None
         waiting = {p.id for p in blocking_prompts(after)}
         known = self._opened.get(row.game_id, {})
@@ -450,11 +508,11 @@ class GameService:
         self._opened[row.game_id] = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
 
         def due(prompt: Prompt) -> datetime | None:
-            seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-            if seconds is None or prompt.id not in waiting:
+            if prompt.id not in waiting:
                 return None
             opened = known.get(prompt.opened_at, now) if prompt.opened_at <= row.seq else now
-            return opened + timedelta(seconds=seconds + grace.get(prompt.id, 0))
+            clock = _clock_of(row.settings, prompt, opened, now)
+            return clock[1] if clock is not None else None
 
         return due
 
@@ -611,6 +669,14 @@ class GameService:
     async def state_of(self, game_id: str) -> GameState:
         return _state(await self._load(game_id))
 
+    async def due_times(self, game_id: str) -> dict[str, datetime]:
+        """When each decision the game waits on is due, its grace included (prompt id -> time; /game status); none
+        in a game that is not running: a paused game's clocks stand still."""
+        row = await self._load(game_id)
+        if row.status != GameStatus.RUNNING:
+            return {}
+        return {prompt.id: expires for prompt, _, expires in await self._due_dates(row, _state(row))}
+
     # --- deadlines ---------------------------------------------------------------------------
 
     async def set_deadline(self, game_id: str, kind: str | None, seconds: int | None, *, by: str = "moderator",
@@ -636,13 +702,16 @@ class GameService:
             what = "every decision" if kind is None else kind_words(key)
             did = (f"set the deadline of {what} to {duration(seconds)}" if seconds is not None
                    else f"removed the deadline of {what}")
-            await self.store.set_settings(game_id, settings, [_correction(by, did, reason)])
+            outbox = [_correction(by, did, reason)]
+            if row.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+                outbox += await self._due_shown(row, _state(row), settings)
+            await self.store.set_settings(game_id, settings, outbox)
             return deadlines
 
     async def grace(self, game_id: str, faction: Faction, seconds: int, *, by: str = "moderator",
                     reason: str) -> list[datetime]:
         """Give one player more time: every open decision of `faction` that has a deadline is due `seconds` later
-        (counted from now for one already overdue, in a paused game), kept by prompt id in the game's settings
+        (counted from now for one already overdue), kept by decision in the game's settings
         (`grace`), which the tick reads. The table is told who gave it and why (logged), the player by DM when
         each decision is now due. Returns the new due times."""
         if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0:
@@ -661,17 +730,21 @@ class GameService:
             lines, new_due = [], []
             for prompt, expires in due:
                 later = max(expires, now) + timedelta(seconds=seconds)
-                grace[prompt.id] = grace.get(prompt.id, 0) + round((later - expires).total_seconds())
-                if stages.get(prompt.id) == LAST:  # a new last call before the new deadline
-                    stages[prompt.id] = HALF
+                decision = _decision(prompt)
+                grace[decision] = grace.get(decision, 0) + round((later - expires).total_seconds())
+                if stages.get(decision) == LAST:  # a new last call before the new deadline
+                    stages[decision] = HALF
                 lines.append(f"- {kind_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
                 new_due.append(later)
             decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
             told = _correction(by, f"gave {faction_name(faction)} {duration(seconds)} more for {decisions}", reason,
                                f"; due {timestamp(max(new_due))}")
+            if row.settings.get(PAUSED_AT):
+                lines.append(PAUSED_GRACE)
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
-            await self.store.set_settings(game_id, {**row.settings, "grace": grace, "reminded": stages}, [told, dm])
+            settings = {**row.settings, "grace": grace, "reminded": stages}
+            await self.store.set_settings(game_id, settings, [told, dm, *await self._due_shown(row, state, settings)])
             return new_due
 
     async def tick(self, now: datetime | None = None) -> int:
@@ -694,19 +767,30 @@ class GameService:
                 applied += 1
         return applied
 
-    async def _due_dates(self, row: GameRecordRow, state: GameState) -> list[tuple[Prompt, datetime, datetime]]:
-        """The open decisions the game waits on that have a deadline: (prompt, opened, due with its grace)."""
-        deadlines = row.settings.get("deadlines", {})
-        grace = row.settings.get("grace", {})
+    async def _due_dates(self, row: GameRecordRow, state: GameState,
+                         settings: dict | None = None) -> list[tuple[Prompt, datetime, datetime]]:
+        """The open decisions the game waits on that have a deadline: (prompt, the start of its clock, when it is
+        due), by the game's settings or the given ones. In a paused game, as if it resumed now."""
+        settings = row.settings if settings is None else settings
         opened_times = {a.seq: a.created_at for a in await self.store.actions(row.game_id)}
         opened_times[0] = row.started_at or row.created_at
-        due = []
+        now, due = self.clock(), []
         for prompt in blocking_prompts(state):
-            seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
             opened = opened_times.get(prompt.opened_at)
-            if seconds is not None and opened is not None:
-                due.append((prompt, opened, opened + timedelta(seconds=seconds + grace.get(prompt.id, 0))))
+            clock = _clock_of(settings, prompt, opened, now) if opened is not None else None
+            if clock is not None:
+                due.append((prompt, *clock))
         return due
+
+    async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
+        """The status board and the card of each decision the game waits on, under these settings, in place of
+        those shown: their due times changed, or the game was paused (then they show none)."""
+        paused = bool(settings.get(PAUSED_AT))
+        due = {} if paused else {prompt.id: expires
+                                 for prompt, _, expires in await self._due_dates(row, state, settings)}
+        cards = [card_in_place(decision_card(state, prompt, due.get(prompt.id)), prompt.id)
+                 for prompt in blocking_prompts(state)]
+        return [status_board(state, lambda prompt: due.get(prompt.id), paused=paused), *cards]
 
     async def _remind(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
         """Queue the reminders due in one game and return its expired prompts (id, kind). A reminder calls the
@@ -718,6 +802,7 @@ class GameService:
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
+            paused_for = _open_entries(row.settings.get(PAUSED_FOR, {}), state)
             expired, outbox = [], []
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
             for prompt, opened, expires in await self._due_dates(row, state):
@@ -726,9 +811,9 @@ class GameService:
                     expired.append((prompt.id, kind))
                     continue
                 stage = _stage_due(opened, expires, now)
-                if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(prompt.id)]:
+                if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(_decision(prompt))]:
                     continue
-                stages[prompt.id] = stage
+                stages[_decision(prompt)] = stage
                 what = "a secret decision" if prompt.secret else kind_name(prompt.kind)
                 called.setdefault((stage, what, expires), []).append(mention(prompt.faction.value))
                 lead = "Last call" if stage == LAST else "Reminder"
@@ -741,9 +826,10 @@ class GameService:
                 lead = "Last call" if stage == LAST else "Reminder"
                 outbox.append(OutgoingMessage(recipient=thread, text=f"{lead}: {', '.join(names)}, the table waits "
                                               f"on you: {what}, due {timestamp(expires, 'R')}."))
-            if stages != row.settings.get("reminded", {}) or grace != row.settings.get("grace", {}):
+            kept = {"reminded": stages, "grace": grace, PAUSED_FOR: paused_for}
+            if any(row.settings.get(key, {}) != value for key, value in kept.items()):
                 # the reminders and their record: one transaction
-                await self.store.set_settings(game_id, {**row.settings, "reminded": stages, "grace": grace}, outbox)
+                await self.store.set_settings(game_id, {**row.settings, **kept}, outbox)
             return expired
 
     # --- undo --------------------------------------------------------------------------------

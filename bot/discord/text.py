@@ -4,8 +4,10 @@ so the console or tests can reuse them)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from datetime import datetime
 
-from bot.app.decision_cards import table_kind_name
+from bot.app.decision_cards import table_kind_name, timestamp
 from bot.app.feed import cancellation_text
 from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
@@ -128,8 +130,10 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return chunks
 
 
-def status_text(game: GameRecordRow, table: PlayerView) -> str:
-    """The table's view: game, phase, storm, seats, and whose decisions the game awaits."""
+def status_text(game: GameRecordRow, table: PlayerView, due: Mapping[str, datetime] | None = None) -> str:
+    """The table's view: game, phase, storm, seats, and whose decisions the game awaits, each until when it is due
+    (`due`: prompt id -> time, GameService.due_times)."""
+    due = due or {}
     seats = ", ".join(f"{faction_name(Faction(f))} <@{user}>" for f, user in game.seats.items()) or "none yet"
     # No version number: it moves on secret actions too (a standing order), which the table must not count.
     lines = [f"**Game {game.game_id}** ({game.status.value})",
@@ -143,8 +147,12 @@ def status_text(game: GameRecordRow, table: PlayerView) -> str:
         lines.append(cancelled)
     elif table.awaiting:
         lines.append("Waiting for:")
-        lines += [f"- {faction_name(a.faction)}: {table_kind_name(a.kind)}"
-                  f"{' (secret)' if a.secret else ''}, decision {a.prompt_id}" for a in table.awaiting]
+        for awaited in table.awaiting:
+            line = (f"- {faction_name(awaited.faction)}: {table_kind_name(awaited.kind)}"
+                    f"{' (secret)' if awaited.secret else ''}, decision {awaited.prompt_id}")
+            if (when := due.get(awaited.prompt_id)) is not None:
+                line += f", due {timestamp(when)} ({timestamp(when, 'R')})"
+            lines.append(line)
     else:
         lines.append("No decision is awaited.")
     return "\n".join(lines)

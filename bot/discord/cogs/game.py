@@ -99,8 +99,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         async with refusals(interaction):
             game = await game_here(self.bot.service, interaction)
             state = await self.bot.service.state_of(game.game_id)
-            await answer(interaction, f"{status_text(game, view(state, None))}\n{settings_pace_text(game.settings)}",
-                         ephemeral=False)
+            due = await self.bot.service.due_times(game.game_id)
+            await answer(interaction, f"{status_text(game, view(state, None), due)}\n"
+                                      f"{settings_pace_text(game.settings)}", ephemeral=False)
 
     @app_commands.command(name="map")
     @app_commands.describe(mine="Your own faction's map, with what only you know (your traps), shown to you alone")
