@@ -18,6 +18,7 @@ from engine.autoplay import choose
 from engine.events import Event
 from engine.ids import Faction
 from engine.rng import Rng
+from engine.views import PlayerView, view
 from tests.discord_fakes import FakeFollowup, FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
@@ -51,9 +52,11 @@ async def _play_one(service: GameService, game: str, rng: Rng) -> list[Event]:
     return (await service.submit(game, ADMIN, action, admin=True)).events
 
 
-async def test_the_map_is_posted_in_the_channel_as_each_turn_begins_and_after_the_battles_fought(running):
-    """Issue 14: the map at the start of each turn (on the turn's own post) and after the battles, nowhere else; a
-    round in which nobody fought has neither a post nor a map."""
+async def test_the_map_is_posted_in_the_channel_once_the_storm_moved_and_after_the_battles_fought(running):
+    """Issue 14: the map on the turn's own post and after the battles, nowhere else; a round in which nobody fought
+    has neither a post nor a map. Issue 25 item 7: the turn's post gets its map with the storm's lines, drawn from
+    the table's view once the storm has moved (it showed the board before the storm, under "the storm moves 5
+    sectors to sector 9")."""
     service, game = running
     rng = Rng.from_seed(3)
     moments: list[str] = []
@@ -62,18 +65,27 @@ async def test_the_map_is_posted_in_the_channel_as_each_turn_begins_and_after_th
         before = {row.id for row in await service.store.pending_outbox(limit=10_000)}
         events = await _play_one(service, game, rng)
         queued = [row.message for row in await service.store.pending_outbox(limit=10_000) if row.id not in before]
-        flagged = [m for m in queued if m.attach_map]
+        flagged = [m for m in queued if m.map_of is not None]
+        assert not any(m.attach_map for m in queued)  # every map is drawn from the view of its own moment
         assert all(m.recipient.channel and m.recipient.thread is None for m in flagged)  # the channel itself
-        moments += ["turn begins" if m.opens_thread else "after the battles" for m in flagged]
-        starts = [e for e in events if e.public and e.type == "phase_started" and e.data["phase"] == "storm"]
+        moments += ["after the storm" if m.edit_of == f"turn:{m_turn(m)}" else "after the battles" for m in flagged]
+        storms = [e for e in events if e.public and e.type == "storm_moved"]
         fought = [over for over in events if over.type == "battles_over" and not _quiet_battle_round(events, over)]
-        assert len(flagged) == len(starts) + len(fought)
+        assert len(flagged) == len(storms) + len(fought)
+        after = await service.state_of(game)
+        for shown in flagged:
+            seen = PlayerView.model_validate_json(shown.map_of)
+            assert seen == view(after, None) and seen.storm_sector == after.storm_sector
         battle_posts = [m for m in queued if m.key is not None and m.key.endswith(":battle") and m.edit_of is None]
         quiet = [over for over in events if over.type == "battles_over" and _quiet_battle_round(events, over)]
         assert not (quiet and battle_posts)  # a round without a battle has no post of its own
         quiet_rounds += len(quiet)
-    assert moments.count("turn begins") == 6 and "after the battles" in moments, moments
+    assert moments.count("after the storm") == 5 and "after the battles" in moments, moments  # turns 1 to 5
     assert quiet_rounds  # seed 3 has a turn without battles: its round was told in the thread only
+
+
+def m_turn(message: OutgoingMessage) -> str:
+    return message.edit_of.partition(":")[2] if message.edit_of else ""
 
 
 def _quiet_battle_round(events: list[Event], over: Event) -> bool:
@@ -123,6 +135,21 @@ async def test_the_gateway_attaches_the_tables_map_to_a_flagged_post(running):
     assert len(maps) == 1 and maps[0][0] == render_map(state, None), "the table's picture, nothing secret"
     nonces = [extra.get("nonce") for _, _, extra in channel.sent]
     assert len(set(nonces)) == len(nonces) and all(nonces), "each part keeps its own redelivery key"
+
+
+async def test_the_gateway_draws_the_map_of_the_moment_a_post_was_made_not_of_its_delivery(running):
+    """Issue 25 item 7: a map queued with its post shows the board as of that post, however late it is delivered."""
+    service, game = running
+    channel = FakeChannel()
+    then = await service.state_of(game)
+    moved = then.model_copy(deep=True)
+    moved.storm_sector = then.storm_sector % 18 + 5  # the game went on before the post was delivered
+    row = (await _stored_game(service, game)).model_copy(update={"state_json": moved.model_dump_json()})
+    message = OutgoingMessage(recipient=Recipient(channel=True), text="- The storm moves.", outbox_id=43,
+                              map_of=view(then, None).model_dump_json(exclude_defaults=True))
+    await DiscordGateway(FakeClient(channel)).deliver(row, message)
+    [png] = [png for _, png, _ in channel.sent if png is not None]
+    assert png == render_map(then, None) != render_map(moved, None)
 
 
 async def test_the_gateway_sends_no_map_unless_asked(running):

@@ -1,11 +1,11 @@
 """The game's channel as a story that can be read a week later (issue 14): the detail goes to a thread per turn,
 the channel keeps a post per phase that grows as the phase runs, the turn's map, and a pinned status board.
 
-- Each turn opens with a channel post (key "turn:N") that is also the storm's phase post, carries the table's map
-  and opens the turn's thread; each later phase gets a channel post ("phase:N:<phase>") when it starts. Their
-  story lines (what a player must know: the storm's move, the spice blown, the cards sold, shipments, moves and
-  revivals, battle results, spice collected, Karama, alliances, corrections) are added to the phase's post as
-  they happen; after the battles the map is posted again.
+- Each turn opens with a channel post (key "turn:N") that is also the storm's phase post, opens the turn's thread
+  and, once the storm has moved, carries the table's map as the storm left it; each later phase gets a channel
+  post ("phase:N:<phase>") when it starts. Their story lines (what a player must know: the storm's move, the
+  spice blown, the cards sold, shipments, moves and revivals, battle results, spice collected, Karama, alliances,
+  corrections) are added to the phase's post as they happen; after the battles the map is posted again.
 - The turn's thread gets every public event, an action's in one post; the auction of one card is one post
   edited as the bids come in; a window asked of several factions is one counter ("Storm cards: 4 still to
   answer.") edited as they answer; and each decision that opens calls its decider by name (a secret one says
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from bot.app.decision_cards import kind_name, table_kind_name, timestamp
@@ -113,8 +114,13 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
                                  "below.", key=turn_key(0), opens_thread=f"{SETUP_TITLE}"))
     counted = _counted_answers(events, before)
     segments = _segments(events, before)
+
+    @cache
+    def board() -> str:  # the table's view as this action leaves it, for the maps its posts carry (if any)
+        return view(after, None).model_dump_json(exclude_defaults=True)
+
     for number, segment in enumerate(segments):
-        messages += _segment_messages(segment, counted, ended=number < len(segments) - 1)
+        messages += _segment_messages(segment, counted, ended=number < len(segments) - 1, board=board)
     messages += _counters(before, after)
     calls = _calls(before, after)
     if calls:
@@ -122,8 +128,10 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
     return messages
 
 
-def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool) -> list[OutgoingMessage]:
-    """`ended`: the phase ends within this action (another one starts after it)."""
+def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
+                     board: Callable[[], str]) -> list[OutgoingMessage]:
+    """`ended`: the phase ends within this action (another one starts after it). `board`: the table's view once the
+    action is done, for a map posted with its messages (the storm's, once the storm has moved; after the battles)."""
     messages: list[OutgoingMessage] = []
     public = [e for e in segment.events if e.public]
     story = [e.message for e in public if e.type in STORY]
@@ -135,15 +143,18 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool) 
     if opening is not None and not silent:
         messages += _phase_opening(segment.turn, segment.phase)
     if story:
-        messages.append(_add_to(phase_key(segment.turn, segment.phase), "\n".join(f"- {line}" for line in story),
-                                Recipient(channel=True)))
+        told = _add_to(phase_key(segment.turn, segment.phase), "\n".join(f"- {line}" for line in story),
+                       Recipient(channel=True))
+        if segment.phase == Phase.STORM.value and ended:  # the turn's post shows the board the storm left
+            told = told.model_copy(update={"map_of": board()})
+        messages.append(told)
     detail = [e.message for e in public if e.type not in AUCTION | {"phase_started"} and not counted.get(id(e))]
     if detail:
         messages.append(_thread(segment.turn, "\n".join(detail)))
     messages += _auction(segment, public)
     if any(e.type == "battles_over" for e in public) and not silent:
         messages.append(_channel(f"**Turn {segment.turn} · after the battles.** The map as it stands.",
-                                 attach_map=True))
+                                 map_of=board()))
     ending = [e.message for e in public if e.type == "game_over"]  # the end is a post of its own
     if ending:
         messages.append(_channel("\n".join(ending)))
@@ -162,9 +173,9 @@ def _counted_answers(events: list[Event], before: GameState | None) -> dict[int,
 
 def _phase_opening(turn: int, phase: str) -> list[OutgoingMessage]:
     title = PHASE_TITLES[Phase(phase)]
-    if phase == Phase.STORM.value:  # the turn's post: the storm's phase post, the map, the turn's thread
-        return [_channel(f"**Turn {turn} · {title}.** The map as the turn begins; the turn's detail is in its "
-                         "thread.", key=turn_key(turn), opens_thread=f"Turn {turn}", attach_map=True)]
+    if phase == Phase.STORM.value:  # the turn's post: the storm's phase post (its map once the storm moved), the thread
+        return [_channel(f"**Turn {turn} · {title}.** The turn's detail is in its thread; the map follows the storm.",
+                         key=turn_key(turn), opens_thread=f"Turn {turn}")]
     return [_channel(f"**Turn {turn} · {title}.**", key=phase_key(turn, phase))]
 
 

@@ -467,7 +467,11 @@ def _palette() -> Image.Image:
 
 def render_map(state: GameState, viewer: Faction | None) -> bytes:
     """The map as `viewer` may see it (None: the table), as PNG bytes."""
-    seen = view(state, viewer)
+    return render_view(view(state, viewer))
+
+
+def render_view(seen: PlayerView) -> bytes:
+    """The map of what a view shows, as PNG bytes."""
     image = _board().copy()
     draw = ImageDraw.Draw(image)
     _draw_disc(draw, seen)

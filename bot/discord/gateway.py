@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 import discord
 
 from bot.app.lobby import LOBBY_KEY, welcome_text
-from bot.app.map_picture import render_map
+from bot.app.map_picture import render_view
 from bot.app.ports import MENTION, DeliveryFailed, GameRecordRow, OutgoingMessage
 from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
@@ -32,6 +32,7 @@ from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import faction_name
+from engine.views import PlayerView, view
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -218,16 +219,18 @@ class DiscordGateway:
             renewed = {"view": lobby_view(game)} if message.edit_of == LOBBY_KEY else {}  # the seats still free
             await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS, **renewed)
             return message.edit_ref
-        view = discord.ui.View.from_message(posted, timeout=None)
-        for item in view.children:
+        controls = discord.ui.View.from_message(posted, timeout=None)
+        for item in controls.children:
             item.disabled = True
-        view.stop()  # nothing listens to disabled controls: discord.py need not keep the view
+        controls.stop()  # nothing listens to disabled controls: discord.py need not keep the view
         content = f"{posted.content}\n{text}"
         if len(content) > MESSAGE_LIMIT:
             if message.key is not None:  # a growing post goes on in a new one
                 return _ref(await posted.channel.send(text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS))
             content = posted.content[:MESSAGE_LIMIT - len(text) - 3] + "…\n" + text
-        await posted.edit(content=content, view=view if view.children else None, allowed_mentions=NO_MENTIONS)
+        shown = await self._attachment(game, message)  # the turn's post gets its map once the storm has moved
+        await posted.edit(content=content, view=controls if controls.children else None, allowed_mentions=NO_MENTIONS,
+                          **({"attachments": [shown]} if shown is not None else {}))
         return message.edit_ref
 
     async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
@@ -312,17 +315,20 @@ class DiscordGateway:
         return sent
 
     async def _attachment(self, game: GameRecordRow, message: OutgoingMessage) -> discord.File | None:
-        """What a channel post carries: the table's map of the game as it stands, for a post that shows it (never
-        a faction's: the channel sees public facts only), drawn off the event loop; or the whole game file of a game
-        that is over (its cancellation)."""
+        """What a channel post carries: the table's map (never a faction's: the channel sees public facts only) as
+        of the post (`map_of`; a post queued before that field, the game as it stands), drawn off the event loop; or
+        the whole game file of a game that is over (its cancellation)."""
         if message.attach_game_file and self.game_file is not None:
             record = await self.game_file(game.game_id)
             return discord.File(io.BytesIO(record.encode()), filename=f"{game.game_id}.json")
-        if not message.attach_map:
+        if message.map_of is not None:
+            seen = PlayerView.model_validate_json(message.map_of)
+        elif message.attach_map:
+            seen = view(GameState.model_validate_json(game.state_json), None)
+        else:
             return None
-        state = GameState.model_validate_json(game.state_json)
-        png = await asyncio.to_thread(render_map, state, None)
-        return discord.File(io.BytesIO(png), filename=f"{game.game_id}-turn{state.turn}.png")
+        png = await asyncio.to_thread(render_view, seen)
+        return discord.File(io.BytesIO(png), filename=f"{game.game_id}-turn{seen.turn}.png")
 
     @staticmethod
     def _buttons(game: GameRecordRow, message: OutgoingMessage) -> discord.ui.View | None:
