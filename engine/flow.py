@@ -112,11 +112,18 @@ def open_prompt(
     return prompt
 
 
+# The decisions `ask_again` asks again (engine/phases/movement.py, revival.py, alliances.py). A decision of another
+# kind opened anew for the same faction is a new question (the next card's bid), not the old one asked again.
+ASKED_AGAIN_KINDS = frozenset({PromptKind.MOVEMENT, PromptKind.REVIVAL, PromptKind.NEXUS})
+
+
 def ask_again(state: GameState, prompt: Prompt, open_successor: Callable[[], None]) -> None:
     """A decision whose legal choices changed while it was open is asked again: `prompt` closes and
     `open_successor` opens the same decision under a new id (a decision's choices never change under its id: a
     card's controls were made for them), in its place among the open prompts; or nothing, if nothing is left to
     decide."""
+    if prompt.kind not in ASKED_AGAIN_KINDS:
+        raise ValueError(f"{prompt.kind.value} decisions are not asked again: add the kind to ASKED_AGAIN_KINDS")
     index = state.prompts.index(prompt)
     state.prompts.remove(prompt)
     count = len(state.prompts)

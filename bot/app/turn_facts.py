@@ -9,6 +9,7 @@ what it costs), in a few short lines.
 from __future__ import annotations
 
 from bot.app.words import Facts, faction_words, tokens, where
+from engine.factions.bt_spice import SPICE_WIN
 from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
@@ -78,11 +79,22 @@ def _bid(seen: PlayerView, prompt: Prompt) -> list[str]:
              + (f"you may bid {low} to {most}, or pass." if most > low else f"you may bid {low}, or pass."
                 if most == low else "you cannot outbid it: pass." if d.get("high_bidder") else
                 "you have no spice to bid: pass.")]
+    if seen.viewer == Faction.BENE_TLEILAXU and seen.bt_open_spice and seen.own is not None:
+        facts.append(_declaration_at_stake(seen.own.spice - seen.bt_open_spice))
     if d.get("allies"):
         facts.append(f"Your ally ({_allies(prompt)}) may pay part of a bid (A-8): `/play bid amount:N ally_pays:M`.")
     if seen.own is not None and seen.viewer is not None:
         facts.append(f"Your hand: {len(seen.own.hand)} of {hand_limit(seen.viewer)} cards.")
     return facts
+
+
+def _declaration_at_stake(hidden: int) -> str:
+    """BT-27, BT-28: a declaration running, what a bid won would do to it (hidden spice is spent first)."""
+    shown = f"{SPICE_WIN} of your spice lie in open view (your spice-win declaration, BT-27)"
+    if not hidden:
+        return f"{shown}: any bid, if you win the card, leaves you below {SPICE_WIN} and ends the declaration (BT-28)."
+    return (f"{shown}. Your hidden spice goes first: a bid above {hidden}, if you win the card, leaves you below "
+            f"{SPICE_WIN} and ends the declaration (BT-28).")
 
 
 # --- revival (A-7, A-15, BT-60) ------------------------------------------------------------------------
