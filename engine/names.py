@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.data import load_game_data
 from engine.ids import Faction
 
@@ -12,6 +14,20 @@ def faction_name(faction: Faction) -> str:
 
 def leader_name(leader_id: str) -> str:
     return load_game_data().leader(leader_id).name
+
+
+class Pronouns(NamedTuple):
+    subject: str  # "he", "she"
+    object: str  # "him", "her"
+    possessive: str  # "his", "her"
+
+
+PRONOUNS = {"he": Pronouns("he", "him", "his"), "she": Pronouns("she", "her", "her")}
+
+
+def pronouns(leader_id: str) -> Pronouns:
+    """How a sentence refers to a leader it has named (data/factions.json `pronoun`)."""
+    return PRONOUNS[load_game_data().leader(leader_id).pronoun]
 
 
 def card_name(card_id: str) -> str:

@@ -143,8 +143,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
                          f"{(a.category or '').replace('_', ' ')}") if a.command else "no Voice",
     SubmitBattlePlan: _plan,
     CallTraitor: lambda a: "call the traitor" if a.call else "no traitor call",
-    CaptureLeader: lambda a: {"keep": "keep the captured leader", "kill": "kill him for 2 spice",
-                              "release": "let him go"}[a.choice],
+    CaptureLeader: lambda a: {"keep": "keep the captured leader", "kill": "kill the captured leader for 2 spice",
+                              "release": "let the captured leader go"}[a.choice],
     ChooseBtAttack: lambda a: f"attack {option_name(a.leader)}" if a.leader else "attack no leader",
     ChooseBtImpairment: lambda a: "impair them: " + ("no shipping" if a.impair == "no_shipping" else "no moving")
                                   + " next turn",

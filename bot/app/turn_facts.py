@@ -13,7 +13,7 @@ from engine.factions.bt_spice import SPICE_WIN
 from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, option_name
+from engine.names import card_name, counted, option_name, pronouns
 from engine.views import PlayerView
 
 HAJR, WEATHER_CONTROL, FAMILY_ATOMICS = "hajr", "weather_control", "family_atomics"  # engine/cards.py card ids
@@ -239,8 +239,9 @@ def _truthtrance(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _leader_capture(seen: PlayerView, prompt: Prompt) -> list[str]:
-    return [f"You captured {option_name(prompt.detail['leader'])}: keep him (he may lead for you), kill him for "
-            "spice, or let him go home."]
+    them = pronouns(prompt.detail["leader"])
+    return [f"You captured {option_name(prompt.detail['leader'])}: keep {them.object} ({them.subject} may lead for "
+            f"you), kill {them.object} for spice, or let {them.object} go home."]
 
 
 TURN_FACTS: dict[PromptKind, Facts] = {

@@ -488,7 +488,7 @@ def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
         side = _helper_in(state, battle, action.faction)
         if side is not None and battle.plans[side[1]].kwisatz_haderach:
             raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "The Kwisatz Haderach accompanies the leader "
-                                "opposing you: no traitor can be called against him.", ["no"])
+                                "opposing you: no traitor can be called against that leader.", ["no"])
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-13",
                             "You hold no traitor card for the leader opposing you.", ["no"])
     _record_traitor_answer(state, battle, action.faction, action.call, log)
