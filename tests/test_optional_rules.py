@@ -125,7 +125,10 @@ def test_a_21_the_fremen_place_a_further_worm_in_any_sand_territory():
     assert state.tokens_at(FUNERAL, H) == 0 and state.faction(H).tanks == 3
     assert FUNERAL not in state.spice_on_board
     assert state.tokens_at(FUNERAL, F) == 2 and prompt_of(state, F, PromptKind.WORM_RIDE)
-    assert any(e.type == "worm_placed" and e.data["territory"] == "Funeral Plain" for e in events)
+    told = [e.message for e in events if e.public]
+    assert told[:3] == ["Shai-Hulud! The Fremen place the worm in Funeral Plain (A-21, A-28).",
+                        "Shai-Hulud devours 3 Harkonnen tokens in Funeral Plain.",
+                        "Shai-Hulud devours 4 spice in Funeral Plain."]
 
 
 def test_a_21_without_the_option_a_further_worm_devours_nothing():

@@ -242,24 +242,26 @@ def _check_leader(state: GameState, faction: Faction, leader: str) -> None:
 def _describe(state: GameState, faction: Faction, action: Revive, free: int, cost: int, payee: Faction | None,
               elites: int = 0) -> str:
     parts = []
+    by_alliance = bt_alliance_revival(state, faction)  # all of it free (BT-60): said once, at the end
     if action.tokens:
         paid = action.tokens - free
-        detail = [f"{free} free"] if free else []
+        detail = [f"{free} free"] if free and not by_alliance else []
         if paid:
             detail.append(f"{paid} for {paid * TOKEN_COST} spice")
         if elites:
             detail.append(f"{elites} of them {elite_name(faction)}")
-        parts.append(f"{action.tokens} token{'s' if action.tokens != 1 else ''} ({', '.join(detail)})")
+        parts.append(f"{action.tokens} token{'s' if action.tokens != 1 else ''}"
+                     + (f" ({', '.join(detail)})" if detail else ""))
     if action.leader is not None:
         price = revival_cost(state, faction, 0, action.leader)  # free for an ally of the BT
-        parts.append(f"{leader_name(action.leader)} " + (f"for {price} spice" if price else "free"))
+        parts.append(leader_name(action.leader) + ("" if by_alliance else f" for {price} spice" if price else " free"))
     if action.kwisatz_haderach:
         parts.append(f"the Kwisatz Haderach for {KH_COST} spice")
     if not parts:
         return f"{faction_name(faction)} revive nothing this turn."
     text = f"{faction_name(faction)} revive " + " and ".join(parts)
-    if bt_alliance_revival(state, faction):
-        text += ", free, by their alliance with the Bene Tleilaxu (BT-60)"
+    if by_alliance:
+        text += ", free by their alliance with the Bene Tleilaxu (BT-60)"
     if cost:
         # BT-10: revival payments go to the BT and are shown on the table.
         text += f"; {cost} spice paid to " + (f"the {faction_name(payee)} (BT-10)" if payee else "the bank")
@@ -298,7 +300,7 @@ def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> Non
     parts = [f"{action.tokens} token{'s' if action.tokens != 1 else ''}"] if action.tokens else []
     parts += [leader_name(leader) for leader in action.leaders]
     what = " and ".join(parts) if parts else "nothing"
-    log.public("revived", f"{faction_name(faction)} revive {what}, free, by their alliance with the Bene Tleilaxu "
+    log.public("revived", f"{faction_name(faction)} revive {what}, free by their alliance with the Bene Tleilaxu "
                "(BT-60).", faction=faction.value, tokens=action.tokens, free=action.tokens,
                leaders=list(action.leaders), leader=action.leaders[0] if action.leaders else None, cost=0,
                paid_to=None)
