@@ -11,6 +11,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
+from engine.names import decision_name, faction_name
 from engine.rng import Rng
 
 Handler = Callable[[GameState, Any, EventLog], None]
@@ -150,12 +151,12 @@ def open_prompt_of(state: GameState, faction: Faction, kind: PromptKind, rule: s
         refusal = reason(state, faction, kind) if kind in kinds else None
         if refusal is not None:
             raise refusal
-    waiting = [f"{p.kind.value}" for p in state.prompts_for(faction)]
+    waiting = "; ".join(decision_name(p.kind) for p in state.prompts_for(faction))
     raise RuleViolation(
         ViolationCode.NO_OPEN_DECISION,
         rule,
-        f"{faction.value} has no open {kind.value.replace('_', ' ')} decision.",
-        waiting,
+        f"No decision on {decision_name(kind)} is open for {faction_name(faction)} now"
+        + (f"; open: {waiting}." if waiting else "."),
     )
 
 

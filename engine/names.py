@@ -6,6 +6,52 @@ from typing import NamedTuple
 
 from engine.data import load_game_data
 from engine.ids import Faction
+from engine.model import PromptKind
+
+# What each kind of decision is called where a player reads it (never the engine's word).
+DECISION_NAMES: dict[PromptKind, str] = {
+    PromptKind.TRAITOR_PICK: "your traitor",
+    PromptKind.BG_PREDICTION: "the Bene Gesserit prediction",
+    PromptKind.BT_TRAPS: "the Bene Tleilaxu traps at setup",
+    PromptKind.STARTING_PLACEMENT: "where your starting tokens go",
+    PromptKind.STORM_DIAL: "the storm dial",
+    PromptKind.NEXUS: "alliances at the Nexus",
+    PromptKind.WORM_RIDE: "a ride on Shai-Hulud",
+    PromptKind.BID: "a bid",
+    PromptKind.REVIVAL: "revival",
+    PromptKind.SHIPMENT: "your shipment",
+    PromptKind.MOVEMENT: "your move",
+    PromptKind.SPIRITUAL_ADVISOR: "a spiritual advisor",
+    PromptKind.BATTLE_CHOICE: "which battle to fight",
+    PromptKind.PRESCIENCE: "the prescience question",
+    PromptKind.PRESCIENCE_ANSWER: "the answer to prescience",
+    PromptKind.VOICE: "the Voice",
+    PromptKind.BATTLE_PLAN: "your battle plan",
+    PromptKind.TRAITOR_CALL: "a traitor call",
+    PromptKind.STORM_CARDS: "storm cards (Weather Control, Family Atomics)",
+    PromptKind.TRUTHTRANCE: "a Truthtrance answer",
+    PromptKind.BT_ATTACK: "the Bene Tleilaxu leader attack",
+    PromptKind.BT_MARK: "marking a revived leader",
+    PromptKind.BT_REVEAL_WINDOW: "revealing a traitor after this battle",
+    PromptKind.BT_TRAPS_AND_GIFTS: "Bene Tleilaxu traps and gifts",
+    PromptKind.WORM_PLACEMENT: "where Shai-Hulud appears",
+    PromptKind.GUILD_TIMING: "when the Guild take their turn",
+    PromptKind.HAND_SWAP: "the cards you give back",
+    PromptKind.LEADER_CAPTURE: "a captured leader",
+    PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
+    PromptKind.BT_REVEAL_KARAMA: "a Karama against the Bene Tleilaxu's traitor reveal",
+}
+
+
+def decision_name(kind: PromptKind) -> str:
+    """The decision as its decider reads it ("your shipment")."""
+    return DECISION_NAMES[kind]
+
+
+def table_decision_name(kind: PromptKind) -> str:
+    """The decision as the table reads it ("their shipment")."""
+    name = decision_name(kind)
+    return "their " + name.removeprefix("your ") if name.startswith("your ") else name
 
 
 def faction_name(faction: Faction) -> str:

@@ -46,7 +46,7 @@ from simcord.env import Env
 from simcord.results import to_discord_message
 
 from bot.app.anytime_words import value_label
-from bot.app.decision_cards import CARD_HEADING, KIND_NAMES
+from bot.app.decision_cards import CARD_HEADING
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
@@ -62,7 +62,7 @@ from engine.anytime import (
 )
 from engine.events import BY_STANDING_ORDER
 from engine.ids import Faction
-from engine.names import faction_name
+from engine.names import DECISION_NAMES, faction_name
 
 SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (QuickEnv)
 WAKE = 0.001  # seconds of simulated time that let a woken drain deliver (tests/test_discord_e2e.py)
@@ -83,7 +83,7 @@ CLOSING_LINE = re.compile(r"\n\*\*(You answered|Forced by the moderator|The dead
                           r"|Your choices changed)[^\n]*\*\*$")
 ASKED_AGAIN = "this decision is asked again in a new card"  # bot/app/render.py closing_messages
 CARD_TITLE = re.compile(re.escape(CARD_HEADING) + r"(.+?)\*\*")
-KINDS_BY_NAME = {name: kind.value for kind, name in KIND_NAMES.items()}
+KINDS_BY_NAME = {name: kind.value for kind, name in DECISION_NAMES.items()}
 FACTIONS_BY_NAME = {faction_name(f): f.value for f in Faction}
 REFUSAL_PREFIXES = ("Refused", "Not yet")
 CLOSED_REPLY = "That decision is already closed."

@@ -142,7 +142,7 @@ async def test_a_reminder_calls_the_awaited_player_by_name_and_pings_only_them_t
     assert news["bene_tleilaxu"] == news["harkonnen"] == ""  # the BT's traps have no such deadline
 
     await table.env.advance_time(DRAIN_INTERVAL)  # past the deadline: the default, told to the table
-    assert any("Admin deadline applied the default for Atreides's traitor pick (the traitor pick deadline passed)."
+    assert any("Atreides did not answer before the deadline: the default applies to their traitor."
                in post.content for post in table_posts(table))
     state = await table.env.bot.service.state_of(f"g{table.channel.id}")
     assert not [p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK]
@@ -176,7 +176,8 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     state = await table.env.bot.service.state_of(f"g{table.channel.id}")
     assert PromptKind.TRAITOR_PICK not in {p.kind for p in state.prompts_for(A)}
     told = "\n".join(post.content for post in table_posts(table))
-    assert "the default for Bene Tleilaxu's" in told and "the default for Atreides's traitor pick" in told
+    assert "Bene Tleilaxu did not answer before the deadline" in told
+    assert "Atreides did not answer before the deadline: the default applies to their traitor." in told
 
 
 async def test_a_closing_bot_answers_every_click_and_command_that_it_is_restarting_and_changes_nothing(room):

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from bot.app.decision_cards import kind_name, table_kind_name, timestamp
+from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
 from engine.data import load_game_data
 from engine.events import Event
@@ -30,7 +30,7 @@ from engine.factions.bt_reveal_karama import set_aside_prompts
 from engine.flow import ASKED_AGAIN_KINDS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import decision_name, faction_name, table_decision_name
 from engine.phases.turn import PHASE_TITLES
 from engine.views import PlayerView, view
 
@@ -264,7 +264,8 @@ def _calls(before: GameState | None, after: GameState) -> list[str]:
     for prompt in after.prompts:
         if prompt.id in already:
             continue
-        what = "a secret decision (your DM has it)" if prompt.secret else f"{kind_name(prompt.kind)} (your DM has it)"
+        what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
+        what += " (your DM has it)"
         calls.append(f"{mention(prompt.faction.value)}: {what}.")
     return calls
 
@@ -324,7 +325,7 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
         for awaited in seen.awaiting:
             prompt = state.prompt(awaited.prompt_id)
             when = due(prompt) if due is not None and prompt is not None else None
-            what = "a secret decision" if awaited.secret else table_kind_name(awaited.kind)
+            what = "a secret decision" if awaited.secret else table_decision_name(awaited.kind)
             waiting.append(f"{faction_name(awaited.faction)} ({what}" + (f", until {timestamp(when)}" if when else "")
                            + ")")
         lines.append("Waiting for: " + "; ".join(waiting) + ".")

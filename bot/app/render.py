@@ -15,6 +15,7 @@ from bot.app.decision_cards import build_card
 from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, ForceDefault, PlayerAction
+from engine.admin import DEADLINE_ADMIN
 from engine.events import BY_STANDING_ORDER, Event
 from engine.flow import DEFAULTS
 from engine.ids import Faction
@@ -23,7 +24,6 @@ from engine.names import counted, faction_name, option_name
 from engine.views import FactionSecrets, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
-DEADLINE_ADMIN = "deadline"  # the admin name under which the service applies an expired decision's default
 
 
 def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[str, str]]:

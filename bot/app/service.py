@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import Field, StrictInt, ValidationError
 
-from bot.app.decision_cards import kind_name, timestamp
+from bot.app.decision_cards import timestamp
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
 from bot.app.game_files import sign, signature_holds
 from bot.app.history import RulesChanged, events_json, kept_events, last_untold, replay_until, shown
@@ -37,15 +37,16 @@ from bot.app.ports import (
     VersionConflict,
     mention,
 )
-from bot.app.render import DEADLINE_ADMIN, action_messages, cancelled_cards, end_of_game_reveal, messages_for
+from bot.app.render import action_messages, cancelled_cards, end_of_game_reveal, messages_for
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
+from engine.admin import DEADLINE_ADMIN
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import decision_name, faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
 from engine.views import view
@@ -664,7 +665,7 @@ class GameService:
                 grace[prompt.id] = grace.get(prompt.id, 0) + round((later - expires).total_seconds())
                 if stages.get(prompt.id) == LAST:  # a new last call before the new deadline
                     stages[prompt.id] = HALF
-                lines.append(f"- {kind_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
+                lines.append(f"- {decision_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
                 new_due.append(later)
             decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
             told = _correction(by, f"gave {faction_name(faction)} {duration(seconds)} more for {decisions}", reason,
@@ -729,12 +730,12 @@ class GameService:
                 if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(prompt.id)]:
                     continue
                 stages[prompt.id] = stage
-                what = "a secret decision" if prompt.secret else kind_name(prompt.kind)
+                what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
                 called.setdefault((stage, what, expires), []).append(mention(prompt.faction.value))
                 lead = "Last call" if stage == LAST else "Reminder"
                 outbox.append(OutgoingMessage(
                     recipient=Recipient(faction=prompt.faction.value),
-                    text=f"{lead}, your decision: {kind_name(prompt.kind)}. Due {timestamp(expires)} "
+                    text=f"{lead}, your decision: {decision_name(prompt.kind)}. Due {timestamp(expires)} "
                          f"({timestamp(expires, 'R')}); then the default your card names is applied for you."))
             thread = Recipient(channel=True, thread=f"turn:{state.turn}")
             for (stage, what, expires), names in called.items():

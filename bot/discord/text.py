@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from bot.app.decision_cards import table_kind_name
 from bot.app.feed import cancellation_text
 from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
@@ -14,7 +13,7 @@ from bot.app.service import NotAllowed
 from bot.app.words import whole_number
 from engine.ids import Faction
 from engine.model import Prompt
-from engine.names import faction_name
+from engine.names import faction_name, table_decision_name
 from engine.options import GameOptions
 from engine.views import PlayerView
 
@@ -143,7 +142,7 @@ def status_text(game: GameRecordRow, table: PlayerView) -> str:
         lines.append(cancelled)
     elif table.awaiting:
         lines.append("Waiting for:")
-        lines += [f"- {faction_name(a.faction)}: {table_kind_name(a.kind)}"
+        lines += [f"- {faction_name(a.faction)}: {table_decision_name(a.kind)}"
                   f"{' (secret)' if a.secret else ''}, decision {a.prompt_id}" for a in table.awaiting]
     else:
         lines.append("No decision is awaited.")
