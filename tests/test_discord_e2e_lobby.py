@@ -64,7 +64,10 @@ async def test_the_lobby_fills_from_its_buttons_and_its_creator_starts_the_game_
     await deliver(room.env)
     lobby = await lobby_post(room)
     assert lobby.content.startswith("**A game of Dune is open: Atreides, Harkonnen, Bene Tleilaxu.**\n"
-                                    "Options: the defaults.\nPace: fast (a live evening): windows 1 min")
+                                    "Options: bt_traps, bt_worthless_impairers, bt_give_cards, "
+                                    "pass_is_final on, the others off; "
+                                    "max_alliance_size=2, alliance_strongholds_to_win=4, turns=15 (the defaults).\n"
+                                    "Pace: fast (a live evening): 1 min for a yes or no")
     assert labels(lobby) == [("Take Atreides", False), ("Take Harkonnen", False), ("Take Bene Tleilaxu", False),
                              (START_LABEL, True)]
     with pytest.raises(SetupError, match="disabled"):  # not before every seat is taken
@@ -118,7 +121,7 @@ async def test_each_player_is_welcomed_by_dm_with_their_faction_its_advantages_a
 
 async def test_the_pace_is_shown_by_game_status(table):
     shown = await table.dave.slash(table.channel, "game status")
-    assert not shown.ephemeral and "Pace: daily (a look in every day): windows 4 h" in reply(shown)
+    assert not shown.ephemeral and "Pace: daily (a look in every day): 4 h for a yes or no" in reply(shown)
 
 
 # --- reminders, defaults and graces --------------------------------------------------------------------------
