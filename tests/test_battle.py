@@ -372,6 +372,17 @@ def test_a_prescience_answer_must_be_true(atreides_flat):
         apply(state, AnswerPrescience(faction=H, answer="lasgun"))
 
 
+@pytest.mark.parametrize(("answer", "words"), [("crysknife", "Prescience: Harkonnen will play Crysknife as their weapon."),
+                                               ("none", "Prescience: Harkonnen will play no weapon.")])
+def test_the_prescience_answer_is_told_in_plain_words(atreides_flat, answer, words):
+    """Issue 25 item 12: "will play no defense as their defense"."""
+    state, _ = enter_phase(atreides_flat, Phase.BATTLE)
+    state, _ = apply(state, AskPrescience(faction=A, element="weapon"))
+    _, events = apply(state, AnswerPrescience(faction=H, answer=answer))
+    told = next(e for e in events if e.type == "prescience_answered")
+    assert told.message == f"{words} The plan is bound to it."
+
+
 def test_the_table_does_not_learn_the_prescience_answer(atreides_flat):
     state, _ = enter_phase(atreides_flat, Phase.BATTLE)
     state, _ = apply(state, AskPrescience(faction=A, element="weapon"))

@@ -108,10 +108,16 @@ def _traps_and_gifts(traps: dict[str, str], gifts: dict[str, Faction]) -> str:
     return "; ".join(parts) or "no trap and no gift"
 
 
+def _traps(traps: dict[str, str]) -> str:
+    """The setup's traps (BT-5): no gift is possible then."""
+    return "; ".join(f"a trap of {option_name(card)} on {stronghold}" for stronghold, card in traps.items()) or \
+        "no trap"
+
+
 WORDS: dict[type, Callable[[Any], str]] = {
     ChooseTraitor: lambda a: f"keep {option_name(a.leader)} as your traitor",
     PredictWinner: lambda a: f"predict the {faction_name(a.predicted)} win on turn {a.turn}",
-    LayTraps: lambda a: _traps_and_gifts(a.traps, {}),
+    LayTraps: lambda a: _traps(a.traps),
     PlaceStartingTokens: lambda a: "place " + ", ".join(f"{tokens(n)} in {_where(loc)}"
                                                        for loc, n in a.placement.items()),
     DialStorm: lambda a: f"dial {a.value}",

@@ -322,8 +322,9 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
     battle.prescience_answer = action.answer
     shown = describe_element(element, action.answer)
     audience = (battle.prescience_asker, action.faction)
-    log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} will play "
-                f"{shown} as their {element}. The plan is bound to it.", element=element, answer=action.answer)
+    told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as their {element}")
+    log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} {told}. The plan is "
+                "bound to it.", element=element, answer=action.answer)
     log.public("decision_made", f"{faction_name(action.faction)} answered the prescience question.",
                faction=action.faction.value, kind=PromptKind.PRESCIENCE_ANSWER.value)
 

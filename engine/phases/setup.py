@@ -243,7 +243,8 @@ def lay_traps(state: GameState, action: LayTraps, log: EventLog) -> None:
     )
     log.public(
         "traps_laid",
-        ("The Bene Tleilaxu lay face-down traps on " + ", ".join(laid) + ".") if laid
+        (f"The Bene Tleilaxu lay {'a face-down trap' if len(laid) == 1 else 'face-down traps'} on "
+         + ", ".join(laid) + ".") if laid
         else "The Bene Tleilaxu lay no traps.",
         strongholds=laid,
     )
