@@ -372,8 +372,10 @@ def test_a_prescience_answer_must_be_true(atreides_flat):
         apply(state, AnswerPrescience(faction=H, answer="lasgun"))
 
 
-@pytest.mark.parametrize(("answer", "words"), [("crysknife", "Prescience: Harkonnen will play Crysknife as their weapon."),
-                                               ("none", "Prescience: Harkonnen will play no weapon.")])
+@pytest.mark.parametrize(("answer", "words"), [
+    ("crysknife", "Prescience: Harkonnen will play Crysknife as their weapon."),
+    ("none", "Prescience: Harkonnen will play no weapon."),
+])
 def test_the_prescience_answer_is_told_in_plain_words(atreides_flat, answer, words):
     """Issue 25 item 12: "will play no defense as their defense"."""
     state, _ = enter_phase(atreides_flat, Phase.BATTLE)
