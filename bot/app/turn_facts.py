@@ -161,11 +161,13 @@ def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
     distance = int(d["range"])
     why = ("ornithopters: you have tokens in Arrakeen or Carthag" if d.get("ornithopters")
            else "the Fremen move two" if seen.viewer == Faction.FREMEN and distance == 2 else "no ornithopters")
-    facts = [f"You may move one group {distance} territor{'y' if distance == 1 else 'ies'} ({why}), around the "
-             "storm and full strongholds.",
-             f"Your tokens: {_own_groups(seen)}."]
     if d.get("impaired"):
-        facts.append("A Bene Tleilaxu worthless card bars you from moving your tokens this turn (BT-16).")
+        facts = ["A Bene Tleilaxu worthless card bars you from moving your tokens this turn (BT-16): you can only "
+                 "move nothing."]
+    else:
+        facts = [f"You may move one group {distance} territor{'y' if distance == 1 else 'ies'} ({why}), around the "
+                 "storm and full strongholds."]
+    facts.append(f"Your tokens: {_own_groups(seen)}.")
     coexist = d.get("coexist") or {}
     if coexist.get("advisors") or coexist.get("fighters"):
         facts.append("You may also declare co-existence in a territory (A-15): your tokens there become advisors, "

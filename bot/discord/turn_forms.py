@@ -290,8 +290,10 @@ def _movement(prompt: Prompt) -> Form:
                *(Choice(f"Co-exist in {t}: your tokens there become advisors", ("advisors", t))
                  for t in coexist.get("advisors", [])),
                *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in coexist.get("fighters", [])))
-    if not sources:  # an impairment (BT-16): one button
-        return _single(prompt, "Movement", [Choice("Move nothing", NOTHING)], lambda f, v: SkipMove(faction=f))
+    if not sources:  # one button, saying why
+        why = "a Bene Tleilaxu worthless card bars your moves (BT-16)" if d.get("impaired") else "no group can move"
+        return _single(prompt, "Movement", [Choice(f"Move nothing: {why}", NOTHING)],
+                       lambda f, v: SkipMove(faction=f))
     first = Field("From", sources)  # moving nothing: a button beside the menus
     by_sector = not all(len(d["destinations"][source]) <= MAX_CHOICES for source in moves)
 
