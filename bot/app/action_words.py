@@ -62,7 +62,7 @@ from engine.actions import (
     UseVoice,
 )
 from engine.ids import Faction
-from engine.model import BidOrder, PromptKind
+from engine.model import BidOrder, Prompt, PromptKind
 from engine.names import counted, faction_name, option_name
 
 
@@ -89,8 +89,24 @@ def _plan(plan: SubmitBattlePlan) -> str:
     parts.append(f"weapon {option_name(plan.weapon)}" if plan.weapon else "no weapon")
     parts.append(f"defense {option_name(plan.defense)}" if plan.defense else "no defense")
     if plan.impair:
-        parts.append("impairing: " + ("no shipping" if plan.impair == "no_shipping" else "no moving") + " next turn")
+        parts.append(_impairing(plan.impair))
     return "the battle plan: " + ", ".join(parts)
+
+
+def _impairing(impair: str) -> str:
+    return "impairing: " + ("no shipping" if impair == "no_shipping" else "no moving") + " next turn"
+
+
+def _attack_plan(plan: SubmitBattlePlan) -> str:
+    """A plan in a BT attack (BT-11, BT-12, BT-32): no dial; the BT fill the weapon slot, the attacked side names
+    the leader attacked and a defense."""
+    parts = [f"weapon {option_name(plan.weapon)}" if plan.weapon else "no weapon"] if plan.faction == \
+        Faction.BENE_TLEILAXU else [option_name(plan.leader)] if plan.leader else []
+    parts.append(f"defense {option_name(plan.defense)}" if plan.defense else "no defense")
+    if plan.impair:
+        parts.append(_impairing(plan.impair))
+    what = "the attack" if plan.faction == Faction.BENE_TLEILAXU else "against the attack"
+    return f"{what}: " + ", ".join(parts)
 
 
 def _storm_cards(action: PlayStormCards) -> str:
@@ -218,8 +234,11 @@ def answers(action: Any, kind: PromptKind) -> bool:
     return isinstance(action, ANSWERS.get(kind, ()))
 
 
-def describe(action: Any) -> str:
-    """The action as its decider would say it, lower case, no full stop."""
+def describe(action: Any, prompt: Prompt | None = None) -> str:
+    """The action as its decider would say it, lower case, no full stop; `prompt`, the decision it answers, tells
+    a plan in a BT attack from a battle plan."""
+    if isinstance(action, SubmitBattlePlan) and prompt is not None and prompt.detail.get("attack"):
+        return _attack_plan(action)
     words = WORDS.get(type(action))
     if words is not None:
         return words(action)

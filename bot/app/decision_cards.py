@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from bot.app.battle_facts import BATTLE_FACTS
 from bot.app.turn_facts import TURN_FACTS
 from bot.app.words import Facts
+from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import decision_name, option_name
 from engine.views import PlayerView
@@ -89,8 +90,11 @@ def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: 
     facts = FACTS.get(prompt.kind, _choices_only)(seen, prompt)
     if seen.own is not None and not any("spice" in fact.lower() for fact in facts):
         facts.append(f"Your spice: {seen.own.spice}.")
-    return DecisionCard(title=decision_name(prompt.kind), rule=KIND_RULES[prompt.kind], facts=facts,
-                        default=default, deadline=deadline)
+    attack = prompt.kind == PromptKind.BATTLE_PLAN and prompt.detail.get("attack")  # BT-11, BT-32
+    title = ("your attack on a leader" if seen.viewer == Faction.BENE_TLEILAXU else "your leader under attack"
+             ) if attack else decision_name(prompt.kind)
+    rule = ("BT-32" if attack == "trap" else "BT-11") if attack else KIND_RULES[prompt.kind]
+    return DecisionCard(title=title, rule=rule, facts=facts, default=default, deadline=deadline)
 
 
 def _choices_only(seen: PlayerView, prompt: Prompt) -> list[str]:

@@ -126,7 +126,7 @@ def card_key(prompt_id: str) -> str:
 
 def _default_words(state: GameState, prompt: Prompt) -> str | None:
     maker = DEFAULTS.get(prompt.kind)
-    return describe(maker(state, prompt)) + "." if maker is not None else None  # makers read the state only
+    return describe(maker(state, prompt), prompt) + "." if maker is not None else None  # makers read the state only
 
 
 def closing_messages(before: GameState, after: GameState, action: Action,
@@ -148,10 +148,10 @@ def closing_messages(before: GameState, after: GameState, action: Action,
             words = _default_words(before, prompt) or "its default."
             text = f"{how}: {words}"
         elif prompt.id in again:
-            answered = f"You answered: {describe(action)}. " if _answered(action, prompt) else ""
+            answered = f"You answered: {describe(action, prompt)}. " if _answered(action, prompt) else ""
             text = f"{answered}Your choices changed: this decision is asked again in a new card."
         elif _answered(action, prompt):
-            text = f"You answered: {describe(action)}."
+            text = f"You answered: {describe(action, prompt)}."
         else:
             text = "Closed: the game moved on."
         messages.append(_closing_line(prompt, text))
