@@ -35,7 +35,7 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import faction_does, faction_name, factions_list
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -222,7 +222,7 @@ def accept_alliance(state: GameState, action: AcceptAlliance, log: EventLog) -> 
     state.nexus.proposals = {p: to for p, to in state.nexus.proposals.items() if not {p, to} <= members}
     log.public(
         "alliance_formed",
-        f"{faction_name(action.faction)} accept: {_names(merged)} are now allies (A-8).",
+        f"{faction_does(action.faction, 'accept', start=True)}: {factions_list(merged)} are now allies (A-8).",
         members=[f.value for f in merged],
     )
     _ask_again_where_changed(state)

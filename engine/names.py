@@ -55,7 +55,41 @@ def table_decision_name(kind: PromptKind) -> str:
 
 
 def faction_name(faction: Faction) -> str:
+    """The faction's name, bare, for labels and lists ("Emperor", "Atreides")."""
     return load_game_data().factions[faction].name
+
+
+# The one grammar of a faction in a sentence: "the" and its name, with the verb agreeing. The Emperor and the
+# Spacing Guild are one person or body ("the Emperor buys"); the others are peoples ("the Atreides buy").
+SINGULAR_FACTIONS = frozenset({Faction.EMPEROR, Faction.GUILD})
+_SINGULAR_VERBS = {"are": "is", "have": "has", "do": "does", "were": "was"}
+_SAME_VERBS = {"may", "must", "can", "will", "could", "would"}  # and every verb in the past tense
+
+
+def the_faction(faction: Faction) -> str:
+    """ "the Atreides", "the Emperor": the faction as a sentence names it."""
+    return f"the {faction_name(faction)}"
+
+
+def faction_does(faction: Faction, verb: str, *, start: bool = False) -> str:
+    """ "the Atreides buy", "the Emperor buys": the faction and a verb (given as for a people) agreeing with it;
+    `start` capitalises the article for a sentence's first words."""
+    if faction in SINGULAR_FACTIONS and verb not in _SAME_VERBS and not verb.endswith("ed"):
+        verb = _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else verb + "s")
+    text = f"{the_faction(faction)} {verb}"
+    return text[0].upper() + text[1:] if start else text
+
+
+def faction_possessive(faction: Faction) -> str:
+    """ "the Atreides'", "the Emperor's"."""
+    name = the_faction(faction)
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def factions_list(factions: list[Faction]) -> str:
+    """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject)."""
+    names = [the_faction(f) for f in factions]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def leader_name(leader_id: str) -> str:

@@ -637,6 +637,6 @@ def test_bt_51_a_buyer_taxed_below_its_bid_pays_all_it_has_and_the_table_is_not_
         sales[held] = [(e.message, e.data) for e in events if e.public and e.type == "card_sold"]
         assert not [v for v in LeakChecker().check(state, events, views=False) if "spice" in v]
     assert sales[15] == sales[12] == [(
-        "Bene Tleilaxu buy card 1 of 5, paid to the Emperor: their bid of 12 spice was more than they had left, and "
-        "they pay what they have.", {"faction": BT.value, "card_number": 1, "price": 12, "paid_to": E.value,
+        "The Bene Tleilaxu buy card 1 of 5, paid to the Emperor: their bid of 12 spice was more than they had left, "
+        "and they pay what they have.", {"faction": BT.value, "card_number": 1, "price": 12, "paid_to": E.value,
                                      "short": True})]

@@ -229,7 +229,7 @@ async def test_corrections_need_the_admin_verb_and_undo_guards_secrets(started):
     assert not await console.execute(f"do {correction}")
     assert lines[-1] == "error: set_spice is a correction: submit it with admin <json>."
     await _run(console, f"admin {correction}")
-    assert any("corrected Atreides's spice (console correction)" in line for line in _channel(lines))
+    assert any("corrected the Atreides' spice (console correction)" in line for line in _channel(lines))
     assert (await console.service.state_of("g1")).faction(A).spice == 3
     await _run(console, "default")  # the Atreides traitor pick
     assert not await console.execute("undo 1")

@@ -472,7 +472,7 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
         assert answered.ephemeral and reply(answered).startswith("Done: the BT reveal: let it stand")
     await deliver(room.env)
     news = room.news(before)
-    assert ("No Karama: Duncan Idaho goes to the tanks with the Atreides's 7 tokens in Arrakeen; the Bene Tleilaxu "
+    assert ("No Karama: Duncan Idaho goes to the tanks with the Atreides' 7 tokens in Arrakeen; the Bene Tleilaxu "
             "now control Arrakeen") in news["channel"]
     assert f"{room.players[A].mention}: your shipment (your DM has it)." in news["channel"]  # set aside, now back
     after = await room.env.bot.service.state_of(f"g{room.channel.id}")
@@ -490,7 +490,7 @@ async def test_an_admin_correction_names_its_author_and_reason_and_the_amount_re
     assert corrected.ephemeral and reply(corrected) == "Spice corrected (game version 1)."
     await deliver(table.env)
     news = table.news(before)
-    assert news["channel"] == "Admin alice corrected Harkonnen's spice (miscounted the bribe)."
+    assert news["channel"] == "Admin alice corrected the Harkonnen's spice (miscounted the bribe)."
     assert news["harkonnen"].endswith("Your spice was set to 30 by admin alice.")
     assert news["atreides"] == news["bene_tleilaxu"] == ""  # spice behind a shield stays secret
 

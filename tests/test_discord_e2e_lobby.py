@@ -163,7 +163,7 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert reply(mine) == "Refused: Only a moderator (Manage Server, or the server's moderator role) may do this."
     before = table.screens()
     graced = await alice.slash(table.channel, "admin grace", faction="atreides", hours=0.01, reason="on a train")
-    assert graced.ephemeral and reply(graced).startswith("Done: Atreides's open decisions are now due <t:")
+    assert graced.ephemeral and reply(graced).startswith("Done: the Atreides' open decisions are now due <t:")
     await deliver(table.env)
     news = table.news(before)
     assert news["channel"].startswith("Admin alice gave Atreides 36 s more for their open decision (on a train); "

@@ -411,7 +411,7 @@ async def test_a_8_an_offer_made_from_a_nexus_card_changes_the_receivers_card_in
     assert await offered(bob, table.channel, "play accept", "partner") == ["atreides"]
     await bob.user.click(changed, label="Accept the offer of the Atreides")
     await deliver(table.env)
-    assert "Harkonnen accept: Atreides and Harkonnen are now allies (A-8)." in news(table, before)
+    assert "The Harkonnen accept: the Atreides and the Harkonnen are now allies (A-8)." in news(table, before)
 
 
 async def test_a_truthtrance_card_shows_the_question_and_who_asks_and_answers_it(table):

@@ -14,7 +14,7 @@ from engine.combat import category
 from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, option_name, pronouns
+from engine.names import card_name, counted, faction_does, option_name, pronouns
 from engine.views import PlayerView
 
 NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
@@ -192,7 +192,7 @@ def _traitor_call(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = prompt.detail
     opponent = Faction(d["opponent"])
     leader = d.get("leader")
-    facts = [f"The plans in {d.get('territory')} are revealed: the {faction_words(opponent)} are led by "
+    facts = [f"The plans in {d.get('territory')} are revealed: {faction_does(opponent, 'are')} led by "
              + (f"{_leader(leader)}." if leader else "no leader (a cheap hero or nobody).")]
     if d.get("ally"):
         facts.append(f"You answer for your ally the {faction_words(Faction(d['ally']))}: the Harkonnen may use their "

@@ -38,7 +38,7 @@ from engine.forces import wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, is_karama, karama_cards, karama_words
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow
-from engine.names import faction_name, leader_name, pronouns
+from engine.names import faction_name, faction_possessive, leader_name, pronouns
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -159,8 +159,8 @@ def _betray(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None
             state.bt.controlled.append(record.territory)
         taken.append((record.territory, lost))
     where = " and ".join(f"{lost} token{'s' if lost != 1 else ''} in {territory}" for territory, lost in taken)
-    log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with the "
-               f"{faction_name(window.faction)}'s {where}; the Bene Tleilaxu now control "
+    log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with "
+               f"{faction_possessive(window.faction)} {where}; the Bene Tleilaxu now control "
                f"{' and '.join(t for t, _ in taken)} and gain no spice (BT-23).", leader=leader,
                faction=window.faction.value, territories=[t for t, _ in taken], tokens=sum(lost for _, lost in taken))
 

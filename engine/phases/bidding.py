@@ -23,7 +23,7 @@ from engine.hands import hand_full
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
-from engine.names import card_name, counted, faction_name
+from engine.names import card_name, counted, faction_does, faction_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -304,9 +304,9 @@ def _sell(state: GameState, log: EventLog) -> None:
     log.private("card_bought", buyer, f"You bought card {b.card_number}: {card_name(card)}."
                 + (f" You paid {paid} spice of your bid of {price}: all you had." if short else ""),
                 card_number=b.card_number, card=card)
-    log.public("card_sold", f"{faction_name(buyer)} buy {_ordinal_card(b)}, paid to {receiver}: their bid of {price} "
-               "spice was more than they had left, and they pay what they have." if short else
-               f"{faction_name(buyer)} buy {_ordinal_card(b)} for {price} spice, paid to {receiver}.",
+    log.public("card_sold", f"{faction_does(buyer, 'buy', start=True)} {_ordinal_card(b)}, paid to {receiver}: their "
+               f"bid of {price} spice was more than they had left, and they pay what they have." if short else
+               f"{faction_does(buyer, 'buy', start=True)} {_ordinal_card(b)} for {price} spice, paid to {receiver}.",
                faction=buyer.value, card_number=b.card_number, price=price,
                paid_to=emperor.value if to_emperor else "bank", **({"short": True} if short else {}))
     if buyer == Faction.HARKONNEN:
