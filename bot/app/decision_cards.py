@@ -85,14 +85,17 @@ def timestamp(moment: datetime, style: str = "f") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
+# A battle plan in a BT attack (BT-11, BT-32), as its decider reads it: the BT's (True), the attacked side's.
+ATTACK_TITLES = {True: "your attack on a leader", False: "your leader under attack"}
+
+
 def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: datetime | None) -> DecisionCard:
     """The card of `prompt` for its decider, whose view of the game is `seen`."""
     facts = FACTS.get(prompt.kind, _choices_only)(seen, prompt)
     if seen.own is not None and not any("spice" in fact.lower() for fact in facts):
         facts.append(f"Your spice: {seen.own.spice}.")
     attack = prompt.kind == PromptKind.BATTLE_PLAN and prompt.detail.get("attack")  # BT-11, BT-32
-    title = ("your attack on a leader" if seen.viewer == Faction.BENE_TLEILAXU else "your leader under attack"
-             ) if attack else decision_name(prompt.kind)
+    title = ATTACK_TITLES[seen.viewer == Faction.BENE_TLEILAXU] if attack else decision_name(prompt.kind)
     rule = ("BT-32" if attack == "trap" else "BT-11") if attack else KIND_RULES[prompt.kind]
     return DecisionCard(title=title, rule=rule, facts=facts, default=default, deadline=deadline)
 
