@@ -8,10 +8,11 @@ import pytest
 
 from bot.app.decision_cards import build_card
 from engine.ids import Faction
-from engine.model import Prompt, PromptKind
+from engine.model import Phase, Prompt, PromptKind
 from engine.names import faction_does, faction_possessive, factions_list
 from engine.views import view
-from tests.conftest import BT, A, E, F, G, H
+from tests.conftest import BT, A, E, F, G, H, enter_phase, prompt_of
+from tests.test_battle import FLAT, arena, put
 from tests.test_bt_traitors import position
 
 
@@ -40,3 +41,23 @@ def test_a_13_the_traitor_call_card_says_the_emperor_is_led_by():
                     detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen"}, opened_at=0)
     facts = build_card(view(state, H), prompt, None, None).facts
     assert facts[0] == "The plans in Arrakeen are revealed: the Emperor is led by Caid (strength 3)."
+
+
+def test_a_13_calling_a_traitor_says_the_emperor_loses_every_token_there():
+    state = position((A, E, H, BT))
+    prompt = Prompt(id="p1", kind=PromptKind.TRAITOR_CALL, faction=H, secret=False, options=["call", "no"],
+                    detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen"}, opened_at=0)
+    facts = build_card(view(state, H), prompt, None, None).facts
+    assert ("You hold his traitor card. Calling him wins the battle outright: your side loses nothing, he dies, the "
+            "Emperor loses every token there and the cards they played") in facts[1]
+
+
+def test_a_26_the_prescience_card_says_the_emperor_holds_their_cards():
+    state = arena((E, H, A))
+    put(state, A, FLAT, 5)
+    put(state, E, FLAT, 5)
+    state, _ = enter_phase(state, Phase.BATTLE)
+    prompt = prompt_of(state, A, PromptKind.PRESCIENCE)
+    assert prompt.detail["target"] == E.value
+    facts = build_card(view(state, A), prompt, None, None).facts
+    assert "The Emperor holds 0 cards." in facts

@@ -99,7 +99,7 @@ def _prescience(seen: PlayerView, prompt: Prompt) -> list[str]:
     return [*_battle(seen),
             f"Prescience: ask the {faction_words(target)} for one element of their plan (one of: {asked}); they must "
             "answer truthfully, and their plan is then bound to that answer. Only you and they learn it.",
-            f"The {faction_words(target)} hold {counted(_hand_size(seen, target), 'card')}."]
+            f"{faction_does(Faction(target), 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
 
 
 def _answer_words(element: str, option: str) -> str:
@@ -123,7 +123,7 @@ def _voice(seen: PlayerView, prompt: Prompt) -> list[str]:
             f"The Voice: command the {faction_words(target)} to play, or not to play, a kind of card in their plan "
             "(a projectile or poison weapon, a lasgun, a shield, a snooper, a worthless card). They must obey if "
             "they can; a command they cannot obey binds nothing.",
-            f"The {faction_words(target)} hold {counted(_hand_size(seen, target), 'card')}."]
+            f"{faction_does(Faction(target), 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
 
 
 # --- the battle plan (A-13, A-15, BT-12..BT-16, R-34) --------------------------------------------------------
@@ -200,7 +200,7 @@ def _traitor_call(seen: PlayerView, prompt: Prompt) -> list[str]:
     them = pronouns(leader) if leader else None
     if "call" in prompt.options and them is not None:
         facts.append(f"You hold {them.possessive} traitor card. Calling {them.object} wins the battle outright: your "
-                     f"side loses nothing, {them.subject} dies, the {faction_words(opponent)} lose every token there "
+                     f"side loses nothing, {them.subject} dies, {faction_does(opponent, 'lose')} every token there "
                      f"and the cards they played, and you receive {them.possessive} strength in spice (A-13).")
     elif them is not None and d.get("kwisatz_haderach"):
         facts.append(f"The Kwisatz Haderach is beside {them.object}: no traitor can be called against "
