@@ -63,7 +63,7 @@ def faction_name(faction: Faction) -> str:
 # Spacing Guild are one person or body ("the Emperor buys"); the others are peoples ("the Atreides buy").
 SINGULAR_FACTIONS = frozenset({Faction.EMPEROR, Faction.GUILD})
 _SINGULAR_VERBS = {"are": "is", "have": "has", "do": "does", "were": "was"}
-_SAME_VERBS = {"may", "must", "can", "will", "could", "would"}  # and every verb in the past tense
+_SAME_VERBS = {"may", "must", "can", "will", "could", "would", "chose"}  # and every verb in the past tense
 
 
 def the_faction(faction: Faction) -> str:

@@ -299,7 +299,7 @@ def test_plans_stay_secret_until_both_are_in(flat):
     other, _ = apply(state, plan(E, "bashar", 1))
     for viewer in (None, H, G):
         assert view(one, viewer) == view(other, viewer)
-    assert [e.message for e in events if e.public] == ["Emperor submitted a battle plan."]
+    assert [e.message for e in events if e.public] == ["The Emperor submitted a battle plan."]
 
 
 def test_the_reveal_shows_both_plans_together(flat):

@@ -177,7 +177,7 @@ async def test_pass_declines_a_bid_and_default_answers_for_the_acting_seat(start
     mark = len(lines)
     await _run(console, "pass")
     assert lines[mark].startswith("accepted: pass_bid for Atreides (version ")
-    assert any(line.startswith("Atreides pass on card") for line in _channel(lines[mark:]))
+    assert any(line.startswith("The Atreides pass on card") for line in _channel(lines[mark:]))
     assert not await console.execute("default p1")
     assert lines[-1].startswith("error: Atreides has no open decision 'p1'")
 

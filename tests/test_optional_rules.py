@@ -309,7 +309,7 @@ def test_a_15_the_bg_may_use_a_worthless_card_as_karama():
     assert "kulon" in state.treachery_discard
     # the table sees the Kulon discarded: the news names it, never a Karama the Bene Gesserit did not play
     [told] = [e.message for e in events if e.public and e.type == "karama_vs_bt"]
-    assert told.startswith("Bene Gesserit play Kulon as Karama to tax the Bene Tleilaxu")
+    assert told.startswith("The Bene Gesserit play Kulon as Karama to tax the Bene Tleilaxu")
 
 
 def test_a_15_a_worthless_card_readied_as_karama_is_named_when_it_fires():
@@ -319,7 +319,7 @@ def test_a_15_a_worthless_card_readied_as_karama_is_named_when_it_fires():
     log = EventLog()
     assert karama_cancels(state, Advantage.SEE_SPICE_DECK, log)
     [fired] = log.items
-    assert fired.public and fired.message.startswith("Bene Gesserit play Kulon as Karama: Atreides may not ")
+    assert fired.public and fired.message.startswith("The Bene Gesserit play Kulon as Karama: the Atreides may not ")
     assert "kulon" in state.treachery_discard
 
 

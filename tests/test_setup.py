@@ -66,7 +66,7 @@ def test_choosing_a_traitor_keeps_one_and_sets_the_rest_aside(seven):
     assert set(prompt.options) - {prompt.options[2]} <= set(state.traitor_deck_unused)
     assert not [p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK]
     public = [e for e in events if e.public]
-    assert [e.message for e in public] == ["Atreides chose a traitor."]
+    assert [e.message for e in public] == ["The Atreides chose a traitor."]
 
 
 def test_bg_prediction_may_name_any_other_faction_the_bt_included(seven):

@@ -107,7 +107,7 @@ def test_dials_stay_secret_until_both_are_in(turn_one):
     other, _ = apply(turn_one, DialStorm(faction=A, value=2))
     for viewer in (None, H, BG, BT):
         assert view(state, viewer) == view(other, viewer)
-    assert [e.message for e in events if e.public] == ["Atreides dialed the storm."]
+    assert [e.message for e in events if e.public] == ["The Atreides dialed the storm."]
     assert any(e.audience == (A,) and "13" in e.message for e in events)
 
 

@@ -38,7 +38,7 @@ from engine.forces import wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, is_karama, karama_cards, karama_words
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow
-from engine.names import faction_name, faction_possessive, leader_name, pronouns
+from engine.names import faction_does, faction_name, faction_possessive, leader_name, pronouns
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -138,7 +138,8 @@ def _cancel(state: GameState, window: RevealKaramaWindow, faction: Faction, log:
     card = _card_to_spend(state, faction)
     state.faction(faction).hand.remove(card)
     state.treachery_discard.append(card)
-    log.public("karama_played", f"{faction_name(faction)} play {karama_words(card)}: the Bene Tleilaxu reveal of "
+    log.public("karama_played", f"{faction_does(faction, 'play', start=True)}"
+                                f" {karama_words(card)}: the Bene Tleilaxu reveal of "
                f"{leader_name(window.leader)} is cancelled. {pronouns(window.leader).subject.capitalize()} stays with "
                f"the {faction_name(window.faction)} and so do their tokens (BT-26, BT-51, R-31).",
                faction=faction.value, advantage=Advantage.BT_TRAITOR_REVEAL.value, card=card, leader=window.leader)

@@ -244,7 +244,8 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
     if not state.setup.options.pass_is_final:
         b.passed = []  # without A-6 `pass_is_final`, everyone else must pass again after a new bid
     support = f" ({faction_name(ally)} pay {ally_pays} of it, A-8)" if ally_pays else ""
-    log.public("bid_made", f"{faction_name(faction)} bid {amount} spice for {_ordinal_card(b)}{support}.",
+    log.public("bid_made", f"{faction_does(faction, 'bid', start=True)}"
+                           f" {amount} spice for {_ordinal_card(b)}{support}.",
                faction=faction.value, amount=amount, card_number=b.card_number,
                ally=ally.value if ally_pays else None, ally_pays=ally_pays)
 
@@ -252,7 +253,8 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
 def _record_pass(state: GameState, faction: Faction, log: EventLog) -> None:
     b = state.bidding
     b.passed.append(faction)
-    log.public("bid_passed", f"{faction_name(faction)} pass on {_ordinal_card(b)}.", faction=faction.value,
+    log.public("bid_passed", f"{faction_does(faction, 'pass', start=True)}"
+                             f" on {_ordinal_card(b)}.", faction=faction.value,
                card_number=b.card_number)
 
 
