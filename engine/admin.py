@@ -12,7 +12,9 @@ from engine.factions.bene_tleilaxu import tokens_lost
 from engine.flow import DEFAULTS, HANDLERS, handles
 from engine.ids import Faction
 from engine.model import GameState
-from engine.names import card_name, faction_name
+from engine.names import card_name, faction_name, faction_possessive, table_decision_name
+
+DEADLINE_ADMIN = "deadline"  # the admin name under which a front applies an expired decision's default
 
 
 @handles(ForceDefault)
@@ -23,10 +25,12 @@ def force_default(state: GameState, action: ForceDefault, log: EventLog) -> None
             ViolationCode.NO_OPEN_DECISION, "Admin",
             f"There is no open decision {action.prompt_id!r}.", [p.id for p in state.prompts],
         )
+    who, what = faction_name(prompt.faction), table_decision_name(prompt.kind)
     log.public(
         "admin_forced_default",
-        f"Admin {action.admin} applied the default for {faction_name(prompt.faction)}'s "
-        f"{prompt.kind.value.replace('_', ' ')} ({action.reason}).",
+        f"{who} did not answer before the deadline: the default applies to {what}." if action.admin == DEADLINE_ADMIN
+        else f"Admin {action.admin} applied the default to {faction_possessive(prompt.faction)} decision, {what} "
+        f"({action.reason}).",
         admin=action.admin, reason=action.reason, prompt=prompt.id, faction=prompt.faction.value,
     )
     default = DEFAULTS[prompt.kind](state, prompt)
@@ -42,7 +46,7 @@ def set_spice(state: GameState, action: SetSpice, log: EventLog) -> None:
     fs.spice = action.amount
     log.public(
         "admin_set_spice",
-        f"Admin {action.admin} corrected {faction_name(action.faction)}'s spice ({action.reason}).",
+        f"Admin {action.admin} corrected {faction_possessive(action.faction)} spice ({action.reason}).",
         admin=action.admin, reason=action.reason, faction=action.faction.value,
     )
     log.private("admin_set_spice_amount", action.faction,

@@ -35,7 +35,7 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import faction_does, faction_name, factions_list, the_faction
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -195,7 +195,7 @@ def propose_alliance(state: GameState, action: ProposeAlliance, log: EventLog) -
     state.nexus.proposals[action.faction] = action.partner
     log.public(
         "alliance_proposed",
-        f"{faction_name(action.faction)} propose an alliance to {faction_name(action.partner)} (A-8).",
+        f"{faction_does(action.faction, 'propose', start=True)} an alliance to {the_faction(action.partner)} (A-8).",
         faction=action.faction.value, partner=action.partner.value,
     )
     _ask_again_where_changed(state)
@@ -222,7 +222,7 @@ def accept_alliance(state: GameState, action: AcceptAlliance, log: EventLog) -> 
     state.nexus.proposals = {p: to for p, to in state.nexus.proposals.items() if not {p, to} <= members}
     log.public(
         "alliance_formed",
-        f"{faction_name(action.faction)} accept: {_names(merged)} are now allies (A-8).",
+        f"{faction_does(action.faction, 'accept', start=True)}: {factions_list(merged)} are now allies (A-8).",
         members=[f.value for f in merged],
     )
     _ask_again_where_changed(state)
@@ -240,7 +240,7 @@ def break_alliance(state: GameState, action: BreakAlliance, log: EventLog) -> No
         state.alliances.append(allies)
     log.public(
         "alliance_broken",
-        f"{faction_name(action.faction)} leave their alliance with {_names(allies)} (A-8).",
+        f"{faction_does(action.faction, 'leave', start=True)} their alliance with {factions_list(allies)} (A-8).",
         faction=action.faction.value, former_allies=[f.value for f in allies],
     )
     _ask_again_where_changed(state)
@@ -280,7 +280,7 @@ def _done_by_order(state: GameState, faction: Faction, log: EventLog) -> bool:
 
 
 def _record_done(state: GameState, faction: Faction, log: EventLog) -> None:
-    log.public("nexus_done", f"{faction_name(faction)} are done with the Nexus.", faction=faction.value)
+    log.public("nexus_done", f"{faction_does(faction, 'are', start=True)} done with the Nexus.", faction=faction.value)
 
 
 @default_for(PromptKind.NEXUS)
@@ -323,7 +323,8 @@ def give_bribe(state: GameState, action: GiveBribe, log: EventLog) -> None:
     state.faction(action.to).bribes += action.amount
     log.public(
         "bribe_given",
-        f"{faction_name(action.faction)} give {faction_name(action.to)} a bribe of {action.amount} spice; it lies "
+        f"{faction_does(action.faction, 'give', start=True)}"
+        f" {the_faction(action.to)} a bribe of {action.amount} spice; it lies "
         "before their shield until the end of the turn (A-16).",
         faction=action.faction.value, to=action.to.value, amount=action.amount,
     )
@@ -337,7 +338,8 @@ def release_bribes(state: GameState, log: EventLog) -> None:
         amount, fs.bribes = fs.bribes, 0
         fs.spice += amount
         log.public("bribes_released",
-                   f"{faction_name(faction)} take the {amount} spice of bribes before their shield behind it (A-16).",
+                   f"{faction_does(faction, 'take', start=True)}"
+                   f" the {amount} spice of bribes before their shield behind it (A-16).",
                    faction=faction.value, amount=amount)
 
 
@@ -361,5 +363,6 @@ def give_ally_spice(state: GameState, action: GiveAllySpice, log: EventLog) -> N
         faction=action.faction.value, to=action.to.value, amount=action.amount,
     )
     log.public("ally_spice_given",
-               f"{faction_name(action.faction)} give spice to their ally {faction_name(action.to)} (A-26).",
+               f"{faction_does(action.faction, 'give', start=True)}"
+               f" spice to their ally, {the_faction(action.to)} (A-26).",
                faction=action.faction.value, to=action.to.value)

@@ -23,7 +23,7 @@ from engine.flow import default_for, handles, open_prompt, sampler_for, take_pro
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import faction_name, leader_name
+from engine.names import faction_name, leader_name, pronouns
 from engine.rng import Rng
 
 RULE = "A-15"
@@ -87,10 +87,10 @@ def capture_leader(state: GameState, action: CaptureLeader, log: EventLog) -> No
         log.public("captured_leader_killed", f"The Harkonnen kill {leader_name(leader)} and receive {KILL_REWARD} "
                    "spice (A-15).", leader=leader, faction=owner(leader).value)
     elif action.choice == "release":
-        release(state, leader, log, "the Harkonnen let him go")
+        release(state, leader, log, f"the Harkonnen let {pronouns(leader).object} go")
     else:
-        log.public("captured_leader_kept", f"The Harkonnen keep {leader_name(leader)}: he leads for them now "
-                   "(A-15).", leader=leader, faction=owner(leader).value)
+        log.public("captured_leader_kept", f"The Harkonnen keep {leader_name(leader)}: "
+                   f"{pronouns(leader).subject} leads for them now (A-15).", leader=leader, faction=owner(leader).value)
 
 
 def release(state: GameState, leader: str, log: EventLog, why: str) -> None:
@@ -111,7 +111,7 @@ def captives_go_home(state: GameState, log: EventLog) -> None:
         if leaderless:
             release(state, leader, log, "all the Harkonnen's own leaders are dead")
         elif leader in fought:
-            release(state, leader, log, "he survived a battle for the Harkonnen")
+            release(state, leader, log, f"{pronouns(leader).subject} survived a battle for the Harkonnen")
 
 
 @default_for(PromptKind.LEADER_CAPTURE)

@@ -45,7 +45,7 @@ from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for
 from engine.forces import destroy_every_token, revive_tokens, sweep
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
-from engine.names import counted, faction_name, leader_name
+from engine.names import counted, faction_does, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import movement as _movement  # noqa: F401  (its MOVEMENT sampler is wrapped below)
 from engine.phases.revival import reopen_revival_prompt, revive_leader
@@ -177,7 +177,8 @@ def _record_storm_answer(state: GameState, action: PlayStormCards, parts: list[s
         words = "no card on the storm"
         log.private("storm_cards_chosen", faction,
                     f"{BY_STANDING_ORDER}, you play {words}." if by_order else f"You play {words}.")
-    log.public("decision_made", f"{faction_name(faction)} answered about the storm.", faction=faction.value,
+    log.public("decision_made", f"{faction_does(faction, 'answered', start=True)}"
+                                " about the storm.", faction=faction.value,
                kind=PromptKind.STORM_CARDS.value)
 
 
@@ -205,7 +206,7 @@ def close_storm_window(state: GameState, distance: int, reason: str, log: EventL
     for faction, play in plays.items():
         if play.weather_control is not None and holds(state, faction, WEATHER_CONTROL):
             play_card(state, faction, WEATHER_CONTROL)
-            log.public("card_played", f"{faction_name(faction)} play Weather Control: the storm moves "
+            log.public("card_played", f"{faction_does(faction, 'play', start=True)} Weather Control: the storm moves "
                        f"{counted(play.weather_control, 'sector')} instead of {distance}.", faction=faction.value,
                        card=WEATHER_CONTROL, distance=play.weather_control, dialed=distance)
             reason += f" {faction_name(faction)} played Weather Control."
@@ -231,7 +232,8 @@ def _family_atomics(state: GameState, faction: Faction, log: EventLog) -> None:
         words.append(counted(advisors, "Bene Gesserit advisor"))
         killed[Faction.BENE_GESSERIT] = killed.get(Faction.BENE_GESSERIT, 0) + advisors
     losses = ", ".join(words) or "no"
-    log.public("card_played", f"{faction_name(faction)} play Family Atomics: the Shield Wall is destroyed with "
+    log.public("card_played", f"{faction_does(faction, 'play', start=True)}"
+                              " Family Atomics: the Shield Wall is destroyed with "
                f"the tokens on it ({losses} to the tanks). From now on the storm reaches Imperial Basin, "
                "Arrakeen and Carthag.", faction=faction.value, card=FAMILY_ATOMICS,
                killed={f.value: n for f, n in killed.items()})
@@ -276,7 +278,7 @@ def play_hajr(state: GameState, action: PlayHajr, log: EventLog) -> None:
                             "Hajr is played in your own movement turn, while your move is being decided.")
     play_card(state, faction, HAJR)
     m.extra_moves += 1
-    log.public("card_played", f"{faction_name(faction)} play Hajr: after this move they move once more.",
+    log.public("card_played", f"{faction_does(faction, 'play', start=True)} Hajr: after this move they move once more.",
                faction=faction.value, card=HAJR)
 
 
@@ -323,7 +325,8 @@ def play_ghola(state: GameState, action: PlayGhola, log: EventLog) -> None:
         play_card(state, faction, GHOLA)
         revive_tokens(state, faction, action.tokens)
         what = f"{action.tokens} token{'s' if action.tokens != 1 else ''}"
-    log.public("card_played", f"{faction_name(faction)} play the Tleilaxu Ghola: {what} revived from the tanks, "
+    log.public("card_played", f"{faction_does(faction, 'play', start=True)}"
+                              f" the Tleilaxu Ghola: {what} revived from the tanks, "
                "free.", faction=faction.value, card=GHOLA, leader=action.leader, tokens=action.tokens)
     reopen_revival_prompt(state, faction, log)  # what is left to revive changed
 
@@ -374,7 +377,8 @@ def play_truthtrance(state: GameState, action: PlayTruthtrance, log: EventLog) -
     play_card(state, faction, card)
     open_prompt(state, PromptKind.TRUTHTRANCE, target, secret=False, options=[YES, NO], asker=faction.value,
                 question=question)
-    log.public("card_played", f"{faction_name(faction)} play Truthtrance: {faction_name(target)} must answer yes "
+    log.public("card_played", f"{faction_does(faction, 'play', start=True)}"
+                              f" Truthtrance: {faction_does(target, 'must')} answer yes "
                f"or no, truthfully: \u201c{question}\u201d", faction=faction.value, card=card, target=target.value,
                question=question)
 
@@ -382,7 +386,7 @@ def play_truthtrance(state: GameState, action: PlayTruthtrance, log: EventLog) -
 @handles(AnswerTruthtrance)
 def answer_truthtrance(state: GameState, action: AnswerTruthtrance, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.TRUTHTRANCE, RULE_TRUTHTRANCE)
-    log.public("truthtrance_answered", f"{faction_name(action.faction)} answer the Truthtrance question "
+    log.public("truthtrance_answered", f"{faction_does(action.faction, 'answer', start=True)} the Truthtrance question "
                f"\u201c{prompt.detail['question']}\u201d: {action.answer}.", faction=action.faction.value,
                asker=prompt.detail["asker"], question=prompt.detail["question"], answer=action.answer)
 

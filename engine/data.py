@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Self, TypeVar
+from typing import Annotated, Any, Literal, Self, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -299,6 +299,7 @@ class Leader(_Frozen):
     name: Text
     strength: int = Field(ge=1)
     faction: Faction
+    pronoun: Literal["he", "she"]  # how the words the players read refer to the leader
 
 
 class StartChoice(_Frozen):

@@ -11,6 +11,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
+from engine.names import decision_name, faction_name
 from engine.rng import Rng
 
 Handler = Callable[[GameState, Any, EventLog], None]
@@ -113,11 +114,18 @@ def open_prompt(
     return prompt
 
 
+# The decisions `ask_again` asks again (engine/phases/movement.py, revival.py, alliances.py). A decision of another
+# kind opened anew for the same faction is a new question (the next card's bid), not the old one asked again.
+ASKED_AGAIN_KINDS = frozenset({PromptKind.MOVEMENT, PromptKind.REVIVAL, PromptKind.NEXUS})
+
+
 def ask_again(state: GameState, prompt: Prompt, open_successor: Callable[[], None]) -> None:
     """A decision whose legal choices changed while it was open is asked again: `prompt` closes and
     `open_successor` opens the same decision under a new id (a decision's choices never change under its id: a
     card's controls were made for them), in its place among the open prompts; or nothing, if nothing is left to
     decide. The successor keeps the opening of the decision it continues, so its deadline does not start again."""
+    if prompt.kind not in ASKED_AGAIN_KINDS:
+        raise ValueError(f"{prompt.kind.value} decisions are not asked again: add the kind to ASKED_AGAIN_KINDS")
     index = state.prompts.index(prompt)
     state.prompts.remove(prompt)
     count = len(state.prompts)
@@ -154,12 +162,12 @@ def open_prompt_of(state: GameState, faction: Faction, kind: PromptKind, rule: s
         refusal = reason(state, faction, kind) if kind in kinds else None
         if refusal is not None:
             raise refusal
-    waiting = [f"{p.kind.value}" for p in state.prompts_for(faction)]
+    waiting = "; ".join(decision_name(p.kind) for p in state.prompts_for(faction))
     raise RuleViolation(
         ViolationCode.NO_OPEN_DECISION,
         rule,
-        f"{faction.value} has no open {kind.value.replace('_', ' ')} decision.",
-        waiting,
+        f"No decision on {decision_name(kind)} is open for {faction_name(faction)} now"
+        + (f"; open: {waiting}." if waiting else "."),
     )
 
 

@@ -124,7 +124,7 @@ def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") ->
                        location=location, tokens=advisors, advisors=True)
         removed = remove_spice(state, location)
         if removed:
-            log.public("storm_spice", f"The storm scatters {removed} spice in {location_label(location)}.",
+            log.public("storm_spice", f"The storm destroys {removed} spice in {location_label(location)}.",
                        location=location, spice=removed)
 
 

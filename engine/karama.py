@@ -18,7 +18,7 @@ from engine.events import EventLog
 from engine.flow import handles
 from engine.ids import CardCategory, Faction
 from engine.model import GameState, KaramaOrder
-from engine.names import faction_name
+from engine.names import faction_does, faction_name
 
 RULE = "A-14"
 
@@ -177,7 +177,8 @@ def karama_cancels(state: GameState, advantage: Advantage, log: EventLog) -> boo
         state.treachery_discard.append(order.card)
         log.public(
             "karama_played",
-            f"{faction_name(order.faction)} play {karama_words(order.card)}: {faction_name(OWNER[advantage])} may not "
+            f"{faction_does(order.faction, 'play', start=True)}"
+            f" {karama_words(order.card)}: {faction_does(OWNER[advantage], 'may')} not "
             f"{DESCRIPTIONS[advantage]} this time (A-14).",
             faction=order.faction.value, advantage=advantage.value, card=order.card,
         )

@@ -2,16 +2,113 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.data import load_game_data
 from engine.ids import Faction
+from engine.model import PromptKind
+
+# What each kind of decision is called where a player reads it (never the engine's word).
+DECISION_NAMES: dict[PromptKind, str] = {
+    PromptKind.TRAITOR_PICK: "your traitor",
+    PromptKind.BG_PREDICTION: "the Bene Gesserit prediction",
+    PromptKind.BT_TRAPS: "the Bene Tleilaxu traps at setup",
+    PromptKind.STARTING_PLACEMENT: "where your starting tokens go",
+    PromptKind.STORM_DIAL: "the storm dial",
+    PromptKind.NEXUS: "alliances at the Nexus",
+    PromptKind.WORM_RIDE: "a ride on Shai-Hulud",
+    PromptKind.BID: "a bid",
+    PromptKind.REVIVAL: "revival",
+    PromptKind.SHIPMENT: "your shipment",
+    PromptKind.MOVEMENT: "your move",
+    PromptKind.SPIRITUAL_ADVISOR: "a spiritual advisor",
+    PromptKind.BATTLE_CHOICE: "which battle to fight",
+    PromptKind.PRESCIENCE: "the prescience question",
+    PromptKind.PRESCIENCE_ANSWER: "the answer to prescience",
+    PromptKind.VOICE: "the Voice",
+    PromptKind.BATTLE_PLAN: "your battle plan",
+    PromptKind.TRAITOR_CALL: "a traitor call",
+    PromptKind.STORM_CARDS: "storm cards (Weather Control, Family Atomics)",
+    PromptKind.TRUTHTRANCE: "a Truthtrance answer",
+    PromptKind.BT_ATTACK: "the Bene Tleilaxu leader attack",
+    PromptKind.BT_MARK: "marking a revived leader",
+    PromptKind.BT_REVEAL_WINDOW: "revealing a traitor after this battle",
+    PromptKind.BT_TRAPS_AND_GIFTS: "Bene Tleilaxu traps and gifts",
+    PromptKind.WORM_PLACEMENT: "where Shai-Hulud appears",
+    PromptKind.GUILD_TIMING: "when the Guild take their turn",
+    PromptKind.HAND_SWAP: "the cards you give back",
+    PromptKind.LEADER_CAPTURE: "a captured leader",
+    PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
+    PromptKind.BT_REVEAL_KARAMA: "a Karama against the Bene Tleilaxu's traitor reveal",
+    PromptKind.BT_ALLY_REVIVAL: "free revival for your ally",
+}
+
+
+def decision_name(kind: PromptKind) -> str:
+    """The decision as its decider reads it ("your shipment")."""
+    return DECISION_NAMES[kind]
+
+
+def table_decision_name(kind: PromptKind) -> str:
+    """The decision as the table reads it ("their shipment")."""
+    name = decision_name(kind)
+    return "their " + name.removeprefix("your ") if name.startswith("your ") else name
 
 
 def faction_name(faction: Faction) -> str:
+    """The faction's name, bare, for labels and lists ("Emperor", "Atreides")."""
     return load_game_data().factions[faction].name
+
+
+# The one grammar of a faction in a sentence: "the" and its name, with the verb agreeing. The Emperor and the
+# Spacing Guild are one person or body ("the Emperor buys"); the others are peoples ("the Atreides buy").
+SINGULAR_FACTIONS = frozenset({Faction.EMPEROR, Faction.GUILD})
+_SINGULAR_VERBS = {"are": "is", "have": "has", "do": "does", "were": "was"}
+_SAME_VERBS = {"may", "must", "can", "will", "could", "would", "chose"}  # and every verb in the past tense
+
+
+def the_faction(faction: Faction) -> str:
+    """ "the Atreides", "the Emperor": the faction as a sentence names it."""
+    return f"the {faction_name(faction)}"
+
+
+def faction_does(faction: Faction, verb: str, *, start: bool = False) -> str:
+    """ "the Atreides buy", "the Emperor buys": the faction and a verb (given as for a people) agreeing with it;
+    `start` capitalises the article for a sentence's first words."""
+    if faction in SINGULAR_FACTIONS and verb not in _SAME_VERBS and not verb.endswith("ed"):
+        verb = _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else verb + "s")
+    text = f"{the_faction(faction)} {verb}"
+    return text[0].upper() + text[1:] if start else text
+
+
+def faction_possessive(faction: Faction) -> str:
+    """ "the Atreides'", "the Emperor's"."""
+    name = the_faction(faction)
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def factions_list(factions: list[Faction]) -> str:
+    """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject)."""
+    names = [the_faction(f) for f in factions]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def leader_name(leader_id: str) -> str:
     return load_game_data().leader(leader_id).name
+
+
+class Pronouns(NamedTuple):
+    subject: str  # "he", "she"
+    object: str  # "him", "her"
+    possessive: str  # "his", "her"
+
+
+PRONOUNS = {"he": Pronouns("he", "him", "his"), "she": Pronouns("she", "her", "her")}
+
+
+def pronouns(leader_id: str) -> Pronouns:
+    """How a sentence refers to a leader it has named (data/factions.json `pronoun`)."""
+    return PRONOUNS[load_game_data().leader(leader_id).pronoun]
 
 
 def card_name(card_id: str) -> str:

@@ -10,7 +10,7 @@ from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.karama import counts_as_karama, karama_cards
 from engine.model import GameState, Prompt, PromptKind, SpecialKaramaOrder
-from engine.names import card_name, faction_name, leader_name
+from engine.names import card_name, faction_name, faction_possessive, leader_name
 from engine.phases.battle import describe_plan
 from engine.phases.revival import reopen_revival_prompt, revive_leader
 from engine.phases.spice_blow import sand_territories
@@ -79,7 +79,7 @@ def _atreides(state: GameState, action: UseSpecialKarama, log: EventLog) -> None
     log.public("special_karama", f"The Atreides play Karama (special power, A-14): they see the whole battle plan of "
                f"{faction_name(opponent)}.", faction=A.value, card=action.card, power="see_plan",
                target=opponent.value)
-    log.private("plan_seen", A, f"Karama: {faction_name(opponent)}'s plan is {describe_plan(plan)}.",
+    log.private("plan_seen", A, f"Karama: {faction_possessive(opponent)} plan is {describe_plan(plan)}.",
                 faction=opponent.value, plan=plan.model_dump())
 
 
@@ -144,7 +144,7 @@ def _harkonnen(state: GameState, action: UseSpecialKarama, log: EventLog) -> Non
     log.public("special_karama", f"The Harkonnen play Karama (special power, A-14): they take the whole hand of "
                f"{faction_name(target)} ({len(taken)} cards) and give back as many.", faction=H.value,
                card=action.card, power="hand_swap", target=target.value, count=len(taken))
-    log.private("hand_taken", (H, target), f"The Harkonnen take {faction_name(target)}'s hand: "
+    log.private("hand_taken", (H, target), f"The Harkonnen take {faction_possessive(target)} hand: "
                 + ", ".join(card_name(c) for c in taken) + ".", target=target.value, cards=taken)
 
 

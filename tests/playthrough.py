@@ -47,7 +47,7 @@ from simcord.env import Env
 from simcord.results import to_discord_message
 
 from bot.app.anytime_words import value_label
-from bot.app.decision_cards import CARD_HEADING, KIND_NAMES
+from bot.app.decision_cards import ATTACK_TITLES, CARD_HEADING
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
@@ -64,7 +64,8 @@ from engine.anytime import (
 )
 from engine.events import BY_STANDING_ORDER
 from engine.ids import Faction
-from engine.names import faction_name
+from engine.model import PromptKind
+from engine.names import DECISION_NAMES, faction_name
 
 SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (QuickEnv)
 WAKE = 0.001  # seconds of simulated time that let a woken drain deliver (tests/test_discord_e2e.py)
@@ -82,10 +83,11 @@ GAME_OVER = re.compile(r"^The game ends on turn (\d+)\. (?:Winners: (.+?)|No win
 AWAITED = re.compile(r"^- (?P<faction>.+?): (?P<kind>.+?)(?: \(secret\))?, decision (?P<prompt>p\d+)$", re.MULTILINE)
 AMOUNT_RANGE = re.compile(r"\((-?\d+) to (-?\d+)\)")
 CLOSING_LINE = re.compile(r"\n\*\*(You answered|Forced by the moderator|The deadline passed|Closed"
-                          r"|Your choices changed)[^\n]*\*\*$")
-ASKED_AGAIN = "this decision is asked again in a new card"  # bot/app/render.py closing_messages
+                          r"|Your choices changed|Paused)[^\n]*\*\*$")
+ASKED_AGAIN = re.compile(r"this decision is asked again,? in a new card", re.IGNORECASE)  # render.closing_messages
 CARD_TITLE = re.compile(re.escape(CARD_HEADING) + r"(.+?)\*\*")
-KINDS_BY_NAME = {name: kind.value for kind, name in KIND_NAMES.items()}
+KINDS_BY_NAME = {name: kind.value for kind, name in DECISION_NAMES.items()} | {
+    title: PromptKind.BATTLE_PLAN.value for title in ATTACK_TITLES.values()}
 FACTIONS_BY_NAME = {faction_name(f): f.value for f in Faction}
 REFUSAL_PREFIXES = ("Refused", "Not yet")
 CLOSED_REPLY = "That decision is already closed."
@@ -544,7 +546,7 @@ def tally(table: Table) -> None:
     for faction, member in table.players.items():
         dms = bot_posts(member.user.dm_channel, bot_id)
         s.cards_by_faction[faction.value] = sum(CARD_HEADING in m.content for m in dms) - sum(
-            ASKED_AGAIN in m.content for m in dms)
+            bool(ASKED_AGAIN.search(m.content)) for m in dms)
         s.dms += len(dms)
         s.answered_cards_left_open += sum(1 for m in dms if m.id in table.answered
                                           and (enabled(m) or not CLOSING_LINE.search(m.content)))

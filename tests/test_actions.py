@@ -87,7 +87,7 @@ def test_admin_forces_a_default_traitor_the_strongest_enemy_leader(seven):
     kept = state.faction(A).traitors
     assert len(kept) == 1 and data.leader(kept[0]).strength == max(data.leader(t).strength for t in enemies)
     public = [e.message for e in events if e.public]
-    assert "Admin mod applied the default for Atreides's traitor pick (away for a week)." in public
+    assert "Admin mod applied the default to the Atreides' decision, their traitor (away for a week)." in public
     assert all(data.leader(kept[0]).name not in m for m in public)
 
 

@@ -314,7 +314,7 @@ def test_a_8_the_nexus_order_ends_its_owners_part_as_the_nexus_opens():
     state, events = nexus_with_orders(done_at_once(H))
     assert H not in talking(state) and len(talking(state)) == len(ALL_SEVEN) - 1
     said = [e.message for e in public(events)]
-    assert said.index("Harkonnen are done with the Nexus.") > next(i for i, m in enumerate(said)
+    assert said.index("The Harkonnen are done with the Nexus.") > next(i for i, m in enumerate(said)
                                                                     if m.startswith("A Nexus"))
     assert answered_by_order(events, H) == ["By your standing order, you end your part in this Nexus at once: no "
                                             "offer made, none accepted."]
@@ -345,7 +345,7 @@ def test_a_8_a_nexus_order_given_while_talking_ends_the_part_at_once_and_the_oth
     before = {p.faction: p.id for p in state.prompts if p.kind == PromptKind.NEXUS}
     state, events = apply(state, done_at_once(E))
     assert E not in talking(state)
-    assert [e.message for e in public(events)] == ["Emperor are done with the Nexus."]
+    assert [e.message for e in public(events)] == ["The Emperor is done with the Nexus."]
     assert answered_by_order(events, E) == ["By your standing order, you end your part in this Nexus at once: no "
                                             "offer made, none accepted."]
     for prompt in state.prompts:

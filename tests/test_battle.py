@@ -299,7 +299,7 @@ def test_plans_stay_secret_until_both_are_in(flat):
     other, _ = apply(state, plan(E, "bashar", 1))
     for viewer in (None, H, G):
         assert view(one, viewer) == view(other, viewer)
-    assert [e.message for e in events if e.public] == ["Emperor submitted a battle plan."]
+    assert [e.message for e in events if e.public] == ["The Emperor submitted a battle plan."]
 
 
 def test_the_reveal_shows_both_plans_together(flat):
@@ -370,6 +370,19 @@ def test_a_prescience_answer_must_be_true(atreides_flat):
     state, _ = apply(state, AskPrescience(faction=A, element="weapon"))
     with pytest.raises(RuleViolation):
         apply(state, AnswerPrescience(faction=H, answer="lasgun"))
+
+
+@pytest.mark.parametrize(("answer", "words"), [
+    ("crysknife", "Prescience: Harkonnen will play Crysknife as their weapon."),
+    ("none", "Prescience: Harkonnen will play no weapon."),
+])
+def test_the_prescience_answer_is_told_in_plain_words(atreides_flat, answer, words):
+    """Issue 25 item 12: "will play no defense as their defense"."""
+    state, _ = enter_phase(atreides_flat, Phase.BATTLE)
+    state, _ = apply(state, AskPrescience(faction=A, element="weapon"))
+    _, events = apply(state, AnswerPrescience(faction=H, answer=answer))
+    told = next(e for e in events if e.type == "prescience_answered")
+    assert told.message == f"{words} The plan is bound to it."
 
 
 def test_the_table_does_not_learn_the_prescience_answer(atreides_flat):

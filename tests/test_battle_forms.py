@@ -241,6 +241,6 @@ def test_a_bt_attack_card_names_the_targets_and_the_cards_for_the_weapon_slot():
     state = drive(state, lambda s: any(p.kind == PromptKind.BT_ATTACK for p in s.prompts))[0]
     prompt = next(p for p in state.prompts if p.kind == PromptKind.BT_ATTACK)
     card = decision_card(state, prompt, None).text
-    assert "Umman Kudu (Harkonnen, 1) in The Great Flat." in card
+    assert "Umman Kudu (Harkonnen, strength 1) in The Great Flat." in card
     assert "Your cards that can fill the weapon slot: Crysknife." in card
     assert form_for(prompt).action([len(prompt.options) - 1]) == ChooseBtAttack(faction=BT)

@@ -593,7 +593,7 @@ def test_a_29_the_emperors_share_of_an_allys_winning_bid_goes_to_the_bank_only_t
     assert state.faction(F).spice == 1 and state.faction(E).spice == 10  # 10 - 2 paid + 2 received
     assert state.spice_outside_bank == ledger - 2 == total_spice_outside_bank(state)
     sold = next(e for e in events if e.type == "card_sold")
-    assert sold.public and sold.message == ("Fremen buy card 1 of 4 for 4 spice, paid to the Emperor, but for the "
+    assert sold.public and sold.message == ("The Fremen buy card 1 of 4 for 4 spice, paid to the Emperor, but for the "
                                             "Emperor's own 2, paid to the bank (A-29).")
 
 
@@ -641,6 +641,6 @@ def test_bt_51_a_buyer_taxed_below_its_bid_pays_all_it_has_and_the_table_is_not_
         sales[held] = [(e.message, e.data) for e in events if e.public and e.type == "card_sold"]
         assert not [v for v in LeakChecker().check(state, events, views=False) if "spice" in v]
     assert sales[15] == sales[12] == [(
-        "Bene Tleilaxu buy card 1 of 5, paid to the Emperor: their bid of 12 spice was more than they had left, and "
-        "they pay what they have.", {"faction": BT.value, "card_number": 1, "price": 12, "paid_to": E.value,
+        "The Bene Tleilaxu buy card 1 of 5, paid to the Emperor: their bid of 12 spice was more than they had left, "
+        "and they pay what they have.", {"faction": BT.value, "card_number": 1, "price": 12, "paid_to": E.value,
                                      "short": True})]

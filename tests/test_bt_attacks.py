@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.render import action_messages, decision_card
 from engine.actions import (
     AnswerPrescience,
     AnswerRevealWindow,
@@ -455,3 +456,22 @@ def test_a_15_the_harkonnen_may_capture_a_leader_who_only_survived_a_trap():
     captured = [e for e in events if e.type == "leader_captured"]
     assert len(captured) == 1 and captured[0].public and captured[0].data == {"leader": "caid", "faction": "emperor"}
     assert prompt_of(state, H, PromptKind.LEADER_CAPTURE).detail["leader"] == "caid"
+
+
+def test_bt_11_the_attack_cards_are_headed_and_answered_as_an_attack_not_a_battle_plan():
+    """Issue 25 item 12: the BT's attack card was headed "your battle plan" and answered "the battle plan: no
+    leader, dial 0, weapon Crysknife"; it is an attack on a named leader (BT-11, BT-12)."""
+    state = bt_arena()
+    give(state, BT, "crysknife")
+    give(state, H, "snooper_1")
+    state, _ = apply(fought(state)[0], ChooseBtAttack(faction=BT, leader="feyd_rautha"))
+    attack, defense = (prompt_of(state, f, PromptKind.BATTLE_PLAN) for f in (BT, H))
+    assert decision_card(state, attack, None).text.startswith("**Your decision: your attack on a leader** (rule BT-11")
+    assert decision_card(state, defense, None).text.startswith("**Your decision: your leader under attack** (rule "
+                                                                "BT-11")
+    for action, prompt, words in ((bt_plan("crysknife"), attack, "the attack: weapon Crysknife, no defense"),
+                                  (defend("feyd_rautha", "snooper_1"), defense,
+                                   "against the attack: Feyd-Rautha, defense Snooper")):
+        after, events = apply(state, action)
+        closing = [m.text for m in action_messages(events, state, action, after) if m.edit_of == f"card:{prompt.id}"]
+        assert closing == [f"**You answered: {words}.**"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.render import action_messages
 from engine.actions import (
     AnswerRevealKarama,
     ChooseBtAttack,
@@ -290,3 +291,34 @@ def test_bt_51_a_15_a_forecast_dial_set_aside_stays_secret_from_the_fremen():
     assert view(state, F).own.storm_forecast is None
     state, _ = let_reveal_stand(state)
     assert any(p.detail.get("forecast") for p in state.prompts) and view(state, F).own.storm_forecast is None
+
+
+# --- what the players read (bot/app/render.py, bot/app/feed.py) -------------------------------------------------
+
+
+def test_bt_51_decisions_set_aside_by_the_window_are_told_paused_not_answered():
+    """Issue 25 item 9: the storm dials set aside while the window waits were shown "all answered" and each card
+    closed "the game moved on"; they are paused for the window and asked again once it closes."""
+    state = at(position(forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()]), Phase.STORM)
+    dials = [p for p in state.prompts if p.kind == PromptKind.STORM_DIAL]
+    assert len(dials) == 2
+    reveal = RevealBtTraitor(faction=BT, leader=DUNCAN)
+    after, events = apply(state, reveal)
+    texts = [m.text for m in action_messages(events, state, reveal, after)]
+    assert not any("all answered" in text for text in texts)
+    assert ("Storm dials: paused while the factions are asked about Karama against the Bene Tleilaxu reveal; "
+            "they are asked again once that is answered.") in texts
+    closed = {m.recipient.faction: m.text for m in action_messages(events, state, reveal, after)
+              if m.edit_of in {f"card:{p.id}" for p in dials}}
+    assert set(closed) == {p.faction.value for p in dials}
+    assert all(text == "**Paused: the game waits for every faction to answer about Karama against the Bene "
+                       "Tleilaxu reveal (BT-51). This decision is asked again, in a new card, once they have.**"
+               for text in closed.values())
+    # the last answer to the window: the dials come back, told as asked again
+    for answer in STAND[:-1]:
+        state, _ = apply(after, answer)
+        after = state
+    last = STAND[-1]
+    back, events = apply(after, last)
+    texts = [m.text for m in action_messages(events, after, last, back)]
+    assert "Storm dials (asked again after the Karama window): 2 still to answer (" in "\n".join(texts)

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import GiveBribe, KaramaTaxBt, SetSpice, SetSpiceWinOrder, UseKarama
+from bot.app.render import action_messages, decision_card
+from engine.actions import Bid, GiveBribe, KaramaTaxBt, PassBid, SetBidOrder, SetSpice, SetSpiceWinOrder, UseKarama
 from engine.data import load_game_data
 from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.game import apply
 from engine.invariants import violations
-from engine.model import Phase, Prediction
+from engine.model import Phase, Prediction, PromptKind
 from engine.options import FixedSetup
 from engine.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, ready_game, refused, tokens_back_to_reserves
@@ -301,3 +302,45 @@ def test_the_spice_win_needs_the_bt_in_the_game():
     assert refused(state, SetSpiceWinOrder(faction=A, declare=True)).rule == "BT-27"
     ended, _ = end_turn(state)
     assert ended.turn == 2 and view(ended, None).bt_open_spice == 0
+
+
+# --- what the BT read while a declaration runs (bot/app/turn_facts.py, bot/app/render.py) ------------------------
+
+
+def _bt_asked_to_bid(state):
+    """The bidding round of `state`'s turn, every other bidder passing, until the BT are asked to bid."""
+    state, _ = enter_phase(state, Phase.BIDDING)
+    for _ in range(20):
+        bid = next(p for p in state.prompts if p.kind == PromptKind.BID)
+        if bid.faction == BT:
+            return state, bid
+        state, _ = apply(state, PassBid(faction=bid.faction))
+    raise AssertionError("the BT were never asked to bid")
+
+
+def test_bt_28_the_bid_card_tells_the_bt_their_open_pile_and_what_ends_the_declaration():
+    """Issue 25 item 11: the card said only "Your spice: 40"."""
+    state, bid = _bt_asked_to_bid(declared(cleared()))
+    text = decision_card(state, bid, None).text
+    assert ("35 of your spice lie in open view (your spice-win declaration, BT-27). Your hidden spice goes first: "
+            "a bid above 5, if you win the card, leaves you below 35 and ends the declaration (BT-28).") in text
+    state, bid = _bt_asked_to_bid(declared(cleared(), spice=35))
+    assert ("35 of your spice lie in open view (your spice-win declaration, BT-27): any bid, if you win the card, "
+            "leaves you below 35 and ends the declaration (BT-28).") in decision_card(state, bid, None).text
+    state, bid = _bt_asked_to_bid(cleared())
+    assert "open view" not in decision_card(state, bid, None).text
+
+
+def test_a_bid_outbid_by_a_standing_order_is_a_new_bid_not_the_same_decision_asked_again():
+    """Issue 25 item 11: after `/play bid` the card closed "Your choices changed: this decision is asked again in a
+    new card": an Emperor's standing order outbid the BT at once, and the BT's next bid is a new decision."""
+
+    state, _ = apply(declared(cleared()), SetBidOrder(faction=E, max_bid=10))
+    state, bid = _bt_asked_to_bid(state)
+    assert bid.detail["high_bid"] == 1  # the Emperor's order bid
+    action = Bid(faction=BT, amount=6)
+    after, events = apply(state, action)
+    again = next(p for p in after.prompts if p.kind == PromptKind.BID)
+    assert again.faction == BT and again.detail["high_bid"] == 7  # outbid by the order: asked to bid anew
+    closing = [m.text for m in action_messages(events, state, action, after) if m.edit_of == f"card:{bid.id}"]
+    assert closing == ["**You answered: bid 6.**"]

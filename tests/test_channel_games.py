@@ -55,7 +55,7 @@ async def test_a_channel_takes_a_new_game_only_once_its_game_has_ended_and_the_o
 
     second = await service.create_game(guild_id=1, channel_id=CHANNEL, factions=[A, H], seed=3)
     assert second.game_id == "g55-2" and (await service.store.game_in_channel(CHANNEL)).game_id == "g55-2"
-    assert await service.public_log(game) == old_log and "v1 Atreides chose a traitor." in old_log
+    assert await service.public_log(game) == old_log and "v1 The Atreides chose a traitor." in old_log
     assert GameRecord.model_validate_json(await service.export(game)).actions  # the whole file of the old game
     with pytest.raises(NotAllowed, match=r"already has a game \(g55-2, open\)"):
         await service.create_game(guild_id=1, channel_id=CHANNEL, factions=[A, H])

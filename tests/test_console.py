@@ -177,7 +177,7 @@ async def test_pass_declines_a_bid_and_default_answers_for_the_acting_seat(start
     mark = len(lines)
     await _run(console, "pass")
     assert lines[mark].startswith("accepted: pass_bid for Atreides (version ")
-    assert any(line.startswith("Atreides pass on card") for line in _channel(lines[mark:]))
+    assert any(line.startswith("The Atreides pass on card") for line in _channel(lines[mark:]))
     assert not await console.execute("default p1")
     assert lines[-1].startswith("error: Atreides has no open decision 'p1'")
 
@@ -229,7 +229,7 @@ async def test_corrections_need_the_admin_verb_and_undo_guards_secrets(started):
     assert not await console.execute(f"do {correction}")
     assert lines[-1] == "error: set_spice is a correction: submit it with admin <json>."
     await _run(console, f"admin {correction}")
-    assert any("corrected Atreides's spice (console correction)" in line for line in _channel(lines))
+    assert any("corrected the Atreides' spice (console correction)" in line for line in _channel(lines))
     assert (await console.service.state_of("g1")).faction(A).spice == 3
     await _run(console, "default")  # the Atreides traitor pick
     assert not await console.execute("undo 1")

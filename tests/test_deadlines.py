@@ -192,8 +192,9 @@ async def test_at_expiry_the_default_is_applied_logged_by_actor_0_and_announced(
         [kept] = state.faction(faction).traitors
         assert data.leader(kept).faction != faction and data.leader(kept).strength == strongest
     channel = [text for faction, text in await drain(service) if faction is None]
-    assert any("applied the default for Atreides's traitor pick (the traitor pick deadline passed)" in text
+    assert any("Atreides did not answer before the deadline: the default applies to their traitor." in text
                for text in channel)
+    assert not any("Admin deadline" in text for text in channel)  # no admin did it
     assert not any(p.kind == PromptKind.TRAITOR_PICK for p in state.prompts)
     assert await service.tick(clock.at(3 * HOUR)) == 0  # nothing left to force
 

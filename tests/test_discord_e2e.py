@@ -187,7 +187,7 @@ async def test_a_traitor_picked_by_the_dm_button_is_announced_without_its_name(t
     assert clicked.ephemeral and reply(clicked).startswith(f"Done: {leader}")
     await deliver(table.env)
     news = table.news(before)
-    assert news["channel"] == "Atreides chose a traitor."
+    assert news["channel"] == "The Atreides chose a traitor."
     assert leader not in news["channel"] + news["harkonnen"] + news["bene_tleilaxu"]
 
     # closed is closed: the card now says how, and no control of it can be pressed
@@ -240,7 +240,7 @@ async def test_a_double_click_is_applied_once(table):
     assert second.ephemeral and reply(second) == "That decision is already closed."
     await deliver(table.env)
     assert len(await table.actions()) == 1
-    assert table.news(before)["channel"] == "Atreides chose a traitor."  # announced once
+    assert table.news(before)["channel"] == "The Atreides chose a traitor."  # announced once
     state = await table.env.bot.service.state_of(f"g{table.channel.id}")
     assert [leader_name(t) for t in state.faction(A).traitors] == [leader]
 
@@ -367,7 +367,7 @@ async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room
     assert given.ephemeral and reply(given) == "Done: give Shield to the Atreides (game version 1)."
     await deliver(room.env)
     news = room.news(before)
-    assert "Bene Tleilaxu give" in news["channel"] and "Atreides" in news["channel"]
+    assert "The Bene Tleilaxu give" in news["channel"] and "Atreides" in news["channel"]
     assert card_name(gift) not in news["channel"] and card_name(gift) not in news["harkonnen"]
     assert card_name(gift) in news["atreides"]  # only giver and receiver know the card (BT-40)
     # the Atreides' prescience of the card up for auction reaches the Atreides alone
@@ -382,8 +382,8 @@ async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room
     assert again.ephemeral and reply(again).startswith("Refused: [")
     await deliver(room.env)
     auction = next(m.content for m in table_messages(room.channel) if m.content.startswith("Card 1 of"))
-    assert auction.count("Harkonnen bid 2") == 1  # the card's auction post, edited as the bids come in
-    assert "Harkonnen bid 2" not in room.news(before)["channel"]  # no post of its own
+    assert auction.count("The Harkonnen bid 2") == 1  # the card's auction post, edited as the bids come in
+    assert "The Harkonnen bid 2" not in room.news(before)["channel"]  # no post of its own
     assert len(await room.actions()) == 2
 
 
@@ -408,8 +408,8 @@ async def test_bt_31_32_r_22_a_sprung_trap_is_announced_and_its_card_shown_only_
     assert reply(shipped) == "Done: ship 5 tokens from your reserves to Carthag (game version 1)."
     await deliver(room.env)
     news = room.news(before)
-    assert "Atreides spring the Bene Tleilaxu trap on Carthag" in news["channel"]  # BT-31: announced at once
-    assert "Atreides ship 5 tokens to Carthag" in news["channel"]
+    assert "The Atreides spring the Bene Tleilaxu trap on Carthag" in news["channel"]  # BT-31: announced at once
+    assert "The Atreides ship 5 tokens to Carthag" in news["channel"]
     assert all(card not in text for text in news.values())  # the card stays face down
 
     before = room.screens()
@@ -472,7 +472,7 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
         assert answered.ephemeral and reply(answered).startswith("Done: the BT reveal: let it stand")
     await deliver(room.env)
     news = room.news(before)
-    assert ("No Karama: Duncan Idaho goes to the tanks with the Atreides's 7 tokens in Arrakeen; the Bene Tleilaxu "
+    assert ("No Karama: Duncan Idaho goes to the tanks with the Atreides' 7 tokens in Arrakeen; the Bene Tleilaxu "
             "now control Arrakeen") in news["channel"]
     assert f"{room.players[A].mention}: your shipment (your DM has it)." in news["channel"]  # set aside, now back
     after = await room.env.bot.service.state_of(f"g{room.channel.id}")
@@ -490,7 +490,7 @@ async def test_an_admin_correction_names_its_author_and_reason_and_the_amount_re
     assert corrected.ephemeral and reply(corrected) == "Spice corrected (game version 1)."
     await deliver(table.env)
     news = table.news(before)
-    assert news["channel"] == "Admin alice corrected Harkonnen's spice (miscounted the bribe)."
+    assert news["channel"] == "Admin alice corrected the Harkonnen's spice (miscounted the bribe)."
     assert news["harkonnen"].endswith("Your spice was set to 30 by admin alice.")
     assert news["atreides"] == news["bene_tleilaxu"] == ""  # spice behind a shield stays secret
 

@@ -167,8 +167,9 @@ async def test_a_26_the_prescience_question(arena):
     assert facts(text)[:4] == [
         "The battle in Arrakeen: the Atreides (the aggressor, who win ties) against the Harkonnen (A-13).",
         "Tokens there: the Atreides 5 tokens; the Harkonnen 3 tokens.",
-        "The Harkonnen may lead with Feyd-Rautha (6), Beast Rabban (4), Piter De Vries (3), Captain Iakin Nefud (2) "
-        "and Umman Kudu (1), or with a cheap hero if they hold one.",
+        "The Harkonnen may lead with Feyd-Rautha (strength 6), Beast Rabban (strength 4), Piter De Vries "
+        "(strength 3), Captain Iakin Nefud (strength 2) and Umman Kudu (strength 1), or with a cheap hero if they "
+        "hold one.",
         "Prescience: ask the Harkonnen for one element of their plan (one of: leader, weapon, defense, dial); they "
         "must answer truthfully, and their plan is then bound to that answer. Only you and they learn it."]
     assert "The Harkonnen hold 2 cards." in facts(text)
@@ -181,7 +182,7 @@ async def test_a_26_the_prescience_question(arena):
 async def test_a_26_the_answer_to_prescience(arena):
     state = apply(battle(hands={H: ["crysknife", "snooper_1"]}), AskPrescience(faction=A, element="weapon")).state
     text, buttons = await every_button(arena, state, H, PromptKind.PRESCIENCE_ANSWER)
-    assert "The Atreides may lead with Thufir Hawat (5)" in text
+    assert "The Atreides may lead with Thufir Hawat (strength 5)" in text
     assert ("The Atreides use prescience: they ask for your weapon. Answer truthfully with what you will play (the "
             "choices are what you can); your battle plan will then be bound to it, and only the Atreides learn it."
             in facts(text))
@@ -234,11 +235,11 @@ async def test_a_13_a_plan_bound_by_prescience_and_the_voice_offers_only_what_ob
 async def test_r_34_bt_16_the_bt_attack_plan_fills_its_weapon_slot_and_names_an_impairment(arena):
     state = apply(attack_position(), ChooseBtAttack(faction=BT, leader="umman_kudu")).state
     text = await random_forms(arena, state, BT, PromptKind.BATTLE_PLAN)
-    assert any(f.startswith("The Bene Tleilaxu in The Great Flat attacks Umman Kudu (1) of the Harkonnen (BT-11)")
-               for f in facts(text))
+    assert any(f.startswith("The Bene Tleilaxu in The Great Flat attacks Umman Kudu (strength 1) of the Harkonnen "
+                            "(BT-11)") for f in facts(text))
     assert any(f.startswith("Fill your weapon slot (R-34)") for f in facts(text))
-    assert ("A worthless card alone in the weapon slot impairs his faction next turn instead: no shipping or no "
-            "moving; you name which with the plan (BT-16, R-17).") in facts(text)
+    assert ("A worthless card alone in the weapon slot impairs the leader's faction next turn instead: no "
+            "shipping or no moving; you name which with the plan (BT-16, R-17).") in facts(text)
     game_id = await arena.plant(state)
     assert await offered(arena, game_id, BT, "play plan", "impairment", weapon="baliset") == ["no_shipping",
                                                                                              "no_moving"]
@@ -250,13 +251,14 @@ async def test_a_13_the_traitor_call_names_the_leader_and_offers_a_call_only_to_
                       SubmitBattlePlan(faction=H, leader="feyd_rautha", dial=1))[0]
     text, buttons = await every_button(arena, state, A, PromptKind.TRAITOR_CALL)
     assert facts(text)[:2] == [
-        "The plans in Arrakeen are revealed: the Harkonnen are led by Feyd-Rautha (6).",
+        "The plans in Arrakeen are revealed: the Harkonnen are led by Feyd-Rautha (strength 6).",
         "You hold his traitor card. Calling him wins the battle outright: your side loses nothing, he dies, the "
         "Harkonnen lose every token there and the cards they played, and you receive his strength in spice (A-13)."]
     assert buttons == ["Call traitor: Feyd-Rautha", "No traitor call"]
     text, buttons = await every_button(arena, state, H, PromptKind.TRAITOR_CALL)
-    assert "The plans in Arrakeen are revealed: the Atreides are led by Duncan Idaho (2)." in facts(text)
-    assert any(f.startswith("You hold no traitor card for him: there is nothing to call.") for f in facts(text))
+    assert "The plans in Arrakeen are revealed: the Atreides are led by Duncan Idaho (strength 2)." in facts(text)
+    assert any(f.startswith("You hold no traitor card for the leader opposing you: there is nothing to call.")
+               for f in facts(text))
     assert buttons == ["No traitor call"]
     game_id = await arena.plant(state)
     assert await offered(arena, game_id, A, "play call", "call") == ["yes", "no"]
@@ -268,8 +270,8 @@ async def test_a_13_the_traitor_call_names_the_leader_and_offers_a_call_only_to_
 
 async def test_bt_11_the_attack_names_each_target_and_the_cards_for_the_weapon_slot(arena):
     text, buttons = await every_button(arena, attack_position(), BT, PromptKind.BT_ATTACK)
-    assert "Dr. Wellington Yueh (Atreides, 1) in The Great Flat." in facts(text)
-    assert "Umman Kudu (Harkonnen, 1) in The Great Flat." in facts(text)
+    assert "Dr. Wellington Yueh (Atreides, strength 1) in The Great Flat." in facts(text)
+    assert "Umman Kudu (Harkonnen, strength 1) in The Great Flat." in facts(text)
     assert "Your cards that can fill the weapon slot: Baliset." in facts(text)
     assert buttons[-1] == "Attack no leader"
     game_id = await arena.plant(attack_position())
@@ -280,7 +282,7 @@ async def test_bt_20_bt_21_the_mark_names_the_leader_just_revived_and_how_long_t
     state = apply(revival_position(), Revive(faction=A, leader="duncan_idaho")).state
     text, buttons = await every_button(arena, state, BT, PromptKind.BT_MARK)
     assert facts(text)[:3] == [
-        "Just revived from the tanks: Duncan Idaho (2) of the Atreides.",
+        "Just revived from the tanks: Duncan Idaho (strength 2) of the Atreides.",
         "Mark him as your secret traitor (BT-20): once he has won a territory for his faction you may reveal him, "
         "send him and those tokens to the tanks and take the territory (BT-23).",
         "This chance lasts until the next leader revival or the end of the turn, whichever comes first; the game "
@@ -298,8 +300,8 @@ async def test_r_7_the_reveal_window_after_a_marked_leader_wins_in_the_open(aren
                   lambda s: any(p.kind == PromptKind.BT_REVEAL_WINDOW for p in s.prompts))[0]
     text, buttons = await every_button(arena, state, BT, PromptKind.BT_REVEAL_WINDOW)
     assert facts(text)[:2] == [
-        "Feyd-Rautha (6) led the Harkonnen to win The Great Flat, outside a stronghold: a betrayal there must be "
-        "revealed before the next battle starts, or never (R-7).",
+        "Feyd-Rautha (strength 6) led the Harkonnen to win The Great Flat, outside a stronghold: a betrayal there "
+        "must be revealed before the next battle starts, or never (R-7).",
         "That leader is your traitor: revealing the betrayal now sends the leader and the faction's tokens there to "
         "the tanks, and you take control of The Great Flat (BT-23, BT-24)."]
     assert buttons == ["Reveal Feyd-Rautha", "Let the moment pass"]
@@ -369,7 +371,8 @@ async def test_setup_the_traitor_pick_names_each_candidates_faction_and_strength
     candidates = prompt_of(state, A, PromptKind.TRAITOR_PICK).options
     assert len(buttons) == 4 and facts(text)[0].startswith("Your four candidates: ")
     for leader in (load_game_data().leader(x) for x in candidates):
-        assert f"{leader.name} ({'Atreides' if leader.faction == A else 'Harkonnen'}, {leader.strength})" in text
+        faction = "Atreides" if leader.faction == A else "Harkonnen"
+        assert f"{leader.name} ({faction}, strength {leader.strength})" in text
     game_id = await arena.plant(state)
     assert await offered(arena, game_id, A, "play traitor", "leader") == candidates
     assert await offered(arena, game_id, BT, "play traitor", "leader") == []  # the BT have no traitors (BT-1)

@@ -66,7 +66,10 @@ async def test_the_lobby_fills_from_its_buttons_and_its_creator_starts_the_game_
     await deliver(room.env)
     lobby = await lobby_post(room)
     assert lobby.content.startswith("**A game of Dune is open: Atreides, Harkonnen, Bene Tleilaxu.**\n"
-                                    "Options: the defaults.\nPace: fast (a live evening): windows 1 min")
+                                    "Options: bt_traps, bt_worthless_impairers, bt_give_cards, "
+                                    "pass_is_final on, the others off; "
+                                    "max_alliance_size=2, alliance_strongholds_to_win=4, turns=15 (the defaults).\n"
+                                    "Pace: fast (a live evening): 1 min for a yes or no")
     assert labels(lobby) == [("Take Atreides", False), ("Take Harkonnen", False), ("Take Bene Tleilaxu", False),
                              (START_LABEL, True)]
     with pytest.raises(SetupError, match="disabled"):  # not before every seat is taken
@@ -120,7 +123,7 @@ async def test_each_player_is_welcomed_by_dm_with_their_faction_its_advantages_a
 
 async def test_the_pace_is_shown_by_game_status(table):
     shown = await table.dave.slash(table.channel, "game status")
-    assert not shown.ephemeral and "Pace: daily (a look in every day): windows 4 h" in reply(shown)
+    assert not shown.ephemeral and "Pace: daily (a look in every day): 4 h for a yes or no" in reply(shown)
 
 
 async def test_game_status_says_until_when_each_awaited_decision_waits_and_nothing_runs_while_paused(table):
@@ -161,7 +164,7 @@ async def test_a_reminder_calls_the_awaited_player_by_name_and_pings_only_them_t
     assert news["bene_tleilaxu"] == news["harkonnen"] == ""  # the BT's traps have no such deadline
 
     await table.env.advance_time(DRAIN_INTERVAL)  # past the deadline: the default, told to the table
-    assert any("Admin deadline applied the default for Atreides's traitor pick (the traitor pick deadline passed)."
+    assert any("Atreides did not answer before the deadline: the default applies to their traitor."
                in post.content for post in table_posts(table))
     state = await table.env.bot.service.state_of(f"g{table.channel.id}")
     assert not [p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK]
@@ -179,7 +182,7 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert reply(mine) == "Refused: Only a moderator (Manage Server, or the server's moderator role) may do this."
     before = table.screens()
     graced = await alice.slash(table.channel, "admin grace", faction="atreides", hours=0.01, reason="on a train")
-    assert graced.ephemeral and reply(graced).startswith("Done: Atreides's open decisions are now due <t:")
+    assert graced.ephemeral and reply(graced).startswith("Done: the Atreides' open decisions are now due <t:")
     await deliver(table.env)
     news = table.news(before)
     assert news["channel"].startswith("Admin alice gave Atreides 36 s more for their open decision (on a train); "
@@ -195,7 +198,8 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     state = await table.env.bot.service.state_of(f"g{table.channel.id}")
     assert PromptKind.TRAITOR_PICK not in {p.kind for p in state.prompts_for(A)}
     told = "\n".join(post.content for post in table_posts(table))
-    assert "the default for Bene Tleilaxu's" in told and "the default for Atreides's traitor pick" in told
+    assert "Bene Tleilaxu did not answer before the deadline" in told
+    assert "Atreides did not answer before the deadline: the default applies to their traitor." in told
 
 
 async def test_a_new_deadline_changes_the_answer_by_of_the_card_in_place_and_the_pinned_board(table):

@@ -106,7 +106,7 @@ async def test_a_thread_archived_after_a_quiet_week_takes_every_later_line_and_e
     assert "Traitor picks: 1 still to answer (Fremen)." in table.shown(table.thread)
     assert not table.metadata().archived
     told = await table.pick_traitor(F)
-    assert table.into_thread(told) == ["Fremen chose a traitor.", "Traitor picks: all answered."]
+    assert table.into_thread(told) == ["The Fremen chose a traitor.", "Traitor picks: all answered."]
     assert set(table.into_thread(told)) <= set(table.shown(table.thread))
     assert await table.nothing_pending()
 
@@ -147,7 +147,7 @@ async def test_a_thread_locked_by_a_moderator_sends_its_lines_to_the_channel(tab
 
     await table.pick_traitor(A)  # the counter in the locked thread is left as it was: the next action replaces it
     told = await table.pick_traitor(F)
-    assert "Fremen chose a traitor." in table.into_thread(told)
-    assert "Fremen chose a traitor." in table.shown(table.room.channel)
+    assert "The Fremen chose a traitor." in table.into_thread(told)
+    assert "The Fremen chose a traitor." in table.shown(table.room.channel)
     assert table.shown(table.thread) == before and table.metadata().archived
     assert await table.nothing_pending()

@@ -124,7 +124,7 @@ async def test_a_6_a_bid_card_gives_the_auction_and_the_bidders_means_and_its_bu
     clicked = await alice.user.click(card, label="Bid 2")
     assert reply(clicked).startswith("Done: Bid 2")
     await deliver(table.env)
-    assert "Atreides bid 2 spice for card 1 of 3." in news(table, before)
+    assert "The Atreides bid 2 spice for card 1 of 3." in news(table, before)
     assert dm_for(alice, prompt.id).content.endswith("**You answered: bid 2.**")
 
     answer = await open_prompt(table.env, game_id, H, PromptKind.BID)
@@ -141,7 +141,7 @@ async def test_a_6_a_bid_card_gives_the_auction_and_the_bidders_means_and_its_bu
     typed = await type_amount(bob, dm_for(bob, answer.id), "Other amount (3 to 10)", "7")
     assert reply(typed).startswith("Done: Your bid: 7")
     await deliver(table.env)
-    assert "Harkonnen bid 7 spice for card 1 of 3." in news(table, before)
+    assert "The Harkonnen bid 7 spice for card 1 of 3." in news(table, before)
 
 
 async def type_amount(member, card, label: str, typed: str):
@@ -232,7 +232,7 @@ async def test_a_7_a_revival_card_gives_the_tanks_and_the_price_of_each_choice(t
     submitted = await alice.user.click(dm_for(alice, prompt.id), label="Submit")
     assert reply(submitted).startswith("Done: Tokens: 3 tokens: 2 spice; Leader: Gurney Halleck: 4 spice")
     await deliver(table.env)
-    assert "Atreides revive 3 tokens (2 free, 1 for 2 spice) and Gurney Halleck for 4 spice" in news(table, before)
+    assert "The Atreides revive 3 tokens (2 free, 1 for 2 spice) and Gurney Halleck for 4 spice" in news(table, before)
 
 
 async def test_bt_60_the_bt_grant_their_ally_free_revival_from_their_card_and_only_the_ally_learns_it(table):
@@ -310,7 +310,7 @@ async def test_a_shipment_card_gives_the_means_the_rates_and_what_is_closed_and_
     submitted = await alice.user.click(dm_for(alice, prompt.id), label="Submit")
     assert reply(submitted).startswith("Done: From: Your reserves (20 tokens); To: Arrakeen")
     await deliver(table.env)
-    assert "Atreides ship 5 tokens to Arrakeen for 5 spice, paid to the bank." in news(table, before)
+    assert "The Atreides ship 5 tokens to Arrakeen for 5 spice, paid to the bank." in news(table, before)
 
 
 async def test_a_23_the_guild_ship_back_to_reserves_from_their_card(table):
@@ -350,7 +350,7 @@ async def test_a_22_a_movement_card_gives_the_range_and_why_and_moves_from_its_m
     before = table.screens()
     await alice.user.click(dm_for(alice, prompt.id), label="Submit")
     await deliver(table.env)
-    assert "Atreides move 3 tokens from Arrakeen to Imperial Basin (sector 8)." in news(table, before)
+    assert "The Atreides move 3 tokens from Arrakeen to Imperial Basin (sector 8)." in news(table, before)
 
 
 async def test_a_15_the_bene_gesserit_declare_co_existence_from_their_movement_card_and_are_asked_again(table):
@@ -495,7 +495,7 @@ async def test_a_8_an_offer_made_from_a_nexus_card_changes_the_receivers_card_in
     before = table.screens()
     await alice.user.click(card, label="Propose an alliance to the Harkonnen")
     await deliver(table.env)
-    assert "Atreides propose an alliance to Harkonnen (A-8)." in news(table, before)
+    assert "The Atreides propose an alliance to the Harkonnen (A-8)." in news(table, before)
     again = await open_prompt(table.env, game_id, H, PromptKind.NEXUS)
     assert again.id != asked.id
     changed = dm_for(bob, again.id)
@@ -505,7 +505,7 @@ async def test_a_8_an_offer_made_from_a_nexus_card_changes_the_receivers_card_in
     assert await offered(bob, table.channel, "nexus accept", "partner") == ["atreides"]
     await bob.user.click(changed, label="Accept the offer of the Atreides")
     await deliver(table.env)
-    assert "Harkonnen accept: Atreides and Harkonnen are now allies (A-8)." in news(table, before)
+    assert "The Harkonnen accept: the Atreides and the Harkonnen are now allies (A-8)." in news(table, before)
 
 
 async def test_a_truthtrance_card_shows_the_question_and_who_asks_and_answers_it(table):
@@ -523,7 +523,8 @@ async def test_a_truthtrance_card_shows_the_question_and_who_asks_and_answers_it
     before = table.screens()
     await table.players[H].user.click(card, label="Yes")
     await deliver(table.env)
-    assert "Harkonnen answer the Truthtrance question \u201cDo you hold a traitor?\u201d: yes." in news(table, before)
+    assert "The Harkonnen answer the Truthtrance question \u201cDo you hold a traitor?\u201d: yes." in \
+        news(table, before)
 
 
 async def test_a_15_the_harkonnen_decide_about_the_captured_leader_named_on_their_card(table):

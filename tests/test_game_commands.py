@@ -54,7 +54,7 @@ async def test_game_log_is_ephemeral_public_only_and_paged_under_2000_characters
     assert len(pages) == 3 and all(len(page) <= 2000 for page in pages)
     assert all(ephemeral for _, ephemeral in asked.answers)
     assert "\n".join(pages) == "\n".join(await service.public_log("g55", 50))
-    assert "v1 Atreides chose a traitor." in pages[0] and leader_name(prompt.options[0]) not in "".join(pages)
+    assert "v1 The Atreides chose a traitor." in pages[0] and leader_name(prompt.options[0]) not in "".join(pages)
     few = FakeInteraction(bot, USERS[H])  # a player reads the same public log
     await game_cog(bot).log.callback(game_cog(bot), few, entries=1)
     assert few.answers == [("v11 Admin mod set the storm to sector 10 (" + "r" * 380 + ").", True)]

@@ -36,7 +36,7 @@ def test_it_fires_on_the_next_use_of_that_advantage_only(karama_with_emperor):
     assert not karama_cancels(state, Advantage.SEE_SPICE_DECK, log)
     assert karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log)
     assert "karama_1" not in state.faction(E).hand and state.treachery_discard[-1] == "karama_1"
-    assert log.items[0].public and "Emperor play Karama" in log.items[0].message
+    assert log.items[0].public and "The Emperor plays Karama" in log.items[0].message
     assert not karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, EventLog())
 
 

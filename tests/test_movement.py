@@ -193,7 +193,7 @@ def test_shipping_into_a_stronghold_costs_one_per_token_paid_to_the_guild():
     assert state.faction(H).spice == 7 and state.faction(G).spice == 8
     assert state.tokens_at(CARTHAG, H) == 3 and state.faction(H).reserves == 17
     shipped = next(e for e in events if e.type == "shipped")
-    assert shipped.public and shipped.message == "Harkonnen ship 3 tokens to Carthag for 3 spice, paid to the " \
+    assert shipped.public and shipped.message == "The Harkonnen ship 3 tokens to Carthag for 3 spice, paid to the " \
         "Spacing Guild."
     tokens_consistent(state)
 
@@ -289,7 +289,7 @@ def test_an_ally_may_pay_part_of_a_shipment():
     state = answer_defaults_until(state, H)
     state, events = apply(state, Ship(faction=H, to_location=CARTHAG, tokens=3, ally_pays=2))
     assert (state.faction(H).spice, state.faction(A).spice, state.faction(G).spice) == (0, 8, 3)
-    assert "Atreides pay 2 of it" in next(e for e in events if e.type == "shipped").message
+    assert "(the Atreides pay 2 of it, A-8)" in next(e for e in events if e.type == "shipped").message
     no_ally, _ = arrange(spice={H: 1})
     no_ally = answer_defaults_until(no_ally, H)
     assert refused(no_ally, Ship(faction=H, to_location=CARTHAG, tokens=3, ally_pays=2)).rule == "A-8"

@@ -20,6 +20,8 @@ from engine.views import view
 
 NON_COMBAT = ("character_advantages", "special_karama_powers", "weather", "double_spice_blow", "increased_spice_flow")
 
+ON_BY_DEFAULT = "bt_traps, bt_worthless_impairers, bt_give_cards, pass_is_final"  # engine/options.py GameOptions
+
 
 def test_game_new_switches_options_on_by_name():
     options = parse_options("weather, double_spice_blow")
@@ -58,8 +60,11 @@ def test_status_lists_the_games_options():
         status = type("S", (), {"value": "open"})()
 
     text = status_text(Row(), table)
-    assert "Options: weather, increased_spice_flow" in text
-    assert options_text(GameOptions()) == "the defaults"
+    assert f"Options: {ON_BY_DEFAULT}, weather, increased_spice_flow on, the others off" in text
+    assert options_text(GameOptions()) == (f"{ON_BY_DEFAULT} on, the others off; max_alliance_size=2, "
+                                           "alliance_strongholds_to_win=4, turns=15 (the defaults)")
+    assert options_text(GameOptions(bt_traps=False, bt_worthless_impairers=False, bt_give_cards=False,
+                                    pass_is_final=False)).startswith("every option off; ")
 
 
 def test_console_and_autoplay_accept_all_like_game_new():
@@ -74,7 +79,7 @@ async def test_the_console_options_flag_sets_the_options_of_new():
     await console.resume()
     assert await console.execute("new atreides,fremen --seed 3")
     assert await console.execute("status")
-    assert "Options: weather, double_spice_blow." in lines[-1]
+    assert f"Options: {ON_BY_DEFAULT}, weather, double_spice_blow on" in lines[-1]
 
 
 def test_the_console_refuses_bad_options_at_the_command_line(capsys):
@@ -101,11 +106,11 @@ async def test_game_new_lists_the_options_and_status_shows_them(bot):
     opening = FakeInteraction(bot, 101)
     await game.new.callback(game, opening, factions="atreides, fremen", options="weather, double_spice_blow", seed=7)
     [lobby] = [row.message.text for row in await bot.service.store.pending_outbox() if row.message.key == "lobby"]
-    assert "Options: weather, double_spice_blow." in lobby
+    assert f"Options: {ON_BY_DEFAULT}, weather, double_spice_blow on" in lobby
     assert (await bot.service.state_of("g55")).setup.options.weather
     asked = FakeInteraction(bot, 999)
     await game.status.callback(game, asked)
-    assert "Options: weather, double_spice_blow" in asked.answers[0][0]
+    assert f"Options: {ON_BY_DEFAULT}, weather, double_spice_blow on" in asked.answers[0][0]
     assert "Pace: daily" in asked.answers[0][0]  # /game new's default pace
     choices = await game._options_autocomplete(FakeInteraction(bot, 101), "weather,dou")
     assert [c.value for c in choices] == ["weather,double_spice_blow"]

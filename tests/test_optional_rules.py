@@ -125,7 +125,10 @@ def test_a_21_the_fremen_place_a_further_worm_in_any_sand_territory():
     assert state.tokens_at(FUNERAL, H) == 0 and state.faction(H).tanks == 3
     assert FUNERAL not in state.spice_on_board
     assert state.tokens_at(FUNERAL, F) == 2 and prompt_of(state, F, PromptKind.WORM_RIDE)
-    assert any(e.type == "worm_placed" and e.data["territory"] == "Funeral Plain" for e in events)
+    told = [e.message for e in events if e.public]
+    assert told[:3] == ["Shai-Hulud! The Fremen place the worm in Funeral Plain (A-21, A-28).",
+                        "Shai-Hulud devours 3 Harkonnen tokens in Funeral Plain.",
+                        "Shai-Hulud devours 4 spice in Funeral Plain."]
 
 
 def test_a_21_without_the_option_a_further_worm_devours_nothing():
@@ -306,7 +309,7 @@ def test_a_15_the_bg_may_use_a_worthless_card_as_karama():
     assert "kulon" in state.treachery_discard
     # the table sees the Kulon discarded: the news names it, never a Karama the Bene Gesserit did not play
     [told] = [e.message for e in events if e.public and e.type == "karama_vs_bt"]
-    assert told.startswith("Bene Gesserit play Kulon as Karama to tax the Bene Tleilaxu")
+    assert told.startswith("The Bene Gesserit play Kulon as Karama to tax the Bene Tleilaxu")
 
 
 def test_a_15_a_worthless_card_readied_as_karama_is_named_when_it_fires():
@@ -316,7 +319,7 @@ def test_a_15_a_worthless_card_readied_as_karama_is_named_when_it_fires():
     log = EventLog()
     assert karama_cancels(state, Advantage.SEE_SPICE_DECK, log)
     [fired] = log.items
-    assert fired.public and fired.message.startswith("Bene Gesserit play Kulon as Karama: Atreides may not ")
+    assert fired.public and fired.message.startswith("The Bene Gesserit play Kulon as Karama: the Atreides may not ")
     assert "kulon" in state.treachery_discard
 
 
@@ -400,7 +403,7 @@ def test_a_15_a_guild_that_went_early_has_no_second_turn_in_its_storm_order_plac
     others = [A, BG, E, F, H]
     assert turns == others[:others.index(before)] + [G] + others[others.index(before):]
     skipped = [e.message for e in events if e.type == "shipment_skipped" and e.data["faction"] == G.value]
-    assert skipped == ["Spacing Guild do not ship this turn."]
+    assert skipped == ["The Spacing Guild does not ship this turn."]
 
 
 def test_a_15_without_the_option_the_guild_keep_their_storm_order_place():

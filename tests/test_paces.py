@@ -74,8 +74,10 @@ def test_durations_read_in_their_largest_unit():
 
 def test_status_names_the_pace_and_what_a_moderator_changed():
     settings = {"pace": "daily", "deadlines": pace_deadlines(Pace.DAILY)}
-    assert settings_pace_text(settings) == ("Pace: daily (a look in every day): windows 4 h, picks 8 h, bids 6 h, "
-                                            "moves 1 day, battle plans and setup 1 day.")
+    assert settings_pace_text(settings) == (
+        "Pace: daily (a look in every day): 4 h for a yes or no asked of everyone (a storm card, a traitor call), 8 h "
+        "for a small choice (the storm dial, a prescience question), 6 h for a bid, 1 day for revival, shipment and "
+        "movement, 1 day for battle plans, alliances and the setup's choices.")
     changed = {"pace": "daily", "deadlines": {**pace_deadlines(Pace.DAILY), "bid": 7200}}
     assert settings_pace_text(changed).endswith("Changed by a moderator: bid decisions: 2 h.")
     assert settings_pace_text({}) == "Pace: none (no deadlines)."  # a game created before paces
@@ -103,9 +105,11 @@ async def test_the_lobby_is_the_one_post_that_announces_the_game(lobby):
     assert post.recipient.channel and post.key == LOBBY_KEY and post.edit_of is None
     assert post.text.splitlines() == [
         "**A game of Dune is open: Atreides, Harkonnen, Fremen.**",
-        "Options: weather.",
-        "Pace: daily (a look in every day): windows 4 h, picks 8 h, bids 6 h, moves 1 day, battle plans and setup "
-        "1 day.",
+        "Options: bt_traps, bt_worthless_impairers, bt_give_cards, pass_is_final, weather on, the others off; "
+        "max_alliance_size=2, alliance_strongholds_to_win=4, turns=15.",
+        "Pace: daily (a look in every day): 4 h for a yes or no asked of everyone (a storm card, a traitor call), 8 h "
+        "for a small choice (the storm dial, a prescience question), 6 h for a bid, 1 day for revival, shipment and "
+        "movement, 1 day for battle plans, alliances and the setup's choices.",
         "- Atreides: free", "- Harkonnen: free", "- Fremen: free",
         "Take a free seat with its button (or /game join).",
     ]

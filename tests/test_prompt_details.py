@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.render import decision_card
 from engine.actions import (
     AcceptAlliance,
     BreakAlliance,
@@ -116,7 +117,11 @@ def test_bt_16_an_impaired_faction_is_told_so_by_its_shipment_and_movement_promp
     state = answer_defaults_until(at(state, Phase.MOVEMENT), A)
     assert prompt_of(state, A, PromptKind.SHIPMENT).detail["impaired"]
     state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
-    assert prompt_of(state, A, PromptKind.MOVEMENT).detail["impaired"]
+    movement = prompt_of(state, A, PromptKind.MOVEMENT)
+    assert movement.detail["impaired"]
+    card = decision_card(state, movement, None).text  # issue 25 item 12: not "You may move one group"
+    assert "A Bene Tleilaxu worthless card bars you from moving your tokens this turn (BT-16): you can only move " \
+        "nothing." in card and "You may move" not in card
 
 
 # --- movement (A-15, A-22) -----------------------------------------------------------------------------

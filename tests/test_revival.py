@@ -52,7 +52,7 @@ def test_r_3_free_revivals_cost_nothing():
     assert state.faction(A).spice == 10 and state.faction(BT).spice == 5
     assert state.faction(A).tanks == 3 and state.faction(A).reserves == 17
     revived = next(e for e in events if e.type == "revived")
-    assert revived.public and revived.message == "Atreides revive 2 tokens (2 free)."
+    assert revived.public and revived.message == "The Atreides revive 2 tokens (2 free)."
     tokens_consistent(state)
 
 
@@ -143,7 +143,7 @@ def test_reviving_nothing_is_allowed_and_announced():
     state, _ = arrange(tanks={H: 2})
     state, events = apply(state, Revive(faction=H, tokens=0))
     assert state.faction(H).tanks == 2
-    assert [e.message for e in public(events) if e.type == "revived"] == ["Harkonnen revive nothing this turn."]
+    assert [e.message for e in public(events) if e.type == "revived"] == ["The Harkonnen revive nothing this turn."]
 
 
 def test_the_bt_and_factions_with_empty_tanks_are_not_asked():

@@ -137,7 +137,7 @@ async def test_admin_corrections_need_an_admin_and_are_logged(running):
     assert stored[-1].actor == ADMIN and '"set_spice"' in stored[-1].action_json
     gateway = RecordingGateway()
     await service.deliver(gateway)
-    assert any("corrected Atreides's spice (table error)" in text for text in gateway.channel)
+    assert any("corrected the Atreides' spice (table error)" in text for text in gateway.channel)
 
 
 async def test_the_outbox_sends_channel_posts_and_secret_dms(running):
@@ -268,13 +268,13 @@ async def test_the_public_log_shows_what_the_table_saw_and_no_secret(running):
     await service.pause(game, True, by="mod", reason="lunch")
     log = await service.public_log(game, 50)
     assert log[0].startswith("v0 ") and "Starting Treachery cards dealt" in log[0]  # the opening deal, as told
-    assert log[1:] == ["v1 Atreides chose a traitor.", "v2 Admin mod corrected Atreides's spice (table error).",
+    assert log[1:] == ["v1 The Atreides chose a traitor.", "v2 Admin mod corrected the Atreides' spice (table error).",
                        "v2 Admin mod paused the game (lunch)."]
     assert not any(leader_name(chosen) in entry for entry in log)
     gateway = RecordingGateway()
     await drain(service, gateway)
     shown = gateway.channel + gateway.threads  # the channel's story and the turn's thread
-    assert "Admin mod corrected Atreides's spice (table error)." in shown
+    assert "Admin mod corrected the Atreides' spice (table error)." in shown
     assert "Admin mod paused the game (lunch)." in shown
     assert "Traitor picks: 2 still to answer (Atreides, Fremen)." in shown  # answers counted, not told one by one
     assert not any(leader_name(chosen) in text for text in shown + [gateway.status])
@@ -312,7 +312,7 @@ async def test_an_exported_game_is_imported_with_its_seats_and_resumes_where_it_
         a.action_json for a in await service.store.actions(game)]
     imported_log = await service.public_log("g77")  # its history is told, started or not
     assert imported_log[:2] == (await service.public_log(game))[:2]
-    assert imported_log[1] == "v1 Atreides chose a traitor."
+    assert imported_log[1] == "v1 The Atreides chose a traitor."
     gateway = RecordingGateway()
     await drain(service, gateway)  # the original game's messages and the import notice
     gateway.channel.clear(), gateway.dms.clear()
@@ -324,7 +324,7 @@ async def test_an_exported_game_is_imported_with_its_seats_and_resumes_where_it_
     fremen = await _traitor_prompt(service, "g77", F)
     assert (await service.submit("g77", USERS[F], ChooseTraitor(faction=F, leader=fremen.options[0]))).seq == 2
     log = await service.public_log("g77")
-    assert log[-1].startswith("v2 Fremen chose a traitor. ")
+    assert log[-1].startswith("v2 The Fremen chose a traitor. ")
     assert any("Admin mod imported a game: 1 actions" in entry for entry in log)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.render import decision_card
 from engine.actions import ChooseTraitor, LayTraps, PlaceStartingTokens, PredictWinner
 from engine.data import load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
@@ -65,7 +66,7 @@ def test_choosing_a_traitor_keeps_one_and_sets_the_rest_aside(seven):
     assert set(prompt.options) - {prompt.options[2]} <= set(state.traitor_deck_unused)
     assert not [p for p in state.prompts_for(A) if p.kind == PromptKind.TRAITOR_PICK]
     public = [e for e in events if e.public]
-    assert [e.message for e in public] == ["Atreides chose a traitor."]
+    assert [e.message for e in public] == ["The Atreides chose a traitor."]
 
 
 def test_bg_prediction_may_name_any_other_faction_the_bt_included(seven):
@@ -92,6 +93,14 @@ def test_traps_are_laid_before_any_token_is_placed(seven):
     assert seven.forces == {}
 
 
+def test_the_bt_setup_traps_default_says_no_trap_and_no_gift_word():
+    """Issue 25 item 12: at setup no gift is possible (BT-5), so the default is told as "no trap"."""
+    state = start()
+    prompt = next(p for p in state.prompts if p.kind == PromptKind.BT_TRAPS)
+    assert "If nobody answers (the deadline passes, or a moderator forces it): no trap." in \
+        decision_card(state, prompt, None).text
+
+
 def test_no_trap_prompt_without_the_trap_option():
     state = start(bt_traps=False)
     assert not [p for p in state.prompts if p.kind == PromptKind.BT_TRAPS]
@@ -104,7 +113,7 @@ def test_a_trap_takes_the_card_from_the_bt_hand(seven):
     assert card not in state.faction(BT).hand
     assert state.traps["Habbanya Sietch"].card == card
     public = [e.message for e in events if e.public]
-    assert public == ["The Bene Tleilaxu lay face-down traps on Habbanya Sietch."]
+    assert public == ["The Bene Tleilaxu lay a face-down trap on Habbanya Sietch."]
     assert all(DATA.card(card).name not in m for m in public)
 
 

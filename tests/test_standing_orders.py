@@ -111,7 +111,7 @@ def test_storm_cards_a_never_order_answers_for_its_owner_as_the_window_opens():
     state, events = dial(state, 2, 1)
     assert state.next_prompt_number == numbered + len(ALL_SEVEN)  # one decision for each faction
     assert storm_window_of(state) == set(ALL_SEVEN) - {E}
-    assert "Emperor answered about the storm." in [e.message for e in public(events)]
+    assert "The Emperor answered about the storm." in [e.message for e in public(events)]
     assert answered_by_order(events, E) == ["By your standing order, you play no card on the storm."]
     for faction in storm_window_of(state):
         state, _ = apply(state, PlayStormCards(faction=faction))
@@ -122,7 +122,7 @@ def test_storm_cards_an_order_given_while_the_window_is_open_answers_it_at_once(
     state, _ = dial(storm_round(position(hands={E: [WEATHER_CONTROL]})))
     state, events = apply(state, SetStormCardOrder(faction=E, never=True))
     assert E not in storm_window_of(state)
-    assert [e.message for e in public(events)] == ["Emperor answered about the storm."]
+    assert [e.message for e in public(events)] == ["The Emperor answered about the storm."]
 
 
 def test_storm_cards_with_every_faction_ordered_never_the_storm_moves_without_a_click():
@@ -212,7 +212,7 @@ def test_a_13_the_traitor_order_answers_no_when_it_holds_no_traitor_for_him(flat
     state, events = plans(flat, "captain_aramsham", ALWAYS)
     assert state.battle.current.traitor_calls[H] is False
     assert answered_by_order(events, H) == ["By your standing order, you call no traitor."]
-    assert "Harkonnen answered the traitor question." in [e.message for e in public(events)]
+    assert "The Harkonnen answered the traitor question." in [e.message for e in public(events)]
     state, events = apply(state, CallTraitor(faction=E, call=False))
     assert not any(e.type == "traitor_called" for e in events)
 
@@ -221,7 +221,7 @@ def test_a_13_an_order_given_while_the_question_is_open_answers_it_at_once(flat)
     state, _ = plans(flat, "hasimir_fenring")
     state, events = apply(state, SetTraitorOrder(faction=H, auto=True))
     assert state.battle.current.traitor_calls[H] is True
-    assert [e.message for e in public(events)] == ["Harkonnen answered the traitor question."]
+    assert [e.message for e in public(events)] == ["The Harkonnen answered the traitor question."]
 
 
 @pytest.mark.parametrize("leader, call", [("hasimir_fenring", True), ("captain_aramsham", False)],
@@ -244,7 +244,7 @@ def test_a_6_pass_on_every_card_this_turn_answers_this_bid_and_lapses_when_the_a
     state, _ = auction()
     assert bidder(state) == A
     state, events = apply(state, SetBidOrder(faction=A, auto_pass=True, lasts="this_turn"))
-    assert [e.message for e in public(events)] == ["Atreides pass on card 1 of 4."]
+    assert [e.message for e in public(events)] == ["The Atreides pass on card 1 of 4."]
     assert answered_by_order(events, A) == ["By your standing order, you pass on card 1 of 4."]
     state, events = apply_all(state, Bid(faction=E, amount=1), PassBid(faction=F), PassBid(faction=H))
     assert A not in {p.faction for p in state.prompts if p.kind == PromptKind.BID}  # card 2: passed by the order
@@ -258,13 +258,13 @@ def test_a_6_pass_on_every_card_this_turn_answers_this_bid_and_lapses_when_the_a
 def test_a_6_bid_up_to_n_on_this_card_outbids_by_one_and_lapses_with_the_card():
     state, _ = auction()
     state, events = apply(state, SetBidOrder(faction=A, max_bid=3, lasts="this_card"))
-    assert [e.message for e in public(events)] == ["Atreides bid 1 spice for card 1 of 4."]
+    assert [e.message for e in public(events)] == ["The Atreides bid 1 spice for card 1 of 4."]
     state, events = apply(state, Bid(faction=E, amount=2))
-    assert "Atreides bid 3 spice for card 1 of 4." not in [e.message for e in public(events)]  # A's turn is after H
+    assert "The Atreides bid 3 spice for card 1 of 4." not in [e.message for e in public(events)]  # A's turn is after H
     state, events = apply_all(state, PassBid(faction=F), PassBid(faction=H))
-    assert "Atreides bid 3 spice for card 1 of 4." in [e.message for e in public(events)]
+    assert "The Atreides bid 3 spice for card 1 of 4." in [e.message for e in public(events)]
     state, events = apply(state, Bid(faction=E, amount=4))
-    assert "Atreides pass on card 1 of 4." in [e.message for e in public(events)]
+    assert "The Atreides pass on card 1 of 4." in [e.message for e in public(events)]
     assert state.bidding.card_number == 2 and state.faction(A).bid_order.max_bid is None  # lapsed with card 1
     assert any(p.kind == PromptKind.BID for p in state.prompts)
 
@@ -314,7 +314,7 @@ def test_a_6_outbid_order_passes_at_once_when_the_high_bid_is_beyond_own_spice(s
     """Even the smallest raise, the high bid + 1, is beyond the Fremen's own spice: their pass is made as their bid
     opens, and the Harkonnen are asked next."""
     state, events = fremen_with(spice, PASS_WHEN_OUTBID, *bids)
-    assert "Fremen pass on card 1 of 4." in [e.message for e in public(events)]
+    assert "The Fremen pass on card 1 of 4." in [e.message for e in public(events)]
     assert answered_by_order(events, F) == [f"By your standing order, you pass on card 1 of 4: {why}."]
     assert F in state.bidding.passed and bidder(state) == H
 
@@ -346,7 +346,7 @@ def test_a_6_an_outbid_order_given_while_the_faction_is_asked_answers_at_once():
     state, _ = fremen_with(3, Bid(faction=A, amount=3), Bid(faction=E, amount=4))
     assert bidder(state) == F
     state, events = apply(state, PASS_WHEN_OUTBID)
-    assert [e.message for e in public(events)] == ["Fremen pass on card 1 of 4."]
+    assert [e.message for e in public(events)] == ["The Fremen pass on card 1 of 4."]
     assert answered_by_order(events, F) == ["By your standing order, you pass on card 1 of 4: you cannot outbid 4."]
     assert bidder(state) == H
 
@@ -390,8 +390,8 @@ def shipment_of(state, faction):
 def test_no_shipment_no_move_answers_the_move_when_it_is_asked():
     state = shipment_of(arrange(forces={"Arrakeen#9": {A: 5}})[0], A)
     state, events = apply(state, SkipShipment(faction=A, no_move=True))
-    assert [e.message for e in public(events)][:2] == ["Atreides do not ship this turn.",
-                                                       "Atreides do not move this turn."]
+    assert [e.message for e in public(events)][:2] == ["The Atreides do not ship this turn.",
+                                                       "The Atreides do not move this turn."]
     assert answered_by_order(events, A) == ["By your standing order for this turn (ship nothing, move nothing), "
                                             "you do not move."]
     assert not any(p.faction == A for p in state.prompts)  # the next faction's turn has begun
@@ -400,7 +400,7 @@ def test_no_shipment_no_move_answers_the_move_when_it_is_asked():
 def test_no_shipment_no_move_with_nothing_that_could_move_asks_and_answers_nothing_more():
     state = shipment_of(arrange()[0], A)
     state, events = apply(state, SkipShipment(faction=A, no_move=True))
-    assert "Atreides do not move this turn." not in [e.message for e in events]
+    assert "The Atreides do not move this turn." not in [e.message for e in events]
     assert answered_by_order(events, A) == []
 
 
@@ -430,7 +430,7 @@ def test_a_15_the_guild_taking_their_turn_now_waive_their_own_move_only():
     state, _ = apply(state, DEFAULTS[PromptKind.GUILD_TIMING](state, prompt_of(state, G, PromptKind.GUILD_TIMING))
                      .model_copy(update={"now": True}))
     state, events = apply(state, SkipShipment(faction=G, no_move=True))
-    assert "Spacing Guild do not ship this turn." in [e.message for e in public(events)]
+    assert "The Spacing Guild does not ship this turn." in [e.message for e in public(events)]
     assert not any(p.faction == G for p in state.prompts)
     assert prompt_of(state, A, PromptKind.SHIPMENT)
     state, _ = apply(state, SkipShipment(faction=A))
@@ -485,7 +485,7 @@ def test_a_7_the_revival_order_revives_the_free_tokens_as_the_round_opens_and_th
     state, events = arrange(tanks={A: 5, H: 2}, spice={A: 10, BT: 5}, orders=REVIVE_FREE)
     assert state.faction(A).tanks == 3 and state.faction(A).reserves == 17
     assert state.faction(A).spice == 10 and state.faction(BT).spice == 5  # free: nobody paid
-    assert "Atreides revive 2 tokens (2 free)." in [e.message for e in public(events)]
+    assert "The Atreides revive 2 tokens (2 free)." in [e.message for e in public(events)]
     assert answered_by_order(events, A) == ["By your standing order, you revive 2 tokens, free."]
     assert [(p.faction, p.kind) for p in state.prompts] == [(H, PromptKind.REVIVAL)]
     assert "shipment_order" not in [e.type for e in events]
@@ -533,7 +533,7 @@ def test_a_7_a_revival_order_given_while_the_decision_is_open_answers_it_at_once
     state, _ = arrange(tanks={A: 5, H: 2})
     state, events = apply(state, SetRevivalOrder(faction=A, free_tokens=True))
     assert not asked(state, A, PromptKind.REVIVAL) and state.faction(A).tanks == 3
-    assert [e.message for e in public(events)] == ["Atreides revive 2 tokens (2 free)."]
+    assert [e.message for e in public(events)] == ["The Atreides revive 2 tokens (2 free)."]
     assert answered_by_order(events, A) == ["By your standing order, you revive 2 tokens, free."]
 
 

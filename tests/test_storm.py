@@ -48,6 +48,7 @@ def test_the_storm_moves_by_the_sum_and_sweeps_sand_only(turn_one):
     assert state.tokens_at("False Wall East#5", E) == 2
     assert state.tokens_at("Arsunt#11", E) == 1
     assert "Cielago South#1" not in state.spice_on_board
+    assert "The storm destroys 12 spice in Cielago South (sector 1)." in [e.message for e in events]
     assert total_spice_outside_bank(state) == state.spice_outside_bank
     assert state.phase not in (Phase.SETUP, Phase.STORM)
     moved = next(e for e in events if e.type == "storm_moved")
@@ -106,7 +107,7 @@ def test_dials_stay_secret_until_both_are_in(turn_one):
     other, _ = apply(turn_one, DialStorm(faction=A, value=2))
     for viewer in (None, H, BG, BT):
         assert view(state, viewer) == view(other, viewer)
-    assert [e.message for e in events if e.public] == ["Atreides dialed the storm."]
+    assert [e.message for e in events if e.public] == ["The Atreides dialed the storm."]
     assert any(e.audience == (A,) and "13" in e.message for e in events)
 
 

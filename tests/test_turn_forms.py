@@ -357,7 +357,8 @@ def test_movement_from_a_group_to_a_place_in_range_and_co_existence_declared_in_
     assert form.action(pick(form, "Your advisors in Polar Sink become fighters")) == SetCoexistence(
         faction=BG, territory="Polar Sink", advisors=False)
     assert shortcut(form, "Move nothing").action(BG) == SkipMove(faction=BG)  # one click beside the menus
-    assert labels(form_for(movement(impaired=True)).fields[0]) == ["Move nothing"]  # BT-16
+    assert labels(form_for(movement(impaired=True)).fields[0]) == [
+        "Move nothing: a Bene Tleilaxu worthless card bars your moves (BT-16)"]  # issue 25 item 12: say why
 
 
 def test_a_22_a_reach_beyond_one_menu_is_chosen_by_territory_then_sector():

@@ -64,7 +64,7 @@ from engine.actions import (
     UseVoice,
 )
 from engine.ids import Faction
-from engine.model import BidOrder, PromptKind
+from engine.model import BidOrder, Prompt, PromptKind
 from engine.names import counted, faction_name, option_name
 
 
@@ -91,8 +91,24 @@ def _plan(plan: SubmitBattlePlan) -> str:
     parts.append(f"weapon {option_name(plan.weapon)}" if plan.weapon else "no weapon")
     parts.append(f"defense {option_name(plan.defense)}" if plan.defense else "no defense")
     if plan.impair:
-        parts.append("impairing: " + ("no shipping" if plan.impair == "no_shipping" else "no moving") + " next turn")
+        parts.append(_impairing(plan.impair))
     return "the battle plan: " + ", ".join(parts)
+
+
+def _impairing(impair: str) -> str:
+    return "impairing: " + ("no shipping" if impair == "no_shipping" else "no moving") + " next turn"
+
+
+def _attack_plan(plan: SubmitBattlePlan) -> str:
+    """A plan in a BT attack (BT-11, BT-12, BT-32): no dial; the BT fill the weapon slot, the attacked side names
+    the leader attacked and a defense."""
+    parts = [f"weapon {option_name(plan.weapon)}" if plan.weapon else "no weapon"] if plan.faction == \
+        Faction.BENE_TLEILAXU else [option_name(plan.leader)] if plan.leader else []
+    parts.append(f"defense {option_name(plan.defense)}" if plan.defense else "no defense")
+    if plan.impair:
+        parts.append(_impairing(plan.impair))
+    what = "the attack" if plan.faction == Faction.BENE_TLEILAXU else "against the attack"
+    return f"{what}: " + ", ".join(parts)
 
 
 def _storm_cards(action: PlayStormCards) -> str:
@@ -110,10 +126,16 @@ def _traps_and_gifts(traps: dict[str, str], gifts: dict[str, Faction]) -> str:
     return "; ".join(parts) or "no trap and no gift"
 
 
+def _traps(traps: dict[str, str]) -> str:
+    """The setup's traps (BT-5): no gift is possible then."""
+    return "; ".join(f"a trap of {option_name(card)} on {stronghold}" for stronghold, card in traps.items()) or \
+        "no trap"
+
+
 WORDS: dict[type, Callable[[Any], str]] = {
     ChooseTraitor: lambda a: f"keep {option_name(a.leader)} as your traitor",
     PredictWinner: lambda a: f"predict the {faction_name(a.predicted)} win on turn {a.turn}",
-    LayTraps: lambda a: _traps_and_gifts(a.traps, {}),
+    LayTraps: lambda a: _traps(a.traps),
     PlaceStartingTokens: lambda a: "place " + ", ".join(f"{tokens(n)} in {_where(loc)}"
                                                        for loc, n in a.placement.items()),
     DialStorm: lambda a: f"dial {a.value}",
@@ -147,8 +169,8 @@ WORDS: dict[type, Callable[[Any], str]] = {
                          f"{(a.category or '').replace('_', ' ')}") if a.command else "no Voice",
     SubmitBattlePlan: _plan,
     CallTraitor: lambda a: "call the traitor" if a.call else "no traitor call",
-    CaptureLeader: lambda a: {"keep": "keep the captured leader", "kill": "kill him for 2 spice",
-                              "release": "let him go"}[a.choice],
+    CaptureLeader: lambda a: {"keep": "keep the captured leader", "kill": "kill the captured leader for 2 spice",
+                              "release": "let the captured leader go"}[a.choice],
     ChooseBtAttack: lambda a: f"attack {option_name(a.leader)}" if a.leader else "attack no leader",
     ChooseBtImpairment: lambda a: "impair them: " + ("no shipping" if a.impair == "no_shipping" else "no moving")
                                   + " next turn",
@@ -218,8 +240,11 @@ def answers(action: Any, kind: PromptKind) -> bool:
     return isinstance(action, ANSWERS.get(kind, ()))
 
 
-def describe(action: Any) -> str:
-    """The action as its decider would say it, lower case, no full stop."""
+def describe(action: Any, prompt: Prompt | None = None) -> str:
+    """The action as its decider would say it, lower case, no full stop; `prompt`, the decision it answers, tells
+    a plan in a BT attack from a battle plan."""
+    if isinstance(action, SubmitBattlePlan) and prompt is not None and prompt.detail.get("attack"):
+        return _attack_plan(action)
     words = WORDS.get(type(action))
     if words is not None:
         return words(action)

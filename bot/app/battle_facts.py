@@ -14,7 +14,7 @@ from engine.combat import category
 from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, option_name
+from engine.names import card_name, counted, faction_does, option_name, pronouns
 from engine.views import PlayerView
 
 NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
@@ -28,12 +28,13 @@ def _names(items: list[str]) -> str:
 
 
 def _leader(leader_id: str, with_faction: bool = False) -> str:
-    """"Feyd-Rautha (6)", or "Feyd-Rautha (Harkonnen, 6)": a leader's strength (and faction) are public."""
+    """"Feyd-Rautha (strength 6)", or "Feyd-Rautha (Harkonnen, strength 6)": a leader's strength (and faction) are
+    public."""
     try:
         leader = load_game_data().leader(leader_id)
     except (KeyError, LookupError):
         return option_name(leader_id)
-    return f"{leader.name} ({faction_words(leader.faction) + ', ' if with_faction else ''}{leader.strength})"
+    return f"{leader.name} ({faction_words(leader.faction) + ', ' if with_faction else ''}strength {leader.strength})"
 
 
 def _cards(ids: list[str]) -> str:
@@ -54,11 +55,13 @@ def _battle(seen: PlayerView) -> list[str]:
         return []
     sides = (battle.aggressor, battle.defender)
     if battle.attack:
-        leader = _names([_leader(x) for x in battle.leaders.get(battle.defender, [])])
+        attacked = battle.leaders.get(battle.defender, [])
+        whose = pronouns(attacked[0]).possessive if len(attacked) == 1 else "the leader's"
         how = "The trap" if battle.attack == "trap" else "The Bene Tleilaxu"
         rule = "BT-32" if battle.attack == "trap" else "BT-11"
-        return [f"{how} in {battle.territory} attacks {leader} of the {faction_words(battle.defender)} ({rule}): "
-                "only his life is at stake, and tokens only if a lasgun meets a shield (BT-12, BT-14)."]
+        return [f"{how} in {battle.territory} attacks {_names([_leader(x) for x in attacked])} of the "
+                f"{faction_words(battle.defender)} ({rule}): only {whose} life is at stake, and tokens only if a "
+                "lasgun meets a shield (BT-12, BT-14)."]
     facts = [f"The battle in {battle.territory}: the {faction_words(battle.aggressor)} (the aggressor, who win ties) "
              f"against the {faction_words(battle.defender)} (A-13).",
              "Tokens there: " + "; ".join(f"the {faction_words(s)} {_tokens_at(seen, battle.locations, s)}"
@@ -96,7 +99,7 @@ def _prescience(seen: PlayerView, prompt: Prompt) -> list[str]:
     return [*_battle(seen),
             f"Prescience: ask the {faction_words(target)} for one element of their plan (one of: {asked}); they must "
             "answer truthfully, and their plan is then bound to that answer. Only you and they learn it.",
-            f"The {faction_words(target)} hold {counted(_hand_size(seen, target), 'card')}."]
+            f"{faction_does(Faction(target), 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
 
 
 def _answer_words(element: str, option: str) -> str:
@@ -120,7 +123,7 @@ def _voice(seen: PlayerView, prompt: Prompt) -> list[str]:
             f"The Voice: command the {faction_words(target)} to play, or not to play, a kind of card in their plan "
             "(a projectile or poison weapon, a lasgun, a shield, a snooper, a worthless card). They must obey if "
             "they can; a command they cannot obey binds nothing.",
-            f"The {faction_words(target)} hold {counted(_hand_size(seen, target), 'card')}."]
+            f"{faction_does(Faction(target), 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
 
 
 # --- the battle plan (A-13, A-15, BT-12..BT-16, R-34) --------------------------------------------------------
@@ -146,13 +149,14 @@ def _attack_plan(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = prompt.detail
     if seen.viewer != Faction.BENE_TLEILAXU:
         return ["Name your leader and play a defense and/or a worthless card if you like (BT-12); your cards are "
-                "kept if he lives (a worthless card is discarded) and lost if he dies (R-4, R-18)."]
+                "kept if your leader lives (a worthless card is discarded) and lost if your leader dies (R-4, R-18)."]
     facts = ["Fill your weapon slot (R-34): a weapon kills unless the matching defense is played (a lasgun, or a "
-             "Karama as a lasgun, kills through anything, BT-50); a kill earns you his strength in spice (BT-15). "
+             "Karama as a lasgun, kills through anything, BT-50); a kill earns you the leader's strength in spice "
+             "(BT-15). "
              "You may add a worthless card as a defense. Your attack cards are discarded (R-4)."]
     if d.get("impairing"):
-        facts.append("A worthless card alone in the weapon slot impairs his faction next turn instead: no shipping "
-                     "or no moving; you name which with the plan (BT-16, R-17).")
+        facts.append("A worthless card alone in the weapon slot impairs the leader's faction next turn instead: "
+                     "no shipping or no moving; you name which with the plan (BT-16, R-17).")
     return facts
 
 
@@ -188,20 +192,22 @@ def _traitor_call(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = prompt.detail
     opponent = Faction(d["opponent"])
     leader = d.get("leader")
-    facts = [f"The plans in {d.get('territory')} are revealed: the {faction_words(opponent)} are led by "
+    facts = [f"The plans in {d.get('territory')} are revealed: {faction_does(opponent, 'are')} led by "
              + (f"{_leader(leader)}." if leader else "no leader (a cheap hero or nobody).")]
     if d.get("ally"):
         facts.append(f"You answer for your ally the {faction_words(Faction(d['ally']))}: the Harkonnen may use their "
                      "traitors in an ally's battle (A-26).")
-    if "call" in prompt.options:
-        facts.append("You hold his traitor card. Calling him wins the battle outright: your side loses nothing, he "
-                     f"dies, the {faction_words(opponent)} lose every token there and the cards they played, and you "
-                     "receive his strength in spice (A-13).")
-    elif leader and d.get("kwisatz_haderach"):
-        facts.append("The Kwisatz Haderach is beside him: no traitor can be called against him (A-15).")
+    them = pronouns(leader) if leader else None
+    if "call" in prompt.options and them is not None:
+        facts.append(f"You hold {them.possessive} traitor card. Calling {them.object} wins the battle outright: your "
+                     f"side loses nothing, {them.subject} dies, {faction_does(opponent, 'lose')} every token there "
+                     f"and the cards they played, and you receive {them.possessive} strength in spice (A-13).")
+    elif them is not None and d.get("kwisatz_haderach"):
+        facts.append(f"The Kwisatz Haderach is beside {them.object}: no traitor can be called against "
+                     f"{them.object} (A-15).")
     else:
-        facts.append("You hold no traitor card for him: there is nothing to call. Every side is asked, so the table "
-                     "learns nothing from the question.")
+        facts.append("You hold no traitor card for the leader opposing you: there is nothing to call. Every side "
+                     "is asked, so the table learns nothing from the question.")
     return facts
 
 
@@ -213,9 +219,10 @@ def _bt_attack(seen: PlayerView, prompt: Prompt) -> list[str]:
     facts = ["After every battle of the round you may attack one leader who led tokens in a battle this round and "
              "survived, in that battle's territory (BT-11), once a round."]
     facts += [f"{_leader(leader, with_faction=True)} in {target['territory']}." for leader, target in targets.items()]
-    facts.append("The attack is fought like a battle with no dial and no traitors: your weapon against his defense "
-                 "(BT-12); a kill earns you his strength in spice (BT-15); tokens are harmed only when a lasgun meets "
-                 "a shield (BT-14); your attack cards are discarded (R-4).")
+    facts.append("The attack is fought like a battle with no dial and no traitors: your weapon against the "
+                 "attacked leader's defense (BT-12); a kill earns you the leader's strength in spice (BT-15); "
+                 "tokens are harmed only when a lasgun meets a shield (BT-14); your attack cards are discarded "
+                 "(R-4).")
     if seen.own is not None:
         usable = [c for c in seen.own.hand if category(c) in ATTACK_CARDS or card_name(c) == "Karama"]
         facts.append(f"Your cards that can fill the weapon slot: {_cards(usable)}.")
@@ -227,13 +234,23 @@ def _bt_mark(seen: PlayerView, prompt: Prompt) -> list[str]:
     owner = prompt.detail.get("owner")
     facts = [f"Just revived from the tanks: {_names(revived)}" + (f" of the {faction_words(owner)}." if owner else ".")]
     if [o for o in prompt.options if o != "no"]:
-        facts.append("Mark him as your secret traitor (BT-20): once he has won a territory for his faction you may "
-                     "reveal him, send him and those tokens to the tanks and take the territory (BT-23).")
+        facts.append(_mark_words(prompt.detail.get("revived", [])))
     else:
         facts.append("You already marked a leader this turn: one mark a turn (BT-20).")
     facts.append("This chance lasts until the next leader revival or the end of the turn, whichever comes first; "
                  "the game does not wait for it (BT-21).")
     return facts
+
+
+def _mark_words(revived: list[str]) -> str:
+    if len(revived) != 1:
+        return ("Mark one of them as your secret traitor (BT-20): once that leader has won a territory for their "
+                "faction you may reveal the betrayal, send the leader and those tokens to the tanks and take the "
+                "territory (BT-23).")
+    them = pronouns(revived[0])
+    return (f"Mark {them.object} as your secret traitor (BT-20): once {them.subject} has won a territory for "
+            f"{them.possessive} faction you may reveal {them.object}, send {them.object} and those tokens to the "
+            "tanks and take the territory (BT-23).")
 
 
 def _bt_reveal_window(seen: PlayerView, prompt: Prompt) -> list[str]:
@@ -254,8 +271,9 @@ def _bt_reveal_window(seen: PlayerView, prompt: Prompt) -> list[str]:
 TRAP_WORDS = ("A trap is a card from your hand laid face down on a stronghold, one trap a stronghold (BT-30). The "
               "first tokens shipped or moved into it (or placed there at setup) spring it and are frozen for the turn "
               "(BT-31, R-12); at the start of the next battle round the card attacks a random leader of that faction "
-              "(BT-32): a weapon may kill him and earns you his strength, a worthless card impairs them (BT-16), any "
-              "other card does nothing (BT-33); a Karama kills him and every token there (BT-50).")
+              "(BT-32): a weapon may kill that leader and earns you the leader's strength, a worthless card impairs "
+              "the faction (BT-16), any other card does nothing (BT-33); a Karama kills the leader and every token "
+              "there (BT-50).")
 
 
 def _bt_traps(seen: PlayerView, prompt: Prompt) -> list[str]:
@@ -298,8 +316,9 @@ def _hand_swap(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 def _traitor_pick(seen: PlayerView, prompt: Prompt) -> list[str]:
     return ["Your four candidates: " + _names([_leader(x, with_faction=True) for x in prompt.options]) + ".",
-            "Keep one as your traitor, the others go back: when he leads tokens against you (or your ally, if you "
-            "are the Harkonnen), reveal him to win that battle outright and be paid his strength (A-13)."]
+            "Keep one as your traitor, the others go back: when that leader leads tokens against you (or your ally, "
+            "if you are the Harkonnen), reveal the traitor to win that battle outright and be paid the leader's "
+            "strength (A-13)."]
 
 
 def _bg_prediction(seen: PlayerView, prompt: Prompt) -> list[str]:

@@ -16,44 +16,10 @@ from pydantic import BaseModel
 from bot.app.battle_facts import BATTLE_FACTS
 from bot.app.turn_facts import TURN_FACTS
 from bot.app.words import Facts
+from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import option_name
+from engine.names import decision_name, option_name
 from engine.views import PlayerView
-
-# What each kind of decision is called where a player reads it (never the engine's word).
-KIND_NAMES: dict[PromptKind, str] = {
-    PromptKind.TRAITOR_PICK: "your traitor",
-    PromptKind.BG_PREDICTION: "the Bene Gesserit prediction",
-    PromptKind.BT_TRAPS: "the Bene Tleilaxu traps at setup",
-    PromptKind.STARTING_PLACEMENT: "where your starting tokens go",
-    PromptKind.STORM_DIAL: "the storm dial",
-    PromptKind.NEXUS: "alliances at the Nexus",
-    PromptKind.WORM_RIDE: "a ride on Shai-Hulud",
-    PromptKind.BID: "a bid",
-    PromptKind.REVIVAL: "revival",
-    PromptKind.SHIPMENT: "your shipment",
-    PromptKind.MOVEMENT: "your move",
-    PromptKind.SPIRITUAL_ADVISOR: "a spiritual advisor",
-    PromptKind.BATTLE_CHOICE: "which battle to fight",
-    PromptKind.PRESCIENCE: "the prescience question",
-    PromptKind.PRESCIENCE_ANSWER: "the answer to prescience",
-    PromptKind.VOICE: "the Voice",
-    PromptKind.BATTLE_PLAN: "your battle plan",
-    PromptKind.TRAITOR_CALL: "a traitor call",
-    PromptKind.STORM_CARDS: "storm cards (Weather Control, Family Atomics)",
-    PromptKind.TRUTHTRANCE: "a Truthtrance answer",
-    PromptKind.BT_ATTACK: "the Bene Tleilaxu leader attack",
-    PromptKind.BT_MARK: "marking a revived leader",
-    PromptKind.BT_REVEAL_WINDOW: "revealing a traitor after this battle",
-    PromptKind.BT_TRAPS_AND_GIFTS: "Bene Tleilaxu traps and gifts",
-    PromptKind.WORM_PLACEMENT: "where Shai-Hulud appears",
-    PromptKind.GUILD_TIMING: "when the Guild take their turn",
-    PromptKind.HAND_SWAP: "the cards you give back",
-    PromptKind.LEADER_CAPTURE: "a captured leader",
-    PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
-    PromptKind.BT_REVEAL_KARAMA: "a Karama against the Bene Tleilaxu's traitor reveal",
-    PromptKind.BT_ALLY_REVIVAL: "free revival for your ally",
-}
 
 # The rule a decision is asked under, as /rules finds it.
 KIND_RULES: dict[PromptKind, str] = {
@@ -120,15 +86,8 @@ def timestamp(moment: datetime, style: str = "f") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-def kind_name(kind: PromptKind) -> str:
-    """The decision as its decider reads it ("your shipment")."""
-    return KIND_NAMES[kind]
-
-
-def table_kind_name(kind: PromptKind) -> str:
-    """The decision as the table reads it ("their shipment")."""
-    name = kind_name(kind)
-    return "their " + name.removeprefix("your ") if name.startswith("your ") else name
+# A battle plan in a BT attack (BT-11, BT-32), as its decider reads it: the BT's (True), the attacked side's.
+ATTACK_TITLES = {True: "your attack on a leader", False: "your leader under attack"}
 
 
 def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: datetime | None) -> DecisionCard:
@@ -136,8 +95,10 @@ def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: 
     facts = FACTS.get(prompt.kind, _choices_only)(seen, prompt)
     if seen.own is not None and not any("spice" in fact.lower() for fact in facts):
         facts.append(f"Your spice: {seen.own.spice}.")
-    return DecisionCard(title=kind_name(prompt.kind), rule=KIND_RULES[prompt.kind], facts=facts,
-                        default=default, deadline=deadline)
+    attack = prompt.kind == PromptKind.BATTLE_PLAN and prompt.detail.get("attack")  # BT-11, BT-32
+    title = ATTACK_TITLES[seen.viewer == Faction.BENE_TLEILAXU] if attack else decision_name(prompt.kind)
+    rule = ("BT-32" if attack == "trap" else "BT-11") if attack else KIND_RULES[prompt.kind]
+    return DecisionCard(title=title, rule=rule, facts=facts, default=default, deadline=deadline)
 
 
 def _choices_only(seen: PlayerView, prompt: Prompt) -> list[str]:

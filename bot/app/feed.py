@@ -23,13 +23,15 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from bot.app.decision_cards import kind_name, table_kind_name, timestamp
+from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
 from engine.data import load_game_data
 from engine.events import Event
+from engine.factions.bt_reveal_karama import set_aside_prompts
+from engine.flow import ASKED_AGAIN_KINDS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import decision_name, faction_name, table_decision_name
 from engine.phases.turn import PHASE_TITLES
 from engine.views import PlayerView, view
 
@@ -63,7 +65,10 @@ AUCTION = {"card_up", "bid_made", "bid_passed", "card_sold", "auction_returned"}
 WINDOWS = {PromptKind.STORM_DIAL: "Storm dials", PromptKind.STORM_CARDS: "Storm cards",
            PromptKind.TRAITOR_PICK: "Traitor picks", PromptKind.BATTLE_PLAN: "Battle plans",
            PromptKind.TRAITOR_CALL: "Traitor calls", PromptKind.REVIVAL: "Revival", PromptKind.NEXUS: "The Nexus",
-           PromptKind.BT_REVEAL_KARAMA: "Karama against the BT reveal"}
+           PromptKind.BT_REVEAL_KARAMA: "Karama against the Bene Tleilaxu reveal"}
+# BT-51: while a reveal's Karama window is open the decisions open at the reveal are set aside, and come back as
+# they were once it closes (engine/factions/bt_reveal_karama.py): paused, not answered.
+KARAMA_WINDOW_WORDS = "every faction to answer about Karama against the Bene Tleilaxu reveal (BT-51)"
 
 
 def turn_key(turn: int) -> str:
@@ -208,31 +213,47 @@ def _by_window(state: GameState | None) -> dict[tuple[PromptKind, int], list[Pro
 def _counters(before: GameState | None, after: GameState) -> list[OutgoingMessage]:
     """A window of several decisions (a storm-card window, both battle plans...) is one counter in the thread,
     created when it opens and replaced as its deciders answer: how many are still to answer and whom the table
-    waits for (public: the view's awaited). A decision alone has no counter (its update then changes nothing)."""
+    waits for (public: the view's awaited). A decision alone has no counter (its update then changes nothing).
+    A window set aside by a Karama window (BT-51) is told paused, and asked again once that closes."""
     was, now = _by_window(before), _by_window(after)
+    paused = paused_ids(after)
+    resumed = paused_ids(before)
     messages = []
     for window, prompts in now.items():
         if window not in was and window[0] in WINDOWS and len(prompts) > 1:
-            messages.append(_thread(after.turn, _counter_text(window[0], prompts), key=_counter_key(window)))
+            again = any(p.id in resumed for p in prompts)
+            messages.append(_thread(after.turn, _counter_text(window[0], prompts, again=again),
+                                    key=_counter_key(window)))
     for window, prompts in was.items():
         remaining = now.get(window, [])
         if window[0] in WINDOWS and len(remaining) < len(prompts):
+            text = (_paused_text(window[0]) if any(p.id in paused for p in prompts)
+                    else _counter_text(window[0], remaining))
             messages.append(OutgoingMessage(recipient=Recipient(channel=True, thread=turn_key(after.turn)),
-                                            text=_counter_text(window[0], remaining), edit_of=_counter_key(window),
-                                            replace=True))
+                                            text=text, edit_of=_counter_key(window), replace=True))
     return messages
+
+
+def paused_ids(state: GameState | None) -> set[str]:
+    """The decisions set aside while a Karama window is open (BT-51): they come back once it closes."""
+    return {p.id for p in set_aside_prompts(state)} if state is not None else set()
 
 
 def _counter_key(window: tuple[PromptKind, int]) -> str:
     return f"count:{window[0].value}:{window[1]}"
 
 
-def _counter_text(kind: PromptKind, remaining: list[Prompt]) -> str:
-    what = WINDOWS[kind]
+def _counter_text(kind: PromptKind, remaining: list[Prompt], *, again: bool = False) -> str:
+    what = WINDOWS[kind] + (" (asked again after the Karama window)" if again else "")
     if not remaining:
         return f"{what}: all answered."
     waiting = ", ".join(faction_name(p.faction) for p in remaining)
     return f"{what}: {len(remaining)} still to answer ({waiting})."
+
+
+def _paused_text(kind: PromptKind) -> str:
+    return (f"{WINDOWS[kind]}: paused while the factions are asked about Karama against the Bene Tleilaxu reveal; "
+            "they are asked again once that is answered.")
 
 
 def asked_again(before: GameState | None, after: GameState) -> dict[str, str]:
@@ -240,7 +261,8 @@ def asked_again(before: GameState | None, after: GameState) -> dict[str, str]:
     Nexus, a leader back for revival), engine/flow.py `ask_again`. The new decision's id -> the old one's."""
     if before is None:
         return {}
-    closed = {(p.faction, p.kind): p.id for p in before.prompts if after.prompt(p.id) is None}
+    closed = {(p.faction, p.kind): p.id for p in before.prompts
+              if p.kind in ASKED_AGAIN_KINDS and after.prompt(p.id) is None}
     opened = {p.id for p in before.prompts}
     return {p.id: closed[(p.faction, p.kind)] for p in after.prompts
             if p.id not in opened and (p.faction, p.kind) in closed}
@@ -255,7 +277,8 @@ def _calls(before: GameState | None, after: GameState) -> list[str]:
     for prompt in after.prompts:
         if prompt.id in already:
             continue
-        what = "a secret decision (your DM has it)" if prompt.secret else f"{kind_name(prompt.kind)} (your DM has it)"
+        what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
+        what += " (your DM has it)"
         calls.append(f"{mention(prompt.faction.value)}: {what}.")
     return calls
 
@@ -315,7 +338,7 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
         for awaited in seen.awaiting:
             prompt = state.prompt(awaited.prompt_id)
             when = due(prompt) if due is not None and prompt is not None else None
-            what = "a secret decision" if awaited.secret else table_kind_name(awaited.kind)
+            what = "a secret decision" if awaited.secret else table_decision_name(awaited.kind)
             waiting.append(f"{faction_name(awaited.faction)} ({what}" + (f", until {timestamp(when)}" if when else "")
                            + ")")
         lines.append("Waiting for: " + "; ".join(waiting) + ".")

@@ -21,15 +21,13 @@ LOBBY_KEY = "lobby"  # the lobby post's key (OutgoingMessage.key): seats and the
 
 
 def options_text(options: GameOptions) -> str:
-    """The options that differ from the defaults, as `name` (switched on), `name=off` or `name=value`."""
-    default = GameOptions()
-    parts = []
-    for name in GameOptions.model_fields:
-        value = getattr(options, name)
-        if value == getattr(default, name):
-            continue
-        parts.append(name if value is True else f"{name}=off" if value is False else f"{name}={value}")
-    return ", ".join(parts) or "the defaults"
+    """Every option, by the name /game new takes: those switched on, then the numbers; "(the defaults)" when no
+    option was changed."""
+    values = {name: getattr(options, name) for name in GameOptions.model_fields}
+    on = [name for name, value in values.items() if value is True]
+    numbers = [f"{name}={value}" for name, value in values.items() if not isinstance(value, bool)]
+    text = (", ".join(on) + " on, the others off" if on else "every option off") + "; " + ", ".join(numbers)
+    return text + (" (the defaults)" if options == GameOptions() else "")
 
 
 def lobby_text(setup: GameSetup, seats: dict[str, int], settings: dict[str, Any], *, started: bool = False) -> str:

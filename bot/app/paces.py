@@ -66,8 +66,10 @@ class PaceTimes:
         return {ANY_KIND: self.picks} | {kind.value: seconds for kinds, seconds in groups for kind in kinds}
 
     def text(self) -> str:
-        return (f"windows {duration(self.windows)}, picks {duration(self.picks)}, bids {duration(self.bids)}, "
-                f"moves {duration(self.moves)}, battle plans and setup {duration(self.plans)}")
+        return (f"{duration(self.windows)} for a yes or no asked of everyone (a storm card, a traitor call), "
+                f"{duration(self.picks)} for a small choice (the storm dial, a prescience question), "
+                f"{duration(self.bids)} for a bid, {duration(self.moves)} for revival, shipment and movement, "
+                f"{duration(self.plans)} for battle plans, alliances and the setup's choices")
 
 
 PACES: dict[Pace, PaceTimes] = {
@@ -86,7 +88,7 @@ def pace_deadlines(pace: Pace) -> dict[str, int]:
 
 
 def pace_text(pace: Pace) -> str:
-    """The pace as the lobby shows it: "daily (a look in every day): windows 4 h, picks 8 h, ..."."""
+    """The pace as the lobby shows it: "daily (a look in every day): 4 h for a yes or no asked of everyone ..."."""
     times = PACES.get(pace)
     return f"{pace.value} ({PACE_TITLES[pace]})" + (f": {times.text()}" if times is not None else "")
 

@@ -12,9 +12,10 @@ from datetime import datetime
 from bot.app.action_words import answers, describe
 from bot.app.anytime_words import advisor_order_words, ally_revival_order_words, bid_order_words
 from bot.app.decision_cards import build_card
-from bot.app.feed import asked_again, feed_messages, status_board
+from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, ForceDefault, PlayerAction
+from engine.admin import DEADLINE_ADMIN
 from engine.events import BY_STANDING_ORDER, Event
 from engine.flow import DEFAULTS
 from engine.ids import Faction
@@ -23,7 +24,6 @@ from engine.names import counted, faction_name, option_name
 from engine.views import FactionSecrets, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
-DEADLINE_ADMIN = "deadline"  # the admin name under which the service applies an expired decision's default
 
 
 def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[str, str]]:
@@ -134,7 +134,7 @@ def card_in_place(card: OutgoingMessage, old_prompt_id: str) -> OutgoingMessage:
 
 def _default_words(state: GameState, prompt: Prompt) -> str | None:
     maker = DEFAULTS.get(prompt.kind)
-    return describe(maker(state, prompt)) + "." if maker is not None else None  # makers read the state only
+    return describe(maker(state, prompt), prompt) + "." if maker is not None else None  # makers read the state only
 
 
 def closing_messages(before: GameState, after: GameState, action: Action,
@@ -143,20 +143,23 @@ def closing_messages(before: GameState, after: GameState, action: Action,
     closed (or that it is asked again after its decider answered: engine/alliances.py, revival.py, movement.py).
     A card `replaced` by the same decision asked again is not closed: it becomes the new card."""
     messages = []
-    opened_before = {p.id for p in before.prompts}
+    again = set(asked_again(before, after).values())
+    paused = paused_ids(after)
     for prompt in before.prompts:
         if after.prompt(prompt.id) is not None or prompt.id in replaced:
             continue
-        if isinstance(action, ForceDefault) and action.prompt_id == prompt.id:
+        if prompt.id in paused:
+            text = (f"Paused: the game waits for {KARAMA_WINDOW_WORDS}. This decision is asked again, in a new "
+                    "card, once they have.")
+        elif isinstance(action, ForceDefault) and action.prompt_id == prompt.id:
             how = "The deadline passed" if action.admin == DEADLINE_ADMIN else "Forced by the moderator"
             words = _default_words(before, prompt) or "its default."
             text = f"{how}: {words}"
-        elif any(p.faction == prompt.faction and p.kind == prompt.kind and p.id not in opened_before
-                 for p in after.prompts):
-            answered = f"You answered: {describe(action)}. " if _answered(action, prompt) else ""
+        elif prompt.id in again:
+            answered = f"You answered: {describe(action, prompt)}. " if _answered(action, prompt) else ""
             text = f"{answered}Your choices changed: this decision is asked again in a new card."
         elif _answered(action, prompt):
-            text = f"You answered: {describe(action)}."
+            text = f"You answered: {describe(action, prompt)}."
         else:
             text = "Closed: the game moved on."
         messages.append(_closing_line(prompt, text))

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field, StrictInt, ValidationError
 
-from bot.app.decision_cards import kind_name, timestamp
+from bot.app.decision_cards import timestamp
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
 from bot.app.game_files import sign, signature_holds
 from bot.app.history import RulesChanged, events_json, kept_events, last_untold, replay_until, shown
@@ -39,7 +39,6 @@ from bot.app.ports import (
     mention,
 )
 from bot.app.render import (
-    DEADLINE_ADMIN,
     action_messages,
     cancelled_cards,
     card_in_place,
@@ -49,12 +48,13 @@ from bot.app.render import (
 )
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
+from engine.admin import DEADLINE_ADMIN
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import decision_name, faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
 from engine.views import view
@@ -734,7 +734,7 @@ class GameService:
                 grace[decision] = grace.get(decision, 0) + round((later - expires).total_seconds())
                 if stages.get(decision) == LAST:  # a new last call before the new deadline
                     stages[decision] = HALF
-                lines.append(f"- {kind_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
+                lines.append(f"- {decision_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
                 new_due.append(later)
             decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
             told = _correction(by, f"gave {faction_name(faction)} {duration(seconds)} more for {decisions}", reason,
@@ -814,12 +814,12 @@ class GameService:
                 if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(_decision(prompt))]:
                     continue
                 stages[_decision(prompt)] = stage
-                what = "a secret decision" if prompt.secret else kind_name(prompt.kind)
+                what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
                 called.setdefault((stage, what, expires), []).append(mention(prompt.faction.value))
                 lead = "Last call" if stage == LAST else "Reminder"
                 outbox.append(OutgoingMessage(
                     recipient=Recipient(faction=prompt.faction.value),
-                    text=f"{lead}, your decision: {kind_name(prompt.kind)}. Due {timestamp(expires)} "
+                    text=f"{lead}, your decision: {decision_name(prompt.kind)}. Due {timestamp(expires)} "
                          f"({timestamp(expires, 'R')}); then the default your card names is applied for you."))
             thread = Recipient(channel=True, thread=f"turn:{state.turn}")
             for (stage, what, expires), names in called.items():

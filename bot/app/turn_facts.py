@@ -9,10 +9,11 @@ what it costs), in a few short lines.
 from __future__ import annotations
 
 from bot.app.words import Facts, faction_words, tokens, where
+from engine.factions.bt_spice import SPICE_WIN
 from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, option_name
+from engine.names import card_name, counted, option_name, pronouns
 from engine.views import PlayerView
 
 HAJR, WEATHER_CONTROL, FAMILY_ATOMICS = "hajr", "weather_control", "family_atomics"  # engine/cards.py card ids
@@ -78,11 +79,22 @@ def _bid(seen: PlayerView, prompt: Prompt) -> list[str]:
              + (f"you may bid {low} to {most}, or pass." if most > low else f"you may bid {low}, or pass."
                 if most == low else "you cannot outbid it: pass." if d.get("high_bidder") else
                 "you have no spice to bid: pass.")]
+    if seen.viewer == Faction.BENE_TLEILAXU and seen.bt_open_spice and seen.own is not None:
+        facts.append(_declaration_at_stake(seen.own.spice - seen.bt_open_spice))
     if d.get("allies"):
         facts.append(f"Your ally ({_allies(prompt)}) may pay part of a bid (A-8): `/play bid amount:N ally_pays:M`.")
     if seen.own is not None and seen.viewer is not None:
         facts.append(f"Your hand: {len(seen.own.hand)} of {hand_limit(seen.viewer)} cards.")
     return facts
+
+
+def _declaration_at_stake(hidden: int) -> str:
+    """BT-27, BT-28: a declaration running, what a bid won would do to it (hidden spice is spent first)."""
+    shown = f"{SPICE_WIN} of your spice lie in open view (your spice-win declaration, BT-27)"
+    if not hidden:
+        return f"{shown}: any bid, if you win the card, leaves you below {SPICE_WIN} and ends the declaration (BT-28)."
+    return (f"{shown}. Your hidden spice goes first: a bid above {hidden}, if you win the card, leaves you below "
+            f"{SPICE_WIN} and ends the declaration (BT-28).")
 
 
 # --- revival (A-7, A-15, BT-60) ------------------------------------------------------------------------
@@ -171,11 +183,13 @@ def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
     distance = int(d["range"])
     why = ("ornithopters: you have tokens in Arrakeen or Carthag" if d.get("ornithopters")
            else "the Fremen move two" if seen.viewer == Faction.FREMEN and distance == 2 else "no ornithopters")
-    facts = [f"You may move one group {distance} territor{'y' if distance == 1 else 'ies'} ({why}), around the "
-             "storm and full strongholds.",
-             f"Your tokens: {_own_groups(seen)}."]
     if d.get("impaired"):
-        facts.append("A Bene Tleilaxu worthless card bars you from moving your tokens this turn (BT-16).")
+        facts = ["A Bene Tleilaxu worthless card bars you from moving your tokens this turn (BT-16): you can only "
+                 "move nothing."]
+    else:
+        facts = [f"You may move one group {distance} territor{'y' if distance == 1 else 'ies'} ({why}), around the "
+                 "storm and full strongholds."]
+    facts.append(f"Your tokens: {_own_groups(seen)}.")
     coexist = d.get("coexist") or {}
     if coexist.get("advisors") or coexist.get("fighters"):
         facts.append("You may also declare co-existence in a territory (A-15): your tokens there become advisors, "
@@ -249,8 +263,9 @@ def _truthtrance(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _leader_capture(seen: PlayerView, prompt: Prompt) -> list[str]:
-    return [f"You captured {option_name(prompt.detail['leader'])}: keep him (he may lead for you), kill him for "
-            "spice, or let him go home."]
+    them = pronouns(prompt.detail["leader"])
+    return [f"You captured {option_name(prompt.detail['leader'])}: keep {them.object} ({them.subject} may lead for "
+            f"you), kill {them.object} for spice, or let {them.object} go home."]
 
 
 TURN_FACTS: dict[PromptKind, Facts] = {

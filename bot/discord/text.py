@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
-from bot.app.decision_cards import table_kind_name, timestamp
+from bot.app.decision_cards import timestamp
 from bot.app.feed import cancellation_text
 from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
@@ -16,7 +16,7 @@ from bot.app.service import NotAllowed
 from bot.app.words import whole_number
 from engine.ids import Faction
 from engine.model import Prompt
-from engine.names import faction_name
+from engine.names import faction_name, table_decision_name
 from engine.options import GameOptions
 from engine.views import PlayerView
 
@@ -148,7 +148,7 @@ def status_text(game: GameRecordRow, table: PlayerView, due: Mapping[str, dateti
     elif table.awaiting:
         lines.append("Waiting for:")
         for awaited in table.awaiting:
-            line = (f"- {faction_name(awaited.faction)}: {table_kind_name(awaited.kind)}"
+            line = (f"- {faction_name(awaited.faction)}: {table_decision_name(awaited.kind)}"
                     f"{' (secret)' if awaited.secret else ''}, decision {awaited.prompt_id}")
             if (when := due.get(awaited.prompt_id)) is not None:
                 line += f", due {timestamp(when)} ({timestamp(when, 'R')})"

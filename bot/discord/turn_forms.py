@@ -47,7 +47,7 @@ from engine.captives import KILL_REWARD
 from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import leader_name, option_name
+from engine.names import leader_name, option_name, pronouns
 from engine.phases.shipment import WITH_SHIPMENT, ship_back_cost, shipment_cost
 
 BID_RAISES = 4  # one-click bids: the lowest legal bid and the next three; any other amount is typed
@@ -290,8 +290,10 @@ def _movement(prompt: Prompt) -> Form:
                *(Choice(f"Co-exist in {t}: your tokens there become advisors", ("advisors", t))
                  for t in coexist.get("advisors", [])),
                *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in coexist.get("fighters", [])))
-    if not sources:  # an impairment (BT-16): one button
-        return _single(prompt, "Movement", [Choice("Move nothing", NOTHING)], lambda f, v: SkipMove(faction=f))
+    if not sources:  # one button, saying why
+        why = "a Bene Tleilaxu worthless card bars your moves (BT-16)" if d.get("impaired") else "no group can move"
+        return _single(prompt, "Movement", [Choice(f"Move nothing: {why}", NOTHING)],
+                       lambda f, v: SkipMove(faction=f))
     first = Field("From", sources)  # moving nothing: a button beside the menus
     by_sector = not all(len(d["destinations"][source]) <= MAX_CHOICES for source in moves)
 
@@ -455,7 +457,8 @@ def _truthtrance(prompt: Prompt) -> Form:  # engine/cards.py: YES, NO = "yes", "
 
 def _leader_capture(prompt: Prompt) -> Form:  # engine/captives.py CHOICES
     leader = option_name(prompt.detail["leader"])
-    labels = {"keep": f"Keep {leader}: he leads for you", "kill": f"Kill {leader}: +{KILL_REWARD} spice",
+    labels = {"keep": f"Keep {leader}: {pronouns(prompt.detail['leader']).subject} leads for you",
+              "kill": f"Kill {leader}: +{KILL_REWARD} spice",
               "release": f"Let {leader} go home"}
     return _single(prompt, "Captured leader", [Choice(labels[o], o) for o in prompt.options],
                    lambda f, v: CaptureLeader(faction=f, choice=v))

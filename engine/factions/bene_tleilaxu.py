@@ -6,7 +6,7 @@ from engine.board import territory_of, tokens_in_territory
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState
-from engine.names import counted, faction_name
+from engine.names import counted, faction_does
 
 ALLY_TOKENS, ALLY_LEADERS = 6, 2  # BT-60
 
@@ -23,7 +23,8 @@ def spring_trap_if_laid(state: GameState, territory: str, faction: Faction, toke
     trap.frozen = tokens
     log.public(
         "trap_triggered",
-        f"{faction_name(faction)} spring the Bene Tleilaxu trap on {territory}: their {counted(tokens, 'token')} "
+        f"{faction_does(faction, 'spring', start=True)}"
+        f" the Bene Tleilaxu trap on {territory}: their {counted(tokens, 'token')} "
         f"that sprang it {'is' if tokens == 1 else 'are'} frozen there this turn, and the trap strikes one of "
         "their leaders at the start of the next battle round (BT-31, BT-32).",
         territory=territory, faction=faction.value, tokens=tokens,

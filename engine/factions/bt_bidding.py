@@ -29,7 +29,7 @@ from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.karama import counts_as_karama, karama_cards, karama_words
 from engine.model import GameState, Prompt, PromptKind, Trap
-from engine.names import card_name, faction_name
+from engine.names import card_name, faction_does, faction_name
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
@@ -237,7 +237,8 @@ def karama_destroy_trap(state: GameState, action: KaramaDestroyTrap, log: EventL
     state.treachery_discard.append(trap.card)
     log.public(
         "karama_vs_bt",
-        f"{faction_name(action.faction)} play {karama_words(action.card)} to destroy the Bene Tleilaxu trap on "
+        f"{faction_does(action.faction, 'play', start=True)}"
+        f" {karama_words(action.card)} to destroy the Bene Tleilaxu trap on "
         f"{action.stronghold}: "
         f"it was {card_name(trap.card)}, now discarded (BT-51).",
         faction=action.faction.value, card=action.card, use="destroy_trap", stronghold=action.stronghold,

@@ -12,7 +12,7 @@ from engine.economy import collect_spice
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState
-from engine.names import faction_name, location_label
+from engine.names import faction_does, location_label
 
 BT = Faction.BENE_TLEILAXU
 
@@ -24,7 +24,8 @@ def tokens_arrive(state: GameState, territory: str, faction: Faction, log: Event
         state.victories = [v for v in state.victories if not (v.stronghold and v.territory == territory)]
     if state.bt is not None and territory in state.bt.controlled:
         state.bt.controlled.remove(territory)
-        log.public("bt_control_ended", f"{faction_name(faction)} enter {territory}: the Bene Tleilaxu control of it "
+        log.public("bt_control_ended", f"{faction_does(faction, 'enter', start=True)}"
+                                       f" {territory}: the Bene Tleilaxu control of it "
                    "ends (BT-24).", territory=territory, faction=faction.value)
 
 

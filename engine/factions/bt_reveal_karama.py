@@ -38,7 +38,7 @@ from engine.forces import wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, is_karama, karama_cards, karama_words
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow
-from engine.names import faction_name, leader_name
+from engine.names import faction_does, faction_name, faction_possessive, leader_name, pronouns
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -138,10 +138,11 @@ def _cancel(state: GameState, window: RevealKaramaWindow, faction: Faction, log:
     card = _card_to_spend(state, faction)
     state.faction(faction).hand.remove(card)
     state.treachery_discard.append(card)
-    log.public("karama_played", f"{faction_name(faction)} play {karama_words(card)}: the Bene Tleilaxu reveal of "
-               f"{leader_name(window.leader)} is cancelled. He stays with the {faction_name(window.faction)} and "
-               "so do their tokens (BT-26, BT-51, R-31).", faction=faction.value,
-               advantage=Advantage.BT_TRAITOR_REVEAL.value, card=card, leader=window.leader)
+    log.public("karama_played", f"{faction_does(faction, 'play', start=True)}"
+                                f" {karama_words(card)}: the Bene Tleilaxu reveal of "
+               f"{leader_name(window.leader)} is cancelled. {pronouns(window.leader).subject.capitalize()} stays with "
+               f"the {faction_name(window.faction)} and so do their tokens (BT-26, BT-51, R-31).",
+               faction=faction.value, advantage=Advantage.BT_TRAITOR_REVEAL.value, card=card, leader=window.leader)
 
 
 def _betray(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None:
@@ -159,8 +160,8 @@ def _betray(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None
             state.bt.controlled.append(record.territory)
         taken.append((record.territory, lost))
     where = " and ".join(f"{lost} token{'s' if lost != 1 else ''} in {territory}" for territory, lost in taken)
-    log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with the "
-               f"{faction_name(window.faction)}'s {where}; the Bene Tleilaxu now control "
+    log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with "
+               f"{faction_possessive(window.faction)} {where}; the Bene Tleilaxu now control "
                f"{' and '.join(t for t, _ in taken)} and gain no spice (BT-23).", leader=leader,
                faction=window.faction.value, territories=[t for t, _ in taken], tokens=sum(lost for _, lost in taken))
 

@@ -28,7 +28,7 @@ from engine.flow import handles
 from engine.ids import Faction
 from engine.karama import karama_words
 from engine.model import GameState
-from engine.names import faction_name
+from engine.names import faction_does
 
 BT = Faction.BENE_TLEILAXU
 SPICE_WIN = 35  # BT-27, R-9: at least 35
@@ -98,7 +98,8 @@ def karama_tax_bt(state: GameState, action: KaramaTaxBt, log: EventLog) -> None:
         pay(state, BT, amount, None, "BT-51", "The Karama tax")
     log.public(
         "karama_vs_bt",
-        f"{faction_name(action.faction)} play {karama_words(action.card)} to tax the Bene Tleilaxu: they pay {amount} "
+        f"{faction_does(action.faction, 'play', start=True)}"
+        f" {karama_words(action.card)} to tax the Bene Tleilaxu: they pay {amount} "
         "spice to the bank "
         f"(BT-51{'; all they had' if amount < KARAMA_TAX else ''}).",
         faction=action.faction.value, card=action.card, use="tax", amount=amount,

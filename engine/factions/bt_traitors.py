@@ -38,7 +38,7 @@ from engine.factions.bt_reveal_karama import open_karama_window
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import BattleVictory, GameState, Prompt, PromptKind
-from engine.names import faction_name, leader_name
+from engine.names import faction_name, leader_name, pronouns
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
@@ -120,11 +120,13 @@ def mark_traitor(state: GameState, action: MarkBtTraitor, log: EventLog) -> None
                             "You already marked a leader as your traitor this turn; at most one a turn.", [NO])
     if not is_alive(state, leader):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-22",
-                            f"{leader_name(leader)} has died since his revival and cannot be marked.", [NO])
+                            f"{leader_name(leader)} has died since being revived and cannot be marked.", [NO])
     state.bt.marked.append(leader)
     state.bt.last_mark_turn = state.turn
-    log.private("bt_traitor_marked", BT, f"You mark {leader_name(leader)} as your traitor (BT-20). Reveal him "
-                "when he has won a territory for his faction (BT-23).", leader=leader)
+    them = pronouns(leader)
+    log.private("bt_traitor_marked", BT, f"You mark {leader_name(leader)} as your traitor (BT-20). Reveal "
+                f"{them.object} when {them.subject} has won a territory for {them.possessive} faction (BT-23).",
+                leader=leader)
 
 
 @default_for(PromptKind.BT_MARK)
@@ -177,17 +179,20 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
     betrayals = open_betrayals(state, leader)
     if not betrayals:
         beside_kh = any(v.leader == leader and v.with_kwisatz_haderach for v in state.victories)
-        why = ("the Kwisatz Haderach fought beside him there (R-19)" if beside_kh else
-               "he has not just won a territory whose tokens they can still betray")
+        them = pronouns(leader)
+        why = (f"the Kwisatz Haderach fought beside {them.object} there (R-19)" if beside_kh else
+               f"{them.subject} has not just won a territory whose tokens they can still betray")
         log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
-                   f"{faction_name(faction)} as their traitor, to no effect: {why}. He stays with his faction (R-8).",
+                   f"{faction_name(faction)} as their traitor, to no effect: {why}. "
+                   f"{them.subject.capitalize()} stays with {them.possessive} faction (R-8).",
                    leader=leader, faction=faction.value, effect=False)
         return
-    log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} as their traitor! He won "
-               f"{' and '.join(v.territory for v in betrayals)} for the {faction_name(faction)}: unless a Karama "
-               "cancels the reveal, he goes to the tanks with their tokens there and the Bene Tleilaxu take "
-               "control (BT-23, BT-51).", leader=leader, faction=faction.value, effect=True,
-               territories=[v.territory for v in betrayals])
+    them = pronouns(leader)
+    log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} as their traitor! "
+               f"{them.subject.capitalize()} won {' and '.join(v.territory for v in betrayals)} for the "
+               f"{faction_name(faction)}: unless a Karama cancels the reveal, {them.subject} goes to the tanks with "
+               "their tokens there and the Bene Tleilaxu take control (BT-23, BT-51).",
+               leader=leader, faction=faction.value, effect=True, territories=[v.territory for v in betrayals])
     open_karama_window(state, leader, faction, betrayals, log)  # BT-51: the effect waits for the answers
 
 

@@ -36,7 +36,7 @@ from engine.forces import destroy_every_token, send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
-from engine.names import advisors_among, card_name, counted, faction_name, leader_name
+from engine.names import advisors_among, card_name, counted, faction_does, faction_name, leader_name
 from engine.order import storm_order
 from engine.phases import bt_attack
 from engine.phases.battle_plans import (
@@ -322,9 +322,10 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
     battle.prescience_answer = action.answer
     shown = describe_element(element, action.answer)
     audience = (battle.prescience_asker, action.faction)
-    log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} will play "
-                f"{shown} as their {element}. The plan is bound to it.", element=element, answer=action.answer)
-    log.public("decision_made", f"{faction_name(action.faction)} answered the prescience question.",
+    told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as their {element}")
+    log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} {told}. The plan is "
+                "bound to it.", element=element, answer=action.answer)
+    log.public("decision_made", f"{faction_does(action.faction, 'answered', start=True)} the prescience question.",
                faction=action.faction.value, kind=PromptKind.PRESCIENCE_ANSWER.value)
 
 
@@ -377,7 +378,7 @@ def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog
     battle.plans[action.faction] = plan
     log.private("plan_submitted", action.faction, "Your battle plan: " + describe_plan(plan) + ".",
                 plan=plan.model_dump(mode="json"), prompt=prompt.id)
-    log.public("decision_made", f"{faction_name(action.faction)} submitted a battle plan.",
+    log.public("decision_made", f"{faction_does(action.faction, 'submitted', start=True)} a battle plan.",
                faction=action.faction.value, kind=PromptKind.BATTLE_PLAN.value)
 
 
@@ -488,7 +489,7 @@ def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
         side = _helper_in(state, battle, action.faction)
         if side is not None and battle.plans[side[1]].kwisatz_haderach:
             raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "The Kwisatz Haderach accompanies the leader "
-                                "opposing you: no traitor can be called against him.", ["no"])
+                                "opposing you: no traitor can be called against that leader.", ["no"])
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-13",
                             "You hold no traitor card for the leader opposing you.", ["no"])
     _record_traitor_answer(state, battle, action.faction, action.call, log)
@@ -502,7 +503,7 @@ def _record_traitor_answer(state: GameState, battle: Battle, faction: Faction, c
     words = "call a traitor" if call else "call no traitor"
     log.private("traitor_answer", faction, f"{BY_STANDING_ORDER}, you {words}." if by_order else f"You {words}.",
                 call=call)
-    log.public("decision_made", f"{faction_name(faction)} answered the traitor question.",
+    log.public("decision_made", f"{faction_does(faction, 'answered', start=True)} the traitor question.",
                faction=faction.value, kind=PromptKind.TRAITOR_CALL.value)
 
 
@@ -560,7 +561,8 @@ def _pay_dialed_spice(state: GameState, battle: Battle, keepers: list[Faction], 
         if not amount or side in keepers:
             continue
         pay(state, side, amount, None, "A-15", "The spice dialed")
-        log.public("combat_spice_paid", f"{faction_name(side)} pay the {amount} spice that backed their dial to "
+        log.public("combat_spice_paid", f"{faction_does(side, 'pay', start=True)}"
+                                        f" the {amount} spice that backed their dial to "
                    "the bank (A-15 advanced combat).", faction=side.value, spice=amount, territory=battle.territory)
 
 

@@ -219,9 +219,9 @@ def head_problem(battle: Battle, faction: Faction, hand: dict, leader: str | Non
     if kwisatz_haderach and not leader:
         return "The Kwisatz Haderach accompanies a leader, never a cheap hero, and cannot fight alone (A-15).", None
     if leader and cheap_hero:
-        return "A plan has a leader or a cheap hero in his place, not both.", None
+        return "A plan has a leader or a cheap hero in the leader's place, not both.", None
     if leader and leader not in hand["leaders"]:
-        return "That leader cannot fight here: he is dead, not yours, or fought elsewhere this turn.", hand["leaders"]
+        return "That leader cannot fight here: dead, not yours, or already fought elsewhere this turn.", hand["leaders"]
     if cheap_hero and cheap_hero not in hand["cheap_heroes"]:
         return "You must hold the cheap hero you play.", hand["cheap_heroes"]
     if not leader and not cheap_hero and heads:

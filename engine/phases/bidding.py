@@ -23,7 +23,7 @@ from engine.hands import hand_full
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
-from engine.names import card_name, counted, faction_name
+from engine.names import card_name, counted, faction_does, faction_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -244,7 +244,8 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
     if not state.setup.options.pass_is_final:
         b.passed = []  # without A-6 `pass_is_final`, everyone else must pass again after a new bid
     support = f" ({faction_name(ally)} pay {ally_pays} of it, A-8)" if ally_pays else ""
-    log.public("bid_made", f"{faction_name(faction)} bid {amount} spice for {_ordinal_card(b)}{support}.",
+    log.public("bid_made", f"{faction_does(faction, 'bid', start=True)}"
+                           f" {amount} spice for {_ordinal_card(b)}{support}.",
                faction=faction.value, amount=amount, card_number=b.card_number,
                ally=ally.value if ally_pays else None, ally_pays=ally_pays)
 
@@ -252,7 +253,8 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
 def _record_pass(state: GameState, faction: Faction, log: EventLog) -> None:
     b = state.bidding
     b.passed.append(faction)
-    log.public("bid_passed", f"{faction_name(faction)} pass on {_ordinal_card(b)}.", faction=faction.value,
+    log.public("bid_passed", f"{faction_does(faction, 'pass', start=True)}"
+                             f" on {_ordinal_card(b)}.", faction=faction.value,
                card_number=b.card_number)
 
 
@@ -305,9 +307,9 @@ def _sell(state: GameState, log: EventLog) -> None:
     log.private("card_bought", buyer, f"You bought card {b.card_number}: {card_name(card)}."
                 + (f" You paid {paid} spice of your bid of {price}: all you had." if short else ""),
                 card_number=b.card_number, card=card)
-    log.public("card_sold", f"{faction_name(buyer)} buy {_ordinal_card(b)}, paid to {receiver}: their bid of {price} "
-               "spice was more than they had left, and they pay what they have." if short else
-               f"{faction_name(buyer)} buy {_ordinal_card(b)} for {price} spice, paid to {receiver}"
+    log.public("card_sold", f"{faction_does(buyer, 'buy', start=True)} {_ordinal_card(b)}, paid to {receiver}: their "
+               f"bid of {price} spice was more than they had left, and they pay what they have." if short else
+               f"{faction_does(buyer, 'buy', start=True)} {_ordinal_card(b)} for {price} spice, paid to {receiver}"
                + (f", but for the Emperor's own {own_share}, paid to the bank (A-29)." if own_share else "."),
                faction=buyer.value, card_number=b.card_number, price=price,
                paid_to=emperor.value if to_emperor else "bank", **({"short": True} if short else {}))

@@ -16,7 +16,7 @@ from engine.events import EventLog
 from engine.factions.bt_control import bt_collect
 from engine.flow import runs_phase
 from engine.model import GameState, Phase
-from engine.names import faction_name, location_label
+from engine.names import faction_does, faction_name, location_label
 from engine.order import storm_order
 from engine.phases.end_of_turn import end_turn
 
@@ -39,7 +39,7 @@ def run_collection(state: GameState, log: EventLog) -> bool:
             if not tokens or spice_location not in state.spice_on_board:
                 continue
             taken = collect_spice(state, faction, spice_location, tokens * collection_rate(state, faction))
-            log.public("spice_collected", f"{faction_name(faction)} collect {taken} spice in "
+            log.public("spice_collected", f"{faction_does(faction, 'collect', start=True)} {taken} spice in "
                        f"{location_label(spice_location)}.", faction=faction.value, location=spice_location,
                        spice=taken)
     if state.setup.options.increased_spice_flow:

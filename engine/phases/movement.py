@@ -40,7 +40,7 @@ from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
-from engine.names import faction_name, location_label
+from engine.names import faction_does, faction_name, location_label
 from engine.order import storm_order
 from engine.phases.revival import open_revival_prompts
 from engine.phases.shipment import (
@@ -259,7 +259,8 @@ def _allies_apart(state: GameState, faction: Faction, log: EventLog) -> None:
         if territory == POLAR_SINK or not any(tokens_in_territory(state, territory, a) for a in allies):
             continue
         lost = sum(wipe_out(state, loc, faction) for loc in locations_of(territory))
-        log.public("allies_apart", f"{faction_name(faction)} end their movement sharing {territory} with their ally: "
+        log.public("allies_apart", f"{faction_does(faction, 'end', start=True)}"
+                                   f" their movement sharing {territory} with their ally: "
                    f"their {lost} token{'s' if lost != 1 else ''} there go to the tanks (A-8).",
                    faction=faction.value, territory=territory, tokens=lost)
 
@@ -394,7 +395,8 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
         return
     tokens_leave(state, territory_of(source), faction)  # betrayed tokens moving out end the BT's wait
     move_tokens(state, faction, {source: action.tokens}, location, log)  # elites go along
-    log.public("moved", f"{faction_name(faction)} move {action.tokens} token{'s' if action.tokens != 1 else ''} "
+    log.public("moved", f"{faction_does(faction, 'move', start=True)}"
+                        f" {action.tokens} token{'s' if action.tokens != 1 else ''} "
                f"from {location_label(source)} to {location_label(location)}.", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens)
 
@@ -406,7 +408,7 @@ def skip_move(state: GameState, action: SkipMove, log: EventLog) -> None:
 
 
 def _record_no_move(faction: Faction, log: EventLog) -> None:
-    log.public("move_skipped", f"{faction_name(faction)} do not move this turn.", faction=faction.value)
+    log.public("move_skipped", f"{faction_does(faction, 'do', start=True)} not move this turn.", faction=faction.value)
 
 
 def _waive_move(state: GameState, faction: Faction, log: EventLog) -> None:

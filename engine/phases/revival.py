@@ -32,7 +32,7 @@ from engine.flow import ask_again, default_for, handles, open_prompt, sampler_fo
 from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import counted, faction_name, leader_name, option_name
+from engine.names import counted, faction_does, faction_name, leader_name, option_name
 from engine.order import storm_order
 from engine.rng import Rng
 
@@ -333,7 +333,7 @@ def _check_leader(state: GameState, faction: Faction, leader: str) -> None:
                             list(in_tanks))
     if not revivable_leaders(state, faction):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE,
-                            f"A leader may be revived only when all five of your leaders are in the tanks; "
+                            "A leader may be revived only when all five of your leaders are in the tanks; "
                             f"{len(in_tanks)} are.")
 
 
@@ -355,10 +355,10 @@ def _describe(state: GameState, faction: Faction, action: Revive, free: int, cos
     if action.kwisatz_haderach:
         parts.append(f"the Kwisatz Haderach for {KH_COST} spice")
     if not parts:
-        return f"{faction_name(faction)} revive nothing this turn."
-    text = f"{faction_name(faction)} revive " + " and ".join(parts)
+        return f"{faction_does(faction, 'revive', start=True)} nothing this turn."
+    text = f"{faction_does(faction, 'revive', start=True)} " + " and ".join(parts)
     if granted:
-        text += ", free, by their alliance with the Bene Tleilaxu (BT-60)"
+        text += ", free by their alliance with the Bene Tleilaxu (BT-60)"
     if cost:
         # BT-10: revival payments go to the BT and are shown on the table.
         text += f"; {cost} spice paid to " + (f"the {faction_name(payee)} (BT-10)" if payee else "the bank")
@@ -399,7 +399,8 @@ def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> Non
     parts = [f"{action.tokens} token{'s' if action.tokens != 1 else ''}"] if action.tokens else []
     parts += [leader_name(leader) for leader in action.leaders]
     what = " and ".join(parts) if parts else "nothing"
-    log.public("revived", f"{faction_name(faction)} revive {what}, free, by their alliance with the Bene Tleilaxu "
+    log.public("revived", f"{faction_does(faction, 'revive', start=True)}"
+                          f" {what}, free by their alliance with the Bene Tleilaxu "
                "(BT-60).", faction=faction.value, tokens=action.tokens, free=action.tokens,
                leaders=list(action.leaders), leader=action.leaders[0] if action.leaders else None, cost=0,
                paid_to=None)

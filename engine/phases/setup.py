@@ -13,7 +13,7 @@ from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_f
 from engine.forces import land
 from engine.ids import Faction
 from engine.model import BtState, FactionState, GameState, Phase, Prediction, Prompt, PromptKind
-from engine.names import card_name, faction_name, leader_name, location_label
+from engine.names import card_name, faction_does, faction_name, leader_name, location_label
 from engine.options import GameSetup
 from engine.phases.turn import start_phase
 from engine.rng import Rng
@@ -187,7 +187,8 @@ def choose_traitor(state: GameState, action: ChooseTraitor, log: EventLog) -> No
     state.traitor_deck_unused += [t for t in prompt.options if t != action.leader]
     log.private("traitor_chosen", action.faction, f"You keep {leader_name(action.leader)} as your traitor.",
                 leader=action.leader)
-    log.public("decision_made", f"{faction_name(action.faction)} chose a traitor.", faction=action.faction.value,
+    log.public("decision_made", f"{faction_does(action.faction, 'chose', start=True)}"
+                                " a traitor.", faction=action.faction.value,
                kind=PromptKind.TRAITOR_PICK.value)
 
 
@@ -243,7 +244,8 @@ def lay_traps(state: GameState, action: LayTraps, log: EventLog) -> None:
     )
     log.public(
         "traps_laid",
-        ("The Bene Tleilaxu lay face-down traps on " + ", ".join(laid) + ".") if laid
+        (f"The Bene Tleilaxu lay {'a face-down trap' if len(laid) == 1 else 'face-down traps'} on "
+         + ", ".join(laid) + ".") if laid
         else "The Bene Tleilaxu lay no traps.",
         strongholds=laid,
     )

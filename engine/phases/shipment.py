@@ -25,7 +25,7 @@ from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import counted, faction_name, location_label
+from engine.names import counted, faction_does, faction_name, location_label
 from engine.rng import Rng
 from engine.special_karama import shipment_stopped
 
@@ -218,7 +218,7 @@ def _pay_shipment(state: GameState, faction: Faction, cost: int, ally: Faction |
             pay(state, payer, amount, GUILD if to_guild and payer != GUILD else None, RULE_SHIP, "This shipment")
     words = f"for {cost} spice, paid to " + ("the Spacing Guild" if to_guild else "the bank")
     if ally is not None and ally_pays:
-        words += f" ({faction_name(ally)} pay {ally_pays} of it, A-8)"
+        words += f" ({faction_does(ally, 'pay')} {ally_pays} of it, A-8)"
     return words
 
 
@@ -282,7 +282,8 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
             return
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     from_reserves(state, faction, location, action.tokens, log)
-    log.public("shipped", f"{faction_name(faction)} ship {action.tokens} token{'s' if action.tokens != 1 else ''} "
+    log.public("shipped", f"{faction_does(faction, 'ship', start=True)}"
+                          f" {action.tokens} token{'s' if action.tokens != 1 else ''} "
                f"to {location_label(location)} {words}.", faction=faction.value, to_location=location,
                tokens=action.tokens, cost=cost)
     _offer_advisor(state, faction, location, log)
@@ -298,7 +299,7 @@ def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
     location = resolve_location(action.to_location, rule)
     if territory_of(location) not in board.fremen_shipping_territories:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
-                            f"The Fremen bring their tokens only to The Great Flat or a territory near it, "
+                            "The Fremen bring their tokens only to The Great Flat or a territory near it, "
                             f"not {territory_of(location)}.", list(board.fremen_shipping_territories))
     location = _check_destination(state, faction, location, rule)
     if action.ally_pays:
@@ -381,7 +382,7 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
     answers it when it is asked). Shipments and moves are public: the table reads each answer as it comes."""
     take_prompt(state, action.faction, PromptKind.SHIPMENT, RULE_SHIP)
     state.movement.no_move = action.no_move
-    log.public("shipment_skipped", f"{faction_name(action.faction)} do not ship this turn.",
+    log.public("shipment_skipped", f"{faction_does(action.faction, 'do', start=True)} not ship this turn.",
                faction=action.faction.value)
 
 

@@ -257,8 +257,11 @@ def place_worm(state: GameState, action: PlaceWorm, log: EventLog) -> None:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-21",
                             f"The Fremen place Shai-Hulud in a sand territory, not {action.territory!r}.",
                             prompt.options)
-    log.public("worm_placed", f"Shai-Hulud! The Fremen place the worm in {action.territory}: it devours it (A-21, "
-               "A-28).", card=prompt.detail["card"], territory=action.territory)
+    prey = any(state.forces.get(loc) or state.spice_on_board.get(loc) for loc in locations_of(action.territory))
+    # what it devours is told next, one line a faction and the spice (devour_territory)
+    log.public("worm_placed", f"Shai-Hulud! The Fremen place the worm in {action.territory} (A-21, A-28)"
+               + ("." if prey else ": there is nothing there for it to devour."), card=prompt.detail["card"],
+               territory=action.territory)
     devour_territory(state, action.territory, log)
 
 

@@ -19,7 +19,7 @@ from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_f
 from engine.forces import sweep
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import counted, faction_name
+from engine.names import counted, faction_does, faction_name
 from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -124,7 +124,7 @@ def dial_storm(state: GameState, action: DialStorm, log: EventLog) -> None:
     else:
         state.storm_dials[action.faction] = action.value
     log.private("storm_dialed", action.faction, f"You dialed {action.value} for the storm.", value=action.value)
-    log.public("decision_made", f"{faction_name(action.faction)} dialed the storm.",
+    log.public("decision_made", f"{faction_does(action.faction, 'dialed', start=True)} the storm.",
                faction=action.faction.value, kind=PromptKind.STORM_DIAL.value)
 
 

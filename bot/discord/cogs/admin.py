@@ -17,7 +17,7 @@ from bot.discord.common import NO_MENTIONS, answer, game_here, manages_server, r
 from bot.discord.errors import report
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.ids import Faction
-from engine.names import faction_name
+from engine.names import faction_name, faction_possessive
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
@@ -219,7 +219,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             due = await self.bot.service.grace(game.game_id, Faction(faction), round(hours * 3600),
                                                **self._who(interaction, reason))
             self.bot.wake_outbox()
-            await answer(interaction, f"Done: {faction_name(Faction(faction))}'s open decisions are now due "
+            await answer(interaction, f"Done: {faction_possessive(Faction(faction))} open decisions are now due "
                                       + ", ".join(timestamp(moment) for moment in due) + ".")
 
     async def _correct(self, interaction: discord.Interaction, action) -> None:

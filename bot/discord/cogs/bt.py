@@ -114,7 +114,7 @@ class BtCog(commands.GroupCog, group_name="bt", group_description="Bene Tleilaxu
                               f"revealed {leader}")
 
     @app_commands.command(name="reveal-window")
-    @app_commands.describe(leader="The winning leader, if he is yours; leave out to let it pass")
+    @app_commands.describe(leader="The winning leader, if you marked that leader; leave out to let it pass")
     @app_commands.autocomplete(leader=reveal_window_leaders)
     async def reveal_window(self, interaction: discord.Interaction, leader: str | None = None) -> None:
         """After an open-field battle: reveal the winning leader, or let it pass."""

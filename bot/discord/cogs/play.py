@@ -368,7 +368,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                                                                    impair=impairment))
 
     @app_commands.command(name="capture")
-    @app_commands.describe(choice="Keep the captured leader, kill him for 2 spice, or let him go")
+    @app_commands.describe(choice="Keep the captured leader, kill the leader for 2 spice, or let the leader go")
     async def capture(self, interaction: discord.Interaction, choice: Literal["keep", "kill", "release"]) -> None:
         """The Harkonnen decide about the leader they captured (A-15, character advantages)."""
         await self._submit(interaction, lambda f: CaptureLeader(faction=f, choice=choice))

@@ -1,0 +1,63 @@
+"""One grammar for a faction in a sentence (issue 25 item 12: "Emperor buy card 1", "the Emperor are led by Caid",
+"the Atreides's 3 tokens"): "the" and the name, the verb agreeing (engine/names.py faction_does): the Emperor and
+the Spacing Guild are one person or body, the others peoples."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app.decision_cards import build_card
+from engine.ids import Faction
+from engine.model import Phase, Prompt, PromptKind
+from engine.names import faction_does, faction_possessive, factions_list
+from engine.views import view
+from tests.conftest import BT, A, E, F, G, H, enter_phase, prompt_of
+from tests.test_battle import FLAT, arena, put
+from tests.test_bt_traitors import position
+
+
+@pytest.mark.parametrize(("faction", "buy", "are", "possessive"), [
+    (Faction.EMPEROR, "The Emperor buys", "the Emperor is", "the Emperor's"),
+    (Faction.GUILD, "The Spacing Guild buys", "the Spacing Guild is", "the Spacing Guild's"),
+    (Faction.ATREIDES, "The Atreides buy", "the Atreides are", "the Atreides'"),
+    (Faction.HARKONNEN, "The Harkonnen buy", "the Harkonnen are", "the Harkonnen's"),
+    (Faction.BENE_TLEILAXU, "The Bene Tleilaxu buy", "the Bene Tleilaxu are", "the Bene Tleilaxu's"),
+])
+def test_each_faction_agrees_with_its_verb(faction, buy, are, possessive):
+    assert faction_does(faction, "buy", start=True) == buy
+    assert faction_does(faction, "are") == are
+    assert faction_possessive(faction) == possessive
+    assert faction_does(faction, "may").endswith(" may") and faction_does(faction, "passed").endswith(" passed")
+
+
+def test_factions_named_together_each_take_the_article():
+    assert factions_list([H, E]) == "the Harkonnen and the Emperor"
+    assert factions_list([A, F, G]) == "the Atreides, the Fremen and the Spacing Guild"
+
+
+def test_a_13_the_traitor_call_card_says_the_emperor_is_led_by():
+    state = position((A, E, H, BT))
+    prompt = Prompt(id="p1", kind=PromptKind.TRAITOR_CALL, faction=H, secret=False, options=["no"],
+                    detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen"}, opened_at=0)
+    facts = build_card(view(state, H), prompt, None, None).facts
+    assert facts[0] == "The plans in Arrakeen are revealed: the Emperor is led by Caid (strength 3)."
+
+
+def test_a_13_calling_a_traitor_says_the_emperor_loses_every_token_there():
+    state = position((A, E, H, BT))
+    prompt = Prompt(id="p1", kind=PromptKind.TRAITOR_CALL, faction=H, secret=False, options=["call", "no"],
+                    detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen"}, opened_at=0)
+    facts = build_card(view(state, H), prompt, None, None).facts
+    assert ("You hold his traitor card. Calling him wins the battle outright: your side loses nothing, he dies, the "
+            "Emperor loses every token there and the cards they played") in facts[1]
+
+
+def test_a_26_the_prescience_card_says_the_emperor_holds_their_cards():
+    state = arena((E, H, A))
+    put(state, A, FLAT, 5)
+    put(state, E, FLAT, 5)
+    state, _ = enter_phase(state, Phase.BATTLE)
+    prompt = prompt_of(state, A, PromptKind.PRESCIENCE)
+    assert prompt.detail["target"] == E.value
+    facts = build_card(view(state, A), prompt, None, None).facts
+    assert "The Emperor holds 0 cards." in facts
