@@ -215,3 +215,26 @@ async def test_game_map_mine_is_refused_to_someone_without_a_seat(bot_with_game)
     assert stranger.files == []
     assert len(stranger.answers) == 1 and stranger.answers[0][1] is True
     assert "no seat in this game" in stranger.answers[0][0]
+
+
+async def test_with_weather_the_turns_post_gets_its_map_when_the_storm_moves_not_when_its_phase_ends():
+    """Issue 25 item 7, with the `weather` option: the next storm is dialled after the storm has moved, so the storm
+    phase ends an action later, with nothing to tell; the map comes with the storm's lines all the same."""
+    from engine.options import GameOptions
+
+    service = GameService(MemoryGameStore())
+    row = await service.create_game(guild_id=1, channel_id=56, factions=[A, H, F], seed=8,
+                                    options=GameOptions(weather=True))
+    for faction, user in USERS.items():
+        await service.seat(row.game_id, faction, user)
+    await service.start(row.game_id)
+    rng, storms = Rng.from_seed(5), 0
+    while (await service.state_of(row.game_id)).turn < 4:
+        before = {r.id for r in await service.store.pending_outbox(limit=10_000)}
+        events = await _play_one(service, row.game_id, rng)
+        queued = [r.message for r in await service.store.pending_outbox(limit=10_000) if r.id not in before]
+        if any(e.type == "storm_moved" for e in events):
+            storms += 1
+            [told] = [m for m in queued if m.edit_of and m.edit_of.startswith("turn:") and "storm moves" in m.text]
+            assert told.map_of is not None
+    assert storms == 3

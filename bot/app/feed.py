@@ -150,7 +150,7 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
     if story:
         told = _add_to(phase_key(segment.turn, segment.phase), "\n".join(f"- {line}" for line in story),
                        Recipient(channel=True))
-        if segment.phase == Phase.STORM.value and ended:  # the turn's post shows the board the storm left
+        if any(e.type == "storm_moved" for e in public):  # the turn's post shows the board the storm left
             told = told.model_copy(update={"map_of": board()})
         messages.append(told)
     detail = [e.message for e in public if e.type not in AUCTION | {"phase_started"} and not counted.get(id(e))]
