@@ -343,6 +343,18 @@ def test_bt_25_r_6_a_shipment_into_the_stronghold_ends_the_wait(shipper):
     assert state.tokens_at(ARRAKEEN, A) == 7 + (shipper == A) and state.bt.controlled == []
 
 
+def test_r_6_a_reveal_too_late_to_take_effect_tells_the_table_the_true_reason():
+    """Issue 25 item 10, in part: after the Harkonnen shipped onto Arrakeen, a reveal of Duncan Idaho told the table
+    that he "has not just won a territory", which is untrue: he won it, and the shipment ended the wait (R-6)."""
+    state = betrayal_waiting()
+    state, _ = drive(state, lambda s: any(p.faction == H and p.kind == PromptKind.SHIPMENT for p in s.prompts))
+    state, _ = apply(state, Ship(faction=H, to_location=ARRAKEEN, tokens=1))
+    state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    [told] = [e.message for e in events if e.type == "bt_traitor_revealed"]
+    assert "has not just won" not in told
+    assert "no territory he won is open to betrayal now" in told and "R-6" in told
+
+
 def test_r_23_a_move_of_the_betrayed_tokens_out_of_the_stronghold_ends_the_wait():
     state = betrayal_waiting()
     state, _ = drive(state, lambda s: any(p.faction == A and p.kind == PromptKind.MOVEMENT for p in s.prompts))

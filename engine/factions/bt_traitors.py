@@ -181,7 +181,9 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
         beside_kh = any(v.leader == leader and v.with_kwisatz_haderach for v in state.victories)
         them = pronouns(leader)
         why = (f"the Kwisatz Haderach fought beside {them.object} there (R-19)" if beside_kh else
-               f"{them.subject} has not just won a territory whose tokens they can still betray")
+               f"no territory {them.subject} won is open to betrayal now (BT-23, BT-25: the tokens {them.subject} "
+               "won with have left it, or tokens came in since, R-6, R-23; in the open field, the next battle began, "
+               "R-7)")
         log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
                    f"{faction_name(faction)} as their traitor, to no effect: {why}. "
                    f"{them.subject.capitalize()} stays with {them.possessive} faction (R-8).",
