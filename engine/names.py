@@ -76,7 +76,9 @@ def faction_does(faction: Faction, verb: str, *, start: bool = False) -> str:
     """ "the Atreides buy", "the Emperor buys": the faction and a verb (given as for a people) agreeing with it;
     `start` capitalises the article for a sentence's first words."""
     if faction in SINGULAR_FACTIONS and verb not in _SAME_VERBS and not verb.endswith("ed"):
-        verb = _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else verb + "s")
+        verb = _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else
+                                             verb[:-1] + "ies" if verb[-1:] == "y" and verb[-2:-1] not in "aeiou"
+                                             else verb + "s")
     text = f"{the_faction(faction)} {verb}"
     return text[0].upper() + text[1:] if start else text
 

@@ -182,10 +182,11 @@ def test_bt_40_a_gift_within_the_hand_limit():
     assert state.faction(BT).hand == ["crysknife", "karama_1"]
     public = [e for e in events if e.public and e.type == "card_given"]
     assert [e.data for e in public] == [{"to": E.value}, {"to": E.value}]
-    assert all("Emperor" in e.message for e in public)
+    assert [e.message for e in public] == ["The Bene Tleilaxu give a Treachery card to the Emperor (BT-40)."] * 2
     private = [e for e in events if e.type == "card_given_card"]
     assert [e.audience for e in private] == [(BT, E), (BT, E)]
-    assert "Kulon" in private[0].message
+    assert private[0].message == ("The Bene Tleilaxu give the Emperor Kulon; only the two of you know which card it "
+                                  "is (BT-40).")  # issue 25 item 12: the faction's name with its article
     assert violations(state) == []
 
 

@@ -196,6 +196,9 @@ def test_a_15_increased_spice_flow_pays_the_stronghold_occupants():
     assert gained[A] == 2 and gained[G] == 1
     assert gained[H] == 0 and gained[E] == 0  # Carthag has two factions in it: no occupant
     assert {e.data["stronghold"] for e in events if e.type == "stronghold_income"} == {"Arrakeen", "Tuek's Sietch"}
+    assert {e.message for e in events if e.type == "stronghold_income"} == {  # issue 25 item 12: one grammar
+        "The Atreides occupy Arrakeen: 2 spice from the bank (A-15, increased spice flow).",
+        "The Spacing Guild occupies Tuek's Sietch: 1 spice from the bank (A-15, increased spice flow)."}
 
 
 def test_a_15_no_stronghold_income_without_the_option():

@@ -29,7 +29,7 @@ from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.karama import counts_as_karama, karama_cards, karama_words
 from engine.model import GameState, Prompt, PromptKind, Trap
-from engine.names import card_name, faction_does, faction_name
+from engine.names import card_name, faction_does, faction_name, the_faction
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
@@ -116,9 +116,9 @@ def traps_and_gifts(state: GameState, action: TrapsAndGifts, log: EventLog) -> N
         _drop_karama_orders(state, card)
         state.faction(receiver).hand.append(card)
         log.private("card_given_card", (BT, receiver),
-                    f"The Bene Tleilaxu give {faction_name(receiver)} {card_name(card)}; only the two of you know "
+                    f"The Bene Tleilaxu give {the_faction(receiver)} {card_name(card)}; only the two of you know "
                     "which card it is (BT-40).", to=receiver.value, card=card)
-        log.public("card_given", f"The Bene Tleilaxu give a Treachery card to {faction_name(receiver)} (BT-40).",
+        log.public("card_given", f"The Bene Tleilaxu give a Treachery card to {the_faction(receiver)} (BT-40).",
                    to=receiver.value)
     if not action.traps and not action.gifts:
         log.public("decision_made", "The Bene Tleilaxu lay no trap and give no card before the bidding.",

@@ -16,7 +16,7 @@ from engine.events import EventLog
 from engine.factions.bt_control import bt_collect
 from engine.flow import runs_phase
 from engine.model import GameState, Phase
-from engine.names import faction_does, faction_name, location_label
+from engine.names import faction_does, location_label
 from engine.order import storm_order
 from engine.phases.end_of_turn import end_turn
 
@@ -54,6 +54,6 @@ def _stronghold_income(state: GameState, log: EventLog) -> None:
         if len(occupants) != 1:
             continue
         bank_pays(state, occupants[0], income)
-        log.public("stronghold_income", f"{faction_name(occupants[0])} occupy {stronghold} and receive {income} "
-                   "spice from the bank (A-15, increased spice flow).", faction=occupants[0].value,
+        log.public("stronghold_income", f"{faction_does(occupants[0], 'occupy', start=True)} {stronghold}: "
+                   f"{income} spice from the bank (A-15, increased spice flow).", faction=occupants[0].value,
                    stronghold=stronghold, spice=income)
