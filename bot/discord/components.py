@@ -70,7 +70,8 @@ async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt
     form = None
     if row is not None:
         state = GameState.model_validate_json(row.state_json)
-        successor = asked_again_as(state, prompt_id) if fingerprint is not None else None
+        closed = state.prompt(prompt_id) is None
+        successor = asked_again_as(state, prompt_id) if closed and fingerprint is not None else None
         try:
             form = form_for(legal_choices(state, successor.id if successor is not None else prompt_id))
         except RuleViolation:  # closed
