@@ -331,7 +331,7 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert await service.tick(clock.at(5 * HOUR - 1)) == 0
     assert await service.tick(clock.at(5 * HOUR)) == 1
     assert (await service.state_of(game)).prompt(atreides.id) is None
-    await service.tick(clock.at(5 * HOUR + 1))
+    await service.tick(clock.at(6 * HOUR))  # the next look at the game: the next decision's half time
     assert (await service.store.load_game(game)).settings["grace"] == {}  # a closed decision's grace is dropped
 
 
