@@ -17,7 +17,7 @@ Clock = Callable[[], datetime]
 OUTBOX_STATUSES = frozenset({"pending", "sent", "undeliverable"})
 # The due time stored for a game to look at again at the next tick (RECHECK, and the games running when the due
 # times came in): before any moment a tick asks about.
-DUE_AT_ONCE = datetime(1, 1, 1, tzinfo=UTC)
+DUE_AT_ONCE = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def utc_now() -> datetime:

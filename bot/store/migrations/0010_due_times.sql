@@ -4,5 +4,5 @@
 -- first tick works their due times out. The text sorts as the time (fixed-width ISO 8601 in UTC, as every time
 -- this store keeps).
 ALTER TABLE games ADD COLUMN due_at TEXT;
-UPDATE games SET due_at = '0001-01-01T00:00:00.000000+00:00' WHERE status = 'running';
+UPDATE games SET due_at = '1970-01-01T00:00:00.000000+00:00' WHERE status = 'running';
 CREATE INDEX games_due_at ON games (due_at) WHERE due_at IS NOT NULL;
