@@ -546,7 +546,7 @@ class GameService:
         known = self._opened.get(row.game_id, {})
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
-            known = await self.store.action_times(row.game_id, older - {0})
+            known = await self.store.action_times(row.game_id, older - {0}) if older - {0} else {}
             known[0] = row.started_at or row.created_at
         opened_times = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
         self._opened[row.game_id] = opened_times
@@ -850,7 +850,8 @@ class GameService:
         if not settings.get("deadlines"):
             return []
         waiting = blocking_prompts(state)
-        opened_times = await self.store.action_times(row.game_id, {p.opened_at for p in waiting} - {0})
+        seqs = {p.opened_at for p in waiting} - {0}
+        opened_times = await self.store.action_times(row.game_id, seqs) if seqs else {}
         opened_times[0] = row.started_at or row.created_at
         return _clocks(settings, waiting, opened_times, self.clock())
 
