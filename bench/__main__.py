@@ -18,6 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.days_figures import GAMES, days_figures
 from bench.engine_figures import engine_figures
 from bench.map_figures import map_figures
 from bench.scale_figures import BURSTS, scale_figures
@@ -159,6 +160,20 @@ def tick_table(tick: dict) -> str:
     return markdown([header, *lines])
 
 
+def days_table(days: dict) -> str:
+    """The virtual days a whole game takes at each pace, and where they go by phase."""
+    low, high = days["answer_delay_hours"]
+    phases = list(dict.fromkeys(phase for pace in days["paces"].values() for phase in pace["days_by_phase_mean"]))
+    header = ("Pace", "Days a game, mean / max", "Turns, mean", "Decisions defaulted",
+              *(f"{phase.replace('_', ' ')}, days" for phase in phases))
+    lines = [(pace, f"{run['days_mean']} / {run['days_max']} ({run['finished']} of {days['games']} finished)",
+              str(run["turns_mean"]), f"{round(100 * run['defaults_share'])}%",
+              *(str(run["days_by_phase_mean"].get(phase, 0)) for phase in phases))
+             for pace, run in days["paces"].items()]
+    return (f"A whole 7-faction game whose players answer after {low:g} to {high:g} hours (uniformly) and leave "
+            f"{round(100 * days['never_answered'])}% of the decisions to their deadline\n" + markdown([header, *lines]))
+
+
 def table(figures: dict) -> str:
     return markdown([("Figure", "Value", "Target", "Met"), *rows(figures)])
 
@@ -225,6 +240,12 @@ def main(argv: list[str] | None = None) -> int:
         figures["machine"]["load_average_1min_after"] = load_average()
         print(json.dumps(figures, indent=1))
         return 0
+    if args.only == "days":
+        figures["days"] = days_figures(args.seed, 1 if args.quick else GAMES,
+                                       log=lambda line: print(line, file=sys.stderr))
+        print(days_table(figures["days"]))
+        _write(figures, args.json)
+        return 0
     if args.only == "tick":
         with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:
             figures["tick"] = measure_scale(stores, args.database_url, 0, 0, 0, args.seed, Path(scratch),
@@ -244,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                                                        args.seed))
             print(f"load done ({now() - started:.0f} s)", file=sys.stderr)
             figures["map"] = map_figures(record, repeats=1 if args.quick else 3)
+            figures["days"] = days_figures(args.seed, 1 if args.quick else GAMES,
+                                           log=lambda line: print(line, file=sys.stderr))
         figures["scale"] = measure_scale(stores, args.database_url, scale_games, burst_games, arrivals, args.seed,
                                          Path(scratch))
         print(f"scale done ({now() - started:.0f} s)", file=sys.stderr)
@@ -259,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{m['load_average_1min']} before, {m['load_average_1min_after']} after; {figures['seconds']} s")
     if args.only != "scale":
         print(table(figures))
+        print(days_table(figures["days"]))
     print(scale_table(figures["scale"]))
     if "postgres_missing" in figures["scale"]:
         print(f"PostgreSQL NOT measured: {figures['scale']['postgres_missing']}")
