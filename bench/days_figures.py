@@ -30,7 +30,7 @@ from engine.rng import Rng
 PACES = (Pace.FAST, Pace.DAILY, Pace.WEEKLY)
 ANSWER_DELAY = (timedelta(minutes=30), timedelta(hours=12))
 NEVER_ANSWERED = 0.10
-GAMES = 3  # per pace
+GAMES = 8  # per pace
 START = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
 MAX_DAYS = 3650  # a game still going after this long stalled
 DAY_SECONDS = 86400
@@ -47,6 +47,10 @@ class VirtualClock:
 def _decision(prompt: Prompt) -> tuple[str, str, int]:
     """A decision as its player sees it: asked again under a new id, it keeps its faction, kind and opening."""
     return prompt.faction.value, prompt.kind.value, prompt.opened_at
+
+
+def _delay(delays: random.Random) -> timedelta:
+    return ANSWER_DELAY[0] + (ANSWER_DELAY[1] - ANSWER_DELAY[0]) * delays.random()
 
 
 async def play_at_pace(pace: Pace, seed: int) -> dict:
@@ -69,8 +73,7 @@ async def play_at_pace(pace: Pace, seed: int) -> dict:
         for prompt in state.prompts:  # a new decision: when its player will answer it, if ever
             if _decision(prompt) not in answer_at:
                 never = delays.random() < NEVER_ANSWERED
-                answer_at[_decision(prompt)] = None if never else clock.now + ANSWER_DELAY[0] + (
-                    ANSWER_DELAY[1] - ANSWER_DELAY[0]) * delays.random()
+                answer_at[_decision(prompt)] = None if never else clock.now + _delay(delays)
         answers = sorted((when, prompt.id) for prompt in state.prompts
                           if (when := answer_at[_decision(prompt)]) is not None)
         due = (await store.load_game(game)).due_at
@@ -88,6 +91,9 @@ async def play_at_pace(pace: Pace, seed: int) -> dict:
             try:
                 await service.submit(game, user_of(action), action, prompt_id=prompt.id)
                 answered += 1
+                # a decision still open after its answer (an offer at the Nexus waits for the other side): its
+                # player looks in again after another delay
+                answer_at[_decision(prompt)] = clock.now + _delay(delays)
             except ServiceError:  # not taken after all: left to its deadline
                 answer_at[_decision(prompt)] = None
         state = await service.state_of(game)

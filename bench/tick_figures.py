@@ -6,7 +6,9 @@ The games are copies of a few opened through the service (7 factions with the BT
 picks open at the start, due in a day, reminded at half time. WAITING of them are at their half time when each
 tick runs; the others wait on a decision due in a month, as a game whose players take their time does. Each tick
 is timed whole (its reads, its reminders and their writes); between two ticks, untimed, the waiting games are put
-back as they were (no reminder sent, due at half time), so that every tick does the same work."""
+back as they were (no reminder sent, due at half time), so that every tick does the same work. Beside it, the
+listing of every game stored, which every tick began with before the index (and then it read every action of each
+game with deadlines)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ STORED = (1_000, 10_000)
 WAITING = 100
 TICKS = 30  # measured ticks at each size
 QUIET_DEADLINE = 30 * DAY  # the traitor picks' deadline of the games that wait on nothing soon
+LISTINGS = 3  # timings of the listing of every game stored, which each tick made before the index
 TEMPLATES = 5
 CREATE_BATCH = 50
 
@@ -86,7 +89,13 @@ async def _measure(location: str, stored_sizes: tuple[int, ...], ticks: int, see
                 await service.tick(half_time)
                 times.append(now() - began)
                 read.append(reads.games)
-            figures[str(created)] = {**spread(times), "games_read_per_tick": sorted(set(read))}
+            listed = []
+            for _ in range(LISTINGS):  # what every tick read before the index: every game stored
+                began = now()
+                await store.list_games()
+                listed.append(now() - began)
+            figures[str(created)] = {**spread(times), "games_read_per_tick": sorted(set(read)),
+                                     "listing_every_game": spread(listed)}
         return figures
     finally:
         await store.close()

@@ -912,7 +912,9 @@ class GameService:
                 lead = "Last call" if stage == LAST else "Reminder"
                 outbox.append(OutgoingMessage(recipient=thread, text=f"{lead}: {', '.join(names)}, the table waits "
                                               f"on you: {what}, due {timestamp(expires, 'R')}."))
-            kept = {"reminded": stages, "grace": grace, PAUSED_FOR: paused_for, DEFAULT_REFUSED: refused}
+            kept = {"reminded": stages, "grace": grace, PAUSED_FOR: paused_for}
+            if refused or DEFAULT_REFUSED in row.settings:
+                kept[DEFAULT_REFUSED] = refused
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
             due_at = None if settings.get(PAUSED_AT) else _next_due(dates, settings, state)
