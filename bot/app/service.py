@@ -196,6 +196,11 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -
     return start, start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
 
 
+def _clocks_stand_still(settings: dict) -> bool:
+    """Whether the game's deadlines are stopped (a pause): then it is never due (GameRecordRow.due_at)."""
+    return bool(settings.get(PAUSED_AT))
+
+
 def _last_call(opened: datetime, expires: datetime) -> datetime:
     return expires - min((expires - opened) * LAST_CALL_SHARE, LAST_CALL_MAX)
 
@@ -552,7 +557,7 @@ class GameService:
         self._opened[row.game_id] = opened_times
         clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now)
         due = {prompt.id: expires for prompt, _, expires in clocks}
-        ticking = after.phase != Phase.ENDED and not row.settings.get(PAUSED_AT)
+        ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
         return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after) if ticking else None
 
     def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
@@ -859,7 +864,7 @@ class GameService:
                          status: GameStatus) -> datetime | None:
         """When the game is next due (GameRecordRow.due_at) in `state` under these settings and status: none unless
         it runs, not paused."""
-        if status != GameStatus.RUNNING or settings.get(PAUSED_AT):
+        if status != GameStatus.RUNNING or _clocks_stand_still(settings):
             return None
         return _next_due(await self._due_dates(row, state, settings), settings, state)
 
@@ -917,7 +922,7 @@ class GameService:
                 kept[DEFAULT_REFUSED] = refused
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
-            due_at = None if settings.get(PAUSED_AT) else _next_due(dates, settings, state)
+            due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state)
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
                 await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
