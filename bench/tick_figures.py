@@ -69,17 +69,15 @@ async def _measure(location: str, stored_sizes: tuple[int, ...], ticks: int, see
         # The templates have no deadline: they count among the games stored, never due.
         templates = [await store.load_game(await open_game(service, 20_000_000 + n, seed + n))
                      for n in range(TEMPLATES)]
-        template = templates[0]
-        waiting = _copies(template, TEMPLATES, WAITING, waiting=True)
+        waiting = _copies(templates[0], TEMPLATES, WAITING, waiting=True)
         await _create(store, waiting)
         half_time: datetime = waiting[0].due_at
-        figures, created = {}, TEMPLATES + WAITING
+        figures, created, reads = {}, TEMPLATES + WAITING, ReadCount(store)
         for stored in stored_sizes:
             await _create(store, [copy for number in range(created, stored, WAITING) for copy in _copies(
                 templates[number // WAITING % TEMPLATES], number, min(WAITING, stored - number), waiting=False)])
             created = max(created, stored)
             log(f"    {created:,} games stored")
-            reads = ReadCount(store)
             times, read = [], []
             for _ in range(ticks):
                 for game in waiting:  # as before the reminders: untimed
