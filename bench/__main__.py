@@ -1,6 +1,7 @@
-"""`python -m bench [--json PATH] [--quick] [--only service|scale] [--store sqlite|postgres] [--database-url URL]`:
-measure the engine, the service on SQLite, 1,000 open games, the map picture, and 10,000 open games on SQLite
-and PostgreSQL with one and two bot processes; print tables with the targets (docs/performance.md) and
+"""`python -m bench [--json PATH] [--quick] [--only service|scale|tick|days] [--store sqlite|postgres]
+[--database-url URL]`: measure the engine, the service on SQLite, 1,000 open games, the map picture, 10,000 open
+games on SQLite and PostgreSQL with one and two bot processes, the deadline tick among 1,000 and 10,000 stored
+games, and the days a whole game takes at each pace; print tables with the targets (docs/performance.md) and
 write every figure as JSON.
 
 PostgreSQL is a throwaway server started for the run (its programs must be installed; see
@@ -17,10 +18,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.days_figures import GAMES, days_figures
 from bench.engine_figures import engine_figures
 from bench.map_figures import map_figures
 from bench.scale_figures import BURSTS, scale_figures
 from bench.service_figures import load_figures, submit_figures
+from bench.tick_figures import STORED, TICKS, tick_figures
 from bench.timing import now
 from bot.process import tune_garbage_collector
 from tests.postgres_server import PostgresServer, ServerUnavailable
@@ -147,15 +150,40 @@ def scale_table(scale: dict) -> str:
     return text
 
 
+def tick_table(tick: dict) -> str:
+    """The tick's time beside the number of games stored, by store."""
+    header = ("Store", "Games stored", f"A tick with {tick['waiting']} games due, p50 / p99 / max "
+              f"({tick['ticks']} ticks)", "Games each tick read", "Before the index: listing every game, p50")
+    lines = [(store, f"{int(stored):,}", f"{run['p50_ms']} / {run['p99_ms']} / {run['max_ms']} ms",
+              ", ".join(str(count) for count in run["games_read_per_tick"]),
+              f"{run['listing_every_game']['p50_ms']} ms")
+             for store, sizes in tick["stores"].items() for stored, run in sizes.items()]
+    return markdown([header, *lines])
+
+
+def days_table(days: dict) -> str:
+    """The virtual days a whole game takes at each pace, and where they go by phase."""
+    low, high = days["answer_delay_hours"]
+    phases = list(dict.fromkeys(phase for pace in days["paces"].values() for phase in pace["days_by_phase_mean"]))
+    header = ("Pace", "Days a game, mean / max", "Turns, mean", "Decisions defaulted",
+              *(f"{phase.replace('_', ' ')}, days" for phase in phases))
+    lines = [(pace, f"{run['days_mean']} / {run['days_max']} ({run['finished']} of {days['games']} finished)",
+              str(run["turns_mean"]), f"{round(100 * run['defaults_share'])}%",
+              *(str(run["days_by_phase_mean"].get(phase, 0)) for phase in phases))
+             for pace, run in days["paces"].items()]
+    return (f"A whole 7-faction game whose players answer after {low:g} to {high:g} hours (uniformly) and leave "
+            f"{round(100 * days['never_answered'])}% of the decisions to their deadline\n" + markdown([header, *lines]))
+
+
 def table(figures: dict) -> str:
     return markdown([("Figure", "Value", "Target", "Met"), *rows(figures)])
 
 
 def measure_scale(stores: list[str], database_url: str | None, games: int, burst_games: int, arrivals: int,
-                  seed: int, scratch: Path) -> dict:
-    """The scale figures on each store asked for; PostgreSQL on a throwaway server unless given a URL. A
-    missing PostgreSQL is said, not hidden: its runs are missing from the table and `postgres_missing` says
-    why."""
+                  seed: int, scratch: Path, measure=None) -> dict:
+    """The scale figures (or `measure(locations, log)`'s) on each store asked for; PostgreSQL on a throwaway
+    server unless given a URL. A missing PostgreSQL is said, not hidden: its runs are missing from the table and
+    `postgres_missing` says why."""
     locations = {"sqlite": str(scratch / "scale.sqlite")} if "sqlite" in stores else {}
     server = None
     problem = None
@@ -169,9 +197,12 @@ def measure_scale(stores: list[str], database_url: str | None, games: int, burst
             except ServerUnavailable as error:
                 problem = str(error)
                 print(f"PostgreSQL NOT measured: {problem}", file=sys.stderr)
+    def log(line: str) -> None:
+        print(line, file=sys.stderr)
+
     try:
-        figures = scale_figures(locations, games, burst_games, arrivals, seed, str(scratch),
-                                log=lambda line: print(line, file=sys.stderr))
+        figures = (measure(locations, log) if measure is not None else
+                   scale_figures(locations, games, burst_games, arrivals, seed, str(scratch), log=log))
     finally:
         if server is not None:
             server.stop()
@@ -189,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default="out/bench.json", help="where to write the figures (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="small numbers, to check the benchmark runs")
-    parser.add_argument("--only", choices=["service", "scale"],
+    parser.add_argument("--only", choices=["service", "scale", "tick", "days"],
                         help="measure one part alone and print its figures (the big table needs every part)")
     parser.add_argument("--store", choices=["sqlite", "postgres"], action="append",
                         help="the stores of the scale figures (repeat for both; default both)")
@@ -198,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games, load_games, rounds, paced, max_actions = (2, 20, 1, 20, 100) if args.quick else (10, 1000, 3, 1000, 5000)
     scale_games, burst_games, arrivals = (300, 40, 30) if args.quick else (10_000, 1000, 2000)
+    tick_sizes, ticks = ((300, 1000), 5) if args.quick else (STORED, TICKS)
     tune_garbage_collector()  # measured as the bot runs (bot/process.py)
     stores = args.store or ["sqlite", "postgres"]
     started = now()
@@ -208,6 +240,20 @@ def main(argv: list[str] | None = None) -> int:
                                                             max_actions))
         figures["machine"]["load_average_1min_after"] = load_average()
         print(json.dumps(figures, indent=1))
+        return 0
+    if args.only == "days":
+        figures["days"] = days_figures(args.seed, 1 if args.quick else GAMES,
+                                       log=lambda line: print(line, file=sys.stderr))
+        print(days_table(figures["days"]))
+        _write(figures, args.json)
+        return 0
+    if args.only == "tick":
+        with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:
+            figures["tick"] = measure_scale(stores, args.database_url, 0, 0, 0, args.seed, Path(scratch),
+                                            lambda locations, log: tick_figures(locations, args.seed, tick_sizes,
+                                                                                ticks, log))
+        print(tick_table(figures["tick"]))
+        _write(figures, args.json)
         return 0
     with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:
         if args.only != "scale":
@@ -220,9 +266,16 @@ def main(argv: list[str] | None = None) -> int:
                                                        args.seed))
             print(f"load done ({now() - started:.0f} s)", file=sys.stderr)
             figures["map"] = map_figures(record, repeats=1 if args.quick else 3)
+            figures["days"] = days_figures(args.seed, 1 if args.quick else GAMES,
+                                           log=lambda line: print(line, file=sys.stderr))
         figures["scale"] = measure_scale(stores, args.database_url, scale_games, burst_games, arrivals, args.seed,
                                          Path(scratch))
         print(f"scale done ({now() - started:.0f} s)", file=sys.stderr)
+        (scratch_path := Path(scratch) / "tick").mkdir()
+        figures["tick"] = measure_scale(stores, args.database_url, 0, 0, 0, args.seed, scratch_path,
+                                        lambda locations, log: tick_figures(locations, args.seed, tick_sizes, ticks,
+                                                                            log))
+        print(f"tick done ({now() - started:.0f} s)", file=sys.stderr)
     figures["seconds"] = round(now() - started, 1)
     figures["machine"]["load_average_1min_after"] = load_average()
     m = figures["machine"]
@@ -230,14 +283,20 @@ def main(argv: list[str] | None = None) -> int:
           f"{m['load_average_1min']} before, {m['load_average_1min_after']} after; {figures['seconds']} s")
     if args.only != "scale":
         print(table(figures))
+        print(days_table(figures["days"]))
     print(scale_table(figures["scale"]))
     if "postgres_missing" in figures["scale"]:
         print(f"PostgreSQL NOT measured: {figures['scale']['postgres_missing']}")
-    path = Path(args.json)
+    print(tick_table(figures["tick"]))
+    _write(figures, args.json)
+    return 0
+
+
+def _write(figures: dict, json_path: str) -> None:
+    path = Path(json_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     print(f"Figures written to {path}")
-    return 0
 
 
 if __name__ == "__main__":

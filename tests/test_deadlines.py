@@ -331,7 +331,7 @@ async def test_a_grace_extends_one_players_deadline_and_not_anothers(table):
     assert await service.tick(clock.at(5 * HOUR - 1)) == 0
     assert await service.tick(clock.at(5 * HOUR)) == 1
     assert (await service.state_of(game)).prompt(atreides.id) is None
-    await service.tick(clock.at(5 * HOUR + 1))
+    await service.tick(clock.at(6 * HOUR))  # the next look at the game: the next decision's half time
     assert (await service.store.load_game(game)).settings["grace"] == {}  # a closed decision's grace is dropped
 
 
@@ -571,3 +571,142 @@ async def test_a_games_reminders_and_grace_kept_by_prompt_id_still_count(table):
     assert await service.tick(clock.at(3 * HOUR - 60)) == 0
     assert not any(text.startswith("Last call") and faction == "atreides" for faction, text in await drain(service))
     assert await service.tick(clock.at(3 * HOUR)) == 1
+
+
+# --- issue 24 item 6: an index of due times; the tick reads only the games whose time has come -----------------
+
+
+async def due_at(service: GameService, game: str) -> datetime | None:
+    return (await service.store.load_game(game)).due_at
+
+
+async def test_a_games_due_time_is_its_next_reminder_or_expiry_through_every_change(daily):
+    """The store's due time of a game (what tick reads) follows each change of its state or settings: the next
+    reminder not sent, or the expiry, of its open decisions; none while it is paused or over."""
+    service, game, clock = daily
+    pick = (await service.store.load_game(game)).settings["deadlines"][PromptKind.TRAITOR_PICK.value]
+    assert await due_at(service, game) == START + timedelta(seconds=pick / 2)  # start: the picks' half time
+    await service.set_deadline(game, PromptKind.TRAITOR_PICK, 2 * HOUR)
+    assert await due_at(service, game) == START + timedelta(hours=1)
+    await service.tick(clock.at(HOUR))  # the reminders at half time: next, the last calls 12 minutes before
+    assert await due_at(service, game) == START + timedelta(hours=2, minutes=-12)
+    await service.grace(game, A, 3 * HOUR, reason="a night shift")  # the Fremen's last call comes first still
+    assert await due_at(service, game) == START + timedelta(hours=2, minutes=-12)
+    await service.grace(game, F, 4 * HOUR, reason="a night shift")  # now the Atreides' (due at 5 h, 30 min before)
+    assert await due_at(service, game) == START + timedelta(hours=4, minutes=30)
+
+    clock.at(2 * HOUR)
+    await service.pause(game, True, reason="holidays")
+    assert await due_at(service, game) is None
+    assert await service.store.games_due(START + timedelta(days=365)) == []
+    clock.at(5 * HOUR)
+    await service.pause(game, False)  # 3 hours later: every clock moved on by 3 hours
+    assert await due_at(service, game) == START + timedelta(hours=7, minutes=30)
+
+    for faction in (A, F):  # both answer: the next decision opens now, at the daily pace
+        prompt = (await prompts(service, game))[faction]
+        await service.submit(game, USERS[faction], ChooseTraitor(faction=faction, leader=prompt.options[0]),
+                             prompt_id=prompt.id)
+    [placement] = (await service.state_of(game)).prompts
+    window = (await service.store.load_game(game)).settings["deadlines"][placement.kind.value]
+    assert await due_at(service, game) == clock.now + timedelta(seconds=window / 2)
+    clock.at(6 * HOUR)
+    await service.undo(game, 1, force=True)  # the Fremen pick open again, with its own clock: opened at 0, paused
+    # 3 hours, due at 2 + 4 (its grace) + 3 hours; its last call a tenth of its 6 hours before
+    assert await due_at(service, game) == START + timedelta(hours=9, minutes=-36)
+    await service.cancel(game, by="mod", reason="a test")
+    assert await due_at(service, game) is None
+
+
+class ReadCounter:
+    """Counts the store's reads of whole games and of their actions, and refuses the listing of every game."""
+
+    def __init__(self, monkeypatch, store):
+        self.loaded: list[str] = []
+        load, self.actions_read = store.load_game, 0
+
+        async def load_game(game_id):
+            self.loaded.append(game_id)
+            return await load(game_id)
+
+        async def actions(game_id):
+            raise AssertionError("the tick read every action of a game")
+
+        async def list_games(guild_id=None):
+            raise AssertionError("the tick listed every game")
+
+        monkeypatch.setattr(store, "load_game", load_game)
+        monkeypatch.setattr(store, "actions", actions)
+        monkeypatch.setattr(store, "list_games", list_games)
+
+
+async def test_the_tick_reads_only_the_games_whose_time_has_come(monkeypatch):
+    clock = FakeClock(START)
+    service = GameService(MemoryGameStore(clock=clock), clock=clock)
+    games = []
+    for number in range(12):  # a third without deadlines, the others daily (due at the picks' half time) or fast
+        pace = (Pace.NONE, Pace.DAILY, Pace.FAST)[number % 3]
+        row = await service.create_game(guild_id=1, channel_id=100 + number, factions=[A, H, F], seed=7, pace=pace)
+        for faction, user in USERS.items():
+            await service.seat(row.game_id, faction, user)
+        await service.start(row.game_id)
+        games.append(row.game_id)
+    fast = [game for number, game in enumerate(games) if number % 3 == 2]
+    first_due = min([await due_at(service, game) for game in fast])
+    reads = ReadCounter(monkeypatch, service.store)
+
+    assert await service.tick(first_due - timedelta(seconds=1)) == 0
+    assert reads.loaded == []  # nothing due: no game read at all
+    await service.tick(clock.at((first_due - START).total_seconds()))
+    assert set(reads.loaded) == set(fast)  # the fast games' reminders, and only theirs
+    reads.loaded.clear()
+    assert await service.tick(first_due + timedelta(seconds=1)) == 0
+    assert reads.loaded == []  # reminded: each is due again only at its last call
+
+
+async def test_a_default_the_rules_refuse_is_logged_told_to_the_moderator_once_and_not_tried_again(
+        monkeypatch, caplog):
+    """A forced default the engine refuses was tried again at every drain, forever, and nobody was told."""
+    from engine.errors import RuleViolation, ViolationCode
+    from engine.flow import DEFAULTS
+
+    clock = FakeClock(START)
+    service = GameService(MemoryGameStore(clock=clock), clock=clock)
+    row = await service.create_game(guild_id=1, channel_id=60, factions=[A, H, F], seed=7, creator=999)
+    for faction, user in USERS.items():
+        await service.seat(row.game_id, faction, user)
+    await service.start(row.game_id)
+    game = row.game_id
+    await service.set_deadline(game, None, 2 * HOUR)
+    await drain(service)
+    atreides = (await prompts(service, game))[A]
+    secret = "the leader Duncan Idaho is the only traitor left"
+    pick_default = DEFAULTS[PromptKind.TRAITOR_PICK]
+    tried: list[str] = []
+
+    def refused_for_the_atreides(state, prompt):
+        tried.append(prompt.id)
+        if prompt.faction == A:
+            raise RuleViolation(ViolationCode.NOT_ALLOWED, "T-1", secret)
+        return pick_default(state, prompt)
+
+    monkeypatch.setitem(DEFAULTS, PromptKind.TRAITOR_PICK, refused_for_the_atreides)
+    assert await service.tick(clock.at(2 * HOUR)) == 1  # the Fremen pick's default; the Atreides' is refused
+    assert (await service.state_of(game)).prompt(atreides.id) is not None  # still open for its player
+    [warning] = [record for record in caplog.records if record.levelname == "WARNING"]
+    assert game in warning.getMessage() and PICKS[A] in warning.getMessage() and secret in warning.getMessage()
+    sent = await drain(service)
+    told = [text for faction, text in sent if faction is None and "refuse" in text]
+    assert told == ["<@999>, moderators: the deadline of Atreides's decision (a secret decision) passed, but the "
+                    "rules refuse its default in this position (the bot's log has why). It stays open until Atreides "
+                    "answer it; a moderator may correct the game (/admin)."]
+    assert not any(secret in text for _, text in sent)  # the reason may name a secret: the log alone has it
+
+    attempts = tried.count(atreides.id)
+    for hours in (3, 10, 48):
+        await service.tick(clock.at(hours * HOUR))
+    assert tried.count(atreides.id) == attempts  # not tried again
+    assert not any("refuse" in text for _, text in await drain(service))  # nor told again
+    await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=atreides.options[0]),
+                         prompt_id=atreides.id)  # its player may still answer it
+    assert (await service.state_of(game)).prompt(atreides.id) is None

@@ -11,7 +11,7 @@ import json
 import shutil
 import sqlite3
 from contextlib import closing
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -351,6 +351,9 @@ async def test_a_database_of_the_first_schema_upgrades_at_open_and_its_running_g
         service = GameService(store)
         row = await store.load_game("g1")
         assert (row.seq, row.status, row.engine_version, row.settings) == (PLAYED, GameStatus.RUNNING, "0.1.0", {})
+        assert await store.games_due(datetime.now(UTC)) == ["g1"]  # running when due times came in: looked at once
+        await service.tick()
+        assert await store.games_due(datetime.now(UTC) + timedelta(days=365)) == []  # it has no deadline
         assert {a.engine_version for a in await store.actions("g1")} == {"0.1.0"}
         assert await service.public_log("g1", 500) == [entry for entry in await played_now.public_log(same, 500)
                                                        if "Admin" not in entry]

@@ -19,11 +19,12 @@ from bot.app.ports import (
     GameStatus,
     OutgoingMessage,
     Recipient,
+    Shards,
     StoredAction,
     UnknownGame,
     VersionConflict,
 )
-from bot.store.common import migration_files
+from bot.store.common import DUE_AT_ONCE, migration_files
 from bot.store.memory import MemoryGameStore
 from bot.store.postgres import PostgresGameStore
 from bot.store.sqlite import MIGRATIONS, SqliteGameStore, apply_migrations
@@ -569,6 +570,71 @@ async def test_a_real_games_stored_actions_replay_to_the_stored_snapshot(store):
     assert state_hash(replayed) == state_hash(GameState.model_validate_json(game.state_json)) == state_hash(state)
 
 
+# --- the index of due times (GameService.tick reads only the games whose time has come) ---
+
+
+async def test_the_games_due_are_those_whose_due_time_has_come_earliest_first(store):
+    await store.create_game(record("late", channel_id=1001, status=GameStatus.RUNNING,
+                                   due_at=NOON + timedelta(hours=2)), [])
+    await store.create_game(record("early", channel_id=1002, status=GameStatus.RUNNING,
+                                   due_at=NOON + timedelta(hours=1)), [])
+    await store.create_game(record("never", channel_id=1003, status=GameStatus.RUNNING), [])
+
+    assert await store.games_due(NOON) == []
+    assert await store.games_due(NOON + timedelta(hours=1)) == ["early"]  # at its due time, not only after
+    assert await store.games_due(NOON + timedelta(days=30)) == ["early", "late"]
+    assert (await store.load_game("late")).due_at == NOON + timedelta(hours=2)
+
+
+async def test_each_write_of_a_games_state_or_settings_sets_its_due_time(store):
+    await store.create_game(record(status=GameStatus.RUNNING), [])
+    later = NOON + timedelta(hours=3)
+
+    await store.commit_action("g1", 0, ALICE, "{}", '{"seq": 1}', [], due_at=later)
+    assert await store.games_due(later - timedelta(seconds=1)) == [] and await store.games_due(later) == ["g1"]
+    await store.set_settings("g1", {"deadlines": {"*": 60}}, due_at=None)
+    assert await store.games_due(later) == [] and (await store.load_game("g1")).due_at is None
+    await store.set_status("g1", GameStatus.PAUSED, due_at=later)
+    assert await store.games_due(later) == ["g1"]
+    await store.replace_history("g1", 0, '{"seq": 0}', [], due_at=None)
+    assert await store.games_due(later) == []
+
+
+async def test_a_write_that_does_not_say_the_due_time_makes_the_game_due_at_once(store):
+    """Another writer of the settings (a delivery notice) that does not work the due time out costs one look at the
+    next tick, never a missed deadline."""
+    await store.create_game(record(status=GameStatus.RUNNING), [])
+    for write in (lambda: store.set_settings("g1", {"unreachable": ["fremen"]}),
+                  lambda: store.set_status("g1", GameStatus.RUNNING),
+                  lambda: store.commit_action("g1", 0, ALICE, "{}", '{"seq": 1}', []),
+                  lambda: store.replace_history("g1", 0, '{"seq": 0}', [])):
+        await store.set_settings("g1", {}, due_at=None)
+        await write()
+        assert await store.games_due(NOON) == ["g1"]
+        assert (await store.load_game("g1")).due_at == DUE_AT_ONCE
+
+
+async def test_the_games_due_are_those_of_the_shards_asked(store):
+    for number in range(4):  # game n in guild n << 22: shard n % 2 of 2 (Discord's formula)
+        await store.create_game(record(f"g{number}", channel_id=1000 + number, guild_id=number << 22,
+                                       status=GameStatus.RUNNING, due_at=NOON), [])
+    assert await store.games_due(NOON, Shards(frozenset({1}), 2)) == ["g1", "g3"]
+    assert await store.games_due(NOON, Shards(frozenset({0}), 2)) == ["g0", "g2"]
+    assert await store.games_due(NOON, Shards(frozenset({0, 1}), 2)) == ["g0", "g1", "g2", "g3"]
+
+
+async def test_action_times_are_the_times_of_the_versions_asked_only(store):
+    clock = {"now": NOON}
+    store._clock = lambda: clock["now"]  # each action an hour after the last
+    await store.create_game(record(status=GameStatus.RUNNING), [])
+    for seq in range(4):
+        clock["now"] = NOON + timedelta(hours=seq + 1)
+        await store.commit_action("g1", seq, ALICE, "{}", f'{{"seq": {seq + 1}}}', [])
+    assert await store.action_times("g1", {2, 4, 9}) == {2: NOON + timedelta(hours=2), 4: NOON + timedelta(hours=4)}
+    assert await store.action_times("g1", set()) == {}
+    assert await store.action_times("no-such-game", {1}) == {}
+
+
 # --- SQLite only ---
 
 
@@ -687,6 +753,7 @@ async def test_sqlite_a_version_1_database_is_upgraded_to_2_keeping_its_games(tm
     try:
         game = await store.load_game("g1")
         assert (game.status, game.created_at, game.settings, game.started_at) == (GameStatus.RUNNING, NOON, {}, None)
+        assert game.due_at == DUE_AT_ONCE  # running when due times came in: the next tick works its due time out
         await store.set_settings("g1", {"deadlines": {"*": 60}})
         assert (await store.load_game("g1")).settings == {"deadlines": {"*": 60}}
     finally:

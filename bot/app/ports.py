@@ -11,7 +11,7 @@ import re
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -117,6 +117,22 @@ class GameRecordRow(BaseModel):
     # The version of Mentat (engine.__version__) that created the game, or imported it; "0.1.0" for the games
     # stored before versions were recorded. None only where a caller did not say (a test's row).
     engine_version: str | None = None
+    # When the game next has something to do on its own: the earliest reminder or default of its open decisions
+    # (GameService.tick reads only the games whose time has come: GameStore.games_due). None: nothing, ever, until
+    # something changes (no deadline, paused, not running).
+    due_at: datetime | None = None
+
+
+class Recheck(Enum):
+    """The due time of a write that does not say it (`GameStore.set_settings` called without `due_at`): the game is
+    due at once, so the next tick works its due time out again. A writer that forgets it costs one look, never a
+    missed deadline."""
+
+    AT_ONCE = "at once"
+
+
+RECHECK = Recheck.AT_ONCE
+DueAt = datetime | None | Recheck  # what a write sets the game's due time to (GameRecordRow.due_at)
 
 
 class LogNote(BaseModel):
@@ -211,13 +227,25 @@ class GameStore(Protocol):
 
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]: ...
 
+    async def games_due(self, now: datetime, shards: Shards = ALL_SHARDS) -> list[str]:
+        """The games of `shards` whose due time (GameRecordRow.due_at) is at or before `now`, earliest first: an
+        index read, so its cost follows the games waiting on a deadline, not every game stored."""
+        ...
+
+    async def action_times(self, game_id: str, seqs: set[int]) -> dict[int, datetime]:
+        """When the game's actions numbered `seqs` were stored (seq -> created_at; a seq the game has not is
+        left out): the moments its open decisions opened, without reading the actions themselves."""
+        ...
+
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
                             key: str | None = None, *, engine_version: str | None = None,
-                            events_json: str | None = None, state_before_json: str | None = None) -> int:
+                            events_json: str | None = None, state_before_json: str | None = None,
+                            due_at: DueAt = RECHECK) -> int:
         """The action (with its idempotency key, the version of Mentat that applied it, its events and the snapshot
         it was applied to: StoredAction, `snapshot_from`), the new snapshot, its messages and (when the game ends)
-        its new status, atomically. A key already stored for the game refuses with VersionConflict."""
+        its new status, and the game's new due time (`due_at`), atomically. A key already stored for the game refuses
+        with VersionConflict."""
         ...
 
     async def snapshot_from(self, game_id: str, version: int) -> tuple[int, str]:
@@ -232,10 +260,11 @@ class GameStore(Protocol):
         ...
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
-                              status: GameStatus | None = None) -> None:
-        """Undo: drop the actions after `keep`, store the snapshot of version `keep` (seq = keep), queue the messages
-        and, when given, set the new status (an undone end: RUNNING again), in one transaction. The snapshots kept
-        before `keep` read back only from the one that was stored for `keep` (`snapshot_from`), as `state_json`."""
+                              status: GameStatus | None = None, *, due_at: DueAt = RECHECK) -> None:
+        """Undo: drop the actions after `keep`, store the snapshot of version `keep` (seq = keep), queue the messages,
+        set the due time and, when given, the new status (an undone end: RUNNING again), in one transaction. The
+        snapshots kept before `keep` read back only from the one that was stored for `keep` (`snapshot_from`), as
+        `state_json`."""
         ...
 
     async def actions(self, game_id: str) -> list[StoredAction]: ...
@@ -250,15 +279,16 @@ class GameStore(Protocol):
         ...
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
-                         settings: dict[str, Any] | None = None) -> None:
-        """Change the status (and, given them, replace the settings: a cancellation and its record) and queue its
-        announcement in the same transaction. The first change to RUNNING also records `started_at` (the store's
-        clock)."""
+                         settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
+        """Change the status and the due time (and, given them, replace the settings: a cancellation and its record)
+        and queue its announcement in the same transaction. The first change to RUNNING also records `started_at`
+        (the store's clock)."""
         ...
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
-        """Replace the game's bot settings (a JSON-serialisable dict) and queue their announcement (a reminder
-        and the record that it was sent, a new deadline and its notice) in the same transaction."""
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+                           due_at: DueAt = RECHECK) -> None:
+        """Replace the game's bot settings (a JSON-serialisable dict) and its due time, and queue their announcement
+        (a reminder and the record that it was sent, a new deadline and its notice) in the same transaction."""
         ...
 
     def delivery_turn(self, shards: Shards) -> AbstractAsyncContextManager[Shards]:

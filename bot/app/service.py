@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,6 +60,8 @@ from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
 from engine.views import view
 
+log = logging.getLogger(__name__)
+
 MAX_DELIVERY_ATTEMPTS = 5
 LOG_LENGTH = 20  # entries /game log shows unless asked for another number
 MAX_LOG_LENGTH = 500
@@ -73,6 +76,9 @@ LAST_CALL_SHARE = 0.1
 LAST_CALL_MAX = timedelta(hours=1)
 PAUSED_AT = "paused_at"  # settings: when the running pause began (ISO 8601); absent while the game runs
 PAUSED_FOR = "paused_for"  # settings: {decision: seconds its clock stood still in the pauses since it opened}
+# settings: {decision: the rules' reason} of the decisions whose default the engine refused at their deadline: told
+# once, and not tried again by every tick (the decision waits for its player or a moderator)
+DEFAULT_REFUSED = "default_refused"
 PAUSED_GRACE = "The game is paused: these times are as if it resumed now, and move on by as long as the pause lasts."
 # Events that show the table (or a player) something hidden until then: undoing past one would let players
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
@@ -190,11 +196,47 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -
     return start, start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
 
 
+def _clocks_stand_still(settings: dict) -> bool:
+    """Whether the game's deadlines are stopped (a pause): then it is never due (GameRecordRow.due_at)."""
+    return bool(settings.get(PAUSED_AT))
+
+
+def _last_call(opened: datetime, expires: datetime) -> datetime:
+    return expires - min((expires - opened) * LAST_CALL_SHARE, LAST_CALL_MAX)
+
+
 def _stage_due(opened: datetime, expires: datetime, now: datetime) -> str | None:
     """The reminder a decision due at `expires` has earned by `now`: the last call, half time, or none yet."""
-    if now >= expires - min((expires - opened) * LAST_CALL_SHARE, LAST_CALL_MAX):
+    if now >= _last_call(opened, expires):
         return LAST
     return HALF if now >= opened + (expires - opened) / 2 else None
+
+
+def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, state: GameState) -> datetime | None:
+    """When a game whose decisions have these clocks (`_due_dates`) next has something to do: the earliest
+    reminder not sent yet, or expiry, of a decision whose default was not refused; None when there is none."""
+    stages, refused = _open_stages(settings, state), _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    moments = []
+    for prompt, opened, expires in dates:
+        decision = _decision(prompt)
+        if decision in refused:
+            continue
+        stage = stages.get(decision)
+        moments.append(expires if stage == LAST else _last_call(opened, expires) if stage == HALF
+                       else opened + (expires - opened) / 2)
+    return min(moments, default=None)
+
+
+def _clocks(settings: dict, prompts: list[Prompt], opened_times: dict[int, datetime],
+            now: datetime) -> list[tuple[Prompt, datetime, datetime]]:
+    """The clocks (prompt, start, due) of those of `prompts` that have a deadline, from when each opened."""
+    clocks = []
+    for prompt in prompts:
+        opened = opened_times.get(prompt.opened_at)
+        clock = _clock_of(settings, prompt, opened, now) if opened is not None else None
+        if clock is not None:
+            clocks.append((prompt, *clock))
+    return clocks
 
 
 def _player(user_id: int, faction: str) -> str:
@@ -388,9 +430,12 @@ class GameService:
             outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
                                  "members; until then they use /me prompts.") for f in unreachable]
             outbox.append(_lobby_edit(setup, row.seats, row.settings, started=True))
+            settings = {**row.settings, "unreachable": unreachable} if unreachable else row.settings
             if unreachable:
-                await self.store.set_settings(game_id, {**row.settings, "unreachable": unreachable})
-            await self.store.set_status(game_id, GameStatus.RUNNING, outbox)
+                await self.store.set_settings(game_id, settings)
+            started = row if row.started_at else row.model_copy(update={"started_at": self.clock()})
+            await self.store.set_status(game_id, GameStatus.RUNNING, outbox, due_at=await self._due_index(
+                started, state, settings, GameStatus.RUNNING))
             return unreachable
 
     async def pause(self, game_id: str, paused: bool, *, by: str = "moderator", reason: str | None = None) -> None:
@@ -414,7 +459,8 @@ class GameService:
                 settings[PAUSED_FOR] = {_decision(prompt): round(_stopped(row.settings, prompt, now).total_seconds())
                                         for prompt in state.prompts}
             shown = await self._due_shown(row, state, settings)
-            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *shown], settings=settings)
+            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *shown], settings=settings,
+                                        due_at=await self._due_index(row, state, settings, wanted))
 
     async def cancel(self, game_id: str, *, by: str, reason: str) -> None:
         """End a game that has not ended (a lobby, a running or a paused game) for good: its status ENDED and who
@@ -442,7 +488,7 @@ class GameService:
                                    "secret included, is attached (/game export gives it too)." + then)
                 outbox = [told.model_copy(update={"attach_game_file": True}), end_of_game_reveal(state),
                           status_board(state, cancelled=cancellation_text(settings)), *cancelled_cards(state)]
-            await self.store.set_status(game_id, GameStatus.ENDED, outbox, settings=settings)
+            await self.store.set_status(game_id, GameStatus.ENDED, outbox, settings=settings, due_at=None)
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -474,7 +520,7 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            due, deadline = await self._due_of(row, after), self._deadline_of(row)
+            (due, due_at), deadline = await self._due_of(row, after), self._deadline_of(row)
             # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
             # not wait on has none there, but its deadline
             outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
@@ -484,7 +530,8 @@ class GameService:
             try:
                 seq = await self.store.commit_action(
                     game_id, row.seq, user_id, action.model_dump_json(), after_json, outbox, status=ended, key=key,
-                    engine_version=__version__, events_json=events_json(events), state_before_json=row.state_json)
+                    engine_version=__version__, events_json=events_json(events), state_before_json=row.state_json,
+                    due_at=due_at)
             except VersionConflict:  # another process took this very submission meanwhile, or another action
                 if key is not None and (done := await self.store.action_with_key(game_id, key)) is not None:
                     return Accepted(seq=done.seq, events=[])
@@ -492,29 +539,26 @@ class GameService:
             self._keep_parsed(game_id, after_json, after)
             return Accepted(seq=seq, events=events)
 
-    async def _due_of(self, row: GameRecordRow, after: GameState) -> Callable[[Prompt], datetime | None]:
+    async def _due_of(self, row: GameRecordRow, after: GameState) -> tuple[
+            Callable[[Prompt], datetime | None], datetime | None]:
         """When each decision the game waits on after this action is due, its grace included (for the status
-        board): from when it opened, which is now for those this action opens (version row.seq + 1). The times
-        of older versions are kept per game; after a restart they are read once from the stored actions."""
+        board), and when the game is next due (GameRecordRow.due_at): from when each opened, which is now for those
+        this action opens (version row.seq + 1). The times of older versions are kept per game; after a restart
+        they are read once from the store (the times alone, not the actions)."""
         now = self.clock()
         if not row.settings.get("deadlines"):
-            return lambda prompt: None
-        waiting = {p.id for p in blocking_prompts(after)}
+            return (lambda prompt: None), None
         known = self._opened.get(row.game_id, {})
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
-            known = {a.seq: a.created_at for a in await self.store.actions(row.game_id)}
+            known = await self.store.action_times(row.game_id, older - {0}) if older - {0} else {}
             known[0] = row.started_at or row.created_at
-        self._opened[row.game_id] = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
-
-        def due(prompt: Prompt) -> datetime | None:
-            if prompt.id not in waiting:
-                return None
-            opened = known.get(prompt.opened_at, now) if prompt.opened_at <= row.seq else now
-            clock = _clock_of(row.settings, prompt, opened, now)
-            return clock[1] if clock is not None else None
-
-        return due
+        opened_times = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
+        self._opened[row.game_id] = opened_times
+        clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now)
+        due = {prompt.id: expires for prompt, _, expires in clocks}
+        ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
+        return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after) if ticking else None
 
     def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
         """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind)."""
@@ -702,10 +746,12 @@ class GameService:
             what = "every decision" if kind is None else kind_words(key)
             did = (f"set the deadline of {what} to {duration(seconds)}" if seconds is not None
                    else f"removed the deadline of {what}")
-            outbox = [_correction(by, did, reason)]
+            outbox, due_at = [_correction(by, did, reason)], None
             if row.status in (GameStatus.RUNNING, GameStatus.PAUSED):
-                outbox += await self._due_shown(row, _state(row), settings)
-            await self.store.set_settings(game_id, settings, outbox)
+                state = _state(row)
+                outbox += await self._due_shown(row, state, settings)
+                due_at = await self._due_index(row, state, settings, row.status)
+            await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
             return deadlines
 
     async def grace(self, game_id: str, faction: Faction, seconds: int, *, by: str = "moderator",
@@ -744,43 +790,83 @@ class GameService:
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
             settings = {**row.settings, "grace": grace, "reminded": stages}
-            await self.store.set_settings(game_id, settings, [told, dm, *await self._due_shown(row, state, settings)])
+            await self.store.set_settings(game_id, settings, [told, dm, *await self._due_shown(row, state, settings)],
+                                          due_at=await self._due_index(row, state, settings, row.status))
             return new_due
 
     async def tick(self, now: datetime | None = None) -> int:
         """Remind players of decisions at half their deadline and just before it, and apply a decision's default
         once its deadline (with any grace) passed (logged as a correction by actor 0, announced like one).
-        Returns how many defaults were applied. Call it periodically; a prompt closed meanwhile is skipped."""
+        Returns how many defaults were applied. Call it periodically; a prompt closed meanwhile is skipped.
+
+        Reads only the games of this process's shards whose due time has come (the store's index of due times,
+        GameRecordRow.due_at, which every change of a game's state or settings sets). A default the rules refuse
+        is logged, told to the table and its moderator once, and not tried again (`_default_refused`)."""
         now = now if now is not None else self.clock()
         applied = 0
-        for listed in await self.store.list_games():
-            if (listed.status != GameStatus.RUNNING or not listed.settings.get("deadlines")
-                    or not self.shards.owns(listed.guild_id)):
-                continue
-            for prompt_id, kind in await self._remind(listed.game_id, now):
+        for game_id in await self.store.games_due(now, self.shards):
+            for prompt_id, kind in await self._remind(game_id, now):
                 try:
-                    await self.submit(listed.game_id, 0, ForceDefault(
+                    await self.submit(game_id, 0, ForceDefault(
                         admin=DEADLINE_ADMIN, reason=f"the {kind} deadline passed", prompt_id=prompt_id),
                         admin=True, prompt_id=prompt_id)
+                except Refused as refusal:
+                    await self._default_refused(game_id, prompt_id, refusal)
+                    continue
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
                 applied += 1
         return applied
 
+    async def _default_refused(self, game_id: str, prompt_id: str, refusal: Refused) -> None:
+        """A decision whose default the rules refused at its deadline: logged with the rules' reason, and told to
+        the table and the game's moderator (its creator) once, without the reason, which may name a secret; kept
+        in the settings (DEFAULT_REFUSED) so that no tick tries it again. It waits for its player or a moderator."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            state = _state(row)
+            prompt = state.prompt(prompt_id)
+            if prompt is None:
+                return
+            refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
+            decision = _decision(prompt)
+            log.warning("game %s: the default of decision %s (prompt %s) was refused at its deadline: %s",
+                        game_id, decision, prompt_id, refusal)
+            if decision in refused:
+                return
+            refused[decision] = str(refusal)
+            creator = row.settings.get("creator")
+            moderator = f"<@{creator}>, " if creator is not None else ""
+            what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
+            told = _to_table(
+                f"{moderator}moderators: the deadline of {faction_name(prompt.faction)}'s decision ({what}) passed, "
+                "but the rules refuse its default in this position (the bot's log has why). It stays open until "
+                f"{faction_name(prompt.faction)} answer it; a moderator may correct the game (/admin).")
+            settings = {**row.settings, DEFAULT_REFUSED: refused}
+            await self.store.set_settings(game_id, settings, [told],
+                                          due_at=await self._due_index(row, state, settings, row.status))
+
     async def _due_dates(self, row: GameRecordRow, state: GameState,
                          settings: dict | None = None) -> list[tuple[Prompt, datetime, datetime]]:
         """The open decisions the game waits on that have a deadline: (prompt, the start of its clock, when it is
-        due), by the game's settings or the given ones. In a paused game, as if it resumed now."""
+        due), by the game's settings or the given ones. In a paused game, as if it resumed now. Reads the times
+        of the versions they opened at, not the actions."""
         settings = row.settings if settings is None else settings
-        opened_times = {a.seq: a.created_at for a in await self.store.actions(row.game_id)}
+        if not settings.get("deadlines"):
+            return []
+        waiting = blocking_prompts(state)
+        seqs = {p.opened_at for p in waiting} - {0}
+        opened_times = await self.store.action_times(row.game_id, seqs) if seqs else {}
         opened_times[0] = row.started_at or row.created_at
-        now, due = self.clock(), []
-        for prompt in blocking_prompts(state):
-            opened = opened_times.get(prompt.opened_at)
-            clock = _clock_of(settings, prompt, opened, now) if opened is not None else None
-            if clock is not None:
-                due.append((prompt, *clock))
-        return due
+        return _clocks(settings, waiting, opened_times, self.clock())
+
+    async def _due_index(self, row: GameRecordRow, state: GameState, settings: dict,
+                         status: GameStatus) -> datetime | None:
+        """When the game is next due (GameRecordRow.due_at) in `state` under these settings and status: none unless
+        it runs, not paused."""
+        if status != GameStatus.RUNNING or _clocks_stand_still(settings):
+            return None
+        return _next_due(await self._due_dates(row, state, settings), settings, state)
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
@@ -798,17 +884,22 @@ class GameService:
         reminds each by DM; the stage each decision was reminded at is kept with them (settings["reminded"])."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            if row.status != GameStatus.RUNNING:
+            if row.status != GameStatus.RUNNING:  # stopped by a write that did not say it has nothing due
+                if row.due_at is not None:
+                    await self.store.set_settings(game_id, row.settings, due_at=None)
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
             paused_for = _open_entries(row.settings.get(PAUSED_FOR, {}), state)
+            refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
             expired, outbox = [], []
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
-            for prompt, opened, expires in await self._due_dates(row, state):
+            dates = await self._due_dates(row, state)
+            for prompt, opened, expires in dates:
                 kind = prompt.kind.value.replace("_", " ")
                 if now >= expires:
-                    expired.append((prompt.id, kind))
+                    if _decision(prompt) not in refused:
+                        expired.append((prompt.id, kind))
                     continue
                 stage = _stage_due(opened, expires, now)
                 if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(_decision(prompt))]:
@@ -827,9 +918,14 @@ class GameService:
                 outbox.append(OutgoingMessage(recipient=thread, text=f"{lead}: {', '.join(names)}, the table waits "
                                               f"on you: {what}, due {timestamp(expires, 'R')}."))
             kept = {"reminded": stages, "grace": grace, PAUSED_FOR: paused_for}
-            if any(row.settings.get(key, {}) != value for key, value in kept.items()):
-                # the reminders and their record: one transaction
-                await self.store.set_settings(game_id, {**row.settings, **kept}, outbox)
+            if refused or DEFAULT_REFUSED in row.settings:
+                kept[DEFAULT_REFUSED] = refused
+            changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
+            settings = {**row.settings, **kept} if changed else row.settings
+            due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state)
+            if changed or due_at != row.due_at:
+                # the reminders, their record and when the game is next due: one transaction
+                await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
             return expired
 
     # --- undo --------------------------------------------------------------------------------
@@ -869,15 +965,19 @@ class GameService:
                 raise NotAllowed(f"Undoing {'this action' if count == 1 else f'these {count} actions'} would take "
                                  "back something a player has already seen (a card, a reveal, a secret choice); a "
                                  "moderator may force it.")
-            resumed = row.status == GameStatus.ENDED and GameState.model_validate_json(restored).phase != Phase.ENDED
+            restored_state = GameState.model_validate_json(restored)
+            resumed = row.status == GameStatus.ENDED and restored_state.phase != Phase.ENDED
             newer = await self.store.game_in_channel(row.channel_id) if resumed else None
             if newer is not None and newer.game_id != game_id and newer.status != GameStatus.ENDED:
                 raise NotAllowed(f"This game's channel has a newer game going on ({newer.game_id}): this one cannot "
                                  "run again there.")
             notice = _correction(by, f"undid the last {count} action(s)", reason,
                                  f"; the game is back at version {keep}" + (" and running again" if resumed else ""))
+            status = GameStatus.RUNNING if resumed else row.status
+            self._opened.pop(game_id, None)  # versions after `keep` will be reached again, at other times
+            due_at = await self._due_index(row, restored_state, row.settings, status)
             await self.store.replace_history(game_id, keep, restored, [notice],
-                                             status=GameStatus.RUNNING if resumed else None)
+                                             status=GameStatus.RUNNING if resumed else None, due_at=due_at)
             return keep
 
     # --- delivery ----------------------------------------------------------------------------

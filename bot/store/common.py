@@ -10,11 +10,14 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.app.ports import Shards
+from bot.app.ports import RECHECK, DueAt, Shards
 
 Clock = Callable[[], datetime]
 
 OUTBOX_STATUSES = frozenset({"pending", "sent", "undeliverable"})
+# The due time stored for a game to look at again at the next tick (RECHECK, and the games running when the due
+# times came in): before any moment a tick asks about.
+DUE_AT_ONCE = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def utc_now() -> datetime:
@@ -26,6 +29,13 @@ def as_utc(moment: datetime) -> datetime:
     if moment.tzinfo is None:
         raise ValueError(f"timestamp {moment} has no time zone")
     return moment.astimezone(UTC)
+
+
+def stored_due(due_at: DueAt) -> datetime | None:
+    """A write's due time as stored: RECHECK is due at once."""
+    if due_at is RECHECK:
+        return DUE_AT_ONCE
+    return as_utc(due_at) if due_at is not None else None
 
 
 def check_outbox_status(status: str) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 
 from bot.app.ports import (
     ALL_SHARDS,
+    RECHECK,
+    DueAt,
     GameExists,
     GameRecordRow,
     GameStatus,
@@ -31,6 +33,7 @@ from bot.store.common import (
     check_imported_actions,
     check_keep,
     check_outbox_status,
+    stored_due,
     utc_now,
 )
 
@@ -64,7 +67,8 @@ class MemoryGameStore:
         started_at = as_utc(game.started_at) if game.started_at else None
         settings = json.loads(json.dumps(game.settings))
         self._games[game.game_id] = game.model_copy(
-            deep=True, update={"created_at": created_at, "started_at": started_at, "settings": settings})
+            deep=True, update={"created_at": created_at, "started_at": started_at, "settings": settings,
+                               "due_at": stored_due(game.due_at)})
         self._actions[game.game_id] = [action.model_copy(update={"created_at": as_utc(action.created_at)
                                                                  if action.created_at else created_at})
                                        for action in actions]
@@ -89,10 +93,19 @@ class MemoryGameStore:
         # sorted() is stable, so games created at the same instant stay in creation order, as in SQLite.
         return [game.model_copy(deep=True) for game in sorted(games, key=lambda game: game.created_at)]
 
+    async def games_due(self, now: datetime, shards: Shards = ALL_SHARDS) -> list[str]:
+        due = [(game.due_at, game.created_at, game.game_id) for game in self._games.values()
+               if game.due_at is not None and game.due_at <= now and shards.owns(game.guild_id)]
+        return [game_id for _, _, game_id in sorted(due)]
+
+    async def action_times(self, game_id: str, seqs: set[int]) -> dict[int, datetime]:
+        return {action.seq: action.created_at for action in self._actions.get(game_id, []) if action.seq in seqs}
+
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
                             key: str | None = None, *, engine_version: str | None = None,
-                            events_json: str | None = None, state_before_json: str | None = None) -> int:
+                            events_json: str | None = None, state_before_json: str | None = None,
+                            due_at: DueAt = RECHECK) -> int:
         game = self._game(game_id)
         if game.seq != expected_seq:
             raise VersionConflict(f"game {game_id} is at seq {game.seq}, not {expected_seq}")
@@ -104,7 +117,7 @@ class MemoryGameStore:
                          engine_version=engine_version, events_json=events_json))
         if state_before_json is not None:
             self._snapshots[game_id][new_seq] = (state_before_json, state_json)
-        game.state_json, game.seq = state_json, new_seq
+        game.state_json, game.seq, game.due_at = state_json, new_seq, stored_due(due_at)
         self._queue(game_id, new_seq, outbox)
         if status is not None:
             game.status = GameStatus(status)
@@ -122,12 +135,12 @@ class MemoryGameStore:
         return earliest, snapshot
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
-                              status: GameStatus | None = None) -> None:
+                              status: GameStatus | None = None, *, due_at: DueAt = RECHECK) -> None:
         game = self._game(game_id)
         check_keep(game_id, keep, game.seq)
         self._actions[game_id] = [action for action in self._actions[game_id] if action.seq <= keep]
         self._snapshots[game_id] = {seq: kept for seq, kept in self._snapshots[game_id].items() if seq <= keep}
-        game.state_json, game.seq = state_json, keep
+        game.state_json, game.seq, game.due_at = state_json, keep, stored_due(due_at)
         if status is not None:
             game.status = GameStatus(status)
         self._queue(game_id, keep, outbox)
@@ -149,19 +162,21 @@ class MemoryGameStore:
         self._queue(game_id, game.seq, list(outbox))
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
-                         settings: dict[str, Any] | None = None) -> None:
+                         settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
         game = self._game(game_id)
         if settings is not None:
             game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
-        game.status = GameStatus(status)
+        game.status, game.due_at = GameStatus(status), stored_due(due_at)
         if game.status == GameStatus.RUNNING and game.started_at is None:
             game.started_at = self._now()
         if outbox:
             self._queue(game_id, game.seq, list(outbox))
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+                           due_at: DueAt = RECHECK) -> None:
         game = self._game(game_id)
         game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
+        game.due_at = stored_due(due_at)
         self._queue(game_id, game.seq, list(outbox))
 
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:

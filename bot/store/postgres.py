@@ -17,6 +17,7 @@ import json
 import zlib
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ import asyncpg
 
 from bot.app.ports import (
     ALL_SHARDS,
+    RECHECK,
+    DueAt,
     GameExists,
     GameRecordRow,
     GameStatus,
@@ -43,6 +46,7 @@ from bot.store.common import (
     check_outbox_status,
     migration_files,
     pack_snapshot,
+    stored_due,
     unpack_snapshots,
     utc_now,
 )
@@ -56,7 +60,7 @@ POOL_SIZE = 10  # connections per process: a submit holds one for a single round
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up (asyncpg's default is a minute)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at, settings_json,"
-                 " started_at, engine_version")
+                 " started_at, engine_version, due_at")
 _ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 # The game's seats as one JSON object, read in the same statement (one snapshot) as the game.
 _SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) FROM seats"
@@ -70,7 +74,7 @@ _SEATS = ("coalesce((SELECT json_object_agg(faction, user_id ORDER BY faction) F
 # statement started from: NULL when there is no such game.
 _COMMIT_ACTION = """
 WITH game AS (
-    UPDATE games SET state_json = $4, seq = $2 + 1, status = coalesce($6, status)
+    UPDATE games SET state_json = $4, seq = $2 + 1, status = coalesce($6, status), due_at = $14
     WHERE game_id = $1 AND seq = $2
     RETURNING game_id
 ), action AS (
@@ -156,10 +160,11 @@ class PostgresGameStore:
         async with self._pool.acquire() as db, db.transaction():
             try:
                 await db.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                     game.game_id, game.guild_id, game.channel_id, GameStatus(game.status).value, game.setup_json,
                     game.state_json, game.seq, created_at, json.dumps(game.settings),
-                    as_utc(game.started_at) if game.started_at else None, game.engine_version)
+                    as_utc(game.started_at) if game.started_at else None, game.engine_version,
+                    stored_due(game.due_at))
             except asyncpg.UniqueViolationError as clash:
                 what = (f"channel {game.channel_id} has a game that has not ended"
                         if clash.constraint_name == "games_live_in_channel"
@@ -194,17 +199,35 @@ class PostgresGameStore:
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
         return await self._select_games("$1::bigint IS NULL OR guild_id = $1", guild_id)
 
+    async def games_due(self, now: datetime, shards: Shards = ALL_SHARDS) -> list[str]:
+        # The partial index games_due_at answers `due_at <= $1` (a comparison implies NOT NULL).
+        if shards.everything:
+            rows = await self._pool.fetch("SELECT game_id FROM games WHERE due_at <= $1 ORDER BY due_at, number",
+                                          as_utc(now))
+        else:
+            rows = await self._pool.fetch("SELECT game_id FROM games WHERE due_at <= $1 AND (guild_id >> 22) % $2"
+                                          " = ANY($3::integer[]) ORDER BY due_at, number",
+                                          as_utc(now), shards.count, sorted(shards.ids))
+        return [row["game_id"] for row in rows]
+
+    async def action_times(self, game_id: str, seqs: set[int]) -> dict[int, datetime]:
+        rows = await self._pool.fetch("SELECT seq, created_at FROM actions WHERE game_id = $1 AND seq = ANY($2)",
+                                      game_id, sorted(seqs))
+        return {row["seq"]: row["created_at"] for row in rows}
+
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
                             key: str | None = None, *, engine_version: str | None = None,
-                            events_json: str | None = None, state_before_json: str | None = None) -> int:
+                            events_json: str | None = None, state_before_json: str | None = None,
+                            due_at: DueAt = RECHECK) -> int:
         messages, logged = _outbox_columns(outbox)
         new_status = GameStatus(status).value if status is not None else None
         state_before = pack_snapshot(state_before_json, state_json) if state_before_json is not None else None
         try:
             committed, seq_before = await self._pool.fetchrow(
                 _COMMIT_ACTION, game_id, expected_seq, actor, state_json, action_json, new_status,
-                as_utc(self._clock()), messages, logged, key, engine_version, events_json, state_before)
+                as_utc(self._clock()), messages, logged, key, engine_version, events_json, state_before,
+                stored_due(due_at))
         except asyncpg.UniqueViolationError:  # the key was taken already: the first submission stands
             raise VersionConflict(f"game {game_id} already took the action of {key}") from None
         if not committed:
@@ -230,13 +253,13 @@ class PostgresGameStore:
         return unpack_snapshots((row["seq"], row["state_json"]), [tuple(kept) for kept in row["packed"]])
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
-                              status: GameStatus | None = None) -> None:
+                              status: GameStatus | None = None, *, due_at: DueAt = RECHECK) -> None:
         new_status = GameStatus(status).value if status is not None else None
         async with self._pool.acquire() as db, db.transaction():
             check_keep(game_id, keep, await _lock_game(db, game_id))
             await db.execute("DELETE FROM actions WHERE game_id = $1 AND seq > $2", game_id, keep)
-            await db.execute("UPDATE games SET state_json = $2, seq = $3, status = coalesce($4, status)"
-                             " WHERE game_id = $1", game_id, state_json, keep, new_status)
+            await db.execute("UPDATE games SET state_json = $2, seq = $3, status = coalesce($4, status), due_at = $5"
+                             " WHERE game_id = $1", game_id, state_json, keep, new_status, stored_due(due_at))
             await self._queue(db, game_id, keep, outbox)
 
     async def actions(self, game_id: str) -> list[StoredAction]:
@@ -262,23 +285,24 @@ class PostgresGameStore:
             await self._queue(db, game_id, seq, outbox)
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
-                         settings: dict[str, Any] | None = None) -> None:
+                         settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
         status = GameStatus(status)
         settings_json = json.dumps(settings) if settings is not None else None
         async with self._pool.acquire() as db, db.transaction():
             seq = await db.fetchval(
                 "UPDATE games SET status = $2, started_at = CASE WHEN $2 = 'running'"
-                " THEN coalesce(started_at, $3) ELSE started_at END, settings_json = coalesce($4, settings_json)"
-                " WHERE game_id = $1 RETURNING seq",
-                game_id, status.value, as_utc(self._clock()), settings_json)
+                " THEN coalesce(started_at, $3) ELSE started_at END, settings_json = coalesce($4, settings_json),"
+                " due_at = $5 WHERE game_id = $1 RETURNING seq",
+                game_id, status.value, as_utc(self._clock()), settings_json, stored_due(due_at))
             if seq is None:
                 raise UnknownGame(game_id)
             await self._queue(db, game_id, seq, outbox)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+                           due_at: DueAt = RECHECK) -> None:
         async with self._pool.acquire() as db, db.transaction():
-            seq = await db.fetchval("UPDATE games SET settings_json = $2 WHERE game_id = $1 RETURNING seq",
-                                    game_id, json.dumps(settings))
+            seq = await db.fetchval("UPDATE games SET settings_json = $2, due_at = $3 WHERE game_id = $1 RETURNING seq",
+                                    game_id, json.dumps(settings), stored_due(due_at))
             if seq is None:
                 raise UnknownGame(game_id)
             await self._queue(db, game_id, seq, outbox)
@@ -408,7 +432,7 @@ def _game_row(row: asyncpg.Record) -> GameRecordRow:
                          status=row["status"], setup_json=row["setup_json"], state_json=row["state_json"],
                          seq=row["seq"], seats=json.loads(row["seats"]), created_at=row["created_at"],
                          settings=json.loads(row["settings_json"]), started_at=row["started_at"],
-                         engine_version=row["engine_version"])
+                         engine_version=row["engine_version"], due_at=row["due_at"])
 
 
 def _outbox_columns(outbox: Iterable[OutgoingMessage]) -> tuple[list[str], list[bool]]:

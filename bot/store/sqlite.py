@@ -31,6 +31,8 @@ from typing import Any, TypeVar
 
 from bot.app.ports import (
     ALL_SHARDS,
+    RECHECK,
+    DueAt,
     GameExists,
     GameRecordRow,
     GameStatus,
@@ -51,6 +53,7 @@ from bot.store.common import (
     check_outbox_status,
     migration_files,
     pack_snapshot,
+    stored_due,
     unpack_snapshots,
     utc_now,
 )
@@ -74,13 +77,18 @@ CONNECTION_PRAGMAS = (
 ROW_CACHE_SIZE = 1024  # games whose row is kept in memory: a few KiB each (the snapshot's JSON, mostly)
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, status, setup_json, state_json, seq, created_at, settings_json,"
-                 " started_at, engine_version")
+                 " started_at, engine_version, due_at")
 _ACTION_COLUMNS = "seq, actor, action_json, created_at, idempotency_key, engine_version, events_json"
 
 
 def _timestamp(moment: datetime) -> str:
     # A fixed width (microseconds always shown) so that text order is time order.
     return as_utc(moment).isoformat(timespec="microseconds")
+
+
+def _due_timestamp(due_at: DueAt) -> str | None:
+    due = stored_due(due_at)
+    return _timestamp(due) if due is not None else None
 
 
 def apply_migrations(db: sqlite3.Connection, directory: Path = MIGRATIONS) -> list[int]:
@@ -176,10 +184,10 @@ class SqliteGameStore:
                         else f"channel {game.channel_id} has a game that has not ended")
                 raise GameExists(what)
             db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.guild_id, game.channel_id, game.status.value, game.setup_json, game.state_json,
                  game.seq, created_at, settings_json, _timestamp(game.started_at) if game.started_at else None,
-                 game.engine_version))
+                 game.engine_version, _due_timestamp(game.due_at)))
             if opening_events_json is not None:
                 db.execute("INSERT INTO game_openings (game_id, events_json) VALUES (?, ?)",
                            (game.game_id, opening_events_json))
@@ -211,11 +219,31 @@ class SqliteGameStore:
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
         return await self._select_games(":guild_id IS NULL OR guild_id = :guild_id", {"guild_id": guild_id})
 
+    async def games_due(self, now: datetime, shards: Shards = ALL_SHARDS) -> list[str]:
+        # The partial index games_due_at answers `due_at <= ?` (a comparison implies NOT NULL); the shards' test
+        # reads only the rows it found.
+        if shards.everything:
+            rows = await self._read("SELECT game_id FROM games WHERE due_at <= ? ORDER BY due_at, rowid",
+                                    (_timestamp(now),))
+        else:
+            rows = await self._read(
+                "SELECT game_id FROM games WHERE due_at <= ? AND (guild_id >> 22) % ? IN"
+                " (SELECT value FROM json_each(?)) ORDER BY due_at, rowid",
+                (_timestamp(now), shards.count, json.dumps(sorted(shards.ids))))
+        return [row["game_id"] for row in rows]
+
+    async def action_times(self, game_id: str, seqs: set[int]) -> dict[int, datetime]:
+        rows = await self._read("SELECT seq, created_at FROM actions WHERE game_id = ?"
+                                " AND seq IN (SELECT value FROM json_each(?))", (game_id, json.dumps(sorted(seqs))))
+        return {row["seq"]: datetime.fromisoformat(row["created_at"]) for row in rows}
+
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
                             key: str | None = None, *, engine_version: str | None = None,
-                            events_json: str | None = None, state_before_json: str | None = None) -> int:
+                            events_json: str | None = None, state_before_json: str | None = None,
+                            due_at: DueAt = RECHECK) -> int:
         new_seq = expected_seq + 1
+        due = _due_timestamp(due_at)
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
         new_status = GameStatus(status).value if status is not None else None
@@ -233,12 +261,12 @@ class SqliteGameStore:
                             state_before))
             except sqlite3.IntegrityError:  # the key was taken already: the first submission stands
                 raise VersionConflict(f"game {game_id} already took the action of {key}") from None
-            db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
-                       (state_json, new_seq, new_status, game_id))
+            db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status), due_at = ?"
+                       " WHERE game_id = ?", (state_json, new_seq, new_status, due, game_id))
             self._queue(db, game_id, new_seq, messages, now)
             return new_seq
 
-        update = {"seq": new_seq, "state_json": state_json}
+        update = {"seq": new_seq, "state_json": state_json, "due_at": stored_due(due_at)}
         if status is not None:
             update["status"] = GameStatus(status)
         return await self._write(work, game_id, lambda row: row.model_copy(update=update))
@@ -263,19 +291,20 @@ class SqliteGameStore:
         return await self._run(work)
 
     async def replace_history(self, game_id: str, keep: int, state_json: str, outbox: list[OutgoingMessage],
-                              status: GameStatus | None = None) -> None:
+                              status: GameStatus | None = None, *, due_at: DueAt = RECHECK) -> None:
         now = _timestamp(self._clock())
+        due = _due_timestamp(due_at)
         messages = _outbox_json(outbox)
         new_status = GameStatus(status).value if status is not None else None
 
         def work(db: sqlite3.Connection) -> None:
             check_keep(game_id, keep, _current_seq(db, game_id))
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
-            db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status) WHERE game_id = ?",
-                       (state_json, keep, new_status, game_id))
+            db.execute("UPDATE games SET state_json = ?, seq = ?, status = coalesce(?, status), due_at = ?"
+                       " WHERE game_id = ?", (state_json, keep, new_status, due, game_id))
             self._queue(db, game_id, keep, messages, now)
 
-        update = {"seq": keep, "state_json": state_json}
+        update = {"seq": keep, "state_json": state_json, "due_at": stored_due(due_at)}
         if status is not None:
             update["status"] = GameStatus(status)
         await self._write(work, game_id, lambda row: row.model_copy(update=update))
@@ -307,8 +336,9 @@ class SqliteGameStore:
         await self._write(work, game_id)
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
-                         settings: dict[str, Any] | None = None) -> None:
+                         settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
         status = GameStatus(status)
+        due = _due_timestamp(due_at)
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
         settings_json = json.dumps(settings) if settings is not None else None
@@ -317,8 +347,8 @@ class SqliteGameStore:
             cursor = db.execute(
                 "UPDATE games SET status = :status, started_at = CASE WHEN :status = 'running'"
                 " THEN coalesce(started_at, :now) ELSE started_at END,"
-                " settings_json = coalesce(:settings_json, settings_json) WHERE game_id = :game_id",
-                {"status": status.value, "now": now, "settings_json": settings_json, "game_id": game_id})
+                " settings_json = coalesce(:settings_json, settings_json), due_at = :due WHERE game_id = :game_id",
+                {"status": status.value, "now": now, "settings_json": settings_json, "game_id": game_id, "due": due})
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
             if messages:
@@ -326,13 +356,16 @@ class SqliteGameStore:
 
         await self._write(work, game_id)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = ()) -> None:
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+                           due_at: DueAt = RECHECK) -> None:
         settings_json = json.dumps(settings)
+        due = _due_timestamp(due_at)
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
 
         def work(db: sqlite3.Connection) -> None:
-            cursor = db.execute("UPDATE games SET settings_json = ? WHERE game_id = ?", (settings_json, game_id))
+            cursor = db.execute("UPDATE games SET settings_json = ?, due_at = ? WHERE game_id = ?",
+                                (settings_json, due, game_id))
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id)
             if messages:
@@ -531,7 +564,8 @@ def _game_row(row: sqlite3.Row, seats: dict[str, int]) -> GameRecordRow:
                          seq=row["seq"], seats=seats, created_at=datetime.fromisoformat(row["created_at"]),
                          settings=json.loads(row["settings_json"]),
                          started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None,
-                         engine_version=row["engine_version"])
+                         engine_version=row["engine_version"],
+                         due_at=datetime.fromisoformat(row["due_at"]) if row["due_at"] else None)
 
 
 def _copy(row: GameRecordRow, settings_json: str) -> GameRecordRow:
