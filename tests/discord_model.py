@@ -105,6 +105,21 @@ def _logged(call: Call) -> HttpLogEntry:
     return HttpLogEntry(call.method, call.path, {}, call.json, None)
 
 
+ID_SEGMENT = re.compile(r"^\d+$")
+TOKEN_AFTER = ("webhooks", "interactions")  # /webhooks/{id}/{token}/..., /interactions/{id}/{token}/callback
+
+
+def route_of(method: str, path: str) -> str:
+    """A request's route, as Discord's rate limits and our counts group requests: its method and its path with
+    each id (and an interaction's token) in braces, e.g. "PATCH /channels/{id}/messages/{id}"."""
+    segments = path.strip("/").split("/")
+    named = ["{id}" if ID_SEGMENT.match(s) else s for s in segments]
+    for i in range(len(segments) - 2):
+        if segments[i] in TOKEN_AFTER and named[i + 1] == "{id}":
+            named[i + 2] = "{token}"
+    return f"{method} /" + "/".join(named)
+
+
 THREAD_ITSELF = re.compile(r"^/channels/(\d+)$")
 THREAD_WRITES = re.compile(r"^/channels/(\d+)/(?:messages|pins)(?:/.*)?$")
 

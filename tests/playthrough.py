@@ -45,6 +45,7 @@ from typing import Any
 import discord
 from simcord.env import Env
 from simcord.results import to_discord_message
+from simcord.types import HttpLogEntry
 
 from bot.app.anytime_words import value_label
 from bot.app.decision_cards import ATTACK_TITLES, CARD_HEADING
@@ -66,6 +67,7 @@ from engine.events import BY_STANDING_ORDER
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import DECISION_NAMES, faction_name
+from tests.discord_model import route_of
 
 SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (QuickEnv)
 WAKE = 0.001  # seconds of simulated time that let a woken drain deliver (tests/test_discord_e2e.py)
@@ -154,6 +156,9 @@ class Summary:
     channel_posts: int = 0  # the bot's posts in the channel (answers to commands left out)
     channel_posts_per_turn: dict[str, int] = field(default_factory=dict)  # "0" is before turn 1's storm
     dms: int = 0  # the bot's DMs to the players (answers to clicks left out)
+    # the bot's REST requests to Discord, as SimCord logged them (see count_requests): in all, per interaction and
+    # per turn (mean, max), and by route
+    requests: dict[str, Any] = field(default_factory=dict)
     bot_errors: int = 0  # exceptions the bot raised, as SimCord recorded them
     first_bot_errors: list[str] = field(default_factory=list)
     seconds: float = 0.0  # wall time
@@ -285,6 +290,8 @@ class Table:
     given_up: set[int] = field(default_factory=set)
     answered: set[int] = field(default_factory=set)  # the cards answered ("Done"), by message id
     answering: str | None = None  # the kind of decision whose card is being answered
+    # where each interaction began in SimCord's log of the bot's requests, and its kind
+    interaction_starts: list[tuple[int, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.screens = {f: Screen(self.env, m.user.dm_channel.id, m.id) for f, m in self.players.items()}
@@ -303,6 +310,7 @@ class Table:
     async def interact(self, kind: str, act, *, by_moderator: bool = False):
         """One interaction of `kind`, then the delivery it woke; returns SimCord's result."""
         self.summary.interactions[kind] += 1
+        self.interaction_starts.append((len(self.env.backend.http_requests), kind))
         self.summary.moderator_interactions += by_moderator
         if self.answering is not None:
             self.summary.count(self.summary.interactions_by_decision, self.answering)
@@ -553,8 +561,44 @@ def tally(table: Table) -> None:
         s.standing_order_answers += sum(line.startswith(BY_STANDING_ORDER) for m in dms
                                         for line in m.content.splitlines())
     tally_mentions(table)
+    s.requests = count_requests(env.backend.http_requests, table.interaction_starts)
     s.bot_errors = len(env.errors)
     s.first_bot_errors = [f"{type(e).__name__}: {e}"[:300] for e in env.errors[:5]]
+
+
+def count_requests(requests: list[HttpLogEntry], interaction_starts: list[tuple[int, str]]) -> dict[str, Any]:
+    """The bot's REST requests: in all; per interaction, from its start to the next one's (its answer and the
+    delivery it woke), mean and max, in all and by kind; per turn, from the request that posts the turn's first
+    line ("Turn N · Storm.") to the next turn's, mean and max over turns 1 on (turn 0, the lobby and the setup,
+    apart); and by route (method and path, ids in braces), most used first."""
+    ends = [start for start, _ in interaction_starts[1:]] + [len(requests)]
+    per_interaction = [end - start for (start, _), end in zip(interaction_starts, ends, strict=True)]
+    by_kind: dict[str, list[int]] = {}
+    for (_, kind), made in zip(interaction_starts, per_interaction, strict=True):
+        by_kind.setdefault(kind, []).append(made)
+    per_turn: Counter = Counter()
+    turn = 0
+    for request in requests:
+        content = request.json.get("content") if isinstance(request.json, dict) else None
+        if content:
+            turn = max([turn, *(int(n) for n in TURN_POST.findall(content))])
+        per_turn[turn] += 1
+    turns = [per_turn[t] for t in sorted(per_turn) if t >= 1]
+    routes = Counter(route_of(request.method, request.path) for request in requests)
+    return {
+        "total": len(requests),
+        "per_interaction": _mean_max(per_interaction),
+        "per_interaction_by_kind": {kind: _mean_max(made) for kind, made in by_kind.items()},
+        "per_turn": _mean_max(turns),
+        "turn_0": per_turn[0],
+        "by_turn": {str(t): n for t, n in sorted(per_turn.items())},
+        "by_route": dict(routes.most_common()),
+    }
+
+
+def _mean_max(counts: list[int]) -> dict[str, float]:
+    return {"mean": round(sum(counts) / len(counts), 1) if counts else 0.0, "max": max(counts, default=0),
+            "n": len(counts)}
 
 
 def tally_mentions(table: Table) -> None:

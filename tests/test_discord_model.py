@@ -11,7 +11,7 @@ from simcord.enums import OverwriteType
 from bot.app.ports import GameRecordRow, GameStatus, OutgoingMessage, Recipient
 from bot.discord.gateway import DiscordGateway
 from tests import test_discord_e2e as e2e
-from tests.discord_model import DiscordModel, ThreadArchiving
+from tests.discord_model import DiscordModel, ThreadArchiving, route_of
 
 simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures, shared with tests/test_discord_e2e.py
 HOUR = 3600
@@ -103,3 +103,12 @@ async def test_after_a_crash_an_edit_whose_post_is_gone_is_looked_for_as_the_new
 
     anew = await channel.send("- Atreides bought card 1.")
     assert await gateway.find(game_in(room), line, since) == f"{channel.id}:{anew.id}"
+
+
+def test_a_route_names_its_method_and_path_with_ids_and_tokens_in_braces():
+    assert route_of("PATCH", "/channels/12/messages/34") == "PATCH /channels/{id}/messages/{id}"
+    assert route_of("POST", "/interactions/5/simcord_interaction_5/callback") == \
+        "POST /interactions/{id}/{token}/callback"
+    assert route_of("PATCH", "/webhooks/7/aW50ZXJhY3Rpb24/messages/@original") == \
+        "PATCH /webhooks/{id}/{token}/messages/@original"
+    assert route_of("POST", "/users/@me/channels") == "POST /users/@me/channels"
