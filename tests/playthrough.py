@@ -292,6 +292,10 @@ class Table:
     answering: str | None = None  # the kind of decision whose card is being answered
     # where each interaction began in SimCord's log of the bot's requests, and its kind
     interaction_starts: list[tuple[int, str]] = field(default_factory=list)
+    # the virtual time let pass after each interaction: the wake of its delivery, or, with the Discord model's
+    # latency, also the time the bot's answer takes to come back (tests/discord_model.py Transport)
+    answer_time: float = WAKE
+    last_interaction_at: float = 0.0  # when the last interaction began, on SimCord's virtual clock (seconds)
 
     def __post_init__(self) -> None:
         self.screens = {f: Screen(self.env, m.user.dm_channel.id, m.id) for f, m in self.players.items()}
@@ -311,11 +315,12 @@ class Table:
         """One interaction of `kind`, then the delivery it woke; returns SimCord's result."""
         self.summary.interactions[kind] += 1
         self.interaction_starts.append((len(self.env.backend.http_requests), kind))
+        self.last_interaction_at = self.env.backend.clock.elapsed
         self.summary.moderator_interactions += by_moderator
         if self.answering is not None:
             self.summary.count(self.summary.interactions_by_decision, self.answering)
         result = await act
-        await self.env.advance_time(WAKE)
+        await self.env.advance_time(self.answer_time)
         return result
 
     async def slash(self, member, name: str, **options):
