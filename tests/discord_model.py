@@ -64,6 +64,7 @@ class DiscordModel:
         self.env, self.backend = env, env.backend
         self.rules = list(rules)
         self.transport = transport
+        self.refusals: list[tuple[str, int]] = []  # the requests a rule refused: route, JSON error code
 
     async def pass_quiet_time(self, seconds: float) -> None:
         """Let `seconds` pass in which the bot has nothing to do, in one step, and then let its due timers run.
@@ -84,8 +85,9 @@ class DiscordModel:
             for rule in self.rules:
                 try:
                     answer = rule.request(target, call)
-                except BackendError:
+                except BackendError as refusal:
                     target.http_requests.append(_logged(call))  # SimCord logs the calls it serves, refused or not
+                    self.refusals.append((route_of(method, path), refusal.code))
                     raise
                 if answer is not None:
                     target.http_requests.append(_logged(call))

@@ -148,6 +148,21 @@ def test_requests_count_to_the_interaction_that_woke_them_and_the_turn_whose_sto
                                    "GET /channels/{id}/messages/{id}": 1, "PATCH /channels/{id}/messages/{id}": 1}
 
 
+def test_through_the_discord_model_a_short_weekly_game_lets_20_minutes_pass_after_each_answer_and_counts_the_losses():
+    """Issue 24: the game played through tests/discord_model.py (--model), one turn."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        status = main(["--seed", "1", "--turns", "1", "--model"])
+    summary = json.loads(printed.getvalue().splitlines()[-1])
+    model = summary["model"]
+    assert status == 0 and summary["finished"] and summary["bot_errors"] == 0, summary["first_bot_errors"]
+    assert (model["pace"], model["gap_seconds"]) == ("weekly", 1200.0)
+    assert model["virtual_days"] * 86400 >= summary["cards_answered"] * 1200 - 0.05 * 86400  # (days rounded)
+    assert model["requests_served"] > 0
+    assert (model["unanswered_interactions"], model["tokens_used_late"]) == (0, 0)
+    assert set(model) >= {"lost_lines", "refused_by_the_model", "rate_limited"}
+
+
 # --- the players' hands on controls the short game may not show -------------------------------------------
 
 
