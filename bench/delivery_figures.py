@@ -31,7 +31,7 @@ from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
 from engine.ids import Faction
 from tests.discord_model import DiscordModel, InteractionTokens, ThreadArchiving, Transport
-from tests.playthrough import QuickEnv, Summary, Table, seat_the_table
+from tests.playthrough import MODEL_SETTLE_TIMEOUT, QuickEnv, Summary, Table, seat_the_table
 
 LATENCY = 0.1  # seconds a request takes, there and back (issue 24's emulation used 100 ms)
 ANSWER_TIME = 0.5  # virtual seconds let pass after each interaction: the bot's answer comes back meanwhile
@@ -134,7 +134,7 @@ async def delivery_figures(samples: int, busy_games: int, busy_interval: float, 
 async def one_scene(samples: int, others: int, busy_interval: float, seed: int) -> dict:
     rng = random.Random(seed)
     bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
-    env = QuickEnv(bot, check_errors=False)
+    env = QuickEnv(bot, check_errors=False, settle_timeout=MODEL_SETTLE_TIMEOUT)  # a busy step takes a while
     await env.start()
     try:
         with env.time_context():

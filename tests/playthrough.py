@@ -83,6 +83,7 @@ PROGRESS_EVERY = 250  # interactions between two progress lines on stderr
 LATENCY = 0.1  # seconds a request takes through the Discord model (--model)
 MODEL_ANSWER_TIME = 3.0  # with --model, virtual seconds after each interaction: Discord waits 3 s for an answer
 DELIVERY_STEP = 1.0  # seconds of virtual time between two looks whether the outbox is delivered (--model)
+MODEL_SETTLE_TIMEOUT = 300.0  # wall seconds SimCord may take to settle one step of the clock (--model)
 
 TURN_POST = re.compile(r"^\*\*Turn (\d+) · Storm\.\*\*", re.MULTILINE)
 GAME_OVER = re.compile(r"^The game ends on turn (\d+)\. (?:Winners: (.+?)|No winner): ", re.MULTILINE)
@@ -675,7 +676,8 @@ class QuickEnv(Env):
 
 
 async def playthrough(seed: int = 1, turns: int | None = None, factions: list[Faction] | None = None,
-                      max_interactions: int = MAX_INTERACTIONS, model: bool = False) -> Summary:
+                      max_interactions: int = MAX_INTERACTIONS, model: bool = False,
+                      gap: float = 20 * 60.0) -> Summary:
     """Play a whole game (every option on; `turns` shortens it) and return its summary. With `model`, through
     the Discord model (see ModelGame)."""
     factions = factions or list(Faction)
@@ -685,11 +687,13 @@ async def playthrough(seed: int = 1, turns: int | None = None, factions: list[Fa
     # SimCord's clock drives discord.utils.utcnow: the service and the store read it (tests/test_discord_e2e.py)
     bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow),
                     **({"drain_interval": ModelGame.drain_interval} if model else {}))
-    env = QuickEnv(bot, check_errors=False)  # the bot's errors are counted in the summary instead
+    # the bot's errors are counted in the summary instead; a step of the model's clock may carry a long gap's
+    # drains, which take longer on the wall clock than SimCord's 5 s
+    env = QuickEnv(bot, check_errors=False, **({"settle_timeout": MODEL_SETTLE_TIMEOUT} if model else {}))
     await env.start()
     try:
         with env.time_context(), pytest.MonkeyPatch.context() as patcher:
-            modelled = ModelGame(env, patcher) if model else None
+            modelled = ModelGame(env, patcher, gap) if model else None
             table = await seat_the_table(env, factions, seed, options, summary,
                                          pace=modelled.pace if modelled else None,
                                          answer_time=modelled.answer_time if modelled else WAKE)
@@ -711,23 +715,22 @@ async def playthrough(seed: int = 1, turns: int | None = None, factions: list[Fa
 class ModelGame:
     """The game played through the Discord model (tests/discord_model.py): each request takes LATENCY seconds,
     Discord's rate limits, interaction tokens that expire after 15 minutes, threads that archive. The game is
-    at the `weekly` pace and GAP seconds (20 minutes) of virtual time pass after each answer, its delivery
-    included, as a group playing by post over days would leave them.
+    at the `weekly` pace and `gap` seconds of virtual time (20 minutes unless told) pass after each answer, its
+    delivery included, as a group playing by post over days would leave them.
 
     Counted (Summary.model): lines lost (outbox rows the bot gave up on: marked undeliverable), interactions left
     unanswered (SimCord's record of each: never acknowledged), interaction tokens used after 15 minutes, the
     requests a rule of the model refused (by JSON error code), the 429s, and the virtual days the game took."""
 
     pace = "weekly"
-    gap = 20 * 60.0
     answer_time = MODEL_ANSWER_TIME
     # The bot's steady drain comes every 60 s here, not every 3 s (DRAIN_INTERVAL): each action still wakes a
     # drain at once, and the steady ones only run the deadlines (hours long) and retry a failed delivery; at 3 s,
     # the game's ten or so virtual days would take 300,000 drains, most of the run.
     drain_interval = 60.0
 
-    def __init__(self, env: Any, patcher: Any):
-        self.env = env
+    def __init__(self, env: Any, patcher: Any, gap: float):
+        self.env, self.gap = env, gap
         self.tokens, self.transport = InteractionTokens(), Transport(latency=LATENCY)
         self.model = DiscordModel(env, ThreadArchiving(), self.tokens, transport=self.transport).install(patcher)
         self.began = env.backend.clock.elapsed
@@ -764,9 +767,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", action="store_true",
                         help="through the Discord model: latency, rate limits, tokens, archiving; the weekly pace "
                              "and 20 virtual minutes between answers")
+    parser.add_argument("--gap-minutes", type=float, default=20.0,
+                        help="with --model, the virtual minutes between two answers (default %(default)s)")
     args = parser.parse_args(argv)
     factions = [Faction(f.strip()) for f in args.factions.split(",")] if args.factions else None
-    summary = asyncio.run(playthrough(args.seed, args.turns, factions, args.max_interactions, args.model))
+    summary = asyncio.run(playthrough(args.seed, args.turns, factions, args.max_interactions, args.model,
+                                      args.gap_minutes * 60))
     log(f"{summary.stopped}: turn {summary.turns}, winner {summary.winner}, "
         f"{sum(summary.interactions.values())} interactions, {summary.seconds} s")
     print(summary.to_json())
