@@ -36,8 +36,8 @@ crash: venv
 noninterference: venv
 	$(BIN)/python -m tests.noninterference --games 300
 
-# The demo and the bench need only the runtime dependencies: on a fresh clone they install those alone (about
-# half the time of the dev extras, which `make venv` and `make test` add later).
+# The demo needs only the runtime dependencies: on a fresh clone it installs those alone (about half the time of
+# the dev extras, which `make venv` and `make test` add later).
 RUNTIME := $(VENV)/.runtime
 
 $(RUNTIME): pyproject.toml
@@ -51,10 +51,11 @@ $(RUNTIME): pyproject.toml
 demo: $(RUNTIME)
 	$(BIN)/python -m bot.console.demo --out out/demo
 
-# The performance figures (engine, service, load, map, and 10,000 games on SQLite and on a throwaway PostgreSQL
-# with one and two bot processes): tables, and out/bench.json. Not part of the tests. `python -m bench --only
-# scale --store postgres` measures the scale figures alone, on one store.
-bench: $(RUNTIME)
+# The performance figures (engine, service, load, map, 10,000 games on SQLite and on a throwaway PostgreSQL with
+# one and two bot processes, and a click's delivery through the Discord model, which runs the bot in SimCord: the
+# dev extras): tables, and out/bench.json. Not part of the tests. `python -m bench --only scale --store postgres`
+# measures the scale figures alone, on one store; `--only delivery` the delivery figures.
+bench: venv
 	$(BIN)/python -m bench --json out/bench.json
 
 # A whole 7-faction game with the BT and every option, played in SimCord (the real bot) by random players who use

@@ -1,8 +1,8 @@
-"""`python -m bench [--json PATH] [--quick] [--only service|scale|tick|days] [--store sqlite|postgres]
+"""`python -m bench [--json PATH] [--quick] [--only service|scale|tick|days|delivery] [--store sqlite|postgres]
 [--database-url URL]`: measure the engine, the service on SQLite, 1,000 open games, the map picture, 10,000 open
 games on SQLite and PostgreSQL with one and two bot processes, the deadline tick among 1,000 and 10,000 stored
-games, and the days a whole game takes at each pace; print tables with the targets (docs/performance.md) and
-write every figure as JSON.
+games, the days a whole game takes at each pace, and the delivery of a click's messages through the Discord model
+(bench/delivery_figures.py); print tables with the targets (docs/performance.md) and write every figure as JSON.
 
 PostgreSQL is a throwaway server started for the run (its programs must be installed; see
 tests/postgres_server.py), with PostgreSQL's durable defaults, or the database of --database-url."""
@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from bench.days_figures import GAMES, days_figures
+from bench.delivery_figures import delivery_figures
 from bench.engine_figures import engine_figures
 from bench.map_figures import map_figures
 from bench.scale_figures import BURSTS, scale_figures
@@ -31,6 +32,9 @@ from tests.postgres_server import PostgresServer, ServerUnavailable
 # The benchmark's server keeps PostgreSQL's durable defaults (fsync, synchronous_commit, full_page_writes on);
 # only the cache is sized for 10,000 games (about 300 MB of snapshots) rather than the default 128 MB.
 BENCH_SERVER_SETTINGS = {"shared_buffers": "512MB"}
+# The delivery figures: clicks timed in the measured game, the busy games beside it, and how often each of those
+# answers a card (seconds, on average).
+DELIVERY_SAMPLES, BUSY_GAMES, BUSY_INTERVAL = 100, 100, 300.0
 
 
 def machine() -> dict:
@@ -175,6 +179,26 @@ def days_table(days: dict) -> str:
             f"{round(100 * days['never_answered'])}% of the decisions to their deadline\n" + markdown([header, *lines]))
 
 
+def delivery_table(delivery: dict) -> str:
+    """Click to last message delivered through the Discord model, alone and among busy games."""
+    header = ("Delivery through the Discord model", "Click to last message delivered, p50 / p99 (max)", "Samples",
+              "Requests served (429s)", "Tokens used late", "Target p99", "Met")
+    lines = [header]
+    for label, target in (("alone", 1000), (f"among {delivery['busy_games']} busy games", 2000)):
+        run = delivery[label]
+        lines.append((f"one game {label}", f"{run['p50_ms'] / 1000:.2f} / {run['p99_ms'] / 1000:.2f} s "
+                                           f"({run['max_ms'] / 1000:.2f} s)",
+                      f"{run['n']} clicks, {run['virtual_seconds']} virtual s",
+                      f"{run['requests_served']} ({run['rate_limited']})", str(run["tokens_used_late"]),
+                      f"<= {target / 1000:.0f} s", {True: "yes", False: "NO"}[run["p99_ms"] <= target]))
+    return (f"Latency {delivery['latency_s']} s a request; busy games answer a card every "
+            f"{delivery['busy_interval_s']:.0f} s on average each\n" + markdown(lines))
+
+
+def progress(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
 def table(figures: dict) -> str:
     return markdown([("Figure", "Value", "Target", "Met"), *rows(figures)])
 
@@ -220,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default="out/bench.json", help="where to write the figures (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="small numbers, to check the benchmark runs")
-    parser.add_argument("--only", choices=["service", "scale", "tick", "days"],
+    parser.add_argument("--only", choices=["service", "scale", "tick", "days", "delivery"],
                         help="measure one part alone and print its figures (the big table needs every part)")
     parser.add_argument("--store", choices=["sqlite", "postgres"], action="append",
                         help="the stores of the scale figures (repeat for both; default both)")
@@ -230,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     games, load_games, rounds, paced, max_actions = (2, 20, 1, 20, 100) if args.quick else (10, 1000, 3, 1000, 5000)
     scale_games, burst_games, arrivals = (300, 40, 30) if args.quick else (10_000, 1000, 2000)
     tick_sizes, ticks = ((300, 1000), 5) if args.quick else (STORED, TICKS)
+    clicks, busy_games = (10, 5) if args.quick else (DELIVERY_SAMPLES, BUSY_GAMES)
     tune_garbage_collector()  # measured as the bot runs (bot/process.py)
     stores = args.store or ["sqlite", "postgres"]
     started = now()
@@ -255,6 +280,12 @@ def main(argv: list[str] | None = None) -> int:
         print(tick_table(figures["tick"]))
         _write(figures, args.json)
         return 0
+    if args.only == "delivery":
+        figures["delivery"] = asyncio.run(delivery_figures(clicks, busy_games, BUSY_INTERVAL, args.seed, log=progress))
+        figures["machine"]["load_average_1min_after"] = load_average()
+        print(delivery_table(figures["delivery"]))
+        _write(figures, args.json)
+        return 0
     with tempfile.TemporaryDirectory(prefix="mentat-bench-") as scratch:
         if args.only != "scale":
             figures["engine"], record = engine_figures(games, args.seed)
@@ -276,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
                                         lambda locations, log: tick_figures(locations, args.seed, tick_sizes, ticks,
                                                                             log))
         print(f"tick done ({now() - started:.0f} s)", file=sys.stderr)
+    if args.only is None:
+        figures["delivery"] = asyncio.run(delivery_figures(clicks, busy_games, BUSY_INTERVAL, args.seed, log=progress))
+        print(f"delivery done ({now() - started:.0f} s)", file=sys.stderr)
     figures["seconds"] = round(now() - started, 1)
     figures["machine"]["load_average_1min_after"] = load_average()
     m = figures["machine"]
@@ -285,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         print(table(figures))
         print(days_table(figures["days"]))
     print(scale_table(figures["scale"]))
+    if "delivery" in figures:
+        print(delivery_table(figures["delivery"]))
     if "postgres_missing" in figures["scale"]:
         print(f"PostgreSQL NOT measured: {figures['scale']['postgres_missing']}")
     print(tick_table(figures["tick"]))

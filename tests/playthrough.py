@@ -43,8 +43,10 @@ from itertools import islice
 from typing import Any
 
 import discord
+import pytest
 from simcord.env import Env
 from simcord.results import to_discord_message
+from simcord.types import HttpLogEntry
 
 from bot.app.anytime_words import value_label
 from bot.app.decision_cards import ATTACK_TITLES, CARD_HEADING
@@ -66,6 +68,7 @@ from engine.events import BY_STANDING_ORDER
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import DECISION_NAMES, faction_name
+from tests.discord_model import DiscordModel, InteractionTokens, ThreadArchiving, Transport, route_of
 
 SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (QuickEnv)
 WAKE = 0.001  # seconds of simulated time that let a woken drain deliver (tests/test_discord_e2e.py)
@@ -77,6 +80,10 @@ MAX_PAGE_TURNS = 4  # page turns in one menu before its player chooses on the pa
 BACK_ODDS = 0.25  # how often a player goes back to the parts of a long form already chosen before Submit
 REFUSALS_QUOTED = 10  # refusals printed to stderr (and kept in the summary) with their text
 PROGRESS_EVERY = 250  # interactions between two progress lines on stderr
+LATENCY = 0.1  # seconds a request takes through the Discord model (--model)
+MODEL_ANSWER_TIME = 3.0  # with --model, virtual seconds after each interaction: Discord waits 3 s for an answer
+DELIVERY_STEP = 1.0  # seconds of virtual time between two looks whether the outbox is delivered (--model)
+MODEL_SETTLE_TIMEOUT = 300.0  # wall seconds SimCord may take to settle one step of the clock (--model)
 
 TURN_POST = re.compile(r"^\*\*Turn (\d+) · Storm\.\*\*", re.MULTILINE)
 GAME_OVER = re.compile(r"^The game ends on turn (\d+)\. (?:Winners: (.+?)|No winner): ", re.MULTILINE)
@@ -154,6 +161,11 @@ class Summary:
     channel_posts: int = 0  # the bot's posts in the channel (answers to commands left out)
     channel_posts_per_turn: dict[str, int] = field(default_factory=dict)  # "0" is before turn 1's storm
     dms: int = 0  # the bot's DMs to the players (answers to clicks left out)
+    # the bot's REST requests to Discord, as SimCord logged them (see count_requests): in all, per interaction and
+    # per turn (mean, max), and by route
+    requests: dict[str, Any] = field(default_factory=dict)
+    # with --model only (the game played through tests/discord_model.py): what Discord's limits did to it
+    model: dict[str, Any] = field(default_factory=dict)
     bot_errors: int = 0  # exceptions the bot raised, as SimCord recorded them
     first_bot_errors: list[str] = field(default_factory=list)
     seconds: float = 0.0  # wall time
@@ -285,6 +297,15 @@ class Table:
     given_up: set[int] = field(default_factory=set)
     answered: set[int] = field(default_factory=set)  # the cards answered ("Done"), by message id
     answering: str | None = None  # the kind of decision whose card is being answered
+    # where each interaction began in SimCord's log of the bot's requests, and its kind
+    interaction_starts: list[tuple[int, str]] = field(default_factory=list)
+    # the virtual time let pass after each interaction: the wake of its delivery, or, with the Discord model's
+    # latency, also the time the bot's answer takes to come back (tests/discord_model.py Transport)
+    answer_time: float = WAKE
+    last_interaction_at: float = 0.0  # when the last interaction began, on SimCord's virtual clock (seconds)
+    model: Any = None  # tests/discord_model.py DiscordModel, with --model
+    gap: float = 0.0  # virtual seconds let pass after each answer (with --model), its delivery included
+    results: list[Any] = field(default_factory=list)  # SimCord's result of each interaction (read live)
 
     def __post_init__(self) -> None:
         self.screens = {f: Screen(self.env, m.user.dm_channel.id, m.id) for f, m in self.players.items()}
@@ -303,12 +324,31 @@ class Table:
     async def interact(self, kind: str, act, *, by_moderator: bool = False):
         """One interaction of `kind`, then the delivery it woke; returns SimCord's result."""
         self.summary.interactions[kind] += 1
+        self.interaction_starts.append((len(self.env.backend.http_requests), kind))
+        self.last_interaction_at = self.env.backend.clock.elapsed
         self.summary.moderator_interactions += by_moderator
         if self.answering is not None:
             self.summary.count(self.summary.interactions_by_decision, self.answering)
         result = await act
-        await self.env.advance_time(WAKE)
+        self.results.append(result)
+        await self.env.advance_time(self.answer_time)
         return result
+
+    async def pending_delivery(self) -> bool:
+        return bool(await self.env.bot.service.store.pending_outbox(limit=1))
+
+    async def let_time_pass(self) -> None:
+        """The gap between two answers: the clock runs until the outbox is delivered (each request taking its
+        time), then the rest of the gap passes in one step (tests/discord_model.py pass_quiet_time), and what
+        the drain that follows sends (reminders, defaults) is delivered too."""
+        began = self.env.backend.clock.elapsed
+        while await self.pending_delivery() and self.env.backend.clock.elapsed - began < self.gap:
+            await self.env.advance_time(DELIVERY_STEP)
+        rest = self.gap - (self.env.backend.clock.elapsed - began)
+        if rest > 0:
+            await self.model.pass_quiet_time(rest)
+        while await self.pending_delivery() and self.env.backend.clock.elapsed - began < 2 * self.gap:
+            await self.env.advance_time(DELIVERY_STEP)
 
     async def slash(self, member, name: str, **options):
         return await self.interact("slash", member.slash(self.channel, name, **options),
@@ -487,17 +527,20 @@ class Table:
         return False
 
 
-async def seat_the_table(env, factions: list[Faction], seed: int, options: str, summary: Summary) -> Table:
-    """The moderator opens the game, each player takes a seat, the moderator starts it."""
+async def seat_the_table(env, factions: list[Faction], seed: int, options: str, summary: Summary,
+                         pace: str | None = None, answer_time: float = WAKE) -> Table:
+    """The moderator opens the game (at the bot's default pace unless given one), each player takes a seat, the
+    moderator starts it."""
     await env.bot.tree.sync()
     guild = env.create_guild()
     channel = guild.create_text_channel("dune")
     moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
     moderator = guild.add_member(env.create_user("moderator"), roles=[moderators])
     players = {f: guild.add_member(env.create_user(f"{f.value}-player")) for f in factions}
-    table = Table(env, channel, moderator, players, summary, random.Random(seed))
+    table = Table(env, channel, moderator, players, summary, random.Random(seed), answer_time=answer_time)
+    paced = {"pace": pace} if pace is not None else {}
     log(reply_text(await table.slash(moderator, "game new", factions=", ".join(f.value for f in factions),
-                                     options=options, seed=seed)))
+                                     options=options, seed=seed, **paced)))
     for faction, member in players.items():
         await table.slash(member, "game join", faction=faction.value)
     log(reply_text(await table.slash(moderator, "game start")))
@@ -524,6 +567,8 @@ async def play(table: Table, max_interactions: int) -> None:
             await table.answer_card(faction, table.rng.choice(holding[faction]))
         elif not await table.force_one():
             return
+        if table.gap:
+            await table.let_time_pass()
 
 
 def tally(table: Table) -> None:
@@ -553,8 +598,44 @@ def tally(table: Table) -> None:
         s.standing_order_answers += sum(line.startswith(BY_STANDING_ORDER) for m in dms
                                         for line in m.content.splitlines())
     tally_mentions(table)
+    s.requests = count_requests(env.backend.http_requests, table.interaction_starts)
     s.bot_errors = len(env.errors)
     s.first_bot_errors = [f"{type(e).__name__}: {e}"[:300] for e in env.errors[:5]]
+
+
+def count_requests(requests: list[HttpLogEntry], interaction_starts: list[tuple[int, str]]) -> dict[str, Any]:
+    """The bot's REST requests: in all; per interaction, from its start to the next one's (its answer and the
+    delivery it woke), mean and max, in all and by kind; per turn, from the request that posts the turn's first
+    line ("Turn N · Storm.") to the next turn's, mean and max over turns 1 on (turn 0, the lobby and the setup,
+    apart); and by route (method and path, ids in braces), most used first."""
+    ends = [start for start, _ in interaction_starts[1:]] + [len(requests)]
+    per_interaction = [end - start for (start, _), end in zip(interaction_starts, ends, strict=True)]
+    by_kind: dict[str, list[int]] = {}
+    for (_, kind), made in zip(interaction_starts, per_interaction, strict=True):
+        by_kind.setdefault(kind, []).append(made)
+    per_turn: Counter = Counter()
+    turn = 0
+    for request in requests:
+        content = request.json.get("content") if isinstance(request.json, dict) else None
+        if content:
+            turn = max([turn, *(int(n) for n in TURN_POST.findall(content))])
+        per_turn[turn] += 1
+    turns = [per_turn[t] for t in sorted(per_turn) if t >= 1]
+    routes = Counter(route_of(request.method, request.path) for request in requests)
+    return {
+        "total": len(requests),
+        "per_interaction": _mean_max(per_interaction),
+        "per_interaction_by_kind": {kind: _mean_max(made) for kind, made in by_kind.items()},
+        "per_turn": _mean_max(turns),
+        "turn_0": per_turn[0],
+        "by_turn": {str(t): n for t, n in sorted(per_turn.items())},
+        "by_route": dict(routes.most_common()),
+    }
+
+
+def _mean_max(counts: list[int]) -> dict[str, float]:
+    return {"mean": round(sum(counts) / len(counts), 1) if counts else 0.0, "max": max(counts, default=0),
+            "n": len(counts)}
 
 
 def tally_mentions(table: Table) -> None:
@@ -595,28 +676,85 @@ class QuickEnv(Env):
 
 
 async def playthrough(seed: int = 1, turns: int | None = None, factions: list[Faction] | None = None,
-                      max_interactions: int = MAX_INTERACTIONS) -> Summary:
-    """Play a whole game (every option on; `turns` shortens it) and return its summary."""
+                      max_interactions: int = MAX_INTERACTIONS, model: bool = False,
+                      gap: float = 20 * 60.0) -> Summary:
+    """Play a whole game (every option on; `turns` shortens it) and return its summary. With `model`, through
+    the Discord model (see ModelGame)."""
     factions = factions or list(Faction)
     options = "all" + (f", turns={turns}" if turns else "")
     summary = Summary(seed=seed, factions=[f.value for f in factions], options=options)
     started, cpu = time.perf_counter(), time.process_time()
     # SimCord's clock drives discord.utils.utcnow: the service and the store read it (tests/test_discord_e2e.py)
-    bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow))
-    env = QuickEnv(bot, check_errors=False)  # the bot's errors are counted in the summary instead
+    bot = MentatBot(GameService(MemoryGameStore(clock=discord.utils.utcnow), clock=discord.utils.utcnow),
+                    **({"drain_interval": ModelGame.drain_interval} if model else {}))
+    # the bot's errors are counted in the summary instead; a step of the model's clock may carry a long gap's
+    # drains, which take longer on the wall clock than SimCord's 5 s
+    env = QuickEnv(bot, check_errors=False, **({"settle_timeout": MODEL_SETTLE_TIMEOUT} if model else {}))
     await env.start()
     try:
-        with env.time_context():
-            table = await seat_the_table(env, factions, seed, options, summary)
+        with env.time_context(), pytest.MonkeyPatch.context() as patcher:
+            modelled = ModelGame(env, patcher, gap) if model else None
+            table = await seat_the_table(env, factions, seed, options, summary,
+                                         pace=modelled.pace if modelled else None,
+                                         answer_time=modelled.answer_time if modelled else WAKE)
+            if modelled is not None:
+                table.model, table.gap = modelled.model, modelled.gap
             for faction in factions:
                 await table.set_standing_orders(faction)
             await play(table, max_interactions)
             tally(table)
+            if modelled is not None:
+                summary.model = modelled.figures(table)
     finally:
         await env.shutdown()
     summary.seconds = round(time.perf_counter() - started, 1)
     summary.cpu_seconds = round(time.process_time() - cpu, 1)
     return summary
+
+
+class ModelGame:
+    """The game played through the Discord model (tests/discord_model.py): each request takes LATENCY seconds,
+    Discord's rate limits, interaction tokens that expire after 15 minutes, threads that archive. The game is
+    at the `weekly` pace and `gap` seconds of virtual time (20 minutes unless told) pass after each answer, its
+    delivery included, as a group playing by post over days would leave them.
+
+    Counted (Summary.model): lines lost (outbox rows the bot gave up on: marked undeliverable), interactions left
+    unanswered (SimCord's record of each: never acknowledged), interaction tokens used after 15 minutes, the
+    requests a rule of the model refused (by JSON error code), the 429s, and the virtual days the game took."""
+
+    pace = "weekly"
+    answer_time = MODEL_ANSWER_TIME
+    # The bot's steady drain comes every 60 s here, not every 3 s (DRAIN_INTERVAL): each action still wakes a
+    # drain at once, and the steady ones only run the deadlines (hours long) and retry a failed delivery; at 3 s,
+    # the game's ten or so virtual days would take 300,000 drains, most of the run.
+    drain_interval = 60.0
+
+    def __init__(self, env: Any, patcher: Any, gap: float):
+        self.env, self.gap = env, gap
+        self.tokens, self.transport = InteractionTokens(), Transport(latency=LATENCY)
+        self.model = DiscordModel(env, ThreadArchiving(), self.tokens, transport=self.transport).install(patcher)
+        self.began = env.backend.clock.elapsed
+        self.undeliverable: list[str] = []
+        store = env.bot.service.store
+        marked = store.mark_outbox
+
+        async def mark_outbox(outbox_id: int, status: str, ref: str | None = None) -> None:
+            if status == "undeliverable":
+                self.undeliverable.append(str(outbox_id))
+            await marked(outbox_id, status, ref)
+
+        patcher.setattr(store, "mark_outbox", mark_outbox)
+
+    def figures(self, table: Table) -> dict[str, Any]:
+        refused = Counter(str(code) for _, code in self.model.refusals)
+        return {"lost_lines": len(set(self.undeliverable)),
+                "unanswered_interactions": sum(not result.acknowledged for result in table.results),
+                "tokens_used_late": len(self.tokens.late),
+                "refused_by_the_model": dict(refused),
+                "rate_limited": len(self.transport.refused),
+                "requests_served": len(self.transport.served),
+                "virtual_days": round((self.env.backend.clock.elapsed - self.began) / 86400, 1),
+                "pace": self.pace, "gap_seconds": self.gap, "latency_seconds": LATENCY}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -626,9 +764,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--factions", default=None,
                         help="factions in play, separated by commas (default: all seven)")
     parser.add_argument("--max-interactions", type=int, default=MAX_INTERACTIONS)
+    parser.add_argument("--model", action="store_true",
+                        help="through the Discord model: latency, rate limits, tokens, archiving; the weekly pace "
+                             "and 20 virtual minutes between answers")
+    parser.add_argument("--gap-minutes", type=float, default=20.0,
+                        help="with --model, the virtual minutes between two answers (default %(default)s)")
     args = parser.parse_args(argv)
     factions = [Faction(f.strip()) for f in args.factions.split(",")] if args.factions else None
-    summary = asyncio.run(playthrough(args.seed, args.turns, factions, args.max_interactions))
+    summary = asyncio.run(playthrough(args.seed, args.turns, factions, args.max_interactions, args.model,
+                                      args.gap_minutes * 60))
     log(f"{summary.stopped}: turn {summary.turns}, winner {summary.winner}, "
         f"{sum(summary.interactions.values())} interactions, {summary.seconds} s")
     print(summary.to_json())

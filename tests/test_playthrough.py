@@ -17,6 +17,7 @@ import discord
 import pytest
 import simcord
 from discord.ext import commands
+from simcord.types import HttpLogEntry
 
 from bot.app.decision_cards import CARD_HEADING
 from bot.app.render import messages_for
@@ -35,6 +36,7 @@ from tests.playthrough import (
     WAKE,
     Summary,
     Table,
+    count_requests,
     enabled,
     kind_of,
     main,
@@ -110,6 +112,55 @@ def test_the_counts_add_up(summary):
     assert summary["channel_posts"] == sum(summary["channel_posts_per_turn"].values())
     assert set(summary["channel_posts_per_turn"]) == {str(t) for t in range(summary["turns"] + 1)}
     assert summary["dms"] >= summary["cards_answered"]
+
+
+def test_the_bots_requests_are_counted_per_interaction_per_turn_and_by_route(summary):
+    """Issue 24 item 8: every request SimCord logged is in each count once."""
+    requests = summary["requests"]
+    assert requests["per_interaction"]["n"] == sum(summary["interactions"].values())
+    assert sum(requests["by_turn"].values()) == sum(requests["by_route"].values()) == requests["total"] > 0
+    assert set(requests["by_turn"]) == {str(t) for t in range(summary["turns"] + 1)}
+    assert requests["per_turn"]["max"] == max(n for t, n in requests["by_turn"].items() if t != "0")
+    assert requests["by_route"]["POST /interactions/{id}/{token}/callback"] == requests["per_interaction"]["n"]
+    assert not any(part.isdigit() for route in requests["by_route"] for part in route.split("/"))
+
+
+def test_requests_count_to_the_interaction_that_woke_them_and_the_turn_whose_storm_post_they_follow():
+    def request(method: str, path: str, content: str | None = None) -> HttpLogEntry:
+        return HttpLogEntry(method, path, {}, {"content": content} if content else None, None)
+
+    log = [request("POST", "/interactions/11/simcord_interaction_11/callback"),  # the lobby: turn 0
+           request("POST", "/channels/5/messages", "The game has started."),
+           request("POST", "/interactions/12/simcord_interaction_12/callback"),
+           request("POST", "/channels/5/messages", "**Turn 1 · Storm.** The storm moves 3 sectors."),
+           request("GET", "/channels/5/messages/99"),
+           request("PATCH", "/channels/5/messages/99", "**Turn 1 · Storm.** The storm moves 3 sectors.\nmore"),
+           request("POST", "/interactions/13/simcord_interaction_13/callback"),
+           request("POST", "/channels/5/messages", "**Turn 2 · Storm.**")]
+    counted = count_requests(log, [(0, "slash"), (2, "click"), (6, "click")])
+
+    assert counted["per_interaction"] == {"mean": 2.7, "max": 4, "n": 3}
+    assert counted["per_interaction_by_kind"] == {"slash": {"mean": 2.0, "max": 2, "n": 1},
+                                                  "click": {"mean": 3.0, "max": 4, "n": 2}}
+    assert counted["by_turn"] == {"0": 3, "1": 4, "2": 1} and counted["turn_0"] == 3
+    assert counted["per_turn"] == {"mean": 2.5, "max": 4, "n": 2}
+    assert counted["by_route"] == {"POST /channels/{id}/messages": 3, "POST /interactions/{id}/{token}/callback": 3,
+                                   "GET /channels/{id}/messages/{id}": 1, "PATCH /channels/{id}/messages/{id}": 1}
+
+
+def test_through_the_discord_model_a_short_weekly_game_lets_20_minutes_pass_after_each_answer_and_counts_the_losses():
+    """Issue 24: the game played through tests/discord_model.py (--model), one turn."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        status = main(["--seed", "1", "--turns", "1", "--model"])
+    summary = json.loads(printed.getvalue().splitlines()[-1])
+    model = summary["model"]
+    assert status == 0 and summary["finished"] and summary["bot_errors"] == 0, summary["first_bot_errors"]
+    assert (model["pace"], model["gap_seconds"]) == ("weekly", 1200.0)
+    assert model["virtual_days"] * 86400 >= summary["cards_answered"] * 1200 - 0.05 * 86400  # (days rounded)
+    assert model["requests_served"] > 0
+    assert (model["unanswered_interactions"], model["tokens_used_late"]) == (0, 0)
+    assert set(model) >= {"lost_lines", "refused_by_the_model", "rate_limited"}
 
 
 # --- the players' hands on controls the short game may not show -------------------------------------------
