@@ -5,13 +5,14 @@ sent, and every failure logged. SimCord's end-to-end checks are in tests/test_di
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.app.delivery import merged_groups
-from bot.app.ports import OutboxRow, OutgoingMessage, Recipient
+from bot.app.ports import ChannelUnreachable, OutboxRow, OutgoingMessage, Recipient
 from bot.app.service import GameService
 from bot.store.memory import MemoryGameStore
 from engine.ids import Faction
+from tests.test_deadlines import HOUR, START, USERS, A, F, FakeClock, H
 from tests.test_service import RecordingGateway
 
 TABLE = Recipient(channel=True)
@@ -112,3 +113,48 @@ async def test_a_stuck_channel_delays_neither_its_games_dms_nor_another_game():
     gateway.release.set()
     await drain
     assert await service.store.pending_outbox() == []
+
+
+class _RefusingChannel(RecordingGateway):
+    """The game's channel refuses the bot while `refusing` (a permission taken), as the Discord gateway says it."""
+
+    def __init__(self):
+        super().__init__()
+        self.refusing = False
+
+    async def deliver(self, game, message, then=()):
+        if self.refusing and message.recipient.faction is None:
+            raise ChannelUnreachable("The bot lacks Send Messages in #dune.")
+        return await super().deliver(game, message, then)
+
+
+async def test_a_refusing_channel_stops_the_clocks_with_a_pause_over_it_counted_once():
+    """Issue 24 item 5: the clocks stop while the channel refuses the bot (1 h to 3 h) and while the game is paused
+    (2 h to 5 h): the decisions get the 4 hours they stood still, not 5; the moderators are told at each change."""
+    clock = FakeClock(START)
+    service = GameService(MemoryGameStore(clock=clock), clock=clock)
+    row = await service.create_game(guild_id=1, channel_id=55, factions=[A, H, F], seed=7, pace="daily",
+                                    creator=101)
+    for faction, user in USERS.items():
+        await service.seat(row.game_id, faction, user)
+    await service.start(row.game_id)
+    gateway = _RefusingChannel()
+    await service.deliver(gateway)
+    due = await service.due_times(row.game_id)
+
+    clock.at(HOUR)
+    gateway.refusing = True
+    await service.store.queue(row.game_id, [OutgoingMessage(recipient=TABLE, text="For the table.")])
+    await service.deliver(gateway)
+    clock.at(2 * HOUR)
+    await service.pause(row.game_id, True)
+    clock.at(3 * HOUR)
+    gateway.refusing = False
+    await service.deliver(gateway)
+    assert gateway.channel[-2:] == ["For the table.", "Admin moderator paused the game."]  # in order
+    assert [text.split(" ")[1] for _, _, text in gateway.told_moderators] == ["cannot", "writes"]
+    clock.at(5 * HOUR)
+    await service.pause(row.game_id, False)
+    assert await service.due_times(row.game_id) == {prompt: at + timedelta(hours=4) for prompt, at in due.items()}
+    await service.deliver(gateway)
+    assert len(gateway.told_moderators) == 2  # once each way

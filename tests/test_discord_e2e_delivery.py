@@ -148,3 +148,19 @@ async def test_a_game_whose_channel_refuses_the_bot_stops_tells_its_moderators_o
 def _shown(text: str, game: Game) -> str:
     """A queued text as the channel shows it: each called faction as its player's mention."""
     return MENTION.sub(lambda called: game.players[Faction(called[1])].mention, text)
+
+
+async def test_an_action_costs_no_get_and_edits_each_message_once(two_games):
+    """Issue 24 item 4: the bot edits a message as it last gave it (no GET of the message first), DMs a player in
+    the DM channel it opened once (no GET /users/{id}), and changes each message at most once per drain."""
+    env, _, game, _ = two_games
+    asked = len(env.backend.http_requests)
+    await game.pick_traitor(A)
+    await deliver(env)
+    requests = env.backend.http_requests[asked:]
+    assert [(r.method, r.path) for r in requests if r.method == "GET"] == []
+    edits = [r.path for r in requests if r.method == "PATCH" and "/messages/" in r.path and "@original" not in r.path]
+    assert edits and len(edits) == len(set(edits))  # the card closed, the board: each once
+    closed = next(m for m in game.players[A].user.dm_channel.history() if "Your decision: your traitor" in m.content)
+    assert closed.content.endswith("**") and closed.components  # the closed card keeps its controls...
+    assert all(item.disabled for row in closed.components for item in row.children)  # ...none of them live
