@@ -158,3 +158,24 @@ async def test_a_refusing_channel_stops_the_clocks_with_a_pause_over_it_counted_
     assert await service.due_times(row.game_id) == {prompt: at + timedelta(hours=4) for prompt, at in due.items()}
     await service.deliver(gateway)
     assert len(gateway.told_moderators) == 2  # once each way
+
+
+async def test_a_drain_leaves_a_slow_channel_to_itself_and_the_next_drain_delivers_the_others():
+    """Issue 24 item 4, across drains: a channel still delivering when the drain's patience runs out goes on by
+    itself; the next drain (another game's action) delivers that game at once, leaves the busy lane alone (nothing
+    sent twice), and the delivery turn stays with this process until the slow lane ends."""
+    service = GameService(MemoryGameStore())
+    stuck = await _running_game(service, 55)
+    gateway = _StuckChannel(stuck)
+    first = await service.deliver(gateway, patience=0.01)
+    assert first > 0  # the DMs went out; the channel's lane is still busy
+    other = await _running_game(service, 66)  # meanwhile another game starts: its opening deal is queued
+    assert await service.deliver(gateway, patience=0.01) > 0
+    pending = await service.store.pending_outbox()
+    assert {row.game_id for row in pending} == {stuck} and not any(row.game_id == other for row in pending)
+    async with service.store.delivery_turn(service.shards) as turn:
+        assert not turn.ids  # held for the busy lane: no other drain may hand its rows over
+    gateway.release.set()
+    await service.deliveries_settled()
+    assert await service.store.pending_outbox() == []
+    assert len(gateway.outbox_ids) == len(set(gateway.outbox_ids))  # each row delivered once

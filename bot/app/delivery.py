@@ -91,36 +91,103 @@ def merged_groups(rows: list[OutboxRow]) -> list[list[OutboxRow]]:
     return groups
 
 
-class OutboxDrain:
-    """One drain's work. `reachable(game_id, faction, bool)` keeps the game's list of players the bot cannot DM;
-    `channel_state(gateway, game_id, problem)` is told what keeps the bot from a game's channel (a problem) or
-    that its messages get through (None). `tried`: when each game whose channel refuses the bot was last tried
-    (kept by the caller from drain to drain)."""
+class Courier:
+    """The outbox's deliveries of one process, lane by lane, from drain to drain. A drain (`drain`) starts a task
+    for each lane with pending rows that has none running, and waits for them at most `patience` seconds: a lane
+    still busy then (Discord making its channel wait) goes on by itself, and the next drain (the next action's)
+    starts the other lanes meanwhile, so a slow channel delays no other. While any lane runs, the process holds the
+    store's delivery turn (`_hold`): no other drain, here or in another process, hands over the same rows.
 
-    def __init__(self, store: GameStore, gateway: Gateway, clock: Callable[[], datetime],
+    `reachable(game_id, faction, bool)` keeps the game's list of players the bot cannot DM; `channel_state(gateway,
+    game_id, problem)` is told what keeps the bot from a game's channel (a problem) or that its messages get
+    through (None)."""
+
+    def __init__(self, store: GameStore, shards: Shards, clock: Callable[[], datetime],
                  reachable: Callable[[str, str, bool], Awaitable[None]],
-                 channel_state: Callable[[Gateway, str, str | None], Awaitable[None]],
-                 tried: dict[str, datetime]):
-        self.store, self.gateway, self.clock = store, gateway, clock
-        self.reachable, self.channel_state, self.tried = reachable, channel_state, tried
+                 channel_state: Callable[[Gateway, str, str | None], Awaitable[None]]):
+        self.store, self.shards, self.clock = store, shards, clock
+        self.reachable, self.channel_state = reachable, channel_state
+        self.tried: dict[str, datetime] = {}  # game id -> when its refusing channel was last tried
+        self._lanes: dict[Lane, asyncio.Task[int]] = {}  # the lanes being delivered
+        self._starting = 0  # drains choosing lanes to start: the turn is kept for them
+        self._turn: Shards | None = None  # the shards whose turn this process holds now (None: not held)
+        self._session: asyncio.Task[None] | None = None  # holds the turn while lanes run
+        self._changed: asyncio.Event | None = None  # a lane ended, or a drain started its lanes
+        self._slots: asyncio.Semaphore | None = None  # LANES_AT_ONCE
 
-    async def run(self, shards: Shards) -> int:
-        """Deliver the pending rows of the shards' games; returns how many rows went out."""
-        lanes: dict[Lane, list[OutboxRow]] = {}
-        for row in await self.store.pending_outbox(shards=shards):
-            lanes.setdefault(_lane(row), []).append(row)
-        turns = asyncio.Semaphore(LANES_AT_ONCE)
+    async def drain(self, gateway: Gateway, patience: float | None = None) -> int:
+        """Start the lanes of the pending rows that no task delivers yet; wait for them (at most `patience`
+        seconds; None: until they end). Returns how many rows went out in the lanes that ended meanwhile."""
+        self._starting += 1
+        try:
+            turn = self._turn if self._turn is not None else await self._open()
+            lanes: dict[Lane, list[OutboxRow]] = {}
+            for row in await self.store.pending_outbox(shards=turn) if turn is not None else ():
+                if _lane(row) not in self._lanes:
+                    lanes.setdefault(_lane(row), []).append(row)
+            started = [self._start(lane, rows, gateway) for lane, rows in lanes.items()]
+        finally:
+            self._starting -= 1
+            if self._changed is not None:
+                self._changed.set()
+        if not started:
+            return 0
+        done, _ = await asyncio.wait(started, timeout=patience)
+        return sum(task.result() for task in done)
 
-        async def lane(rows: list[OutboxRow]) -> int:
-            async with turns:
-                return await self._lane(rows)
+    async def settled(self) -> None:
+        """Wait until every lane started has ended and the turn is given back (a shutdown lets them finish)."""
+        if self._session is not None:
+            await asyncio.wait({self._session})
 
-        return sum(await asyncio.gather(*(lane(rows) for rows in lanes.values())))
+    async def _open(self) -> Shards | None:
+        """Take the store's delivery turn for as long as lanes run: the shards it gives (None: none now)."""
+        self._changed, self._slots = asyncio.Event(), asyncio.Semaphore(LANES_AT_ONCE)
+        opened: asyncio.Future[Shards | None] = asyncio.get_running_loop().create_future()
+        self._session = asyncio.create_task(self._hold(opened))
+        return await opened
 
-    async def _lane(self, rows: list[OutboxRow]) -> int:
+    async def _hold(self, opened: asyncio.Future[Shards | None]) -> None:
+        try:
+            async with self.store.delivery_turn(self.shards) as turn:
+                if not turn.ids:
+                    opened.set_result(None)
+                    return
+                self._turn = turn
+                opened.set_result(turn)
+                while self._lanes or self._starting:
+                    self._changed.clear()
+                    await self._changed.wait()
+                self._turn = None  # from now on a drain takes the turn anew
+        except BaseException as error:
+            if not opened.done():
+                opened.set_exception(error)
+            raise
+        finally:
+            self._turn = None
+
+    def _start(self, lane: Lane, rows: list[OutboxRow], gateway: Gateway) -> asyncio.Task[int]:
+        async def deliver() -> int:
+            async with self._slots:
+                return await self._lane(rows, gateway)
+
+        task = asyncio.create_task(deliver())
+        self._lanes[lane] = task
+        changed = self._changed
+
+        def ended(done: asyncio.Task[int]) -> None:
+            self._lanes.pop(lane, None)
+            changed.set()
+            if not done.cancelled() and isinstance(done.exception(), Exception):  # seen even if nobody waits
+                log.error("Delivery of %s stopped: %r", lane, done.exception())
+
+        task.add_done_callback(ended)
+        return task
+
+    async def _lane(self, rows: list[OutboxRow], gateway: Gateway) -> int:
         sent = 0
         for group in merged_groups(rows):
-            delivered = await self._group(group)
+            delivered = await self._group(group, gateway)
             if delivered is None:  # failed: the lane's later messages wait for it, they may change it
                 break
             sent += delivered
@@ -142,7 +209,7 @@ class OutboxDrain:
                 update["edit_of"] = None
         return [row.message.model_copy(update={**update, "outbox_id": row.id}) for row in rows]
 
-    async def _group(self, rows: list[OutboxRow]) -> int | None:
+    async def _group(self, rows: list[OutboxRow], gateway: Gateway) -> int | None:
         """Deliver one message (or merged edit); how many rows went out, or None when the lane must wait."""
         first = rows[0]
         game = await self.store.load_game(first.game_id)
@@ -156,11 +223,11 @@ class OutboxDrain:
             ref = None
             if first.sending_since is not None:
                 since = min(row.sending_since for row in rows)
-                ref = await self.gateway.find(game, first_message, since, then)
+                ref = await gateway.find(game, first_message, since, then)
             if ref is None:
                 for row in rows:
                     await self.store.mark_sending(row.id)
-                ref = await self.gateway.deliver(game, first_message, then)
+                ref = await gateway.deliver(game, first_message, then)
         except DeliveryFailed as refusal:
             _warn(game, faction, refusal, "kept for /me prompts")
             for row in rows:
@@ -171,7 +238,7 @@ class OutboxDrain:
         except ChannelUnreachable as problem:  # not an attempt: it waits, in order, until the channel is back
             _warn(game, faction, problem.__cause__ or problem, "waits until the bot can write there again",
                   again=stalled)
-            await self.channel_state(self.gateway, game.game_id, str(problem))
+            await self.channel_state(gateway, game.game_id, str(problem))
             return None
         except Exception as failure:  # noqa: BLE001 - any other failure is retried later, never lost silently
             given_up = first.attempts + 1 >= MAX_DELIVERY_ATTEMPTS
@@ -185,7 +252,7 @@ class OutboxDrain:
             await self.reachable(game.game_id, faction, True)
         if stalled:
             self.tried.pop(game.game_id, None)
-            await self.channel_state(self.gateway, game.game_id, None)
+            await self.channel_state(gateway, game.game_id, None)
         return len(rows)
 
     def _time_to_try(self, game: GameRecordRow) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import Field, StrictInt, ValidationError
 
 from bot.app.decision_cards import timestamp
-from bot.app.delivery import STALLED_AT, OutboxDrain
+from bot.app.delivery import STALLED_AT, Courier
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
 from bot.app.game_files import sign, signature_holds
 from bot.app.history import RulesChanged, events_json, kept_events, last_untold, replay_until, shown
@@ -298,8 +298,7 @@ class GameService:
         self._states: dict[str, tuple[str, GameState]] = {}
         # game_id -> {game version: when it was reached}, for the versions at which its open decisions opened
         self._opened: dict[str, dict[int, datetime]] = {}
-        # game_id -> when the drain last tried the game's channel while it refuses the bot (bot/app/delivery.py)
-        self._stalled_tries: dict[str, datetime] = {}
+        self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -895,9 +894,11 @@ class GameService:
 
     # --- delivery ----------------------------------------------------------------------------
 
-    async def deliver(self, gateway: Gateway) -> int:
+    async def deliver(self, gateway: Gateway, patience: float | None = None) -> int:
         """Drain the outbox (bot/app/delivery.py: by lane, a game's channel or a player's DMs, concurrently, each
-        in order; later edits of a message merged into one). Returns how many messages went out.
+        in order; later edits of a message merged into one). Returns how many messages went out. With `patience`,
+        it returns after that many seconds at most: a lane still delivering then goes on by itself (the next drain
+        leaves it alone), so that a channel Discord makes wait does not hold up the next drain.
 
         Exactly once: a row is marked as being sent (`sending_since`) before the gateway is asked, and sent,
         with where the message went, after. A crash between the two leaves a row pending with `sending_since`
@@ -911,13 +912,14 @@ class GameService:
         moderators, once, until a message gets through again (`_channel_state`); its messages wait, in order.
         Any other failure is logged and retried by a later drain, up to MAX_DELIVERY_ATTEMPTS.
 
-        Only the games of this process's shards, and of those only the shards no other drain is delivering
-        now (the store's delivery turn): two drains never hand the same row over at once."""
-        async with self.store.delivery_turn(self.shards) as turn:
-            if not turn.ids:
-                return 0
-            return await OutboxDrain(self.store, gateway, self.clock, self._set_reachable, self._channel_state,
-                                     self._stalled_tries).run(turn)
+        Only the games of this process's shards, and of those only the shards no other process is delivering
+        now (the store's delivery turn, held while any lane runs): two drains never hand the same row over at
+        once."""
+        return await self._courier.drain(gateway, patience)
+
+    async def deliveries_settled(self) -> None:
+        """Wait until every delivery a drain left running (past its patience) has ended."""
+        await self._courier.settled()
 
     async def _channel_state(self, gateway: Gateway, game_id: str, problem: str | None) -> None:
         """The game's channel refuses the bot (`problem` says why) or takes its messages again (None). On each
