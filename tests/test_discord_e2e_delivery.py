@@ -6,6 +6,7 @@ DM), counted in SimCord's log of the bot's HTTP requests."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -130,9 +131,9 @@ async def test_a_game_whose_channel_refuses_the_bot_stops_tells_its_moderators_o
     written = [request.json["content"] for request in env.backend.http_requests[asked:]
                if request.path.rpartition("/messages")[0] + "/messages" in places and "content" in (request.json or {})]
     # every message that waited, in the order queued (the counter of the picks replaces a post that never went
-    # out: as before, it is not shown)
-    assert written == [_shown(message.text, blocked) for message in waiting if message.text != "Traitor picks: all "
-                       "answered."]
+    # out: as before, it is not shown); then the board with the due times moved on by the stall
+    waited = [_shown(message.text, blocked) for message in waiting if message.text != "Traitor picks: all answered."]
+    assert written[:len(waited)] == waited and written[len(waited)].startswith("**Status · ")
     assert "The Atreides chose a traitor." in blocked.shown(other.players[A])
     stopped, resumed = _told(alice)
     assert resumed == (f"Mentat writes in the channel of the game {blocked.game_id} (<#{blocked.channel.id}>) "
@@ -143,6 +144,9 @@ async def test_a_game_whose_channel_refuses_the_bot_stops_tells_its_moderators_o
     due_after = await service.due_times(blocked.game_id)
     assert due_after.keys() == due_before.keys() and all(
         due_after[p] - due_before[p] >= due_during[p] - due_before[p] for p in due_after)  # the stall's time added
+    await env.advance_time(DRAIN_INTERVAL)
+    [board] = [text for text in blocked.shown(other.players[A]) if text.startswith("**Status · ")]
+    assert {f"<t:{int(due.timestamp())}:f>" for due in due_after.values()} <= set(re.findall(r"<t:\d+:f>", board))
 
 
 def _shown(text: str, game: Game) -> str:

@@ -924,17 +924,19 @@ class GameService:
     async def _channel_state(self, gateway: Gateway, game_id: str, problem: str | None) -> None:
         """The game's channel refuses the bot (`problem` says why) or takes its messages again (None). On each
         change, and only then: the game's clocks stop (STALLED_AT, counted as a pause is) or go on from where
-        they stopped, and its moderators are told."""
+        they stopped (the board and the cards then show the due times moved on), and its moderators are told."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if (problem is not None) == bool(row.settings.get(STALLED_AT)):
                 return
-            now = self.clock()
+            now, shown = self.clock(), []
             if problem is not None:
                 settings = {**row.settings, STALLED_AT: now.isoformat()}
             else:
                 settings = _clock_restarted(row.settings, _state(row), now, STALLED_AT)
-            await self.store.set_settings(game_id, settings)
+                if row.status == GameStatus.RUNNING:  # the board and the cards show the due times moved on
+                    shown = await self._due_shown(row, _state(row), settings)
+            await self.store.set_settings(game_id, settings, shown)
         where = f"the channel of the game {game_id} (<#{row.channel_id}>)"
         if problem is not None:
             text = (f"Mentat cannot write in {where}. {problem}\nUntil it can, the game's messages wait, in order, "
