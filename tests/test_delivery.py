@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.app.delivery import merged_groups
+from bot.app.delivery import LANE_ROWS, merged_groups
 from bot.app.ports import ChannelUnreachable, OutboxRow, OutgoingMessage, Recipient
 from bot.app.service import GameService
 from bot.store.memory import MemoryGameStore
@@ -116,14 +116,15 @@ async def test_a_stuck_channel_delays_neither_its_games_dms_nor_another_game():
 
 
 class _RefusingChannel(RecordingGateway):
-    """The game's channel refuses the bot while `refusing` (a permission taken), as the Discord gateway says it."""
+    """The game's channel refuses the bot while `refusing` (a permission taken), as the Discord gateway says it;
+    only the games in `games`, when given."""
 
-    def __init__(self):
+    def __init__(self, games: set[str] | None = None):
         super().__init__()
-        self.refusing = False
+        self.refusing, self.games = False, games
 
     async def deliver(self, game, message, then=()):
-        if self.refusing and message.recipient.faction is None:
+        if self.refusing and message.recipient.faction is None and game.game_id in (self.games or {game.game_id}):
             raise ChannelUnreachable("The bot lacks Send Messages in #dune.")
         return await super().deliver(game, message, then)
 
@@ -179,3 +180,20 @@ async def test_a_drain_leaves_a_slow_channel_to_itself_and_the_next_drain_delive
     await service.deliveries_settled()
     assert await service.store.pending_outbox() == []
     assert len(gateway.outbox_ids) == len(set(gateway.outbox_ids))  # each row delivered once
+
+
+async def test_a_channel_with_many_rows_waiting_leaves_room_for_the_other_games(monkeypatch):
+    """A channel refusing the bot for long gathers rows; a drain takes at most LANE_ROWS of a lane, so the rows of
+    the games queued after them still go out (here a drain takes 120 rows in all)."""
+    monkeypatch.setattr("bot.app.delivery.DRAIN_ROWS", LANE_ROWS + 20)
+    service = GameService(MemoryGameStore())
+    refusing = await _running_game(service, 55)
+    gateway = _RefusingChannel({refusing})
+    await service.deliver(gateway)
+    gateway.refusing = True
+    await service.store.queue(refusing, [OutgoingMessage(recipient=TABLE, text=f"line {n}") for n in range(150)])
+    await service.deliver(gateway)
+    other = await _running_game(service, 66)
+    await service.deliver(gateway)
+    assert {row.game_id for row in await service.store.pending_outbox(limit=1000)} == {refusing}
+    assert other and gateway.dms["atreides"]

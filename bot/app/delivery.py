@@ -40,6 +40,9 @@ STALLED_AT = "stalled_at"  # settings: since when the game's channel refuses the
 # good costs a request a minute, not one a drain.
 STALLED_RETRY = timedelta(minutes=1)
 LANES_AT_ONCE = 12  # lanes delivered at the same time: Discord's global budget is 50 requests a second
+# Rows a drain takes, of each lane and in all: a lane with many rows waiting (its channel refusing the bot for
+# days) leaves room for every other.
+LANE_ROWS, DRAIN_ROWS = 100, 5000
 # Characters of lines merged into one edit: with the message's text it stays within Discord's 2,000 characters
 # a message (discord-api-docs, Resources > Message, Create Message: "content ... up to 2000 characters"); beyond
 # it a growing post goes on in a new one, which the gateway does.
@@ -122,7 +125,8 @@ class Courier:
         try:
             turn = self._turn if self._turn is not None else await self._open()
             lanes: dict[Lane, list[OutboxRow]] = {}
-            for row in await self.store.pending_outbox(shards=turn) if turn is not None else ():
+            pending = await self.store.pending_outbox(DRAIN_ROWS, turn, LANE_ROWS) if turn is not None else ()
+            for row in pending:
                 if _lane(row) not in self._lanes:
                     lanes.setdefault(_lane(row), []).append(row)
             started = [self._start(lane, rows, gateway) for lane, rows in lanes.items()]

@@ -267,8 +267,11 @@ class GameStore(Protocol):
         those of `shards` that no other process is delivering now (the others are left for next time)."""
         ...
 
-    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
-        """The oldest pending rows of the games in `shards`, in id order."""
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS,
+                             per_lane: int | None = None) -> list[OutboxRow]:
+        """The oldest pending rows of the games in `shards`, in id order; with `per_lane`, at most that many of
+        each lane (a game's channel, or one player's DMs in a game: the game and the recipient's faction), so that
+        a lane with many rows waiting (its channel refusing the bot) leaves room for the others."""
         ...
 
     async def mark_sending(self, outbox_id: int) -> None:
