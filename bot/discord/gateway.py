@@ -10,8 +10,11 @@ unarchived before anything is posted or edited in it. An edit Discord refuses fo
 deleted, the thread archived and not to be unarchived) is posted anew instead, so no line of the story is lost.
 
 Requests it does not make: an edit needs no GET of the message (the bot remembers each message as it last sent or
-edited it, `REMEMBERED` of them, and edits through a partial message; only a message it does not remember, after a
-restart, is fetched), and a DM needs no GET of the user (each player's DM channel is opened once and kept).
+edited it, the latest `REMEMBERED` of them, and edits it by its id, which is the edit's one request; only a message
+it does not remember, after a restart, is fetched first), and a DM needs no GET of the user (each player's DM channel
+is opened once and kept). What it remembers is what the message shows while one process delivers the game's shard
+(a process that starts remembers nothing yet); two processes given the same shards at once, taking turns, would
+each remember only their own edits.
 A channel message Discord refuses because the channel is gone or closed to the bot (403, or 404 Unknown Channel)
 raises ChannelUnreachable, with `channel_problem`'s words: the service stops the game's clocks and tells its
 moderators (`tell_moderators`)."""
@@ -279,8 +282,8 @@ class DiscordGateway:
         """Replace the text of the message `edit_ref` names (a status board), or add the text to it and disable
         its controls (a closed decision card, a phase post growing). A message that would outgrow Discord's limit
         is continued in a new post, whose place then stands for the key; a line already there is not added
-        twice. An archived thread is unarchived first. The message is edited as the bot last gave it (fetched only
-        when it does not remember it), through a partial message: no GET."""
+        twice. An archived thread is unarchived first. The message is changed from what the bot last gave it
+        (fetched only when it does not remember it): no GET."""
         posted = self._messages.get(message.edit_ref) or await self._fetch(message.edit_ref)
         text, _ = self._mentions(game, message.text)
         if posted is None:  # deleted meanwhile
