@@ -264,7 +264,7 @@ async def test_a_delivery_file_records_each_delivery_once(tmp_path):
     assert channel[0].startswith("**A game of Dune is open: ")
     assert {entry["to"] for entry in recorded} == {"#channel", "atreides", "fremen", "bene_tleilaxu"}
     ids = [entry["outbox_id"] for entry in recorded]
-    assert ids == sorted(set(ids))  # each once, in queue order
+    assert len(ids) == len(set(ids))  # each once (by lane, concurrently; an edit may go with an earlier one)
     again = ConsoleGateway(lines.append, deliveries)  # a restarted console: what is in the file is not redone
     assert again.deliveries.delivered == set(ids)
 

@@ -31,6 +31,7 @@ import asyncpg
 import pytest
 
 from bot.app.history import events_json
+from bot.app.ports import OutgoingMessage, Recipient
 from bot.app.service import GameService
 from bot.console.gateway import ConsoleGateway
 from bot.store.opening import is_postgres_url, open_store
@@ -221,13 +222,13 @@ class Killed(BaseException):
 
 
 class KilledRightBeforeDelivering(ConsoleGateway):
-    async def deliver(self, game, message):
+    async def deliver(self, game, message, then=()):
         raise Killed
 
 
 class KilledRightAfterDelivering(ConsoleGateway):
-    async def deliver(self, game, message):
-        await super().deliver(game, message)
+    async def deliver(self, game, message, then=()):
+        await super().deliver(game, message, then)
         raise Killed
 
 
@@ -274,5 +275,34 @@ async def test_a_message_whose_send_was_cut_off_before_it_left_is_sent_after_the
         assert await GameService(store).deliver(ConsoleGateway(after.append, deliveries)) == 1
         assert after[0].startswith("[#game] **A game of Dune is open") and await store.pending_outbox() == []
         assert [entry["outbox_id"] for entry in _delivered(deliveries)] == [pending.id]
+    finally:
+        await store.close()
+
+
+async def test_a_merged_edit_delivered_just_before_a_kill_is_found_whole_and_not_delivered_again(tmp_path):
+    """Issue 24 item 4: three lines for one post go as one change (bot/app/delivery.py); killed after it, before
+    the rows' `sent` marks, the restarted drain merges the same rows again, finds the change and sends nothing."""
+    db, deliveries = tmp_path / "merged.sqlite3", tmp_path / "delivered.jsonl"
+    store = await SqliteGameStore.open(db)
+    row = await GameService(store).create_game(1, 9, [Faction.ATREIDES, Faction.HARKONNEN], seed=3)
+    table = Recipient(channel=True)
+    await store.queue(row.game_id, [OutgoingMessage(recipient=table, text="**Phase.**", key="phase")])
+    await GameService(store).deliver(ConsoleGateway(print, deliveries))
+    lines = [OutgoingMessage(recipient=table, text=f"- line {n}", edit_of="phase") for n in (1, 2, 3)]
+    await store.queue(row.game_id, lines)
+    printed: list[str] = []
+    with pytest.raises(Killed):
+        await GameService(store).deliver(KilledRightAfterDelivering(printed.append, deliveries))
+    assert printed == ["[#game] - line 1", "[#game] - line 2", "[#game] - line 3"]  # one change: all three
+    await store.close()
+    store = await SqliteGameStore.open(db)  # the restart
+    try:
+        pending = await store.pending_outbox()
+        assert len(pending) == 3 and all(row.sending_since is not None for row in pending)
+        after: list[str] = []
+        assert await GameService(store).deliver(ConsoleGateway(after.append, deliveries)) == 3  # found, not sent
+        assert after == [] and await store.pending_outbox() == []
+        ids = [entry["outbox_id"] for entry in _delivered(deliveries)]
+        assert sorted(ids) == sorted(set(ids)) and {row.id for row in pending} <= set(ids)
     finally:
         await store.close()

@@ -298,11 +298,14 @@ class _SlowService:
     async def tick(self) -> int:
         return 0
 
-    async def deliver(self, gateway) -> int:
+    async def deliver(self, gateway, patience=None) -> int:
         self.drains += 1
         self.delivering.set()
         await self.release.wait()
         return 0
+
+    async def deliveries_settled(self) -> None:
+        return None
 
 
 def _offline_bot(service) -> MentatBot:

@@ -78,9 +78,9 @@ async def table(room, monkeypatch):
     handed: list[OutgoingMessage] = []
     deliver_one = DiscordGateway.deliver
 
-    async def recorded(gateway, game, message):
-        handed.append(message)
-        return await deliver_one(gateway, game, message)
+    async def recorded(gateway, game, message, then=()):
+        handed.extend((message, *then))  # a merged edit: each of its messages
+        return await deliver_one(gateway, game, message, then)
 
     monkeypatch.setattr(DiscordGateway, "deliver", recorded)
     room.players[F] = room.guild.add_member(room.env.create_user("fred"))

@@ -23,9 +23,14 @@ def closed_dms() -> discord.Forbidden:
 class FakeMessage:
     """A posted message: where it is, and what the gateway may do with it next (pin it, open a thread)."""
 
-    def __init__(self, channel, number: int):
-        self.channel, self.id = channel, number
+    def __init__(self, channel, number: int, content: str = ""):
+        self.channel, self.id, self.content = channel, number, content
         self.pinned, self.thread = False, None
+        self.components: list = []
+
+    async def edit(self, *, content=None, **_):
+        self.content = self.content if content is None else content
+        return self
 
     async def pin(self):
         self.pinned = True
@@ -44,7 +49,7 @@ class FakeTarget:
         if self.refuse:
             raise closed_dms()
         self.sent.append((content, view))
-        return FakeMessage(self, len(self.sent))
+        return FakeMessage(self, len(self.sent), content)
 
 
 class FakeClient:
@@ -54,11 +59,10 @@ class FakeClient:
     def get_channel(self, channel_id):
         return self.channels.get(channel_id)
 
-    def get_user(self, user_id):
-        return self.users.get(user_id)
-
-    async def fetch_user(self, user_id):
-        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), {"code": 10013, "message": "?"})
+    async def create_dm(self, user):  # the user's DM channel (Discord: POST /users/@me/channels)
+        if user.id not in self.users:
+            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), {"code": 10013, "message": "?"})
+        return self.users[user.id]
 
     async def fetch_channel(self, channel_id):  # a thread this fake does not keep: the gateway posts in the channel
         raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), {"code": 10003, "message": "?"})

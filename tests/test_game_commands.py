@@ -119,8 +119,8 @@ class ReadyClient:
     def is_ready(self) -> bool:
         return True
 
-    def get_user(self, user_id):
-        return self.users.get(user_id)
+    async def create_dm(self, user):  # the user's DM channel (Discord: POST /users/@me/channels)
+        return self.users[user.id]
 
 
 async def test_the_discord_probe_sends_a_welcome_dm_and_reports_closed_dms():

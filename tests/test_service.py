@@ -50,8 +50,15 @@ class RecordingGateway:
         self.broken = broken  # the next N deliveries fail with a transient error
         self.probed: list[str] = []
         self.outbox_ids: list[int] = []
+        self.told_moderators: list[tuple[str, int | None, str]] = []
 
-    async def deliver(self, game, message):
+    async def deliver(self, game, message, then=()):
+        ref = None
+        for part in (message, *then):  # a merged edit: each row's text, in order
+            ref = await self._deliver(part)
+        return ref
+
+    async def _deliver(self, message):
         if self.broken:
             self.broken -= 1
             raise ConnectionError("Discord is down")
@@ -69,8 +76,11 @@ class RecordingGateway:
         self.outbox_ids.append(message.outbox_id)
         return f"place-{message.outbox_id}"
 
-    async def find(self, game, message, since):
+    async def find(self, game, message, since, then=()):
         return None  # this fake never loses a send: whatever failed did not arrive
+
+    async def tell_moderators(self, game, moderator_role, text):
+        self.told_moderators.append((game.game_id, moderator_role, text))
 
     async def can_dm(self, game, faction):
         self.probed.append(faction)
@@ -150,14 +160,22 @@ async def test_the_outbox_sends_channel_posts_and_secret_dms(running):
     assert await service.deliver(gateway) == 0  # everything went out once
 
 
-async def test_a_failed_delivery_is_retried(running):
+async def test_a_failed_delivery_is_retried_and_holds_back_only_its_own_lane(running, caplog):
+    """Issue 24 item 4: the channel's first post fails; the channel's later posts wait for it (they may change it),
+    every player's DMs go out meanwhile; the failure is logged with its game, place and cause (item 5)."""
     service, game = running
     gateway = RecordingGateway(broken=1)
     first = await service.deliver(gateway)
     pending = await service.store.pending_outbox()
-    assert pending and pending[0].attempts == 1 and first == 0
-    assert all(row.game_id == game for row in pending)  # the game's later messages wait: they may change it
+    assert pending and pending[0].attempts == 1 and first > 0 and set(gateway.dms) == {"atreides", "harkonnen",
+                                                                                       "fremen"}
+    assert all(row.message.recipient.faction is None for row in pending)  # the channel's messages only
+    assert [record.getMessage() for record in caplog.records if record.levelname == "WARNING"] == [
+        f"Delivery of a message of {game} to the channel 55 failed (ConnectionError: Discord is down): retried by "
+        "the next drain"]
     assert await service.deliver(gateway) == len(pending)
+    retried = gateway.outbox_ids[-len(pending):]
+    assert retried[0] == pending[0].id and sorted(retried) == [row.id for row in pending]  # the failed one first
 
 
 async def _give_a_card(service, game, to: Faction) -> None:

@@ -870,3 +870,22 @@ async def test_sqlite_a_migration_that_leaves_rows_without_their_game_is_rolled_
         assert schema_versions(db) == [version for version, _ in migration_files(MIGRATIONS)]
         assert db.execute("SELECT game_id FROM games").fetchall() == [("g1",)]
         assert db.execute("PRAGMA foreign_keys").fetchall() == [(1,)]  # on again
+
+
+async def test_pending_rows_per_lane_leave_room_for_every_lane_and_keep_the_shards(store):
+    """Issue 24 item 4: a drain takes at most `per_lane` rows of each lane (a game's channel, a player's DMs in
+    it), so that a channel with many rows waiting does not hide the others; the shards still choose the games."""
+    elsewhere = 1 << 22  # a guild of shard 1 of two, GUILD's being 0 (Discord: (guild_id >> 22) % shards)
+    await store.create_game(record("g1"), [to_channel(f"table {n}") for n in range(4)]
+                            + [to_faction("atreides", "a 0"), to_faction("fremen", "f 0")])
+    await store.create_game(record("g2", channel_id=2000), [to_channel("other table 0"), to_faction("atreides", "a 1")])
+    await store.create_game(record("g3", channel_id=3000, guild_id=elsewhere), [to_channel("elsewhere")])
+    await store.queue("g1", [to_faction("atreides", "a 2"), to_channel("table 4")])
+    lanes = [(row.game_id, row.message.text) for row in await store.pending_outbox(per_lane=2)]
+    assert lanes == [("g1", "table 0"), ("g1", "table 1"), ("g1", "a 0"), ("g1", "f 0"), ("g2", "other table 0"),
+                     ("g2", "a 1"), ("g3", "elsewhere"), ("g1", "a 2")]
+    mine = Shards(frozenset({0}), 2)
+    assert [text for game, text in lanes if game != "g3"] == [
+        row.message.text for row in await store.pending_outbox(shards=mine, per_lane=2)]
+    assert len(await store.pending_outbox(limit=3, per_lane=2)) == 3
+    assert len(await store.pending_outbox()) == 11  # without per_lane: every pending row

@@ -185,14 +185,18 @@ class RecordingGateway:
         self.delivered: list[int] = []
         self.games: list[str] = []
 
-    async def deliver(self, game, message):
+    async def deliver(self, game, message, then=()):
         await asyncio.sleep(0)
-        self.delivered.append(message.outbox_id)
-        self.games.append(game.game_id)
+        for part in (message, *then):  # a merged edit: each of its rows
+            self.delivered.append(part.outbox_id)
+            self.games.append(game.game_id)
         return f"message-{message.outbox_id}"  # where it went: a closed decision's card is edited there
 
-    async def find(self, game, message, since):
+    async def find(self, game, message, since, then=()):
         return None
+
+    async def tell_moderators(self, game, moderator_role, text):
+        raise AssertionError(f"no channel refuses the bot here: {text}")
 
     async def can_dm(self, game, faction):
         return True

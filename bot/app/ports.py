@@ -8,6 +8,7 @@ Nothing here imports discord. The service (bot/app/service.py) uses these; bot/s
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -296,8 +297,11 @@ class GameStore(Protocol):
         those of `shards` that no other process is delivering now (the others are left for next time)."""
         ...
 
-    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
-        """The oldest pending rows of the games in `shards`, in id order."""
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS,
+                             per_lane: int | None = None) -> list[OutboxRow]:
+        """The oldest pending rows of the games in `shards`, in id order; with `per_lane`, at most that many of
+        each lane (a game's channel, or one player's DMs in a game: the game and the recipient's faction), so that
+        a lane with many rows waiting (its channel refusing the bot) leaves room for the others."""
         ...
 
     async def mark_sending(self, outbox_id: int) -> None:
@@ -344,14 +348,26 @@ class Gateway(Protocol):
     returns, so a crash in between delivers that row again after the restart, and the gateway (or the
     platform, keyed by the id) must drop the second copy. That is how each message arrives exactly once."""
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage,
+                      then: Sequence[OutgoingMessage] = ()) -> str | None:
         """Send the message (or, with `edit_ref`, change the message it names) and return the platform's
-        reference of the message sent, to edit it later (None where the platform has none)."""
+        reference of the message sent, to edit it later (None where the platform has none). `then`: later edits
+        of the same message (`merged_edit`), made together with this one as one change.
+
+        Raises ChannelUnreachable when the game's channel refuses the bot, DeliveryFailed when a DM cannot reach
+        its player; anything else is a failure to retry."""
         ...
 
-    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
-        """Whether the message was already delivered, by a send begun at `since` that a crash cut off before it
-        was marked: its reference (its edit, for an edit) if the platform shows it, else None."""
+    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime,
+                   then: Sequence[OutgoingMessage] = ()) -> str | None:
+        """Whether the message (with the edits `then`, as `deliver` was given them) was already delivered, by a
+        send begun at `since` that a crash cut off before it was marked: its reference (its edit, for an edit)
+        if the platform shows it, else None."""
+        ...
+
+    async def tell_moderators(self, game: GameRecordRow, moderator_role: int | None, text: str) -> None:
+        """Tell the game's moderators privately (its creator, and the members of the server's moderator role the
+        platform knows): what keeps the bot from the game's channel, or that it writes there again."""
         ...
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
@@ -362,3 +378,19 @@ class Gateway(Protocol):
 
 class DeliveryFailed(Exception):
     """A message could not be delivered (for a DM: the player does not accept DMs from the bot)."""
+
+
+class ChannelUnreachable(Exception):
+    """The game's channel refuses the bot (a permission taken from it, the channel deleted): nothing reaches the
+    table until a moderator puts it right. The message says what is wrong, in words for the game's moderators."""
+
+
+def merged_edit(message: OutgoingMessage, then: Sequence[OutgoingMessage]) -> OutgoingMessage:
+    """An edit and the later edits of the same message (GameService.deliver merges them), as one edit: the lines
+    each adds, in order (a replaced text: the last one's), with the last one's picture."""
+    if not then:
+        return message
+    last = then[-1]
+    text = last.text if message.replace else "\n".join(edit.text for edit in (message, *then))
+    return last.model_copy(update={"text": text, "outbox_id": message.outbox_id, "edit_ref": message.edit_ref,
+                                   "thread_ref": message.thread_ref})

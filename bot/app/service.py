@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import Field, StrictInt, ValidationError
 
 from bot.app.decision_cards import timestamp
+from bot.app.delivery import STALLED_AT, Courier
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
 from bot.app.game_files import sign, signature_holds
 from bot.app.history import RulesChanged, events_json, kept_events, last_untold, replay_until, shown
@@ -26,7 +27,6 @@ from bot.app.lobby import LOBBY_KEY, lobby_text
 from bot.app.paces import ANY_KIND, Pace, duration, kind_words, pace_deadlines
 from bot.app.ports import (
     ALL_SHARDS,
-    DeliveryFailed,
     GameExists,
     GameRecordRow,
     GameStatus,
@@ -62,7 +62,6 @@ from engine.views import view
 
 log = logging.getLogger(__name__)
 
-MAX_DELIVERY_ATTEMPTS = 5
 LOG_LENGTH = 20  # entries /game log shows unless asked for another number
 MAX_LOG_LENGTH = 500
 MAX_GAME_FILE = 5_000_000  # characters: a 15-turn game's file is some 200 kB
@@ -179,10 +178,24 @@ def _open_grace(settings: dict, state: GameState) -> dict[str, int]:
 
 
 def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
-    """How long a decision's clock stood still: the pauses it went through, the running one up to `now`."""
-    running = settings.get(PAUSED_AT)
+    """How long a decision's clock stood still: the pauses it went through, and the times the bot could not write
+    in the game's channel (STALLED_AT); the running one (of either, or both) up to `now`."""
+    stops = [datetime.fromisoformat(settings[key]) for key in (PAUSED_AT, STALLED_AT) if settings.get(key)]
     return (timedelta(seconds=_entry(settings.get(PAUSED_FOR, {}), prompt, 0))
-            + (now - datetime.fromisoformat(running) if running else timedelta(0)))
+            + (now - min(stops) if stops else timedelta(0)))
+
+
+def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str) -> dict:
+    """The settings once the clock's `stop` (a pause, PAUSED_AT; a stall, STALLED_AT) ends: the time each open
+    decision's clock stood still so far is kept in `paused_for`, and the other stop, if still on, counts from
+    now (its time until now is in `paused_for`)."""
+    restarted = {key: value for key, value in settings.items() if key != stop}
+    restarted[PAUSED_FOR] = {_decision(prompt): round(_stopped(settings, prompt, now).total_seconds())
+                             for prompt in state.prompts}
+    for other in {PAUSED_AT, STALLED_AT} - {stop}:
+        if settings.get(other):
+            restarted[other] = now.isoformat()
+    return restarted
 
 
 def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -> tuple[datetime, datetime] | None:
@@ -197,8 +210,9 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -
 
 
 def _clocks_stand_still(settings: dict) -> bool:
-    """Whether the game's deadlines are stopped (a pause): then it is never due (GameRecordRow.due_at)."""
-    return bool(settings.get(PAUSED_AT))
+    """Whether the game's deadlines are stopped (a pause, or the bot cannot write in its channel): then it is never
+    due (GameRecordRow.due_at)."""
+    return bool(settings.get(PAUSED_AT) or settings.get(STALLED_AT))
 
 
 def _last_call(opened: datetime, expires: datetime) -> datetime:
@@ -327,6 +341,7 @@ class GameService:
         self._states: dict[str, tuple[str, GameState]] = {}
         # game_id -> {game version: when it was reached}, for the versions at which its open decisions opened
         self._opened: dict[str, dict[int, datetime]] = {}
+        self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -452,12 +467,10 @@ class GameService:
                                  f"{'paused' if paused else 'resumed'}.")
             did = "paused the game" if paused else "resumed the game"
             now, state = self.clock(), _state(row)
-            settings = {key: value for key, value in row.settings.items() if key != PAUSED_AT}
             if paused:
-                settings[PAUSED_AT] = now.isoformat()
+                settings = {**row.settings, PAUSED_AT: now.isoformat()}
             else:  # a game paused before pauses stopped the clock has no start: its clocks ran
-                settings[PAUSED_FOR] = {_decision(prompt): round(_stopped(row.settings, prompt, now).total_seconds())
-                                        for prompt in state.prompts}
+                settings = _clock_restarted(row.settings, state, now, PAUSED_AT)
             shown = await self._due_shown(row, state, settings)
             await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *shown], settings=settings,
                                         due_at=await self._due_index(row, state, settings, wanted))
@@ -982,8 +995,11 @@ class GameService:
 
     # --- delivery ----------------------------------------------------------------------------
 
-    async def deliver(self, gateway: Gateway) -> int:
-        """Drain the outbox, oldest first. Returns how many messages went out.
+    async def deliver(self, gateway: Gateway, patience: float | None = None) -> int:
+        """Drain the outbox (bot/app/delivery.py: by lane, a game's channel or a player's DMs, concurrently, each
+        in order; later edits of a message merged into one). Returns how many messages went out. With `patience`,
+        it returns after that many seconds at most: a lane still delivering then goes on by itself (the next drain
+        leaves it alone), so that a channel Discord makes wait does not hold up the next drain.
 
         Exactly once: a row is marked as being sent (`sending_since`) before the gateway is asked, and sent,
         with where the message went, after. A crash between the two leaves a row pending with `sending_since`
@@ -993,54 +1009,44 @@ class GameService:
 
         A DM the player does not accept is marked undeliverable and the table is told once, until a DM gets
         through again; the player reads the decision with /me prompts (the open prompts are in the game's
-        state, so nothing is lost). Any other failure is retried by a later drain, up to
-        MAX_DELIVERY_ATTEMPTS.
+        state, so nothing is lost). A game's channel that refuses the bot stops the game's clocks and tells its
+        moderators, once, until a message gets through again (`_channel_state`); its messages wait, in order.
+        Any other failure is logged and retried by a later drain, up to MAX_DELIVERY_ATTEMPTS.
 
-        Only the games of this process's shards, and of those only the shards no other drain is delivering
-        now (the store's delivery turn): two drains never hand the same row over at once."""
-        async with self.store.delivery_turn(self.shards) as turn:
-            return await self._deliver(gateway, turn) if turn.ids else 0
+        Only the games of this process's shards, and of those only the shards no other process is delivering
+        now (the store's delivery turn, held while any lane runs): two drains never hand the same row over at
+        once."""
+        return await self._courier.drain(gateway, patience)
 
-    async def _deliver(self, gateway: Gateway, shards: Shards) -> int:
-        sent = 0
-        held: set[str] = set()  # games whose next message must wait: one failed, and order matters (an edit)
-        for row in await self.store.pending_outbox(shards=shards):
-            if row.game_id in held:
-                continue
-            game = await self._load(row.game_id)
-            faction = row.message.recipient.faction
-            known_unreachable = faction in game.settings.get("unreachable", [])
-            update: dict = {"outbox_id": row.id}
-            if row.message.recipient.thread is not None:  # the turn's thread, once its opening post is out
-                update["thread_ref"] = await self.store.message_ref(row.game_id, row.message.recipient.thread)
-            if row.message.edit_of is not None:
-                update["edit_ref"] = await self.store.message_ref(row.game_id, row.message.edit_of)
-                if update["edit_ref"] is None and (not row.message.replace or row.message.prompt_id is not None):
-                    # Lines to add to a post that is not there (a game resumed mid-phase, a refused DM), or a card
-                    # to take the place of one that never arrived: they become that post. A board to replace that
-                    # is not there stays unshown (the gateway skips it).
-                    update["edit_of"] = None
-            message = row.message.model_copy(update=update)
-            try:
-                ref = await gateway.find(game, message, row.sending_since) if row.sending_since else None
-                if ref is None:
-                    await self.store.mark_sending(row.id)
-                    ref = await gateway.deliver(game, message)
-            except DeliveryFailed:
-                await self.store.mark_outbox(row.id, "undeliverable")
-                if faction is not None and not known_unreachable:
-                    await self._set_reachable(row.game_id, faction, False)
-                continue
-            except Exception:  # noqa: BLE001 - any other failure is retried later, never lost
-                status = "undeliverable" if row.attempts + 1 >= MAX_DELIVERY_ATTEMPTS else "pending"
-                await self.store.mark_outbox(row.id, status)
-                held.add(row.game_id)  # the game's later messages wait for it: they may change it
-                continue
-            await self.store.mark_outbox(row.id, "sent", ref)
-            if known_unreachable:
-                await self._set_reachable(row.game_id, faction, True)
-            sent += 1
-        return sent
+    async def deliveries_settled(self) -> None:
+        """Wait until every delivery a drain left running (past its patience) has ended."""
+        await self._courier.settled()
+
+    async def _channel_state(self, gateway: Gateway, game_id: str, problem: str | None) -> None:
+        """The game's channel refuses the bot (`problem` says why) or takes its messages again (None). On each
+        change, and only then: the game's clocks stop (STALLED_AT, counted as a pause is) or go on from where
+        they stopped (the board and the cards then show the due times moved on), and its moderators are told."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if (problem is not None) == bool(row.settings.get(STALLED_AT)):
+                return
+            now, shown = self.clock(), []
+            if problem is not None:
+                settings = {**row.settings, STALLED_AT: now.isoformat()}
+            else:
+                settings = _clock_restarted(row.settings, _state(row), now, STALLED_AT)
+                if row.status == GameStatus.RUNNING:  # the board and the cards show the due times moved on
+                    shown = await self._due_shown(row, _state(row), settings)
+            await self.store.set_settings(game_id, settings, shown,
+                                          due_at=await self._due_index(row, _state(row), settings, row.status))
+        where = f"the channel of the game {game_id} (<#{row.channel_id}>)"
+        if problem is not None:
+            text = (f"Mentat cannot write in {where}. {problem}\nUntil it can, the game's messages wait, in order, "
+                    "and its deadlines are stopped.")
+        else:
+            text = (f"Mentat writes in {where} again: the messages that waited are delivered in order, and the "
+                    "game's deadlines go on from where they stopped.")
+        await gateway.tell_moderators(row, await self.store.moderator_role(row.guild_id), text)
 
     async def _set_reachable(self, game_id: str, faction: str | None, reachable: bool) -> None:
         """Keep the game's list of players the bot cannot DM; tell the table when one joins it."""

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,8 +51,9 @@ class CountingGateway(ConsoleGateway):
         super().__init__(out)
         self.channel_posts = 0
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
-        ref = await super().deliver(game, message)
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage,
+                      then: Sequence[OutgoingMessage] = ()) -> str | None:
+        ref = await super().deliver(game, message, then)
         self.channel_posts += (message.recipient.faction is None and message.recipient.thread is None
                                and message.edit_of is None)  # a new post in the channel itself
         return ref

@@ -15,7 +15,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -70,7 +70,19 @@ class ConsoleGateway:
         self.threads: dict[str, str] = {}  # a thread's opening post (its place) -> " > <thread name>"
         self.status = ""  # the status board, as last replaced
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage,
+                      then: Sequence[OutgoingMessage] = ()) -> str | None:
+        """Deliver the message, and the later edits of the same message merged with it (`then`) one by one as
+        the platform's one change: after a kill amid them, only those not in the delivery file yet."""
+        if not then:
+            return await self._deliver(game, message)
+        ref = message.edit_ref
+        for part in (message, *then):
+            if self.deliveries is None or part.outbox_id not in self.deliveries.delivered:
+                ref = await self._deliver(game, part)
+        return ref
+
+    async def _deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         """Print a channel post (a thread's with the thread's name), or put a DM in its inbox. An edit prints
         (or files) only what it adds: a card's closing line arrives as a DM of its own, a phase post's new lines
         print as posts; a replaced status board is kept in `status`, not printed. Returns the message's place:
@@ -100,12 +112,19 @@ class ConsoleGateway:
         self.fresh[faction] += 1
         return message.edit_ref or str(message.outbox_id)
 
-    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
-        """A send cut off by a crash: the delivery file is what the platform shows; without one (a plain console
-        session, which cannot crash between the two), nothing was delivered."""
-        if self.deliveries is not None and message.outbox_id in self.deliveries.delivered:
-            return str(message.outbox_id)
+    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime,
+                   then: Sequence[OutgoingMessage] = ()) -> str | None:
+        """A send cut off by a crash: the delivery file is what the platform shows (a merged edit shows when each
+        of its parts is there); without one (a plain console session, which cannot crash between the two),
+        nothing was delivered."""
+        if self.deliveries is not None and all(part.outbox_id in self.deliveries.delivered
+                                                for part in (message, *then)):
+            return message.edit_ref or str(message.outbox_id)
         return None
+
+    async def tell_moderators(self, game: GameRecordRow, moderator_role: int | None, text: str) -> None:
+        """The console's moderator is at the screen: printed."""
+        self.out(f"[to the moderators] {text}")
 
     async def can_dm(self, game: GameRecordRow, faction: str) -> bool:
         """The console cannot send a probe anywhere: a faction's DMs are open unless `dm close` shut them."""

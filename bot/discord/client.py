@@ -27,6 +27,9 @@ EXTENSIONS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cog
               "bot.discord.cogs.admin", "bot.discord.cogs.rules", "bot.discord.cogs.card", "bot.discord.cogs.bt")
 DRAIN_INTERVAL = 3.0  # seconds between outbox drains when nothing wakes the drain earlier
 SHUTDOWN_GRACE = 10.0  # seconds a drain in progress may take to finish when the bot closes
+# seconds a drain waits for its deliveries: a channel Discord makes wait longer (its rate limit) goes on by
+# itself, and the next drain delivers the other channels meanwhile (bot/app/delivery.py)
+DELIVERY_PATIENCE = 1.0
 RESTARTING = "Mentat is restarting; nothing was done. Try again in a minute."
 LASTING_MODALS = (*MODALS, *PANEL_MODALS)  # every modal the bot sends: on_interaction answers their submits
 
@@ -97,7 +100,7 @@ class MentatBot(commands.Bot):
         self._draining = True
         try:
             await self.service.tick()  # deadlines: reminders and defaults come out with this drain
-            sent = await self.service.deliver(self.gateway)
+            sent = await self.service.deliver(self.gateway, patience=DELIVERY_PATIENCE)
             if sent:
                 log.debug("delivered %d messages", sent)
         except Exception:  # noqa: BLE001 - the drain must outlive any one failure
@@ -145,6 +148,8 @@ class MentatBot(commands.Bot):
                 self.drain_outbox.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        with contextlib.suppress(TimeoutError):  # deliveries a drain left running finish, and are marked sent
+            await asyncio.wait_for(self.service.deliveries_settled(), SHUTDOWN_GRACE)
         if self._refusals:  # the answers go out before the connection closes (or they fail, as they may)
             await asyncio.wait(self._refusals, timeout=SHUTDOWN_GRACE)
         await super().close()

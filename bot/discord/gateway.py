@@ -7,7 +7,17 @@ channel and each permission the bot now lacks there; `channel_problem` says it i
 Turn threads live for weeks: Discord archives a thread after its auto-archive duration without a new message (the
 longest, a week, is asked for) and then refuses edits in it (code 50083) until it is unarchived, so a thread is
 unarchived before anything is posted or edited in it. An edit Discord refuses for good (the message or its channel
-deleted, the thread archived and not to be unarchived) is posted anew instead, so no line of the story is lost."""
+deleted, the thread archived and not to be unarchived) is posted anew instead, so no line of the story is lost.
+
+Requests it does not make: an edit needs no GET of the message (the bot remembers each message as it last sent or
+edited it, the latest `REMEMBERED` of them, and edits it by its id, which is the edit's one request; only a message
+it does not remember, after a restart, is fetched first), and a DM needs no GET of the user (each player's DM channel
+is opened once and kept). What it remembers is what the message shows while one process delivers the game's shard
+(a process that starts remembers nothing yet); two processes given the same shards at once, taking turns, would
+each remember only their own edits.
+A channel message Discord refuses because the channel is gone or closed to the bot (403, or 404 Unknown Channel)
+raises ChannelUnreachable, with `channel_problem`'s words: the service stops the game's clocks and tells its
+moderators (`tell_moderators`)."""
 
 from __future__ import annotations
 
@@ -16,14 +26,22 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 
 import discord
 
 from bot.app.lobby import LOBBY_KEY, welcome_text
 from bot.app.map_picture import render_view
-from bot.app.ports import MENTION, DeliveryFailed, GameRecordRow, OutgoingMessage
+from bot.app.ports import (
+    MENTION,
+    ChannelUnreachable,
+    DeliveryFailed,
+    GameRecordRow,
+    OutgoingMessage,
+    merged_edit,
+)
 from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
 from bot.discord.lobby import lobby_view
@@ -40,6 +58,8 @@ RECENT = 50  # messages of a channel or DM looked through for a send a crash cut
 THREAD_ARCHIVE_MINUTES = 10080  # Discord's longest auto-archive duration: a week without a new message
 # Discord's codes for an edit that no retry can make: unknown channel, unknown message, archived thread
 EDIT_REFUSED_FOR_GOOD = {10003, 10008, 50083}
+UNKNOWN_CHANNEL, ARCHIVED_THREAD = 10003, 50083
+REMEMBERED = 4096  # messages the bot remembers as it last sent or edited them (an edit then needs no GET)
 
 
 def _in_dm(game: GameRecordRow, text: str) -> str:
@@ -63,21 +83,69 @@ class DiscordGateway:
     def __init__(self, client: discord.Client, game_file: Callable[[str], Awaitable[str]] | None = None):
         self.client = client
         self.game_file = game_file
+        self._messages: OrderedDict[str, discord.Message] = OrderedDict()  # ref -> as the bot last gave it
+        self._dm_channels: dict[int, discord.abc.Messageable] = {}  # user id -> the DM channel opened with them
 
-    async def deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+    async def deliver(self, game: GameRecordRow, message: OutgoingMessage,
+                      then: Sequence[OutgoingMessage] = ()) -> str | None:
+        with self._table_refusals(game, message):
+            return await self._deliver(game, merged_edit(message, then))
+
+    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime,
+                   then: Sequence[OutgoingMessage] = ()) -> str | None:
+        with self._table_refusals(game, message):
+            return await self._find(game, merged_edit(message, then), since)
+
+    @contextlib.contextmanager
+    def _table_refusals(self, game: GameRecordRow, message: OutgoingMessage) -> Iterator[None]:
+        """A channel message Discord refuses because the bot may not write there any more (403) or the channel is
+        gone (404, Unknown Channel) raises ChannelUnreachable, saying what is wrong (`channel_problem`, else
+        Discord's own words)."""
         try:
-            return await self._deliver(game, message)
-        except discord.Forbidden as refusal:
-            if message.recipient.channel:
-                place, lacking = self._lacking(game)
-                if lacking is None:
-                    why = "the bot cannot see that channel"
-                elif lacking:
-                    why = f"the bot lacks {', '.join(needed.name for needed in lacking)} there"
-                else:
-                    why = "the bot's permissions there look complete"
-                log.warning("Discord refused a message of %s to %s (%s): %s", game.game_id, place, refusal.text, why)
-            raise
+            yield
+        except discord.HTTPException as refusal:
+            shut = isinstance(refusal, discord.Forbidden) or refusal.code == UNKNOWN_CHANNEL
+            if not message.recipient.channel or not shut:
+                raise
+            place, lacking = self._lacking(game)
+            if lacking is None:
+                why = "the bot cannot see that channel"
+            elif lacking:
+                why = f"the bot lacks {', '.join(needed.name for needed in lacking)} there"
+            else:
+                why = "the bot's permissions there look complete"
+            log.warning("Discord refused a message of %s to %s (%s): %s", game.game_id, place, refusal.text, why)
+            problem = self.channel_problem(game) or f"Discord refuses the bot's messages in {place}: {refusal.text}."
+            raise ChannelUnreachable(problem) from refusal
+
+    async def tell_moderators(self, game: GameRecordRow, moderator_role: int | None, text: str) -> None:
+        """DM the game's creator and the members of the server's moderator role in discord.py's cache (the bot asks
+        for no member list: Discord's members intent is privileged); a DM that fails is logged."""
+        users = {game.settings["creator"]} if game.settings.get("creator") is not None else set()
+        guild = self.client.get_guild(game.guild_id)
+        role = guild.get_role(moderator_role) if guild is not None and moderator_role is not None else None
+        users |= {member.id for member in (role.members if role is not None else ()) if not member.bot}
+        for user_id in sorted(users):
+            try:
+                await (await self._dm_channel(user_id)).send(text, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as refusal:
+                log.warning("Could not tell the moderator %s of %s: %s", user_id, game.game_id, refusal)
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel with the user, opened once (one request, no fetch of the user) and kept."""
+        channel = self._dm_channels.get(user_id)
+        if channel is None:
+            channel = self._dm_channels[user_id] = await self.client.create_dm(discord.Object(user_id))
+        return channel
+
+    def _remember(self, message: discord.Message | None) -> discord.Message | None:
+        if message is not None:
+            ref = _ref(message)
+            self._messages[ref] = message
+            self._messages.move_to_end(ref)
+            while len(self._messages) > REMEMBERED:
+                self._messages.popitem(last=False)
+        return message
 
     def channel_problem(self, game: GameRecordRow) -> str | None:
         """What keeps the bot from the game's channel now, in words for its moderators: each missing permission, why
@@ -103,8 +171,8 @@ class DiscordGateway:
         text, pinged = self._mentions(game, message.text)
         if faction is None:
             where = await self._place(game, message)
-            sent = await self._send(where, split_message(text), self._buttons(game, message), message.outbox_id,
-                                    pinged, await self._attachment(game, message))
+            sent = self._remember(await self._send(where, split_message(text), self._buttons(game, message),
+                                                   message.outbox_id, pinged, await self._attachment(game, message)))
             if message.opens_thread:
                 await sent.create_thread(name=message.opens_thread[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             if message.pin:
@@ -114,9 +182,9 @@ class DiscordGateway:
         if user_id is None:
             raise DeliveryFailed(f"nobody is seated as {faction}")
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             chunks = split_message(_in_dm(game, text))
-            return _ref(await self._send(user, chunks, self._buttons(game, message), message.outbox_id))
+            return _ref(self._remember(await self._send(await self._dm_channel(user_id), chunks,
+                                                        self._buttons(game, message), message.outbox_id)))
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
             raise DeliveryFailed(faction) from error
@@ -168,7 +236,12 @@ class DiscordGateway:
         """Change the message `edit_ref` names (`_edit_in_place`); one Discord will never let change (deleted, in a
         deleted thread, in a thread archived for good) is posted anew (`_anew`)."""
         try:
-            return await self._edit_in_place(game, message)
+            try:
+                return await self._edit_in_place(game, message)
+            except discord.HTTPException as refusal:  # archived meanwhile (discord.py's copy did not know): unarchive
+                if refusal.code != ARCHIVED_THREAD or not await self._unarchived(message.edit_ref):
+                    raise
+                return await self._edit_in_place(game, message)
         except discord.HTTPException as refusal:
             if refusal.code not in EDIT_REFUSED_FOR_GOOD:
                 raise
@@ -186,6 +259,15 @@ class DiscordGateway:
             return message.edit_ref
         return await self._key_place(message, await self._deliver(game, _as_new(message)))
 
+    async def _unarchived(self, ref: str) -> bool:
+        """Unarchive the thread the message `ref` names is in, fetched as Discord has it now; False when it is
+        gone or stays archived."""
+        try:
+            thread = await self.client.fetch_channel(int(ref.partition(":")[0]))
+        except discord.HTTPException:
+            return False
+        return isinstance(thread, discord.Thread) and thread.archived and await self._opened(thread)
+
     async def _key_place(self, message: OutgoingMessage, new_ref: str | None) -> str | None:
         """Where the key of an edit posted anew stands now: the new post, unless the old one opened a thread that is
         still there (the thread has the old message's id)."""
@@ -200,24 +282,28 @@ class DiscordGateway:
         """Replace the text of the message `edit_ref` names (a status board), or add the text to it and disable
         its controls (a closed decision card, a phase post growing). A message that would outgrow Discord's limit
         is continued in a new post, whose place then stands for the key; a line already there is not added
-        twice. An archived thread is unarchived first."""
-        posted = await self._fetch(message.edit_ref)
+        twice. An archived thread is unarchived first. The message is changed from what the bot last gave it
+        (fetched only when it does not remember it): no GET."""
+        posted = self._messages.get(message.edit_ref) or await self._fetch(message.edit_ref)
         text, _ = self._mentions(game, message.text)
         if posted is None:  # deleted meanwhile
             return await self._anew(game, message)
         if not message.replace and posted.content.endswith(text):
             return message.edit_ref
-        await self._opened(posted.channel)  # when Discord keeps it archived, it refuses the edit too (50083)
+        # discord.py's current copy of the thread (a remembered message's may be stale); an archived thread it
+        # no longer keeps refuses the edit (50083), which unarchives it then (`_edit`)
+        await self._opened(self.client.get_channel(posted.channel.id))
         if message.prompt_id is not None:  # a decision asked again: its card, in the old card's place
             shown = _in_dm(game, text)
             if len(shown) > MESSAGE_LIMIT:  # a card of several messages: the old one loses its controls, anew
-                await posted.edit(view=None, allowed_mentions=NO_MENTIONS)
+                self._remember(await posted.edit(view=None, allowed_mentions=NO_MENTIONS))
                 return await self._deliver(game, _as_new(message))
-            await posted.edit(content=shown, view=self._buttons(game, message), allowed_mentions=NO_MENTIONS)
+            self._remember(await posted.edit(content=shown, view=self._buttons(game, message),
+                                             allowed_mentions=NO_MENTIONS))
             return message.edit_ref
         if message.replace:
             renewed = {"view": lobby_view(game)} if message.edit_of == LOBBY_KEY else {}  # the seats still free
-            await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS, **renewed)
+            self._remember(await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS, **renewed))
             return message.edit_ref
         controls = discord.ui.View.from_message(posted, timeout=None)
         for item in controls.children:
@@ -226,14 +312,16 @@ class DiscordGateway:
         content = f"{posted.content}\n{text}"
         if len(content) > MESSAGE_LIMIT:
             if message.key is not None:  # a growing post goes on in a new one
-                return _ref(await posted.channel.send(text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS))
+                return _ref(self._remember(await posted.channel.send(text[:MESSAGE_LIMIT],
+                                                                     allowed_mentions=NO_MENTIONS)))
             content = posted.content[:MESSAGE_LIMIT - len(text) - 3] + "…\n" + text
         shown = await self._attachment(game, message)  # the turn's post gets its map once the storm has moved
-        await posted.edit(content=content, view=controls if controls.children else None, allowed_mentions=NO_MENTIONS,
-                          **({"attachments": [shown]} if shown is not None else {}))
+        self._remember(await posted.edit(content=content, view=controls if controls.children else None,
+                                         allowed_mentions=NO_MENTIONS,
+                                         **({"attachments": [shown]} if shown is not None else {})))
         return message.edit_ref
 
-    async def find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
+    async def _find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
         """A send begun at `since` and cut off by a crash: the bot's own message with the same words, posted since
         then in the channel or the player's DM, is that send (its reference); an edit that shows its line is
         done, and one whose message is gone is looked for as the new post it became. Looked for in the recent
@@ -249,7 +337,7 @@ class DiscordGateway:
                 return message.edit_ref if done else None
             if message.replace and message.prompt_id is None:  # a summary whose post is gone is left alone
                 return message.edit_ref
-            found = await self.find(game, _as_new(message), since)  # the edit was made a new post (`_anew`)
+            found = await self._find(game, _as_new(message), since)  # the edit was made a new post (`_anew`)
             return await self._key_place(message, found) if found is not None else None
         if message.recipient.faction is None:
             where = await self._place(game, message)
@@ -258,8 +346,7 @@ class DiscordGateway:
             user_id = game.seats.get(message.recipient.faction)
             if user_id is None:
                 return None
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            where = user.dm_channel or await user.create_dm()
+            where = await self._dm_channel(user_id)
             last = split_message(_in_dm(game, text))[-1]
         mine = self.client.user.id if self.client.user else None
         async for posted in where.history(limit=RECENT, after=since - timedelta(seconds=1)):
@@ -285,10 +372,10 @@ class DiscordGateway:
         if not self.client.is_ready():  # not connected (offline handler tests): no probe; a failed DM tells later
             return True
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             state = GameState.model_validate_json(game.state_json)
-            await user.send(_in_dm(game, welcome_text(Faction(faction), game.settings, state)),
-                            view=welcome_view(game.game_id), allowed_mentions=NO_MENTIONS)
+            welcome = _in_dm(game, welcome_text(Faction(faction), game.settings, state))
+            await (await self._dm_channel(user_id)).send(welcome, view=welcome_view(game.game_id),
+                                                         allowed_mentions=NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound):
             return False
         except discord.HTTPException as error:

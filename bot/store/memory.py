@@ -8,6 +8,7 @@ copied in and out so a caller mutating what it passed or received cannot change 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -182,9 +183,19 @@ class MemoryGameStore:
     async def queue(self, game_id: str, outbox: list[OutgoingMessage]) -> None:
         self._queue(game_id, self._game(game_id).seq, outbox)
 
-    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS,
+                             per_lane: int | None = None) -> list[OutboxRow]:
         pending = [row for row in map(self._outbox.__getitem__, self._pending)
                    if shards.owns(self._games[row.game_id].guild_id)]
+        if per_lane is not None:
+            taken: Counter[tuple[str, str | None]] = Counter()
+            kept = []
+            for row in pending:
+                lane = (row.game_id, row.message.recipient.faction)
+                taken[lane] += 1
+                if taken[lane] <= per_lane:
+                    kept.append(row)
+            pending = kept
         return [row.model_copy(deep=True) for row in pending[:limit]]
 
     async def mark_sending(self, outbox_id: int) -> None:

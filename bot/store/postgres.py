@@ -329,8 +329,17 @@ class PostgresGameStore:
                     db.terminate()  # a lock must not stay with a pooled connection (see _keep_session)
                     raise
 
-    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
-        if shards.everything:
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS,
+                             per_lane: int | None = None) -> list[OutboxRow]:
+        if per_lane is not None:  # each row's place in its lane (game, recipient faction), oldest first
+            owned = "" if shards.everything else (
+                " AND game_id IN (SELECT game_id FROM games WHERE (guild_id >> 22) % $3 = ANY($4::integer[]))")
+            rows = await self._pool.fetch(
+                f"SELECT * FROM (SELECT {_OUTBOX_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY game_id,"
+                " message_json::jsonb #>> '{recipient,faction}' ORDER BY id) AS place FROM outbox"
+                f" WHERE status = 'pending'{owned}) AS lanes WHERE place <= $1 ORDER BY id LIMIT $2",
+                per_lane, limit, *(() if shards.everything else (shards.count, sorted(shards.ids))))
+        elif shards.everything:
             rows = await self._pool.fetch(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE status = 'pending'"
                                           " ORDER BY id LIMIT $1", limit)
         else:

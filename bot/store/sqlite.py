@@ -378,8 +378,19 @@ class SqliteGameStore:
         messages = _outbox_json(outbox)
         await self._write(lambda db: self._queue(db, game_id, _current_seq(db, game_id), messages, now))
 
-    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS) -> list[OutboxRow]:
-        if shards.everything:
+    async def pending_outbox(self, limit: int = 100, shards: Shards = ALL_SHARDS,
+                             per_lane: int | None = None) -> list[OutboxRow]:
+        if per_lane is not None:  # each row's place in its lane (game, recipient faction), oldest first
+            owned = "" if shards.everything else (
+                " AND game_id IN (SELECT game_id FROM games WHERE (guild_id >> 22) % ? IN (SELECT value FROM"
+                " json_each(?)))")
+            rows = await self._read(
+                "SELECT * FROM (SELECT id, game_id, seq, message_json, attempts, status, created_at, sending_since,"
+                " ROW_NUMBER() OVER (PARTITION BY game_id, json_extract(message_json, '$.recipient.faction')"
+                f" ORDER BY id) AS place FROM outbox WHERE status = 'pending'{owned})"
+                " WHERE place <= ? ORDER BY id LIMIT ?",
+                ((shards.count, json.dumps(sorted(shards.ids))) if not shards.everything else ()) + (per_lane, limit))
+        elif shards.everything:
             rows = await self._read("SELECT id, game_id, seq, message_json, attempts, status, created_at,"
                                     " sending_since FROM outbox WHERE status = 'pending' ORDER BY id LIMIT ?",
                                     (limit,))
