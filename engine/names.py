@@ -137,6 +137,19 @@ def option_name(option: str) -> str:
     return option.replace("_", " ")
 
 
+def choice_words(option: str) -> str:
+    """Any choice the engine names by its id, for people: a faction's, a leader's or a card's name, a place's label,
+    else its words."""
+    try:
+        return faction_name(Faction(option))
+    except ValueError:
+        pass
+    try:
+        return location_label(option)
+    except (KeyError, LookupError):
+        return option_name(option)
+
+
 def counted(count: int, thing: str) -> str:
     """"1 token", "3 tokens": a count for the table to read."""
     return f"{count} {thing}{'' if count == 1 else 's'}"
