@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.anytime_words import panel_text
 from engine.actions import (
     AnswerRevealKarama,
     BtAllyRevive,
@@ -21,6 +22,7 @@ from engine.actions import (
     SubmitBattlePlan,
     UseKarama,
 )
+from engine.anytime import AnytimeKind, anytime_choice, anytime_choices
 from engine.board import controller
 from engine.data import load_game_data
 from engine.economy import place_spice
@@ -353,6 +355,24 @@ def test_r_6_a_reveal_too_late_to_take_effect_tells_the_table_the_true_reason():
     [told] = [e.message for e in events if e.type == "bt_traitor_revealed"]
     assert "has not just won" not in told
     assert "no territory he won is open to betrayal now" in told and "R-6" in told
+
+
+def test_r_6_a_reveal_that_can_only_fail_is_not_offered():
+    """Issue 25 item 10: after the Harkonnen shipped onto Arrakeen, `/me act` still offered "Reveal a traitor" for
+    Duncan Idaho, whose reveal could then have no effect: the BT lost a secret for nothing. The panel offers a
+    reveal only while it takes effect (the autocomplete of `/bt reveal` reads the same list)."""
+    state = betrayal_waiting()
+    state, _ = drive(state, lambda s: any(p.faction == H and p.kind == PromptKind.SHIPMENT for p in s.prompts))
+
+    def panel(state):
+        return panel_text(view(state, BT), anytime_choices(state, BT))
+
+    assert "- Reveal a traitor (rule BT-23)" in panel(state)
+    assert anytime_choice(state, BT, AnytimeKind.BT_REVEAL).part("leader").options == [DUNCAN]
+    state, _ = apply(state, Ship(faction=H, to_location=ARRAKEEN, tokens=1))
+    assert "Reveal a traitor" not in panel(state)
+    assert anytime_choice(state, BT, AnytimeKind.BT_REVEAL) is None
+    assert state.bt.marked == [DUNCAN]  # still his secret, for a territory he may win later
 
 
 def test_r_23_a_move_of_the_betrayed_tokens_out_of_the_stronghold_ends_the_wait():

@@ -65,9 +65,9 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.HAJR: "After the move you are deciding now, you move once more.",
     AnytimeKind.GHOLA: "One leader, or up to 5 tokens, from the tanks, free, on top of normal revival.",
     AnytimeKind.TRUTHTRANCE: "The faction you name must answer yes or no, truthfully, in public.",
-    AnytimeKind.BT_REVEAL: "A leader you marked: if that leader has just won a territory whose tokens are still "
-                           "there, the leader and those tokens go to the tanks and you control it; otherwise the "
-                           "reveal has no effect.",
+    AnytimeKind.BT_REVEAL: "A leader you marked who won a territory still open to betrayal: unless a Karama "
+                           "cancels the reveal, the leader and the tokens there go to the tanks and you control it. "
+                           "Only such reveals are offered: any other would spend your secret for no effect.",
     AnytimeKind.COEXISTENCE: "All your tokens in a territory become co-existing advisors, or advisors become "
                              "fighters.",
     AnytimeKind.BRIBE: "The spice lies before their shield, usable by them from the end of the turn. The table "

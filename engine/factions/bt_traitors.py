@@ -159,6 +159,13 @@ def fighting_now(state: GameState, faction: Faction) -> bool:
     return battle is not None and faction in (battle.aggressor, battle.defender)
 
 
+def revealable(state: GameState) -> list[str]:
+    """BT-23: the marks the BT may reveal now, to effect or not: a live mark, unless his faction is fighting a
+    battle (the reveal waits for its end)."""
+    return [leader for leader in live_marks(state)
+            if not fighting_now(state, state.captured.get(leader, leader_faction(leader)))]
+
+
 @handles(RevealBtTraitor)
 def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> None:
     """BT-23: the BT name a marked leader, at any time."""
