@@ -72,14 +72,20 @@ def the_faction(faction: Faction) -> str:
     return f"the {faction_name(faction)}"
 
 
+def agreeing(faction: Faction, verb: str) -> str:
+    """The verb (given as for a people: "buy") agreeing with the faction: "buys" for the Emperor, "buy" for the
+    Atreides; for a second verb of the same subject ("the Emperor wins and keeps")."""
+    if faction in SINGULAR_FACTIONS and verb not in _SAME_VERBS and not verb.endswith("ed"):
+        return _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else
+                                             verb[:-1] + "ies" if verb[-1:] == "y" and verb[-2:-1] not in "aeiou"
+                                             else verb + "s")
+    return verb
+
+
 def faction_does(faction: Faction, verb: str, *, start: bool = False) -> str:
     """ "the Atreides buy", "the Emperor buys": the faction and a verb (given as for a people) agreeing with it;
     `start` capitalises the article for a sentence's first words."""
-    if faction in SINGULAR_FACTIONS and verb not in _SAME_VERBS and not verb.endswith("ed"):
-        verb = _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else
-                                             verb[:-1] + "ies" if verb[-1:] == "y" and verb[-2:-1] not in "aeiou"
-                                             else verb + "s")
-    text = f"{the_faction(faction)} {verb}"
+    text = f"{the_faction(faction)} {agreeing(faction, verb)}"
     return text[0].upper() + text[1:] if start else text
 
 
