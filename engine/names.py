@@ -35,7 +35,7 @@ DECISION_NAMES: dict[PromptKind, str] = {
     PromptKind.BT_REVEAL_WINDOW: "revealing a traitor after this battle",
     PromptKind.BT_TRAPS_AND_GIFTS: "Bene Tleilaxu traps and gifts",
     PromptKind.WORM_PLACEMENT: "where Shai-Hulud appears",
-    PromptKind.GUILD_TIMING: "when the Guild take their turn",
+    PromptKind.GUILD_TIMING: "when the Guild takes its turn",
     PromptKind.HAND_SWAP: "the cards you give back",
     PromptKind.LEADER_CAPTURE: "a captured leader",
     PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",

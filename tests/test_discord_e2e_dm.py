@@ -283,7 +283,7 @@ async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_reve
     await deliver(env)
     revealed = room.news(before)["channel"]
     assert "Bene Tleilaxu: no leader, dial 0, Baliset, no defense" in revealed
-    assert "Harkonnen may not move on-board tokens next turn (BT-16)" in revealed
+    assert "the Harkonnen may not move on-board tokens next turn (BT-16)" in revealed
 
 
 @pytest.fixture

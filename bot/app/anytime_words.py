@@ -50,7 +50,7 @@ TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.STORM_CARD_ORDER: "Standing order: storm cards",
     AnytimeKind.REVIVAL_ORDER: "Standing order: revival",
     AnytimeKind.ALLY_REVIVAL_ORDER: "Standing order: your allies' free revival",
-    AnytimeKind.GUILD_TIMING_ORDER: "Standing order: when the Guild take their turn",
+    AnytimeKind.GUILD_TIMING_ORDER: "Standing order: when the Guild takes its turn",
     AnytimeKind.ADVISOR_ORDER: "Standing order: spiritual advisors",
     AnytimeKind.NEXUS_ORDER: "Standing order: the Nexus",
     AnytimeKind.SPICE_WIN_ORDER: "Standing order: declaring a spice win",

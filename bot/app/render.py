@@ -21,7 +21,7 @@ from engine.factions.bt_reveal_karama import answer_so_far
 from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import counted, faction_name, option_name
+from engine.names import counted, faction_name, option_name, the_faction
 from engine.views import FactionSecrets, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
@@ -218,7 +218,7 @@ def end_of_game_reveal(state: GameState) -> OutgoingMessage:
         lines.append(f"- Bene Tleilaxu hidden spice: {bt.spice - state.bt.open_spice}"
                      + (f" (and {state.bt.open_spice} in open view)." if state.bt.open_spice else "."))
     if state.bg_prediction:
-        lines.append(f"- The Bene Gesserit predicted {faction_name(state.bg_prediction.faction)} on turn "
+        lines.append(f"- The Bene Gesserit predicted {the_faction(state.bg_prediction.faction)} on turn "
                      f"{state.bg_prediction.turn}.")
     for faction, fs in state.factions.items():
         hand = ", ".join(card_name(c) for c in fs.hand) or "no cards"
