@@ -171,7 +171,7 @@ def _check_partner(state: GameState, faction: Faction, partner: Faction) -> None
                             [f.value for f in state.factions if f != faction])
     if partner in state.ally_of(faction):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
-                            f"{factions_list([faction, partner]).capitalize()} are already allies.")
+                            f"{factions_list([faction, partner], start=True)} are already allies.")
     limit = state.setup.options.max_alliance_size
     merged = len(alliance_of(state, faction)) + len(alliance_of(state, partner))
     if merged > limit:

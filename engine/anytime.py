@@ -379,7 +379,8 @@ def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
         orders.append(_choice(AnytimeKind.GUILD_TIMING_ORDER, Pick(name="timing", options=[STORM_ORDER, ASK])))
     if faction == BG:
         orders.append(_choice(AnytimeKind.ADVISOR_ORDER, Pick(name="advisor", options=[TO_POLAR_SINK, NEVER, ASK])))
-    orders.append(_choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO])))
+    if faction != BT:  # BT-1: no traitor cards
+        orders.append(_choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO])))
     if faction == BT and state.bt is not None:
         orders.append(_choice(AnytimeKind.SPICE_WIN_ORDER, Pick(name="declare", options=[YES, NO])))
     return orders

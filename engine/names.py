@@ -64,7 +64,7 @@ def faction_name(faction: Faction) -> str:
 # Spacing Guild are one person or body ("the Emperor buys"); the others are peoples ("the Atreides buy").
 SINGULAR_FACTIONS = frozenset({Faction.EMPEROR, Faction.GUILD})
 _SINGULAR_VERBS = {"are": "is", "have": "has", "do": "does", "were": "was"}
-_SAME_VERBS = {"may", "must", "can", "will", "could", "would", "chose"}  # and every verb in the past tense
+_SAME_VERBS = {"may", "must", "can", "will", "could", "would", "chose", "did"}  # and every verb in the past tense
 
 
 def the_faction(faction: Faction) -> str:
@@ -95,10 +95,12 @@ def faction_possessive(faction: Faction) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def factions_list(factions: list[Faction]) -> str:
-    """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject)."""
+def factions_list(factions: list[Faction], *, start: bool = False) -> str:
+    """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject); `start` capitalises the
+    first article."""
     names = [the_faction(f) for f in factions]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return text[0].upper() + text[1:] if start else text
 
 
 def leader_name(leader_id: str) -> str:

@@ -315,7 +315,12 @@ def test_standing_orders_are_always_there_and_the_spice_win_order_is_the_bts():
     state = ready_game()
     orders = {AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.TRAITOR_ORDER}
     assert kinds(state, A) >= orders and AnytimeKind.SPICE_WIN_ORDER not in kinds(state, A)
-    assert kinds(state, BT) >= orders | {AnytimeKind.SPICE_WIN_ORDER}
+    bt_orders = kinds(state, BT)
+    assert bt_orders >= orders - {AnytimeKind.TRAITOR_ORDER} | {AnytimeKind.SPICE_WIN_ORDER}
+    # BT-1: no traitor cards, so no traitor-call order (issue 25 item 12), and the order is refused in words
+    assert AnytimeKind.TRAITOR_ORDER not in bt_orders
+    refusal = refused(state, SetTraitorOrder(faction=BT, auto=True), "BT-1")
+    assert refusal.message.startswith("The Bene Tleilaxu have no traitor cards: they never call a traitor")
 
 
 def test_nothing_once_the_game_is_over():

@@ -375,8 +375,8 @@ def test_a_prescience_answer_must_be_true(atreides_flat):
 
 
 @pytest.mark.parametrize(("answer", "words"), [
-    ("crysknife", "Prescience: Harkonnen will play Crysknife as their weapon."),
-    ("none", "Prescience: Harkonnen will play no weapon."),
+    ("crysknife", "Prescience: the Harkonnen will play Crysknife as the weapon."),
+    ("none", "Prescience: the Harkonnen will play no weapon."),
 ])
 def test_the_prescience_answer_is_told_in_plain_words(atreides_flat, answer, words):
     """Issue 25 item 12: "will play no defense as their defense"."""

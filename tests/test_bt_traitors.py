@@ -529,7 +529,7 @@ def test_bt_60_r_14_revive_also_works_free_for_an_ally():
     assert state.faction(A).tanks == 2 and state.faction(A).spice == 0 and state.faction(BT).spice == 5
     assert window(state).options == [DUNCAN, "no"]
     assert next(e for e in public(events) if e.type == "revived").message == (
-        "The Atreides revive 6 tokens and Duncan Idaho, free by their alliance with the Bene Tleilaxu (BT-60).")
+        "The Atreides revive 6 tokens and Duncan Idaho, free by the alliance with the Bene Tleilaxu (BT-60).")
 
 
 def test_bt_60_only_an_ally_of_the_bt_revives_that_way():

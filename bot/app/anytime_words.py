@@ -205,7 +205,8 @@ def orders_now(seen: PlayerView) -> list[str]:
         lines.append(f"Your turn: {'in storm order' if own.guild_timing_in_storm_order else 'ask me each time'}.")
     if own.advisor_order is not None:
         lines.append(f"Spiritual advisors: {advisor_order_words(own.advisor_order)}.")
-    lines.append(f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}.")
+    if seen.viewer != Faction.BENE_TLEILAXU:  # BT-1: no traitor cards to call
+        lines.append(f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}.")
     if own.spice_win_order is not None:
         lines.append(f"Spice win: {'declare at 35 spice' if own.spice_win_order else 'never declare'}.")
     if own.ally_revival_order is not None:

@@ -36,7 +36,16 @@ from engine.forces import destroy_every_token, send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
-from engine.names import advisors_among, agreeing, card_name, counted, faction_does, faction_name, leader_name
+from engine.names import (
+    advisors_among,
+    agreeing,
+    card_name,
+    counted,
+    faction_does,
+    faction_name,
+    leader_name,
+    the_faction,
+)
 from engine.order import storm_order
 from engine.phases import bt_attack
 from engine.phases.battle_plans import (
@@ -305,8 +314,9 @@ def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> No
     if action.element is None:
         log.public("prescience_declined", "The Atreides ask no prescience question.")
     else:
-        log.public("prescience_asked", f"The Atreides use prescience: {faction_name(battle.prescience_target)} "
-                   f"must reveal their {action.element} to them.", element=action.element,
+        log.public("prescience_asked", f"The Atreides use prescience: "
+                   f"{faction_does(battle.prescience_target, 'must')} reveal the {action.element} of the plan to "
+                   "them.", element=action.element,
                    target=battle.prescience_target.value)
 
 
@@ -322,8 +332,8 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
     battle.prescience_answer = action.answer
     shown = describe_element(element, action.answer)
     audience = (battle.prescience_asker, action.faction)
-    told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as their {element}")
-    log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} {told}. The plan is "
+    told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as the {element}")
+    log.private("prescience_answered", audience, f"Prescience: {the_faction(action.faction)} {told}. The plan is "
                 "bound to it.", element=element, answer=action.answer)
     log.public("decision_made", f"{faction_does(action.faction, 'answered', start=True)} the prescience question.",
                faction=action.faction.value, kind=PromptKind.PRESCIENCE_ANSWER.value)
@@ -511,6 +521,9 @@ def _record_traitor_answer(state: GameState, battle: Battle, faction: Faction, c
 def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) -> None:
     """A secret standing order, changed at any time; "always" answers an open traitor question at once too."""
     faction = action.faction
+    if faction == Faction.BENE_TLEILAXU:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-1", "The Bene Tleilaxu have no traitor cards: they never "
+                            "call a traitor (their traitors are revived leaders they mark and reveal, BT-20, BT-23).")
     state.faction(faction).auto_traitor = action.auto
     log.private("traitor_order", faction,
                 "Traitors will be called automatically." if action.auto else "You will be asked about traitors.",
