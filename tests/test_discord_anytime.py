@@ -173,7 +173,7 @@ def test_me_orders_lists_the_readers_own_orders_and_karamas_ready_and_offers_the
     text = orders_text(view(state, H), orders)
     assert text.startswith("**Your standing orders** (secret: only you see them).")
     assert "- Storm cards: never play one." in text and "- Traitor calls: ask me each time." in text
-    assert "- Karama: cancel the next time the Spacing Guild ship at half price." in text
+    assert "- Karama: cancel the next time the Spacing Guild ships at half price." in text
     assert [c.kind for c in orders][:8] == [AnytimeKind.KARAMA, AnytimeKind.STORM_CARD_ORDER, AnytimeKind.NEXUS_ORDER,
                                             AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.OUTBID_ORDER,
                                             AnytimeKind.REVIVAL_ORDER, AnytimeKind.TRAITOR_ORDER]

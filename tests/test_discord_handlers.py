@@ -812,7 +812,7 @@ CASES = [
          {"max_bid": 4, "auto_pass": False}),
     Case("card karama", E, _karama_holder, {"card": "Karama", "against": "guild",
                                             "advantage": "half_price_shipping"},
-         "Done: Karama readied against guild (half_price_shipping)", "use_karama",
+         "Done: Karama readied: it cancels the next time the Spacing Guild ships at half price", "use_karama",
          {"card": "karama_1", "against": "guild", "advantage": "half_price_shipping"}),
     Case("card storm-cards", A, _storm_window, {"weather_control": 3},
          "Done: play Weather Control (the storm moves 3 sectors)",

@@ -28,7 +28,7 @@ from engine.names import DECISION_NAMES
 from engine.options import GameOptions, GameSetup
 from engine.rng import Rng
 
-SEEDS = range(1, 11)  # seeds 1-6 meet every kind today; the rest are room for a game that changes
+SEEDS = range(1, 31)  # the first few seeds meet every kind; the rest are room for games that change
 ATTACK_PLANS = ("leader", "trap")  # a battle plan in a BT leader attack (BT-11) or against a trap (BT-32)
 
 

@@ -66,6 +66,8 @@ def test_a_26_the_prescience_card_says_the_emperor_holds_their_cards():
     assert prompt.detail["target"] == E.value
     facts = build_card(view(state, A), prompt, None, None).facts
     assert "The Emperor holds 0 cards." in facts
+    assert facts[0].startswith("The battle in The Great Flat: the Emperor (the aggressor, who wins ties) against the "
+                               "Atreides")  # was "who win ties"
 
 
 # --- what the table and a refused player read (issue 25 item 12) ------------------------------------------------

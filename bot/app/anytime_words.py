@@ -26,7 +26,7 @@ from engine.anytime import (
     AnytimeKind,
 )
 from engine.ids import Faction
-from engine.karama import DESCRIPTIONS, OWNER, Advantage
+from engine.karama import DESCRIPTIONS, OWNER, Advantage, advantage_words
 from engine.model import BidOrder
 from engine.names import card_name, faction_name, leader_name
 from engine.views import PlayerView
@@ -213,7 +213,7 @@ def orders_now(seen: PlayerView) -> list[str]:
         lines.append(f"Your allies' free revival: {ally_revival_order_words(own.ally_revival_order)}.")
     for order in own.karama_orders:
         advantage = Advantage(order.advantage)
-        lines.append(f"Karama: cancel the next time the {faction_name(OWNER[advantage])} {DESCRIPTIONS[advantage]}.")
+        lines.append(f"Karama: cancel the next time {advantage_words(advantage)}.")
     for order in own.special_karama_orders:
         lines.append(f"Karama: your special power ({order.power.replace('_', ' ')}), when its moment comes.")
     return lines

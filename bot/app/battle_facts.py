@@ -17,7 +17,16 @@ from engine.data import load_game_data
 from engine.factions.bt_reveal_karama import CANCEL
 from engine.ids import CardCategory, Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, faction_does, faction_possessive, option_name, pronouns, the_faction
+from engine.names import (
+    agreeing,
+    card_name,
+    counted,
+    faction_does,
+    faction_possessive,
+    option_name,
+    pronouns,
+    the_faction,
+)
 from engine.views import PlayerView
 
 NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
@@ -62,10 +71,12 @@ def _battle(seen: PlayerView) -> list[str]:
         whose = pronouns(attacked[0]).possessive if len(attacked) == 1 else "the leader's"
         how = "The trap" if battle.attack == "trap" else "The Bene Tleilaxu"
         rule = "BT-32" if battle.attack == "trap" else "BT-11"
-        return [f"{how} in {battle.territory} attacks {_names([_leader(x) for x in attacked])} of the "
+        attack = "attacks" if battle.attack == "trap" else "attack"
+        return [f"{how} in {battle.territory} {attack} {_names([_leader(x) for x in attacked])} of the "
                 f"{faction_words(battle.defender)} ({rule}): only {whose} life is at stake, and tokens only if a "
                 "lasgun meets a shield (BT-12, BT-14)."]
-    facts = [f"The battle in {battle.territory}: the {faction_words(battle.aggressor)} (the aggressor, who win ties) "
+    facts = [f"The battle in {battle.territory}: the {faction_words(battle.aggressor)} (the aggressor, who "
+             f"{agreeing(battle.aggressor, 'win')} ties) "
              f"against the {faction_words(battle.defender)} (A-13).",
              "Tokens there: " + "; ".join(f"the {faction_words(s)} {_tokens_at(seen, battle.locations, s)}"
                                          for s in sides) + "."]

@@ -20,6 +20,7 @@ from engine.events import BY_STANDING_ORDER, Event
 from engine.factions.bt_reveal_karama import answer_so_far
 from engine.flow import DEFAULTS
 from engine.ids import Faction
+from engine.karama import Advantage, advantage_words
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import counted, faction_name, option_name, the_faction
 from engine.views import FactionSecrets, view
@@ -65,7 +66,8 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("your allies' free revival", f"{ally_revival_order_words(own.ally_revival_order)} "
                                                    "(standing order)"))
     if own.karama_orders:
-        facts.append(("Karama readied against", ", ".join(o.advantage.replace("_", " ") for o in own.karama_orders)))
+        facts.append(("Karama readied", "; ".join(f"it cancels the next time {advantage_words(Advantage(o.advantage))}"
+                                                  for o in own.karama_orders)))
     if own.special_karama_orders:
         powers = ", ".join(o.power.replace("_", " ") for o in own.special_karama_orders)
         facts.append(("special Karama readied", powers))
