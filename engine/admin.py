@@ -12,7 +12,7 @@ from engine.factions.bene_tleilaxu import tokens_lost
 from engine.flow import DEFAULTS, HANDLERS, handles
 from engine.ids import Faction
 from engine.model import GameState
-from engine.names import card_name, faction_name, faction_possessive, table_decision_name
+from engine.names import card_name, faction_does, faction_name, faction_possessive, table_decision_name, the_faction
 
 DEADLINE_ADMIN = "deadline"  # the admin name under which a front applies an expired decision's default
 
@@ -25,10 +25,11 @@ def force_default(state: GameState, action: ForceDefault, log: EventLog) -> None
             ViolationCode.NO_OPEN_DECISION, "Admin",
             f"There is no open decision {action.prompt_id!r}.", [p.id for p in state.prompts],
         )
-    who, what = faction_name(prompt.faction), table_decision_name(prompt.kind)
+    what = table_decision_name(prompt.kind)
     log.public(
         "admin_forced_default",
-        f"{who} did not answer before the deadline: the default applies to {what}." if action.admin == DEADLINE_ADMIN
+        f"{faction_does(prompt.faction, 'did', start=True)} not answer before the deadline: the default applies to "
+        f"{what}." if action.admin == DEADLINE_ADMIN
         else f"Admin {action.admin} applied the default to {faction_possessive(prompt.faction)} decision, {what} "
         f"({action.reason}).",
         admin=action.admin, reason=action.reason, prompt=prompt.id, faction=prompt.faction.value,
@@ -157,7 +158,7 @@ def move_card(state: GameState, action: MoveCard, log: EventLog) -> None:
     if action.to:
         log.private("admin_card_given", action.to, f"Admin {action.admin} gave you {card_name(action.card)}.",
                     card=action.card)
-        log.public("admin_card", f"Admin {action.admin} gave {faction_name(action.to)} a Treachery card "
+        log.public("admin_card", f"Admin {action.admin} gave {the_faction(action.to)} a Treachery card "
                    f"({action.reason}).", admin=action.admin, reason=action.reason, faction=action.to.value)
     else:
         log.public("admin_card", f"Admin {action.admin} discarded {card_name(action.card)} ({action.reason}).",

@@ -151,7 +151,7 @@ def not_talking(state: GameState, faction: Faction) -> RuleViolation | None:
         )
     if not _talking(state, faction):
         return RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
-                             f"{faction_name(faction)} have already ended their part in this Nexus.")
+                             f"{faction_does(faction, 'have', start=True)} already ended their part in this Nexus.")
     return None
 
 
@@ -166,11 +166,12 @@ def _check_partner(state: GameState, faction: Faction, partner: Faction) -> None
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, NEXUS_RULE, "A faction cannot ally with itself.",
                             [f.value for f in state.factions if f != faction])
     if not state.in_game(partner):
-        raise RuleViolation(ViolationCode.NOT_IN_GAME, NEXUS_RULE, f"{partner.value} is not in this game.",
+        raise RuleViolation(ViolationCode.NOT_IN_GAME, NEXUS_RULE,
+                            f"{faction_does(partner, 'are', start=True)} not in this game.",
                             [f.value for f in state.factions if f != faction])
     if partner in state.ally_of(faction):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
-                            f"{faction_name(faction)} and {faction_name(partner)} are already allies.")
+                            f"{factions_list([faction, partner], start=True)} are already allies.")
     limit = state.setup.options.max_alliance_size
     merged = len(alliance_of(state, faction)) + len(alliance_of(state, partner))
     if merged > limit:
@@ -187,7 +188,8 @@ def propose_alliance(state: GameState, action: ProposeAlliance, log: EventLog) -
     _check_partner(state, action.faction, action.partner)
     if not _talking(state, action.partner):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
-                            f"{faction_name(action.partner)} have already ended their part in this Nexus.")
+                            f"{faction_does(action.partner, 'have', start=True)} already ended their part in this "
+                            "Nexus.")
     assert state.nexus is not None
     if state.nexus.proposals.get(action.faction) == action.partner:  # a second click, a retried command
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE, f"Your offer to {faction_name(action.partner)} "
@@ -234,7 +236,7 @@ def break_alliance(state: GameState, action: BreakAlliance, log: EventLog) -> No
     allies = state.ally_of(action.faction)
     if not allies:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, NEXUS_RULE,
-                            f"{faction_name(action.faction)} have no alliance to break.")
+                            f"{faction_does(action.faction, 'have', start=True)} no alliance to break.")
     state.alliances = [a for a in state.alliances if action.faction not in a]
     if len(allies) > 1:
         state.alliances.append(allies)
@@ -352,14 +354,14 @@ def give_ally_spice(state: GameState, action: GiveAllySpice, log: EventLog) -> N
     allies = state.ally_of(action.faction)
     if action.to not in allies:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, ALLY_SPICE_RULE,
-                            f"The Emperor may give spice only to an ally; {action.to.value} is not one.",
+                            f"The Emperor may give spice only to an ally; {faction_does(action.to, 'are')} not one.",
                             [f.value for f in allies])
     require_spare_spice(state, action.faction, action.amount, ALLY_SPICE_RULE, "This gift")
     pay(state, action.faction, action.amount, action.to, ALLY_SPICE_RULE, "This gift")
     log.private(
         "ally_spice_given", (action.faction, action.to),
-        f"{faction_name(action.faction)} give {action.amount} spice to {faction_name(action.to)}, usable at once "
-        "(A-26).",
+        f"{faction_does(action.faction, 'give', start=True)} {action.amount} spice to {the_faction(action.to)}, "
+        "usable at once (A-26).",
         faction=action.faction.value, to=action.to.value, amount=action.amount,
     )
     log.public("ally_spice_given",

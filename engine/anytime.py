@@ -54,7 +54,7 @@ from engine.economy import spare_spice
 from engine.elites import revivable_tokens
 from engine.factions.bt_impairments import NO_MOVING
 from engine.factions.bt_reveal_karama import karama_window
-from engine.factions.bt_traitors import fighting_now, leader_faction, live_marks
+from engine.factions.bt_traitors import open_betrayals, revealable
 from engine.ids import Faction
 from engine.karama import OWNER, Advantage, advantage_in_play, karama_cards
 from engine.model import GameState, Phase, PromptKind
@@ -324,11 +324,11 @@ def _truthtrance(state: GameState, faction: Faction) -> AnytimeChoice | None:
 
 
 def _bt_reveal(state: GameState, faction: Faction) -> AnytimeChoice | None:
-    """BT-23: a live mark, unless his faction is fighting a battle now (the reveal waits for its end)."""
+    """BT-23: a mark the BT may reveal now whose reveal takes effect: he won a territory still open to betrayal
+    (issue 25 item 10). A reveal to no effect is legal (R-8) but spends the secret for nothing: it is not offered."""
     if faction != BT:
         return None
-    leaders = [leader for leader in live_marks(state)
-               if not fighting_now(state, state.captured.get(leader, leader_faction(leader)))]
+    leaders = [leader for leader in revealable(state) if open_betrayals(state, leader)]
     return _choice(AnytimeKind.BT_REVEAL, Pick(name="leader", options=leaders)) if leaders else None
 
 
@@ -379,7 +379,8 @@ def _standing_orders(state: GameState, faction: Faction) -> list[AnytimeChoice]:
         orders.append(_choice(AnytimeKind.GUILD_TIMING_ORDER, Pick(name="timing", options=[STORM_ORDER, ASK])))
     if faction == BG:
         orders.append(_choice(AnytimeKind.ADVISOR_ORDER, Pick(name="advisor", options=[TO_POLAR_SINK, NEVER, ASK])))
-    orders.append(_choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO])))
+    if faction != BT:  # BT-1: no traitor cards
+        orders.append(_choice(AnytimeKind.TRAITOR_ORDER, Pick(name="auto", options=[YES, NO])))
     if faction == BT and state.bt is not None:
         orders.append(_choice(AnytimeKind.SPICE_WIN_ORDER, Pick(name="declare", options=[YES, NO])))
     return orders

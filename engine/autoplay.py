@@ -19,7 +19,7 @@ from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
 from engine.factions.bt_spice import SPICE_WIN_REASON
-from engine.factions.bt_traitors import open_betrayals
+from engine.factions.bt_traitors import open_betrayals, revealable
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
 from engine.ids import Faction
@@ -94,14 +94,14 @@ def _sample_kind(state: GameState, faction: Faction, kind: AnytimeKind, rng: Rng
 
 
 def _sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
-    """BT-23: the BT often reveal a marked leader who can betray tokens now, and rarely one who cannot (to no
-    effect, R-8). Draws nothing from `rng` while the BT may reveal nobody."""
+    """BT-23: the BT often reveal a marked leader who can betray tokens now (the reveals engine/anytime.py offers),
+    and rarely one who cannot (to no effect, R-8: legal, though not offered). Draws nothing from `rng` while the
+    BT may reveal nobody."""
     bt = Faction.BENE_TLEILAXU
-    choice = anytime_choice(state, bt, AnytimeKind.BT_REVEAL) if state.in_game(bt) else None
-    if choice is None:
+    marks = revealable(state) if state.in_game(bt) else []
+    if not marks:
         return None
-    marks = choice.part("leader").options
-    effective = [leader for leader in marks if open_betrayals(state, leader)]
+    effective = [leader for leader in marks if open_betrayals(state, leader)]  # those engine/anytime.py offers
     if effective and rng.below(4) == 0:
         return RevealBtTraitor(faction=bt, leader=rng.choice(effective))
     if rng.below(3000) == 0:

@@ -209,7 +209,7 @@ def close_storm_window(state: GameState, distance: int, reason: str, log: EventL
             log.public("card_played", f"{faction_does(faction, 'play', start=True)} Weather Control: the storm moves "
                        f"{counted(play.weather_control, 'sector')} instead of {distance}.", faction=faction.value,
                        card=WEATHER_CONTROL, distance=play.weather_control, dialed=distance)
-            reason += f" {faction_name(faction)} played Weather Control."
+            reason += f" {faction_does(faction, 'played', start=True)} Weather Control."
             distance = play.weather_control
     return distance, reason
 
@@ -372,8 +372,8 @@ def play_truthtrance(state: GameState, action: PlayTruthtrance, log: EventLog) -
                             f"The question must have 1 to {QUESTION_LIMIT} characters, not {len(question)}.")
     if state.prompt_of(target, PromptKind.TRUTHTRANCE) is not None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_TRUTHTRANCE,
-                            f"{faction_name(target)} must first answer the Truthtrance question already put to "
-                            "them.")
+                            f"{faction_does(target, 'must', start=True)} first answer the Truthtrance question "
+                            "already put to them.")
     play_card(state, faction, card)
     open_prompt(state, PromptKind.TRUTHTRANCE, target, secret=False, options=[YES, NO], asker=faction.value,
                 question=question)

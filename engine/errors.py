@@ -1,8 +1,10 @@
-"""Refusals. Every refusal names the rule that forbids the input and what is allowed instead."""
+"""Refusals. Every refusal names the rule that forbids the input and what is allowed instead, in words."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+from engine.names import choice_words
 
 
 class ViolationCode(StrEnum):
@@ -35,7 +37,7 @@ class RuleViolation(EngineError):
     def __str__(self) -> str:
         text = f"[{self.rule}] {self.message}"
         if self.allowed:
-            shown = ", ".join(self.allowed[:12])
+            shown = ", ".join(choice_words(option) for option in self.allowed[:12])
             more = f" (and {len(self.allowed) - 12} more)" if len(self.allowed) > 12 else ""
             text += f" Allowed: {shown}{more}."
         return text

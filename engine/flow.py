@@ -11,7 +11,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import decision_name, faction_name
+from engine.names import decision_name, the_faction
 from engine.rng import Rng
 
 Handler = Callable[[GameState, Any, EventLog], None]
@@ -166,7 +166,7 @@ def open_prompt_of(state: GameState, faction: Faction, kind: PromptKind, rule: s
     raise RuleViolation(
         ViolationCode.NO_OPEN_DECISION,
         rule,
-        f"No decision on {decision_name(kind)} is open for {faction_name(faction)} now"
+        f"No decision on {decision_name(kind)} is open for {the_faction(faction)} now"
         + (f"; open: {waiting}." if waiting else "."),
     )
 

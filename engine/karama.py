@@ -18,7 +18,7 @@ from engine.events import EventLog
 from engine.flow import handles
 from engine.ids import CardCategory, Faction
 from engine.model import GameState, KaramaOrder
-from engine.names import faction_does, faction_name
+from engine.names import faction_does
 
 RULE = "A-14"
 
@@ -96,11 +96,17 @@ DESCRIPTIONS: dict[Advantage, str] = {
     Advantage.BT_TRAITOR_REVEAL: "betray a territory by revealing a traitor (BT-51)",
     Advantage.HALF_STORM_LOSSES: "lose only half their tokens to the storm",
     Advantage.WORM_PLACEMENT: "place a Shai-Hulud",
-    Advantage.OUT_OF_ORDER_SHIPPING: "ship and move out of storm order",
+    Advantage.OUT_OF_ORDER_SHIPPING: "take its shipment-and-movement turn out of storm order",
     Advantage.KWISATZ_HADERACH: "have the Kwisatz Haderach fight beside a leader",
-    Advantage.SARDAUKAR: "count their Sardaukar double in a battle",
+    Advantage.SARDAUKAR: "count the Sardaukar double in a battle",
     Advantage.LEADER_CAPTURE: "capture a leader",
 }
+
+
+def advantage_words(advantage: Advantage) -> str:
+    """ "the Spacing Guild ships at half price": the advantage as its owner uses it, in the one grammar."""
+    verb, rest = DESCRIPTIONS[advantage].split(" ", 1)
+    return f"{faction_does(OWNER[advantage], verb)} {rest}"
 
 
 def is_karama(card_id: str) -> bool:
@@ -160,7 +166,7 @@ def ready_karama(state: GameState, action: UseKarama, log: EventLog) -> None:
                             "power; use another card.")
     state.karama_orders.append(KaramaOrder(faction=action.faction, card=action.card, advantage=advantage))
     log.private("karama_readied", action.faction,
-                f"Your Karama will cancel the next time {faction_name(owner)} {DESCRIPTIONS[advantage]}.",
+                f"Your Karama will cancel the next time {advantage_words(advantage)}.",
                 advantage=advantage.value, card=action.card)
 
 

@@ -35,7 +35,7 @@ DECISION_NAMES: dict[PromptKind, str] = {
     PromptKind.BT_REVEAL_WINDOW: "revealing a traitor after this battle",
     PromptKind.BT_TRAPS_AND_GIFTS: "Bene Tleilaxu traps and gifts",
     PromptKind.WORM_PLACEMENT: "where Shai-Hulud appears",
-    PromptKind.GUILD_TIMING: "when the Guild take their turn",
+    PromptKind.GUILD_TIMING: "when the Guild takes its turn",
     PromptKind.HAND_SWAP: "the cards you give back",
     PromptKind.LEADER_CAPTURE: "a captured leader",
     PromptKind.BT_IMPAIRMENT: "the impairment of a worthless trap",
@@ -64,7 +64,7 @@ def faction_name(faction: Faction) -> str:
 # Spacing Guild are one person or body ("the Emperor buys"); the others are peoples ("the Atreides buy").
 SINGULAR_FACTIONS = frozenset({Faction.EMPEROR, Faction.GUILD})
 _SINGULAR_VERBS = {"are": "is", "have": "has", "do": "does", "were": "was"}
-_SAME_VERBS = {"may", "must", "can", "will", "could", "would", "chose"}  # and every verb in the past tense
+_SAME_VERBS = {"may", "must", "can", "will", "could", "would", "chose", "did"}  # and every verb in the past tense
 
 
 def the_faction(faction: Faction) -> str:
@@ -72,14 +72,20 @@ def the_faction(faction: Faction) -> str:
     return f"the {faction_name(faction)}"
 
 
+def agreeing(faction: Faction, verb: str) -> str:
+    """The verb (given as for a people: "buy") agreeing with the faction: "buys" for the Emperor, "buy" for the
+    Atreides; for a second verb of the same subject ("the Emperor wins and keeps")."""
+    if faction in SINGULAR_FACTIONS and verb not in _SAME_VERBS and not verb.endswith("ed"):
+        return _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else
+                                             verb[:-1] + "ies" if verb[-1:] == "y" and verb[-2:-1] not in "aeiou"
+                                             else verb + "s")
+    return verb
+
+
 def faction_does(faction: Faction, verb: str, *, start: bool = False) -> str:
     """ "the Atreides buy", "the Emperor buys": the faction and a verb (given as for a people) agreeing with it;
     `start` capitalises the article for a sentence's first words."""
-    if faction in SINGULAR_FACTIONS and verb not in _SAME_VERBS and not verb.endswith("ed"):
-        verb = _SINGULAR_VERBS.get(verb) or (verb + "es" if verb.endswith(("s", "sh", "ch", "x", "o")) else
-                                             verb[:-1] + "ies" if verb[-1:] == "y" and verb[-2:-1] not in "aeiou"
-                                             else verb + "s")
-    text = f"{the_faction(faction)} {verb}"
+    text = f"{the_faction(faction)} {agreeing(faction, verb)}"
     return text[0].upper() + text[1:] if start else text
 
 
@@ -89,10 +95,12 @@ def faction_possessive(faction: Faction) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def factions_list(factions: list[Faction]) -> str:
-    """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject)."""
+def factions_list(factions: list[Faction], *, start: bool = False) -> str:
+    """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject); `start` capitalises the
+    first article."""
     names = [the_faction(f) for f in factions]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return text[0].upper() + text[1:] if start else text
 
 
 def leader_name(leader_id: str) -> str:
@@ -135,6 +143,19 @@ def option_name(option: str) -> str:
         except (KeyError, LookupError):
             continue
     return option.replace("_", " ")
+
+
+def choice_words(option: str) -> str:
+    """Any choice the engine names by its id, for people: a faction's, a leader's or a card's name, a place's label,
+    else its words."""
+    try:
+        return faction_name(Faction(option))
+    except ValueError:
+        pass
+    try:
+        return location_label(option)
+    except (KeyError, LookupError):
+        return option_name(option)
 
 
 def counted(count: int, thing: str) -> str:

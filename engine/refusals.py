@@ -20,7 +20,7 @@ from engine.flow import explains_refusal
 from engine.hands import hand_full, hand_limit
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
-from engine.names import faction_name
+from engine.names import faction_does, faction_name
 from engine.phases.battle import RULE as RULE_BATTLE
 from engine.phases.bidding import RULE as RULE_BIDDING
 from engine.phases.movement import GUILD, MOVE, REVIVAL_STEP, RULE_MOVE, SHIP, TURNS_STEP, turn_faction
@@ -56,7 +56,7 @@ DECIDERS: dict[PromptKind, tuple[Faction, str, str]] = {
     PromptKind.PRESCIENCE: (Faction.ATREIDES, RULE_BATTLE, "ask the prescience question"),
     PromptKind.WORM_PLACEMENT: (Faction.FREMEN, "A-21", "place a further Shai-Hulud"),
     PromptKind.WORM_RIDE: (Faction.FREMEN, "A-28", "ride Shai-Hulud"),
-    PromptKind.GUILD_TIMING: (GUILD, "A-15", "choose when to take their shipment-and-movement turn"),
+    PromptKind.GUILD_TIMING: (GUILD, "A-15", "choose when to take its shipment-and-movement turn"),
     PromptKind.LEADER_CAPTURE: (Faction.HARKONNEN, "A-15", "capture leaders"),
     PromptKind.HAND_SWAP: (Faction.HARKONNEN, "A-14", "give back cards after taking a hand"),
     PromptKind.BT_TRAPS: (BT, "BT-30", "lay traps"),
@@ -91,7 +91,8 @@ def _another_factions_decision(state: GameState, faction: Faction, kind: PromptK
     owner, rule, what = DECIDERS[kind]
     if faction == owner:
         return None
-    return RuleViolation(NOT_ALLOWED, rule, f"Only the {faction_name(owner)} {what}.")
+    verb, rest = what.split(" ", 1)
+    return RuleViolation(NOT_ALLOWED, rule, f"Only {faction_does(owner, verb)} {rest}.")
 
 
 @explains_refusal(PromptKind.TRAITOR_PICK)

@@ -10,7 +10,7 @@ from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.karama import counts_as_karama, karama_cards
 from engine.model import GameState, Prompt, PromptKind, SpecialKaramaOrder
-from engine.names import card_name, faction_name, faction_possessive, leader_name
+from engine.names import card_name, faction_does, faction_name, faction_possessive, leader_name
 from engine.phases.battle import describe_plan
 from engine.phases.revival import reopen_revival_prompt, revive_leader
 from engine.phases.spice_blow import sand_territories
@@ -31,7 +31,7 @@ def _check_use(state: GameState, action: UseSpecialKarama) -> None:
     if not state.setup.options.special_karama_powers:
         _refuse("Special Karama powers are the option special_karama_powers, which is off in this game (A-14).")
     if faction in (BG, BT):
-        _refuse(f"The {faction_name(faction)} have no special Karama power in these rules (A-14"
+        _refuse(f"{faction_does(faction, 'have', start=True)} no special Karama power in these rules (A-14"
                 + (", R-27)." if faction == BT else "; their worthless cards as Karama are a character advantage)."))
     if faction in state.special_karama_used:
         _refuse("Each faction's special Karama power is used once per game; yours is spent (A-14).")
@@ -73,7 +73,7 @@ def _atreides(state: GameState, action: UseSpecialKarama, log: EventLog) -> None
     if A in battle.plans or battle.step != "plans":
         _refuse("The Atreides see the opponent's plan before making their own (A-14); yours is in.")
     if opponent not in battle.plans:
-        _refuse(f"{faction_name(opponent)} have not made their battle plan yet; try again once it is in.")
+        _refuse(f"{faction_does(opponent, 'have', start=True)} not made a battle plan yet; try again once it is in.")
     spend_special_karama(state, SpecialKaramaOrder(faction=A, card=action.card, power="see_plan"), log)
     plan = battle.plans[opponent]
     log.public("special_karama", f"The Atreides play Karama (special power, A-14): they see the whole battle plan of "
@@ -102,7 +102,7 @@ def _emperor(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
         revive_tokens(state, E, action.tokens)  # refuses beyond the one-elite-a-turn limit
     spend_special_karama(state, SpecialKaramaOrder(faction=E, card=action.card, power="revival"), log)
     what = leader_name(action.leader) if action.leader else f"{action.tokens} token{'s' if action.tokens != 1 else ''}"
-    log.public("special_karama", f"The Emperor play Karama (special power, A-14): {what} revived from the tanks, "
+    log.public("special_karama", f"The Emperor plays Karama (special power, A-14): {what} revived from the tanks, "
                "free.", faction=E.value, card=action.card, power="revival", leader=action.leader, tokens=action.tokens)
     if action.leader:
         revive_leader(state, E, action.leader, log, "karama")  # BT-20: the BT may mark him
@@ -135,7 +135,7 @@ def _harkonnen(state: GameState, action: UseSpecialKarama, log: EventLog) -> Non
         _refuse("The Harkonnen special Karama cannot be used while a battle is being fought.")
     taken = list(state.faction(target).hand)
     if not taken:
-        _refuse(f"{faction_name(target)} hold no cards.")
+        _refuse(f"{faction_does(target, 'hold', start=True)} no cards.")
     spend_special_karama(state, SpecialKaramaOrder(faction=H, card=action.card, power="hand_swap"), log)
     state.faction(target).hand = []
     state.faction(H).hand += taken

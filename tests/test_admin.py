@@ -68,7 +68,8 @@ def test_a_card_face_down_in_a_trap_or_a_hand_is_moved_alike_and_where_it_lay_is
         after, events = apply(state, MoveCard(**WHO, card=card, to=H))
         assert card in after.faction(H).hand and violations(after) == []
         announced.append(_public(events))
-    assert announced[0] == announced[1] == announced[2] == ["Admin mod gave Harkonnen a Treachery card (table error)."]
+    assert announced[0] == announced[1] == announced[2] == [
+        "Admin mod gave the Harkonnen a Treachery card (table error)."]
 
 
 def test_a_card_out_of_reach_is_refused_alike_whatever_keeps_it_there(game):

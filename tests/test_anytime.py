@@ -2,9 +2,9 @@
 
 Over positions of random games (every option on, and the default game; each faction given a card played at any
 time when its hand has room) the list is checked both ways: every combination of legal parts it offers is
-accepted by `apply`, and every any-time action that `apply` accepts (a broad sample, built from the rules' words:
-every card, target, leader, territory and amount) is on the list. Then the list of one faction does not change
-when another faction's secrets do, and rules tests for the moments the rules name.
+accepted by `apply`, and every any-time action that `apply` accepts and that takes effect (a broad sample, built
+from the rules' words: every card, target, leader, territory and amount) is on the list. Then the list of one
+faction does not change when another faction's secrets do, and rules tests for the moments the rules name.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from engine.game import apply, new_game
 from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.karama import OWNER, Advantage
-from engine.model import Battle, BattlePlan, BattleState, GameState, KaramaOrder, Phase, PromptKind
+from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, KaramaOrder, Phase, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.phases.spice_blow import sand_territories
 from engine.rng import Rng
@@ -78,7 +78,8 @@ def _season(state: GameState, rng: Rng) -> GameState:
     if seasoned.bt is not None and not seasoned.bt.marked and rng.below(2):  # a BT traitor (BT-20)
         alive = [leader.id for f, fd in load_game_data().factions.items() if f != BT and seasoned.in_game(f)
                  for leader in fd.leaders if leader.id not in seasoned.faction(f).leaders_in_tanks]
-        seasoned.bt.marked = [rng.choice(alive)]
+        winners = [v.leader for v in seasoned.victories if v.leader in alive]  # whose reveal may take effect
+        seasoned.bt.marked = [rng.choice(winners if winners and rng.below(2) else alive)]
     if not seasoned.alliances and rng.below(2):  # an alliance, the Emperor's now and then (A-8, A-26)
         others = [f for f in seasoned.factions if f != E]
         pair = [E if rng.below(2) else rng.choice(others), rng.choice(others)]
@@ -229,7 +230,15 @@ def _fits(part, value) -> bool:
     return 1 <= len(value.strip()) <= part.max_length
 
 
+def takes_effect(action: Action, events) -> bool:
+    """Whether an accepted action does what it is for: a BT reveal to no effect (R-8) is legal but spends the
+    secret for nothing, so the list leaves it out (issue 25 item 10)."""
+    return not isinstance(action, RevealBtTraitor) or any(e.data.get("effect") for e in events
+                                                           if e.type == "bt_traitor_revealed")
+
+
 def test_every_anytime_action_accepted_is_listed():
+    """Every any-time action the rules accept and that takes effect is on the list."""
     rng = Rng.from_seed(11)
     accepted = 0
     for state in positions()[1::3]:
@@ -240,8 +249,10 @@ def test_every_anytime_action_accepted_is_listed():
             for make in pool[:CANDIDATES]:
                 action = make()
                 try:
-                    apply(state, action)
+                    _, events = apply(state, action)
                 except RuleViolation:
+                    continue
+                if not takes_effect(action, events):
                     continue
                 accepted += 1
                 assert listed(action, made), f"turn {state.turn} {state.phase.value}: {action!r} is accepted but " \
@@ -304,7 +315,12 @@ def test_standing_orders_are_always_there_and_the_spice_win_order_is_the_bts():
     state = ready_game()
     orders = {AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.TRAITOR_ORDER}
     assert kinds(state, A) >= orders and AnytimeKind.SPICE_WIN_ORDER not in kinds(state, A)
-    assert kinds(state, BT) >= orders | {AnytimeKind.SPICE_WIN_ORDER}
+    bt_orders = kinds(state, BT)
+    assert bt_orders >= orders - {AnytimeKind.TRAITOR_ORDER} | {AnytimeKind.SPICE_WIN_ORDER}
+    # BT-1: no traitor cards, so no traitor-call order (issue 25 item 12), and the order is refused in words
+    assert AnytimeKind.TRAITOR_ORDER not in bt_orders
+    refusal = refused(state, SetTraitorOrder(faction=BT, auto=True), "BT-1")
+    assert refusal.message.startswith("The Bene Tleilaxu have no traitor cards: they never call a traitor")
 
 
 def test_nothing_once_the_game_is_over():
@@ -381,10 +397,13 @@ def test_truthtrance_names_a_faction_not_already_owing_an_answer():
     assert anytime_choice(state, A, AnytimeKind.TRUTHTRANCE).part("target").options == ["harkonnen"]
 
 
-def test_bt_23_a_marked_leader_is_revealed_unless_his_faction_is_fighting():
+def test_bt_23_a_marked_leader_is_revealed_when_it_takes_effect_unless_his_faction_is_fighting():
     state = ready_game()
     duncan = "duncan_idaho"
     state.bt.marked = [duncan]
+    assert AnytimeKind.BT_REVEAL not in kinds(state, BT)  # he won nothing: the reveal could have no effect (R-8)
+    state.forces["Arrakeen#9"] = {A: 10}
+    state.victories = [BattleVictory(territory="Arrakeen", faction=A, leader=duncan, stronghold=True)]
     assert anytime_choice(state, BT, AnytimeKind.BT_REVEAL).part("leader").options == [duncan]
     state.battle = BattleState(current=Battle(territory="Arrakeen", locations=["Arrakeen"], aggressor=A, defender=H))
     assert AnytimeKind.BT_REVEAL not in kinds(state, BT)

@@ -100,7 +100,8 @@ def test_a_13_the_table_reads_what_each_side_loses_no_cards_nor_tokens_it_did_no
     state, events = duel(flat, plan(E, "hasimir_fenring", 0), plan(H, "feyd_rautha", 0))
     won = next(e for e in events if e.type == "battle_won")
     assert won.data["winner"] == "emperor"
-    assert "Harkonnen lose 5 tokens; Emperor lose no tokens (they dialed 0)." in won.message
+    assert won.message.startswith("The Emperor wins in The Great Flat, 6 to 6")  # one grammar (issue 25 item 12)
+    assert "The Harkonnen lose 5 tokens; the Emperor loses no tokens (a dial of 0)." in won.message
     assert "cards" not in won.message and state.tokens_at(FLAT, E) == 6
 
     give(flat, E, "crysknife")
@@ -108,7 +109,7 @@ def test_a_13_the_table_reads_what_each_side_loses_no_cards_nor_tokens_it_did_no
     state, events = duel(flat, plan(E, "hasimir_fenring", 1, weapon="crysknife"),
                          plan(H, "feyd_rautha", 2, defense="shield_1"))
     won = next(e for e in events if e.type == "battle_won")
-    assert "Emperor lose 6 tokens and the cards they played; Harkonnen lose the 2 tokens dialed" in won.message
+    assert "The Emperor loses 6 tokens and the cards played; the Harkonnen lose the 2 tokens dialed" in won.message
 
 
 def test_a_shield_stops_a_projectile(flat):
@@ -191,7 +192,8 @@ def test_a_traitor_call_wins_outright(flat):
     assert state.faction(H).spice == spice + 6
     assert "snooper_1" in state.faction(H).hand and "crysknife" in state.treachery_discard
     called = next(e for e in events if e.type == "traitor_called" and e.public)
-    assert "Emperor lose 6 tokens and the cards they played; Harkonnen receive 6 spice." in called.message
+    assert called.message == ("The Harkonnen reveal Hasimir Fenring as a traitor! The Harkonnen win in The Great "
+                              "Flat; the Emperor loses 6 tokens and the cards played; the Harkonnen receive 6 spice.")
 
 
 def test_double_traitors_both_lose_everything(flat):
@@ -206,7 +208,7 @@ def test_double_traitors_both_lose_everything(flat):
     [news] = [e for e in events if e.type == "double_traitor"]
     # each call reveals its caller's traitor, as a single call does: the table reads both
     assert news.public and news.data["traitors"] == {"emperor": "feyd_rautha", "harkonnen": "hasimir_fenring"}
-    assert "Emperor reveal Feyd-Rautha" in news.message and "Harkonnen reveal Hasimir Fenring" in news.message
+    assert "the Emperor reveals Feyd-Rautha" in news.message and "the Harkonnen reveal Hasimir Fenring" in news.message
 
 
 def test_a_call_without_the_traitor_card_is_refused_privately(flat):
@@ -373,8 +375,8 @@ def test_a_prescience_answer_must_be_true(atreides_flat):
 
 
 @pytest.mark.parametrize(("answer", "words"), [
-    ("crysknife", "Prescience: Harkonnen will play Crysknife as their weapon."),
-    ("none", "Prescience: Harkonnen will play no weapon."),
+    ("crysknife", "Prescience: the Harkonnen will play Crysknife as the weapon."),
+    ("none", "Prescience: the Harkonnen will play no weapon."),
 ])
 def test_the_prescience_answer_is_told_in_plain_words(atreides_flat, answer, words):
     """Issue 25 item 12: "will play no defense as their defense"."""
@@ -441,7 +443,7 @@ def test_the_harkonnen_may_call_a_traitor_in_an_allys_battle(flat):
                               CallTraitor(faction=H, call=True))
     called = next(e for e in events if e.type == "traitor_called")
     assert called.data["winner"] == "guild" and called.data["caller"] == "harkonnen"
-    assert "Emperor lose 4 tokens; Harkonnen receive" in called.message  # the Emperor played no card
+    assert "the Emperor loses 4 tokens; the Harkonnen receive" in called.message  # the Emperor played no card
     assert state.tokens_at(FLAT, G) == 4
 
 

@@ -89,7 +89,7 @@ def test_bt_60_r_14_a_granted_ally_revives_6_tokens_and_2_leaders_free():
     state, events = apply(state, Revive(faction=A, tokens=6, leader=DUNCAN))
     assert state.faction(A).tanks == 2 and state.faction(A).spice == 10 and state.faction(BT).spice == 5
     [revived] = [e for e in public(events) if e.type == "revived"]
-    assert revived.message == ("The Atreides revive 6 tokens and Duncan Idaho, free by their alliance with the Bene "
+    assert revived.message == ("The Atreides revive 6 tokens and Duncan Idaho, free by the alliance with the Bene "
                                "Tleilaxu (BT-60).")
 
 

@@ -295,7 +295,7 @@ def test_r_35_r_28_prescience_asking_for_the_weapon_is_answered_karama():
     assert prompt_of(state, BT, PromptKind.PRESCIENCE_ANSWER).options == ["karama_1"]
     state, events = apply(state, AnswerPrescience(faction=BT, answer="karama_1"))
     told = next(e for e in events if e.type == "prescience_answered")
-    assert set(told.audience) == {A, BT} and "will play Karama as their weapon" in told.message
+    assert set(told.audience) == {A, BT} and "will play Karama as the weapon" in told.message
 
 
 # --- traps -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.app.render import action_messages
+from bot.app.rules import cited_rule
 from engine.actions import (
     AnswerRevealKarama,
     ChooseBtAttack,
@@ -322,3 +323,57 @@ def test_bt_51_decisions_set_aside_by_the_window_are_told_paused_not_answered():
     back, events = apply(after, last)
     texts = [m.text for m in action_messages(events, after, last, back)]
     assert "Storm dials (asked again after the Karama window): 2 still to answer (" in "\n".join(texts)
+
+
+def cards_and_closings(state, action):
+    """The DMs an action sends: each faction's new cards and the closing lines of the cards it closed."""
+    after, events = apply(state, action)
+    return after, {(m.recipient.faction, m.edit_of): m.text for m in action_messages(events, state, action, after)
+                   if m.recipient.faction is not None}
+
+
+def test_bt_51_the_window_card_names_the_reveal_what_happens_if_it_stands_and_what_a_karama_does():
+    """Issue 25 item 8: the card read "Your decision: bt reveal karama (rule A-9)" with no facts."""
+    state = at(position((A, E, H, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()],
+                        hands={E: [KARAMA]}), Phase.MOVEMENT)
+    _, sent = cards_and_closings(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
+    emperor, atreides, harkonnen = (sent[(f.value, None)] for f in (E, A, H))
+    heading = "**Your decision: a Karama against the Bene Tleilaxu's traitor reveal** (rule BT-51; `/rules BT-51`)"
+    assert all(card.startswith(heading + "\n") for card in (emperor, atreides, harkonnen))
+    assert cited_rule("BT-51")[0] == "BT-51"
+    assert ("- The Bene Tleilaxu revealed Duncan Idaho (strength 2), who led the Atreides' tokens to win Arrakeen, as "
+            "their traitor (BT-23).\n- If the reveal stands, he goes to the tanks with the Atreides' 7 tokens there, "
+            "and the Bene Tleilaxu take control of Arrakeen, for no spice (BT-23, BT-24).\n- A Karama cancels it: he "
+            "stays with the Atreides, and so do their tokens; the Bene Tleilaxu's mark on him is gone (BT-51, R-31)."
+            ) in emperor
+    assert "You hold a card you may play as Karama." in emperor
+    assert "You hold no card you may play as Karama: you can only let the reveal stand." in harkonnen
+    assert "who led your tokens to win Arrakeen" in atreides and "with your 7 tokens there" in atreides
+    assert all(card.endswith("If nobody answers (the deadline passes, or a moderator forces it): let the reveal "
+                             "stand.") for card in (emperor, atreides, harkonnen))
+
+
+def test_bt_51_each_card_closes_with_its_own_answer_when_the_last_answer_closes_the_window():
+    """Issue 25 item 8: a card answered before the window closed read "Closed: the game moved on."."""
+    state, _ = revealed(hands={E: [KARAMA]})
+    ids = {p.faction: p.id for p in state.prompts if p.kind == KIND}
+    state, early = cards_and_closings(state, AnswerRevealKarama(faction=E, cancel=True))
+    assert not any(edit for _, edit in early)  # answered, still open: the answer may change
+    state, _ = apply(state, AnswerRevealKarama(faction=A))
+    _, closing = cards_and_closings(state, AnswerRevealKarama(faction=H))
+    assert closing[(E.value, f"card:{ids[E]}")] == ("**You answered: play Karama to cancel the reveal. Every faction "
+                                                    "has answered: the window is closed.**")
+    assert closing[(A.value, f"card:{ids[A]}")] == ("**You answered: let the reveal stand. Every faction has "
+                                                    "answered: the window is closed.**")
+    assert closing[(H.value, f"card:{ids[H]}")] == "**You answered: let the reveal stand.**"
+
+
+def test_bt_51_a_cancel_without_a_karama_is_refused_in_words():
+    """Issue 25 item 8: `/bt karama-reveal answer=cancel` answered "Allowed: let_it_stand", a raw id."""
+    state, _ = revealed(hands={E: [KARAMA]})
+    refusal = refused(state, AnswerRevealKarama(faction=H, cancel=True), "BT-51")
+    assert str(refusal) == ("[BT-51] You hold no Karama card: you cannot cancel the reveal, only let it stand. "
+                            "Allowed: let it stand.")
+    waiting = refused(state, RevealBtTraitor(faction=BT, leader=DUNCAN), "BT-51")
+    assert str(waiting) == ("[BT-51] The game waits until every faction has answered whether it cancels the Bene "
+                            "Tleilaxu reveal of Duncan Idaho with Karama.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.anytime_words import panel_text
 from engine.actions import (
     AnswerRevealKarama,
     BtAllyRevive,
@@ -21,6 +22,7 @@ from engine.actions import (
     SubmitBattlePlan,
     UseKarama,
 )
+from engine.anytime import AnytimeKind, anytime_choice, anytime_choices
 from engine.board import controller
 from engine.data import load_game_data
 from engine.economy import place_spice
@@ -355,6 +357,24 @@ def test_r_6_a_reveal_too_late_to_take_effect_tells_the_table_the_true_reason():
     assert "no territory he won is open to betrayal now" in told and "R-6" in told
 
 
+def test_r_6_a_reveal_that_can_only_fail_is_not_offered():
+    """Issue 25 item 10: after the Harkonnen shipped onto Arrakeen, `/me act` still offered "Reveal a traitor" for
+    Duncan Idaho, whose reveal could then have no effect: the BT lost a secret for nothing. The panel offers a
+    reveal only while it takes effect (the autocomplete of `/bt reveal` reads the same list)."""
+    state = betrayal_waiting()
+    state, _ = drive(state, lambda s: any(p.faction == H and p.kind == PromptKind.SHIPMENT for p in s.prompts))
+
+    def panel(state):
+        return panel_text(view(state, BT), anytime_choices(state, BT))
+
+    assert "- Reveal a traitor (rule BT-23)" in panel(state)
+    assert anytime_choice(state, BT, AnytimeKind.BT_REVEAL).part("leader").options == [DUNCAN]
+    state, _ = apply(state, Ship(faction=H, to_location=ARRAKEEN, tokens=1))
+    assert "Reveal a traitor" not in panel(state)
+    assert anytime_choice(state, BT, AnytimeKind.BT_REVEAL) is None
+    assert state.bt.marked == [DUNCAN]  # still his secret, for a territory he may win later
+
+
 def test_r_23_a_move_of_the_betrayed_tokens_out_of_the_stronghold_ends_the_wait():
     state = betrayal_waiting()
     state, _ = drive(state, lambda s: any(p.faction == A and p.kind == PromptKind.MOVEMENT for p in s.prompts))
@@ -509,7 +529,7 @@ def test_bt_60_r_14_revive_also_works_free_for_an_ally():
     assert state.faction(A).tanks == 2 and state.faction(A).spice == 0 and state.faction(BT).spice == 5
     assert window(state).options == [DUNCAN, "no"]
     assert next(e for e in public(events) if e.type == "revived").message == (
-        "The Atreides revive 6 tokens and Duncan Idaho, free by their alliance with the Bene Tleilaxu (BT-60).")
+        "The Atreides revive 6 tokens and Duncan Idaho, free by the alliance with the Bene Tleilaxu (BT-60).")
 
 
 def test_bt_60_only_an_ally_of_the_bt_revives_that_way():

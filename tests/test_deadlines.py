@@ -376,7 +376,7 @@ async def test_a_grace_is_refused_without_a_decision_with_a_deadline_or_for_noth
     with pytest.raises(NotAllowed, match="no open decision with a deadline"):
         await service.grace(game, A, HOUR, reason="no deadline set")
     await service.set_deadline(game, None, HOUR)
-    with pytest.raises(NotAllowed, match="Harkonnen have no open decision"):  # they keep every traitor
+    with pytest.raises(NotAllowed, match="The Harkonnen have no open decision"):  # they keep every traitor
         await service.grace(game, H, HOUR, reason="nothing to extend")
     for seconds in (0, -60, 1.5, True):
         with pytest.raises(NotAllowed, match="positive number of seconds"):

@@ -153,6 +153,15 @@ def test_the_panel_says_what_may_be_done_and_the_standing_orders():
     assert "- No card or power of yours may be played right now." in broke
 
 
+def test_bt_1_the_bene_tleilaxu_are_offered_no_traitor_call_order():
+    """Issue 25 item 12: the BT's panel offered the traitor-call order, though they hold no traitor cards."""
+    state = ready_game()
+    bt = Faction.BENE_TLEILAXU
+    text = orders_text(view(state, bt), [c for c in anytime_choices(state, bt) if c.kind in ORDER_KINDS])
+    assert "Traitor calls" not in text and "Spice win: " in text
+    assert "Traitor calls" not in panel_text(view(state, bt), anytime_choices(state, bt))
+
+
 def test_me_orders_lists_the_readers_own_orders_and_karamas_ready_and_offers_the_order_kinds():
     state = ready_game()
     holding(state, H, "karama_1", "karama_2")
@@ -164,7 +173,7 @@ def test_me_orders_lists_the_readers_own_orders_and_karamas_ready_and_offers_the
     text = orders_text(view(state, H), orders)
     assert text.startswith("**Your standing orders** (secret: only you see them).")
     assert "- Storm cards: never play one." in text and "- Traitor calls: ask me each time." in text
-    assert "- Karama: cancel the next time the Spacing Guild ship at half price." in text
+    assert "- Karama: cancel the next time the Spacing Guild ships at half price." in text
     assert [c.kind for c in orders][:8] == [AnytimeKind.KARAMA, AnytimeKind.STORM_CARD_ORDER, AnytimeKind.NEXUS_ORDER,
                                             AnytimeKind.BID_ORDER, AnytimeKind.BID_LIMIT, AnytimeKind.OUTBID_ORDER,
                                             AnytimeKind.REVIVAL_ORDER, AnytimeKind.TRAITOR_ORDER]

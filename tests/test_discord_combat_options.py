@@ -56,7 +56,7 @@ async def test_a_capture_without_a_capture_decision_is_refused_privately_and_sto
     asked = itx(running, USERS[H])
     await play.capture.callback(play, asked, choice="kill")
     text, ephemeral = asked.answers[0]
-    assert ephemeral and "A-15" in text and "No decision on a captured leader is open for Harkonnen now." in text
+    assert ephemeral and "A-15" in text and "No decision on a captured leader is open for the Harkonnen now." in text
     assert len(await _actions(running)) == before
 
 

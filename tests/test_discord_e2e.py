@@ -376,7 +376,7 @@ async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room
     # the Atreides' prescience of the card up for auction reaches the Atreides alone
     assert f"Prescience: card 1 up for auction is {card_name(up)}" in news["atreides"]
     assert card_name(up) not in news["channel"] + news["harkonnen"] + news["bene_tleilaxu"]
-    assert "Harkonnen open the bidding" in news["channel"]
+    assert "the Harkonnen open the bidding" in news["channel"]
 
     before = room.screens()
     bid = await room.players[H].slash(room.channel, "play bid", amount=2)

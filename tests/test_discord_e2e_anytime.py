@@ -10,7 +10,7 @@ Where SimCord falls short: nowhere beyond what tests/test_discord_e2e.py lists.
 from __future__ import annotations
 
 from engine.ids import Faction
-from engine.model import Phase, PromptKind
+from engine.model import BattleVictory, Phase, PromptKind
 from tests import test_discord_e2e as e2e
 from tests.conftest import enter_phase, ready_game
 from tests.test_anytime import holding
@@ -138,7 +138,9 @@ def _leaves(node: dict) -> list[dict]:
 async def test_autocompletes_offer_only_what_the_caller_may_do_now(room):
     state = harkonnen_with_karama_and_truthtrance()
     duncan = "duncan_idaho"
-    state.bt.marked = [duncan]
+    state.bt.marked = [duncan]  # he won Arrakeen for the Atreides' tokens there: his reveal would take effect
+    assert state.tokens_at("Arrakeen#9", A)
+    state.victories = [BattleVictory(territory="Arrakeen", faction=A, leader=duncan, stronghold=True)]
     await room.play_from(state)
     bob, carol, alice = room.players[H], room.players[BT], room.players[A]
     assert [c["value"] for c in await bob.autocomplete(room.channel, "bt karama-tax", "card", "")] == ["karama_1"]

@@ -235,7 +235,7 @@ async def test_a_13_a_plan_bound_by_prescience_and_the_voice_offers_only_what_ob
 async def test_r_34_bt_16_the_bt_attack_plan_fills_its_weapon_slot_and_names_an_impairment(arena):
     state = apply(attack_position(), ChooseBtAttack(faction=BT, leader="umman_kudu")).state
     text = await random_forms(arena, state, BT, PromptKind.BATTLE_PLAN)
-    assert any(f.startswith("The Bene Tleilaxu in The Great Flat attacks Umman Kudu (strength 1) of the Harkonnen "
+    assert any(f.startswith("The Bene Tleilaxu in The Great Flat attack Umman Kudu (strength 1) of the Harkonnen "
                             "(BT-11)") for f in facts(text))
     assert any(f.startswith("Fill your weapon slot (R-34)") for f in facts(text))
     assert ("A worthless card alone in the weapon slot impairs the leader's faction next turn instead: no "

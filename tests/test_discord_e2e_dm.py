@@ -122,15 +122,16 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
     assert parts(first) == ["Leader", "Weapon + defense", "Dial", "Submit"]
     assert [o.label for o in menu(first, "Weapon + defense").options] == ["Crysknife + no defense",
                                                                          "Crysknife + Snooper"]
-    await choose(bob, plan.id, "Leader", "Feyd-Rautha (6)")
+    await choose(bob, plan.id, "Leader", "Feyd-Rautha (strength 6)")
     await choose(bob, plan.id, "Weapon + defense", "Crysknife + Snooper")
     await choose(bob, plan.id, "Dial", "2")
     edited = dm_for(bob, plan.id)
     assert edited.id == first.id  # the same DM, edited: it shows the choices so far
-    assert parts(edited) == ["Leader: Feyd-Rautha (6)", "Weapon + defense: Crysknife + Snooper", "Dial: 2", "Submit"]
+    assert parts(edited) == ["Leader: Feyd-Rautha (strength 6)", "Weapon + defense: Crysknife + Snooper", "Dial: 2",
+                             "Submit"]
     submitted = await bob.user.click(edited, label="Submit")
     assert submitted.ephemeral
-    assert reply(submitted).startswith("Done: Leader: Feyd-Rautha (6); Weapon + defense: Crysknife + Snooper; "
+    assert reply(submitted).startswith("Done: Leader: Feyd-Rautha (strength 6); Weapon + defense: Crysknife + Snooper; "
                                        "Dial: 2")
     await deliver(env)
     news = room.news(before)
@@ -140,13 +141,13 @@ async def test_a_battle_plan_made_in_dm_menus_is_secret_until_both_plans_are_rev
 
     # the Atreides plan the same way; then both plans are revealed to the table
     plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
-    await choose(alice, plan.id, "Leader", "Duncan Idaho (2)")
+    await choose(alice, plan.id, "Leader", "Duncan Idaho (strength 2)")
     await choose(alice, plan.id, "Weapon + defense", "Lasgun + no defense")
     await choose(alice, plan.id, "Dial", "5")
     before = room.screens()
     submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
-    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon + defense: Lasgun + no defense; "
-                                       "Dial: 5")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (strength 2); Weapon + defense: Lasgun + no "
+                                       "defense; Dial: 5")
     await deliver(env)
     revealed = room.news(before)["channel"]
     assert "Atreides submitted a battle plan." in revealed
@@ -229,16 +230,17 @@ async def test_draft_choices_survive_a_restart_of_the_bot(room):
     await alice.slash(room.channel, "play ask", element="none")
     await deliver(env)
     plan = await open_prompt(env, game_id, A, PromptKind.BATTLE_PLAN)
-    await choose(alice, plan.id, "Leader", "Duncan Idaho (2)")
+    await choose(alice, plan.id, "Leader", "Duncan Idaho (strength 2)")
     await choose(alice, plan.id, "Dial", "4")
 
     restarted = MentatBot(env.bot.service)  # nothing of the draft is in memory: it is in the DM's custom ids
     await env.restart_bot(restarted)
     assert env.bot is restarted
-    assert menu(dm_for(alice, plan.id), "Leader").placeholder == "Leader: Duncan Idaho (2)"
+    assert menu(dm_for(alice, plan.id), "Leader").placeholder == "Leader: Duncan Idaho (strength 2)"
     await choose(alice, plan.id, "Weapon + defense", "No weapon + Shield")
     submitted = await alice.user.click(dm_for(alice, plan.id), label="Submit")
-    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (2); Weapon + defense: No weapon + Shield; Dial: 4")
+    assert reply(submitted).startswith("Done: Leader: Duncan Idaho (strength 2); Weapon + defense: No weapon + Shield; "
+                                       "Dial: 4")
     plan = (await restarted.service.state_of(game_id)).battle.current.plans[A]
     assert (plan.leader, plan.weapon, plan.defense, plan.dial) == (DUNCAN, None, "shield_1", 4)
 
@@ -278,12 +280,13 @@ async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_reve
     assert news["atreides"] == news["harkonnen"] == ""
 
     defense = await open_prompt(env, game_id, H, PromptKind.BATTLE_PLAN)
-    assert [b.label for b in components(dm_for(bob, defense.id))] == ["Umman Kudu (1)"]  # his leader, nothing to play
-    await bob.user.click(dm_for(bob, defense.id), label="Umman Kudu (1)")
+    # his leader, nothing to play
+    assert [b.label for b in components(dm_for(bob, defense.id))] == ["Umman Kudu (strength 1)"]
+    await bob.user.click(dm_for(bob, defense.id), label="Umman Kudu (strength 1)")
     await deliver(env)
     revealed = room.news(before)["channel"]
     assert "Bene Tleilaxu: no leader, dial 0, Baliset, no defense" in revealed
-    assert "Harkonnen may not move on-board tokens next turn (BT-16)" in revealed
+    assert "the Harkonnen may not move on-board tokens next turn (BT-16)" in revealed
 
 
 @pytest.fixture

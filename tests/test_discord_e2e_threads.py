@@ -113,7 +113,7 @@ async def test_a_thread_archived_after_a_quiet_week_takes_every_later_line_and_e
     await table.model.pass_quiet_time(WEEK + 60)  # archived again: a line posted there reopens it
     assert table.metadata().archived
     laid = await table.lay_no_traps()
-    assert table.into_thread(laid)[0].startswith("The Bene Tleilaxu lay no traps.\nAtreides start with 10 in")
+    assert table.into_thread(laid)[0].startswith("The Bene Tleilaxu lay no traps.\nThe Atreides start with 10 in")
     assert set(table.into_thread(laid)) <= set(table.shown(table.thread))
     assert not table.metadata().archived and await table.nothing_pending()
     # one unarchiving a week: a thread that is open costs no request (discord.py's copy says so)

@@ -328,7 +328,7 @@ async def test_a_23_the_guild_ship_back_to_reserves_from_their_card(table):
     before = table.screens()
     await gus.user.click(dm_for(gus, prompt.id), label="Submit")
     await deliver(table.env)
-    assert ("The Spacing Guild ship 5 tokens from The Great Flat back to their reserves for 3 spice, paid to the "
+    assert ("The Spacing Guild ships 5 tokens from The Great Flat back to its reserves for 3 spice, paid to the "
             "bank (A-23).") in news(table, before)
 
 
@@ -393,7 +393,7 @@ async def test_a_15_the_guild_take_their_turn_now_from_their_card(table):
     before = table.screens()
     await table.players[G].user.click(card, label="Take our turn now, before the Atreides")
     await deliver(table.env)
-    assert "The Spacing Guild take their turn now, before Atreides (A-15)." in news(table, before)
+    assert "The Spacing Guild takes its turn now, before the Atreides (A-15)." in news(table, before)
 
 
 # --- setup ---------------------------------------------------------------------------------------------
@@ -420,7 +420,7 @@ async def test_the_fremen_split_their_starting_tokens_in_their_card(table):
     before = table.screens()
     await fred.user.click(dm_for(fred, prompt.id), label="Submit")
     await deliver(table.env)
-    assert "Fremen start with 4 in False Wall South (sector 3), 6 in Sietch Tabr." in news(table, before)
+    assert "The Fremen start with 4 in False Wall South (sector 3), 6 in Sietch Tabr." in news(table, before)
 
 
 async def test_a_15_the_bene_gesserit_place_their_starting_token_anywhere_in_their_card(table):
@@ -433,7 +433,7 @@ async def test_a_15_the_bene_gesserit_place_their_starting_token_anywhere_in_the
     before = table.screens()
     await betty.user.click(dm_for(betty, prompt.id), label="Submit")
     await deliver(table.env)
-    assert "Bene Gesserit start with 1 in Arrakeen." in news(table, before)
+    assert "The Bene Gesserit start with 1 in Arrakeen." in news(table, before)
 
 
 # --- Shai-Hulud ----------------------------------------------------------------------------------------

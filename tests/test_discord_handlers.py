@@ -779,7 +779,7 @@ CASES = [
     Case("play traitor", A, _setup, {"leader": "piter de vries"}, "Done: keep Piter De Vries as your traitor",
          "choose_traitor", {"leader": "piter_de_vries"}),  # seed 7 offers the Atreides Piter de Vries
     Case("play predict", BG, lambda: _setup((A, BG, H)), {"faction": "harkonnen", "turn": 3},
-         "Done: predict the Harkonnen win on turn 3", "predict_winner", {"predicted": "harkonnen", "turn": 3}),
+         "Done: predict that the Harkonnen win on turn 3", "predict_winner", {"predicted": "harkonnen", "turn": 3}),
     Case("play plan", E, _plans, {"dial": 3, "leader": "Hasimir Fenring"},
          "Done: the battle plan: Hasimir Fenring, dial 3, no weapon, no defense",
          "submit_battle_plan", {"leader": "hasimir_fenring", "dial": 3, "weapon": None}),
@@ -812,7 +812,7 @@ CASES = [
          {"max_bid": 4, "auto_pass": False}),
     Case("card karama", E, _karama_holder, {"card": "Karama", "against": "guild",
                                             "advantage": "half_price_shipping"},
-         "Done: Karama readied against guild (half_price_shipping)", "use_karama",
+         "Done: Karama readied: it cancels the next time the Spacing Guild ships at half price", "use_karama",
          {"card": "karama_1", "against": "guild", "advantage": "half_price_shipping"}),
     Case("card storm-cards", A, _storm_window, {"weather_control": 3},
          "Done: play Weather Control (the storm moves 3 sectors)",
@@ -917,10 +917,10 @@ REFUSALS = {
     "play plan": (A, {"dial": 1}, "[1979 rules: Battles]"),
     "play call": (H, None, "[1979 rules: Battles] Battles are fought in the battle round."),
     "play choose-battle": (A, None, "[1979 rules: Battles]"),
-    "play ask": (A, None, "[1979 rules: Battles] No decision on the prescience question is open for Atreides "
+    "play ask": (A, None, "[1979 rules: Battles] No decision on the prescience question is open for the Atreides "
                           "now; open: your traitor."),
     "play answer": (H, None, "[1979 rules: Battles] No decision on the answer to prescience is open for "
-                             "Harkonnen now."),
+                             "the Harkonnen now."),
     "play voice": (A, None, "[1979 rules: Battles]"),
     "nexus propose": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
     "nexus accept": (A, None, "[A-8] Alliances are formed and broken only during a Nexus"),
@@ -935,29 +935,30 @@ REFUSALS = {
     "card ghola": (A, None, "[1979 rules: Tleilaxu Ghola] You do not hold the Tleilaxu Ghola."),
     "card truthtrance": (A, None, "[1979 rules: Truthtrance] You do not hold a Truthtrance."),
     "card answer-truthtrance": (H, None, "[1979 rules: Truthtrance] No decision on a Truthtrance answer is open for "
-                                       "Harkonnen now."),
+                                       "the Harkonnen now."),
     "card worm": (A, None, "[A-28] Only the Fremen ride Shai-Hulud."),
     "card advisor": (A, None, "Only the Bene Gesserit send a free spiritual advisor"),
     "card ship-back": (A, None, "[1979 rules: Shipment] Factions ship in the movement round"),
     "card worm-place": (A, None, "[A-21] Only the Fremen place a further Shai-Hulud."),
-    "card guild-timing": (A, None, "[A-15] Only the Spacing Guild choose when"),
+    "card guild-timing": (A, None, "[A-15] Only the Spacing Guild chooses when"),
     "card coexist": (A, None, "[A-15] Co-existence is a character advantage (option character_advantages), which "
                               "is off in this game."),
     "card return-cards": (H, {"cards": "Kulon"}, "[A-14] No decision on the cards you give back is open for "
-                                                 "Harkonnen now."),
-    "bt traps-and-gifts": (BT, None, "[R-21] No decision on Bene Tleilaxu traps and gifts is open for Bene "
+                                                 "the Harkonnen now."),
+    "bt traps-and-gifts": (BT, None, "[R-21] No decision on Bene Tleilaxu traps and gifts is open for the Bene "
                                   "Tleilaxu now; open: the Bene Tleilaxu traps at setup."),
-    "bt mark": (BT, None, "[BT-21] No decision on marking a revived leader is open for Bene Tleilaxu now"),
+    "bt mark": (BT, None, "[BT-21] No decision on marking a revived leader is open for the Bene Tleilaxu now"),
     "bt reveal": (BT, None, "[R-25] Duncan Idaho is not one of your traitors."),
     "bt reveal-window": (BT, None, "[R-7] No decision on revealing a traitor after this battle is open for "
-                                "Bene Tleilaxu now"),
+                                "the Bene Tleilaxu now"),
     "bt karama-reveal": (A, None, "[BT-51] No Bene Tleilaxu traitor reveal is waiting on a Karama now."),
-    "bt attack": (BT, None, "[BT-11] No decision on the Bene Tleilaxu leader attack is open for Bene "
+    "bt attack": (BT, None, "[BT-11] No decision on the Bene Tleilaxu leader attack is open for the Bene "
                          "Tleilaxu now"),
-    "bt impair": (BT, None, "[BT-16] No decision on the impairment of a worthless trap is open for Bene "
+    "bt impair": (BT, None, "[BT-16] No decision on the impairment of a worthless trap is open for the Bene "
                          "Tleilaxu now"),
     "bt ally-revive": (A, None, "[A-7] Revival comes at the start of the movement round"),
-    "bt grant-revival": (BT, None, "[BT-60] No decision on free revival for your ally is open for Bene Tleilaxu now"),
+    "bt grant-revival": (BT, None, "[BT-60] No decision on free revival for your ally is open for the Bene "
+                                     "Tleilaxu now"),
     "bt spice-order": (A, None, "[BT-27] Only the Bene Tleilaxu may declare a spice win."),
     "bt karama-tax": (A, None, "[BT-51] You must hold the Karama card you name."),
     "bt karama-trap": (A, None, "[BT-51] You must hold the Karama card you name."),

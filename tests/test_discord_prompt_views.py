@@ -267,19 +267,21 @@ def test_battle_plan_form_builds_the_plan_chosen():
     form = form_for(prompt(PromptKind.BATTLE_PLAN, H, **plan_detail(
         ["feyd_rautha", "beast_rabban"], ["cheap_hero_1"], (0, 3), ["crysknife", "baliset"], ["shield_1", "baliset"])))
     assert [f.name for f in form.fields] == ["Leader", "Weapon + defense", "Dial"]
-    assert [c.label for c in form.fields[0].choices] == ["Feyd-Rautha (6)", "Beast Rabban (4)",
-                                                         "Cheap Hero (cheap hero, 0)"]
+    assert [c.label for c in form.fields[0].choices] == ["Feyd-Rautha (strength 6)", "Beast Rabban (strength 4)",
+                                                         "Cheap Hero (cheap hero, strength 0)"]
     # one card a slot: the Baliset is offered as the weapon or the defense, never both
     assert [c.label for c in form.fields[1].choices] == [
         "No weapon + no defense", "Crysknife + no defense", "Crysknife + Shield", "Crysknife + Baliset",
         "Baliset + no defense", "Baliset + Shield", "No weapon + Shield", "No weapon + Baliset"]
     assert [c.label for c in form.fields[2].choices] == ["0", "1", "2", "3"]
-    chosen = pick(form, Leader="Beast Rabban (4)", **{"Weapon + defense": "Crysknife + no defense"}, Dial="3")
+    chosen = pick(form, Leader="Beast Rabban (strength 4)", **{"Weapon + defense": "Crysknife + no defense"}, Dial="3")
     assert form.action(chosen) == SubmitBattlePlan(faction=H, leader="beast_rabban", weapon="crysknife", dial=3)
-    assert form.summary(chosen) == "Leader: Beast Rabban (4); Weapon + defense: Crysknife + no defense; Dial: 3"
-    hero = pick(form, Leader="Cheap Hero (cheap hero, 0)", **{"Weapon + defense": "No weapon + Baliset"}, Dial="0")
+    assert form.summary(chosen) == ("Leader: Beast Rabban (strength 4); Weapon + defense: Crysknife + no defense; "
+                                    "Dial: 3")
+    hero = pick(form, Leader="Cheap Hero (cheap hero, strength 0)", **{"Weapon + defense": "No weapon + Baliset"},
+                Dial="0")
     assert form.action(hero) == SubmitBattlePlan(faction=H, cheap_hero="cheap_hero_1", defense="baliset")
-    both = pick(form, Leader="Feyd-Rautha (6)", **{"Weapon + defense": "Baliset + Shield"}, Dial="1")
+    both = pick(form, Leader="Feyd-Rautha (strength 6)", **{"Weapon + defense": "Baliset + Shield"}, Dial="1")
     assert form.action(both) == SubmitBattlePlan(faction=H, leader="feyd_rautha", weapon="baliset",
                                                  defense="shield_1", dial=1)
     with pytest.raises(FormIncomplete, match="Choose your leader, dial first"):

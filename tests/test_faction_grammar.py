@@ -7,12 +7,17 @@ from __future__ import annotations
 import pytest
 
 from bot.app.decision_cards import build_card
+from engine.actions import Bid, GuildTiming, MarkBtTraitor
+from engine.autoplay import play_until_stuck
 from engine.ids import Faction
 from engine.model import Phase, Prompt, PromptKind
 from engine.names import faction_does, faction_possessive, factions_list
+from engine.rng import Rng
 from engine.views import view
-from tests.conftest import BT, A, E, F, G, H, enter_phase, prompt_of
+from tests.conftest import BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused, start
 from tests.test_battle import FLAT, arena, put
+from tests.test_bidding import game as bidding_game
+from tests.test_bidding import passes
 from tests.test_bt_traitors import position
 
 
@@ -61,3 +66,33 @@ def test_a_26_the_prescience_card_says_the_emperor_holds_their_cards():
     assert prompt.detail["target"] == E.value
     facts = build_card(view(state, A), prompt, None, None).facts
     assert "The Emperor holds 0 cards." in facts
+    assert facts[0].startswith("The battle in The Great Flat: the Emperor (the aggressor, who wins ties) against the "
+                               "Atreides")  # was "who win ties"
+
+
+# --- what the table and a refused player read (issue 25 item 12) ------------------------------------------------
+
+
+def test_a_8_a_bid_paid_by_a_faction_that_is_no_ally_is_refused_in_the_one_grammar():
+    """Was "Emperor are not your ally. Allowed: atreides." (a plural verb, and an id)."""
+    state, _ = bidding_game(alliances=[(A, F)])
+    state, _ = apply_all(state, *passes(A, E))
+    refusal = refused(state, Bid(faction=F, amount=3, ally_pays=1, ally=E), "A-8")
+    assert str(refusal) == "[A-8] The Emperor is not your ally. Allowed: Atreides."
+
+
+def test_1979_setup_the_starting_tokens_are_told_in_the_one_grammar():
+    """Was "Atreides start with 10 in Arrakeen." and "Fremen start with ..."."""
+    _, _, events = play_until_stuck(start((A, E, H, G)), Rng.from_seed(5), while_=lambda s: s.phase == Phase.SETUP)
+    placed = [e.message for e in events if e.type == "starting_tokens_placed"]
+    assert "The Atreides start with 10 in Arrakeen." in placed
+    assert "The Spacing Guild starts with 5 in Tuek's Sietch." in placed
+
+
+def test_an_owned_decision_asked_of_another_faction_is_refused_in_the_one_grammar():
+    """Was "Only the Spacing Guild choose when to take their shipment-and-movement turn."."""
+    state = ready_game((A, E, H, G, BT))
+    assert str(refused(state, GuildTiming(faction=A, now=True))) == (
+        "[A-15] Only the Spacing Guild chooses when to take its shipment-and-movement turn.")
+    assert str(refused(state, MarkBtTraitor(faction=A, leader=None))) == (
+        "[BT-20] Only the Bene Tleilaxu mark revived leaders as traitors.")

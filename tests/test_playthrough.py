@@ -28,7 +28,7 @@ from bot.store.memory import MemoryGameStore
 from engine.actions import AskPrescience
 from engine.game import apply
 from engine.model import GameState, Phase, PromptKind
-from engine.names import faction_name
+from engine.names import faction_does
 from tests.conftest import BG, BT, A, H, enter_phase, prompt_of, store_running_game
 from tests.playthrough import (
     INTERACTION_KINDS,
@@ -190,7 +190,7 @@ async def test_a_long_menus_pages_are_turned_and_a_choice_made_on_the_page_shown
     assert summary.cards_answered == 1 and summary.offered_choice_refused == 0
     assert state.bg_prediction is not None and 1 <= state.bg_prediction.turn <= 30
     predicted = state.bg_prediction
-    assert closed.content.endswith(f"**You answered: predict the {faction_name(predicted.faction)} win on turn "
+    assert closed.content.endswith(f"**You answered: predict that {faction_does(predicted.faction, 'win')} on turn "
                                    f"{predicted.turn}.**") and not enabled(closed)
 
 

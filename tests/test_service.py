@@ -24,7 +24,7 @@ from engine.autoplay import play_prompt
 from engine.game import apply, new_game, state_hash
 from engine.ids import Faction
 from engine.model import Phase, PromptKind
-from engine.names import card_name, faction_name, leader_name
+from engine.names import card_name, faction_name, leader_name, the_faction
 from engine.options import GameOptions, GameSetup
 from engine.record import record_game, replay
 from engine.rng import Rng
@@ -503,7 +503,7 @@ async def test_the_end_announces_the_winners_then_reveals_every_secret_and_offer
         *[f"- The trap on {where} (never sprung) was {card_name(trap.card)}."
           for where, trap in sorted(end.traps.items())],
         f"- Bene Tleilaxu hidden spice: {end.faction(BT).spice}.",
-        f"- The Bene Gesserit predicted {faction_name(end.bg_prediction.faction)} on turn {end.bg_prediction.turn}.",
+        f"- The Bene Gesserit predicted {the_faction(end.bg_prediction.faction)} on turn {end.bg_prediction.turn}.",
         *[f"- Behind the {faction_name(f)} shield: {end.faction(f).spice} spice; hand: {hand(f)}." for f in END_SEATS],
         "The whole game, every secret included, can be downloaded with /game export (and checked with "
         "`python -m engine replay`); /game log shows the public log.",
@@ -526,7 +526,7 @@ async def test_nothing_is_revealed_before_the_end():
         await drain(service, gateway)
     end = states[-1]
     secret = ["What was secret", "Traitor cards kept", "traitor marks", "hidden spice", "Behind the",
-              f"predicted {faction_name(end.bg_prediction.faction)} on turn",
+              f"predicted {the_faction(end.bg_prediction.faction)} on turn",
               *[f"trap on {where}" for where in end.traps]]
     shown = gateway.channel + gateway.threads + [gateway.status]
     assert not [text for text in shown if any(words in text for words in secret)]

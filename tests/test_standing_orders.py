@@ -577,7 +577,7 @@ STORM_ORDER = SetGuildTimingOrder(faction=G, storm_order=True)
 def test_a_15_the_guild_timing_order_waits_until_the_guilds_storm_order_place_then_goes_now():
     state, events = guild_timing_round(STORM_ORDER)
     assert not any(p.kind == PromptKind.GUILD_TIMING for p in state.prompts)
-    assert "The Spacing Guild wait; Atreides go on (A-15)." in [e.message for e in public(events)]
+    assert "The Spacing Guild waits; the Atreides go on (A-15)." in [e.message for e in public(events)]
     assert answered_by_order(events, G) == ["By your standing order (storm order), you wait; the Atreides go on."]
     assert asked(state, A, PromptKind.SHIPMENT)
     state, events = defaults_until(state, events, lambda s: asked(s, G, PromptKind.SHIPMENT))
@@ -609,7 +609,7 @@ def test_a_15_a_guild_timing_order_given_while_the_guild_are_asked_answers_at_on
     state, _ = guild_timing_round()
     state, events = apply(state, STORM_ORDER)
     assert not asked(state, G, PromptKind.GUILD_TIMING) and asked(state, A, PromptKind.SHIPMENT)
-    assert [e.message for e in public(events)] == ["The Spacing Guild wait; Atreides go on (A-15)."]
+    assert [e.message for e in public(events)] == ["The Spacing Guild waits; the Atreides go on (A-15)."]
 
 
 def test_a_15_the_guild_timing_order_is_the_guilds_and_only_with_the_character_advantages():

@@ -65,7 +65,7 @@ from engine.actions import (
 )
 from engine.ids import Faction
 from engine.model import BidOrder, Prompt, PromptKind
-from engine.names import counted, faction_name, option_name
+from engine.names import counted, faction_does, faction_name, option_name
 
 
 def _where(location: str | None) -> str:
@@ -134,7 +134,7 @@ def _traps(traps: dict[str, str]) -> str:
 
 WORDS: dict[type, Callable[[Any], str]] = {
     ChooseTraitor: lambda a: f"keep {option_name(a.leader)} as your traitor",
-    PredictWinner: lambda a: f"predict the {faction_name(a.predicted)} win on turn {a.turn}",
+    PredictWinner: lambda a: f"predict that {faction_does(a.predicted, 'win')} on turn {a.turn}",
     LayTraps: lambda a: _traps(a.traps),
     PlaceStartingTokens: lambda a: "place " + ", ".join(f"{tokens(n)} in {_where(loc)}"
                                                        for loc, n in a.placement.items()),

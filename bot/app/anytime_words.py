@@ -26,7 +26,7 @@ from engine.anytime import (
     AnytimeKind,
 )
 from engine.ids import Faction
-from engine.karama import DESCRIPTIONS, OWNER, Advantage
+from engine.karama import DESCRIPTIONS, OWNER, Advantage, advantage_words
 from engine.model import BidOrder
 from engine.names import card_name, faction_name, leader_name
 from engine.views import PlayerView
@@ -50,7 +50,7 @@ TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.STORM_CARD_ORDER: "Standing order: storm cards",
     AnytimeKind.REVIVAL_ORDER: "Standing order: revival",
     AnytimeKind.ALLY_REVIVAL_ORDER: "Standing order: your allies' free revival",
-    AnytimeKind.GUILD_TIMING_ORDER: "Standing order: when the Guild take their turn",
+    AnytimeKind.GUILD_TIMING_ORDER: "Standing order: when the Guild takes its turn",
     AnytimeKind.ADVISOR_ORDER: "Standing order: spiritual advisors",
     AnytimeKind.NEXUS_ORDER: "Standing order: the Nexus",
     AnytimeKind.SPICE_WIN_ORDER: "Standing order: declaring a spice win",
@@ -65,9 +65,9 @@ HELP: dict[AnytimeKind, str] = {
     AnytimeKind.HAJR: "After the move you are deciding now, you move once more.",
     AnytimeKind.GHOLA: "One leader, or up to 5 tokens, from the tanks, free, on top of normal revival.",
     AnytimeKind.TRUTHTRANCE: "The faction you name must answer yes or no, truthfully, in public.",
-    AnytimeKind.BT_REVEAL: "A leader you marked: if that leader has just won a territory whose tokens are still "
-                           "there, the leader and those tokens go to the tanks and you control it; otherwise the "
-                           "reveal has no effect.",
+    AnytimeKind.BT_REVEAL: "A leader you marked who won a territory still open to betrayal: unless a Karama "
+                           "cancels the reveal, the leader and the tokens there go to the tanks and you control it. "
+                           "Only such reveals are offered: any other would spend your secret for no effect.",
     AnytimeKind.COEXISTENCE: "All your tokens in a territory become co-existing advisors, or advisors become "
                              "fighters.",
     AnytimeKind.BRIBE: "The spice lies before their shield, usable by them from the end of the turn. The table "
@@ -205,14 +205,15 @@ def orders_now(seen: PlayerView) -> list[str]:
         lines.append(f"Your turn: {'in storm order' if own.guild_timing_in_storm_order else 'ask me each time'}.")
     if own.advisor_order is not None:
         lines.append(f"Spiritual advisors: {advisor_order_words(own.advisor_order)}.")
-    lines.append(f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}.")
+    if seen.viewer != Faction.BENE_TLEILAXU:  # BT-1: no traitor cards to call
+        lines.append(f"Traitor calls: {'always call when I can' if own.traitor_order else 'ask me each time'}.")
     if own.spice_win_order is not None:
         lines.append(f"Spice win: {'declare at 35 spice' if own.spice_win_order else 'never declare'}.")
     if own.ally_revival_order is not None:
         lines.append(f"Your allies' free revival: {ally_revival_order_words(own.ally_revival_order)}.")
     for order in own.karama_orders:
         advantage = Advantage(order.advantage)
-        lines.append(f"Karama: cancel the next time the {faction_name(OWNER[advantage])} {DESCRIPTIONS[advantage]}.")
+        lines.append(f"Karama: cancel the next time {advantage_words(advantage)}.")
     for order in own.special_karama_orders:
         lines.append(f"Karama: your special power ({order.power.replace('_', ' ')}), when its moment comes.")
     return lines

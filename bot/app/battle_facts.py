@@ -1,7 +1,8 @@
 """The facts on the decision cards of the battle round, the Bene Tleilaxu's decisions and the secret setup choices
 (bot/app/decision_cards.py): which battle to fight, the prescience question and its answer, the Voice, the battle
-plan, the traitor call, the BT's attack, mark, reveal window, traps, gifts and a trap's impairment, the
-Harkonnen's cards given back, the traitor pick and the Bene Gesserit prediction. Merged into decision_cards.FACTS.
+plan, the traitor call, the BT's attack, mark, reveal window, the Karama window on a reveal, traps, gifts and a
+trap's impairment, the Harkonnen's cards given back, the traitor pick and the Bene Gesserit prediction. Merged into
+decision_cards.FACTS.
 
 Each is built from the decider's own view (what they may know: the public battle, their own hand) and the prompt
 (what the engine says is legal, and the public facts it names), in a few short lines.
@@ -10,11 +11,22 @@ Each is built from the decider's own view (what they may know: the public battle
 from __future__ import annotations
 
 from bot.app.words import Facts, faction_words, tokens
+from engine.board import locations_of
 from engine.combat import category
 from engine.data import load_game_data
+from engine.factions.bt_reveal_karama import CANCEL
 from engine.ids import CardCategory, Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, faction_does, option_name, pronouns
+from engine.names import (
+    agreeing,
+    card_name,
+    counted,
+    faction_does,
+    faction_possessive,
+    option_name,
+    pronouns,
+    the_faction,
+)
 from engine.views import PlayerView
 
 NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
@@ -59,10 +71,12 @@ def _battle(seen: PlayerView) -> list[str]:
         whose = pronouns(attacked[0]).possessive if len(attacked) == 1 else "the leader's"
         how = "The trap" if battle.attack == "trap" else "The Bene Tleilaxu"
         rule = "BT-32" if battle.attack == "trap" else "BT-11"
-        return [f"{how} in {battle.territory} attacks {_names([_leader(x) for x in attacked])} of the "
+        attack = "attacks" if battle.attack == "trap" else "attack"
+        return [f"{how} in {battle.territory} {attack} {_names([_leader(x) for x in attacked])} of the "
                 f"{faction_words(battle.defender)} ({rule}): only {whose} life is at stake, and tokens only if a "
                 "lasgun meets a shield (BT-12, BT-14)."]
-    facts = [f"The battle in {battle.territory}: the {faction_words(battle.aggressor)} (the aggressor, who win ties) "
+    facts = [f"The battle in {battle.territory}: the {faction_words(battle.aggressor)} (the aggressor, who "
+             f"{agreeing(battle.aggressor, 'win')} ties) "
              f"against the {faction_words(battle.defender)} (A-13).",
              "Tokens there: " + "; ".join(f"the {faction_words(s)} {_tokens_at(seen, battle.locations, s)}"
                                          for s in sides) + "."]
@@ -328,6 +342,31 @@ def _bg_prediction(seen: PlayerView, prompt: Prompt) -> list[str]:
             "The choices: " + _names([faction_words(o) for o in prompt.options]) + "."]
 
 
+def _bt_reveal_karama(seen: PlayerView, prompt: Prompt) -> list[str]:
+    """BT-51: the reveal is public; every faction but the BT is asked, whatever it holds."""
+    d = prompt.detail
+    leader, betrayed = d.get("leader"), Faction(d.get("betrayed"))
+    them = pronouns(leader)
+    territories = list(d.get("territories", []))
+    yours = seen.viewer == betrayed
+    whose = "your" if yours else faction_possessive(betrayed)
+    count = sum(seen.forces.get(location, {}).get(betrayed, 0) for t in territories for location in locations_of(t))
+    facts = [f"The Bene Tleilaxu revealed {_leader(leader)}, who led {whose} tokens to win {_names(territories)}, as "
+             f"their traitor (BT-23).",
+             f"If the reveal stands, {them.subject} goes to the tanks with {whose} {tokens(count)} there, and the Bene "
+             f"Tleilaxu take control of {_names(territories)}, for no spice (BT-23, BT-24).",
+             f"A Karama cancels it: {them.subject} stays with {'you' if yours else the_faction(betrayed)}, and so do "
+             f"{'your' if yours else 'their'} tokens; the Bene Tleilaxu's mark on {them.object} is gone (BT-51, R-31)."]
+    if CANCEL in prompt.options:
+        facts.append("You hold a card you may play as Karama. If several factions cancel, one Karama is spent: that "
+                     "of the first in storm order.")
+    else:
+        facts.append("You hold no card you may play as Karama: you can only let the reveal stand.")
+    facts.append("Every faction but the Bene Tleilaxu is asked, whatever it holds, and answers in secret; you may "
+                 "change your answer until every faction has answered. The game waits until then.")
+    return facts
+
+
 BATTLE_FACTS: dict[PromptKind, Facts] = {
     PromptKind.BATTLE_CHOICE: _battle_choice,
     PromptKind.PRESCIENCE: _prescience,
@@ -338,6 +377,7 @@ BATTLE_FACTS: dict[PromptKind, Facts] = {
     PromptKind.BT_ATTACK: _bt_attack,
     PromptKind.BT_MARK: _bt_mark,
     PromptKind.BT_REVEAL_WINDOW: _bt_reveal_window,
+    PromptKind.BT_REVEAL_KARAMA: _bt_reveal_karama,
     PromptKind.BT_TRAPS: _bt_traps,
     PromptKind.BT_TRAPS_AND_GIFTS: _bt_traps_and_gifts,
     PromptKind.BT_IMPAIRMENT: _bt_impairment,

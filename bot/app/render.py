@@ -14,13 +14,15 @@ from bot.app.anytime_words import advisor_order_words, ally_revival_order_words,
 from bot.app.decision_cards import build_card
 from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
-from engine.actions import Action, ForceDefault, PlayerAction
+from engine.actions import Action, AnswerRevealKarama, ForceDefault, PlayerAction
 from engine.admin import DEADLINE_ADMIN
 from engine.events import BY_STANDING_ORDER, Event
+from engine.factions.bt_reveal_karama import answer_so_far
 from engine.flow import DEFAULTS
 from engine.ids import Faction
-from engine.model import GameState, Phase, Prompt
-from engine.names import counted, faction_name, option_name
+from engine.karama import Advantage, advantage_words
+from engine.model import GameState, Phase, Prompt, PromptKind
+from engine.names import counted, faction_name, option_name, the_faction
 from engine.views import FactionSecrets, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
@@ -64,7 +66,8 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("your allies' free revival", f"{ally_revival_order_words(own.ally_revival_order)} "
                                                    "(standing order)"))
     if own.karama_orders:
-        facts.append(("Karama readied against", ", ".join(o.advantage.replace("_", " ") for o in own.karama_orders)))
+        facts.append(("Karama readied", "; ".join(f"it cancels the next time {advantage_words(Advantage(o.advantage))}"
+                                                  for o in own.karama_orders)))
     if own.special_karama_orders:
         powers = ", ".join(o.power.replace("_", " ") for o in own.special_karama_orders)
         facts.append(("special Karama readied", powers))
@@ -160,6 +163,8 @@ def closing_messages(before: GameState, after: GameState, action: Action,
             text = f"{answered}Your choices changed: this decision is asked again in a new card."
         elif _answered(action, prompt):
             text = f"You answered: {describe(action, prompt)}."
+        elif (earlier := _answer_kept_open(before, prompt)) is not None:
+            text = f"You answered: {describe(earlier, prompt)}. Every faction has answered: the window is closed."
         else:
             text = "Closed: the game moved on."
         messages.append(_closing_line(prompt, text))
@@ -175,6 +180,15 @@ def _closing_line(prompt: Prompt, text: str) -> OutgoingMessage:
     """The line a decision's card gets when the decision closes; its controls are disabled."""
     return OutgoingMessage(recipient=Recipient(faction=prompt.faction.value), text=f"**{text}**",
                            edit_of=card_key(prompt.id))
+
+
+def _answer_kept_open(state: GameState, prompt: Prompt) -> AnswerRevealKarama | None:
+    """BT-51: an answer to the Karama window keeps its decision open until every faction has answered; the
+    decider's own answer, for its own card, once another's answer closes it."""
+    if prompt.kind != PromptKind.BT_REVEAL_KARAMA:
+        return None
+    cancel = answer_so_far(state, prompt.faction)
+    return AnswerRevealKarama(faction=prompt.faction, cancel=cancel) if cancel is not None else None
 
 
 def _answered(action: Action, prompt: Prompt) -> bool:
@@ -206,7 +220,7 @@ def end_of_game_reveal(state: GameState) -> OutgoingMessage:
         lines.append(f"- Bene Tleilaxu hidden spice: {bt.spice - state.bt.open_spice}"
                      + (f" (and {state.bt.open_spice} in open view)." if state.bt.open_spice else "."))
     if state.bg_prediction:
-        lines.append(f"- The Bene Gesserit predicted {faction_name(state.bg_prediction.faction)} on turn "
+        lines.append(f"- The Bene Gesserit predicted {the_faction(state.bg_prediction.faction)} on turn "
                      f"{state.bg_prediction.turn}.")
     for faction, fs in state.factions.items():
         hand = ", ".join(card_name(c) for c in fs.hand) or "no cards"

@@ -55,7 +55,7 @@ from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import decision_name, faction_name
+from engine.names import decision_name, faction_does, faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
 from engine.views import view
@@ -783,7 +783,7 @@ class GameService:
             due = [(prompt, expires) for prompt, _, expires in await self._due_dates(row, state)
                    if prompt.faction == faction]
             if not due:
-                raise NotAllowed(f"{faction_name(faction)} have no open decision with a deadline.")
+                raise NotAllowed(f"{faction_does(faction, 'have', start=True)} no open decision with a deadline.")
             now = self.clock()
             grace, stages = _open_grace(row.settings, state), _open_stages(row.settings, state)
             lines, new_due = [], []

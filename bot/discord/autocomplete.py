@@ -55,7 +55,7 @@ def _leader(leader_id: str) -> str:
         leader = load_game_data().leader(leader_id)
     except (KeyError, LookupError):
         return leader_id
-    return f"{leader.name} ({leader.strength})"
+    return f"{leader.name} (strength {leader.strength})"
 
 
 # --- /play: the battle --------------------------------------------------------------------------------------

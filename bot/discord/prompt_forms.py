@@ -53,9 +53,9 @@ def _leader(leader_id: str) -> str:
 
 
 def _strong(leader_id: str) -> str:
-    """"Feyd-Rautha (6)": a leader and his strength, for a battle plan."""
+    """"Feyd-Rautha (strength 6)": a leader and his strength, for a battle plan."""
     try:
-        return f"{leader_name(leader_id)} ({load_game_data().leader(leader_id).strength})"
+        return f"{leader_name(leader_id)} (strength {load_game_data().leader(leader_id).strength})"
     except (KeyError, LookupError):
         return leader_id
 
@@ -396,7 +396,7 @@ def _battle_plan(prompt: Prompt) -> Form:
 
     heads = plan_heads(d)
     if heads:
-        choices = [Choice(_strong(x) if who == "leader" else f"{_card(x)} (cheap hero, 0)", (who, x))
+        choices = [Choice(_strong(x) if who == "leader" else f"{_card(x)} (cheap hero, strength 0)", (who, x))
                    for who, x in heads]
         part("Leader", lambda before: _field("Leader", choices))
     weapons, defenses = plan_weapons(d), plan_defenses(d, None, decided=False)

@@ -29,7 +29,7 @@ from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.karama import counts_as_karama, karama_cards, karama_words
 from engine.model import GameState, Prompt, PromptKind, Trap
-from engine.names import card_name, faction_does, faction_name, the_faction
+from engine.names import card_name, counted, faction_does, faction_name, the_faction
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
@@ -166,8 +166,8 @@ def _check_gifts(state: GameState, gifts: dict[str, Faction], hand: list[str]) -
         if held + count > limit:
             raise RuleViolation(
                 ViolationCode.NOT_ALLOWED, "BT-40",
-                f"{faction_name(receiver)} hold {held} card(s) and their hand limit is {limit}: they may receive "
-                f"at most {limit - held}, not {count}.",
+                f"{faction_does(receiver, 'hold', start=True)} {counted(held, 'card')} of a hand limit of {limit}: "
+                f"at most {limit - held} more may be given, not {count}.",
                 [f.value for f in gift_room(state)],
             )
 

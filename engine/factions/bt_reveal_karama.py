@@ -63,6 +63,12 @@ def asked(state: GameState) -> list[Faction]:
     return [f for f in storm_order(state) if f != BT]
 
 
+def answer_so_far(state: GameState, faction: Faction) -> bool | None:
+    """The faction's answer to the open window (True: cancel), None before it answers: its own secret."""
+    window = karama_window(state)
+    return window.answers.get(faction) if window is not None else None
+
+
 def _readied(state: GameState, faction: Faction) -> str | None:
     """The card of the faction's standing Karama order against BT reveals (A-14), if it still holds it."""
     hand = state.faction(faction).hand
@@ -81,7 +87,7 @@ def open_karama_window(state: GameState, leader: str, faction: Faction, betrayal
     for decider in asked(state):
         options = [LET_IT_STAND, CANCEL] if karama_cards(state, decider) else [LET_IT_STAND]
         open_prompt(state, PromptKind.BT_REVEAL_KARAMA, decider, secret=True, options=options, leader=leader,
-                    betrayed=faction.value)
+                    betrayed=faction.value, territories=[v.territory for v in betrayals])
         if _readied(state, decider) is not None:
             window.answers[decider] = True
             log.private("karama_window_answered", decider, f"Your readied Karama answers: you cancel the reveal of "
@@ -172,8 +178,7 @@ def refuse_while_waiting(state: GameState, action: Action) -> None:
     if window is None or not isinstance(action, PlayerAction) or isinstance(action, AnswerRevealKarama):
         return
     raise RuleViolation(ViolationCode.WRONG_PHASE, RULE, f"The game waits until every faction has answered whether it "
-                        f"cancels the Bene Tleilaxu reveal of {leader_name(window.leader)} with Karama.",
-                        [KIND.value])
+                        f"cancels the Bene Tleilaxu reveal of {leader_name(window.leader)} with Karama.")
 
 
 @default_for(PromptKind.BT_REVEAL_KARAMA)

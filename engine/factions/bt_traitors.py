@@ -38,7 +38,7 @@ from engine.factions.bt_reveal_karama import open_karama_window
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import BattleVictory, GameState, Prompt, PromptKind
-from engine.names import faction_name, leader_name, pronouns
+from engine.names import faction_does, faction_name, leader_name, pronouns
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
@@ -159,6 +159,13 @@ def fighting_now(state: GameState, faction: Faction) -> bool:
     return battle is not None and faction in (battle.aggressor, battle.defender)
 
 
+def revealable(state: GameState) -> list[str]:
+    """BT-23: the marks the BT may reveal now, to effect or not: a live mark, unless his faction is fighting a
+    battle (the reveal waits for its end)."""
+    return [leader for leader in live_marks(state)
+            if not fighting_now(state, state.captured.get(leader, leader_faction(leader)))]
+
+
 @handles(RevealBtTraitor)
 def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> None:
     """BT-23: the BT name a marked leader, at any time."""
@@ -173,8 +180,8 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
     if fighting_now(state, faction):
         # Our reading: his plan may be on the wheel; the reveal waits until the battle is resolved (public facts).
         raise RuleViolation(ViolationCode.WRONG_PHASE, "BT-23",
-                            f"{faction_name(faction)} are fighting a battle; reveal {leader_name(leader)} once it "
-                            "is resolved.")
+                            f"{faction_does(faction, 'are', start=True)} fighting a battle; reveal "
+                            f"{leader_name(leader)} once it is resolved.")
     state.bt.marked.remove(leader)  # R-8, R-31, BT-22: whatever happens, the mark is used up
     betrayals = open_betrayals(state, leader)
     if not betrayals:

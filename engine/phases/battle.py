@@ -36,7 +36,16 @@ from engine.forces import destroy_every_token, send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
-from engine.names import advisors_among, card_name, counted, faction_does, faction_name, leader_name
+from engine.names import (
+    advisors_among,
+    agreeing,
+    card_name,
+    counted,
+    faction_does,
+    faction_name,
+    leader_name,
+    the_faction,
+)
 from engine.order import storm_order
 from engine.phases import bt_attack
 from engine.phases.battle_plans import (
@@ -305,8 +314,9 @@ def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> No
     if action.element is None:
         log.public("prescience_declined", "The Atreides ask no prescience question.")
     else:
-        log.public("prescience_asked", f"The Atreides use prescience: {faction_name(battle.prescience_target)} "
-                   f"must reveal their {action.element} to them.", element=action.element,
+        log.public("prescience_asked", f"The Atreides use prescience: "
+                   f"{faction_does(battle.prescience_target, 'must')} reveal the {action.element} of the plan to "
+                   "them.", element=action.element,
                    target=battle.prescience_target.value)
 
 
@@ -322,8 +332,8 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
     battle.prescience_answer = action.answer
     shown = describe_element(element, action.answer)
     audience = (battle.prescience_asker, action.faction)
-    told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as their {element}")
-    log.private("prescience_answered", audience, f"Prescience: {faction_name(action.faction)} {told}. The plan is "
+    told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as the {element}")
+    log.private("prescience_answered", audience, f"Prescience: {the_faction(action.faction)} {told}. The plan is "
                 "bound to it.", element=element, answer=action.answer)
     log.public("decision_made", f"{faction_does(action.faction, 'answered', start=True)} the prescience question.",
                faction=action.faction.value, kind=PromptKind.PRESCIENCE_ANSWER.value)
@@ -511,6 +521,9 @@ def _record_traitor_answer(state: GameState, battle: Battle, faction: Faction, c
 def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) -> None:
     """A secret standing order, changed at any time; "always" answers an open traitor question at once too."""
     faction = action.faction
+    if faction == Faction.BENE_TLEILAXU:
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-1", "The Bene Tleilaxu have no traitor cards: they never "
+                            "call a traitor (their traitors are revived leaders they mark and reveal, BT-20, BT-23).")
     state.faction(faction).auto_traitor = action.auto
     log.private("traitor_order", faction,
                 "Traitors will be called automatically." if action.auto else "You will be asked about traitors.",
@@ -615,13 +628,17 @@ def _discard_played(state: GameState, battle: Battle, side: Faction) -> list[str
 
 def _loser_words(loser: Faction, lost: int, played: list[str]) -> str:
     """What the loser loses, for the table: the cards only when they played any."""
-    return f"{faction_name(loser)} lose {counted(lost, 'token')}" + (" and the cards they played" if played else "")
+    return f"{faction_does(loser, 'lose')} {counted(lost, 'token')}" + (" and the cards played" if played else "")
+
+
+def _capitalised(sentence: str) -> str:
+    return sentence[0].upper() + sentence[1:]
 
 
 def _dial_words(winner: Faction, dial: int) -> str:
     """What the winner loses, for the table: the number dialed (A-13)."""
-    return (f"{faction_name(winner)} lose the {counted(dial, 'token')} dialed" if dial
-            else f"{faction_name(winner)} lose no tokens (they dialed 0)")
+    return (f"{faction_does(winner, 'lose')} the {counted(dial, 'token')} dialed" if dial
+            else f"{faction_does(winner, 'lose')} no tokens (a dial of 0)")
 
 
 def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
@@ -633,7 +650,8 @@ def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
         _kill_leader(state, side, battle.plans[side].leader)
         _lose_everything(state, battle, side)
         _discard_played(state, battle, side)
-    calls = " and ".join(f"{faction_name(caller)} reveal {leader_name(leader)}" for caller, leader in traitors.items())
+    calls = " and ".join(f"{faction_does(caller, 'reveal')} {leader_name(leader)}"
+                         for caller, leader in traitors.items())
     log.public("double_traitor", f"Both leaders in {battle.territory} are traitors: {calls}! Both sides lose every "
                "token and card there, both leaders die, and nobody is paid (A-13).", territory=battle.territory,
                traitors={caller.value: leader for caller, leader in traitors.items()})
@@ -653,8 +671,9 @@ def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Fact
     record_victory(state, battle, winner)
     log.public(
         "traitor_called",
-        f"{faction_name(caller)} reveal {leader_name(traitor)} as their traitor! {faction_name(winner)} win in "
-        f"{battle.territory}; {_loser_words(victim, lost, played)}; {faction_name(caller)} receive {strength} spice.",
+        f"{faction_does(caller, 'reveal', start=True)} {leader_name(traitor)} as a traitor! "
+        f"{faction_does(winner, 'win', start=True)} in {battle.territory}; {_loser_words(victim, lost, played)}; "
+        f"{faction_does(caller, 'receive')} {strength} spice.",
         caller=caller.value, traitor=traitor, winner=winner.value, loser=victim.value, territory=battle.territory,
     )
 
@@ -694,11 +713,11 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
     dead = [leader_name(plans[s].leader) for s in (a, d) if killed[s] and plans[s].leader]
     log.public(
         "battle_won",
-        f"{faction_name(winner)} win in {battle.territory}, {totals[winner]} to {totals[loser]}"
+        f"{faction_does(winner, 'win', start=True)} in {battle.territory}, {totals[winner]} to {totals[loser]}"
         + (" (the aggressor wins ties)" if totals[a] == totals[d] else "") + ". "
-        + (f"Killed: {', '.join(dead)}; {faction_name(winner)} receive {paid} spice. " if dead else "")
-        + f"{_loser_words(loser, lost, played)}; {_dial_words(winner, plans[winner].dial)}"
-        + (f" and keep {', '.join(card_name(c) for c in kept)}" if kept else "")
+        + (f"Killed: {', '.join(dead)}; {faction_does(winner, 'receive')} {paid} spice. " if dead else "")
+        + _capitalised(f"{_loser_words(loser, lost, played)}; {_dial_words(winner, plans[winner].dial)}")
+        + (f" and {agreeing(winner, 'keep')} {', '.join(card_name(c) for c in kept)}" if kept else "")
         + ".",
         territory=battle.territory, winner=winner.value, loser=loser.value, totals={s.value: totals[s] for s in (a, d)},
         killed=[plans[s].leader for s in (a, d) if killed[s] and plans[s].leader], paid=paid,

@@ -97,7 +97,7 @@ def _choam_charity(state: GameState, log: EventLog) -> None:
         if fs.spice < CHARITY_LEVEL:
             amount = CHARITY_LEVEL - fs.spice
             bank_pays(state, faction, amount)
-            log.public("choam_charity", f"CHOAM charity: {faction_name(faction)} receive {amount} spice (A-3).",
+            log.public("choam_charity", f"CHOAM charity: {faction_does(faction, 'receive')} {amount} spice (A-3).",
                        faction=faction.value, amount=amount)
 
 
@@ -156,7 +156,7 @@ def _open_card(state: GameState, log: EventLog) -> None:
     b.to_bid = opener
     b.passed = []
     b.high_bid, b.high_bidder, b.high_ally, b.high_ally_pays = 0, None, None, 0
-    log.public("card_up", f"Card {b.card_number} of {b.dealt} is up for auction; {faction_name(opener)} open the "
+    log.public("card_up", f"Card {b.card_number} of {b.dealt} is up for auction; {faction_does(opener, 'open')} the "
                "bidding.", card_number=b.card_number, cards=b.dealt, opener=opener.value,
                bidders=[f.value for f in bidders])
     if state.in_game(Faction.ATREIDES) and not karama_cancels(state, Advantage.SEE_AUCTION_CARDS, log):
@@ -243,7 +243,7 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
     b.high_ally, b.high_ally_pays = (ally, ally_pays) if ally_pays else (None, 0)
     if not state.setup.options.pass_is_final:
         b.passed = []  # without A-6 `pass_is_final`, everyone else must pass again after a new bid
-    support = f" ({faction_name(ally)} pay {ally_pays} of it, A-8)" if ally_pays else ""
+    support = f" ({faction_does(ally, 'pay')} {ally_pays} of it, A-8)" if ally_pays else ""
     log.public("bid_made", f"{faction_does(faction, 'bid', start=True)}"
                            f" {amount} spice for {_ordinal_card(b)}{support}.",
                faction=faction.value, amount=amount, card_number=b.card_number,
@@ -396,15 +396,16 @@ def _supporting_ally(state: GameState, action: Bid) -> Faction | None:
                                 [f.value for f in allies])
         ally = allies[0]
     if ally not in allies:
-        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-8", f"{faction_name(ally)} are not your ally.",
-                            [f.value for f in allies])
+        raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-8",
+                            f"{faction_does(ally, 'are', start=True)} not your ally.", [f.value for f in allies])
     if action.ally_pays > action.amount:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-8",
                             f"Your ally cannot pay {action.ally_pays} of a bid of {action.amount}.")
     if action.ally_pays > state.faction(ally).spice:
         # The ally's spice is secret: the refusal does not say how much it is.
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-8",
-                            f"{faction_name(ally)} do not have {action.ally_pays} spice to pay toward your bid.")
+                            f"{faction_does(ally, 'do', start=True)} not have {action.ally_pays} spice to pay toward "
+                            "your bid.")
     return ally
 
 

@@ -25,7 +25,7 @@ from engine.flow import default_for, handles, open_prompt, sampler_for, take_pro
 from engine.forces import destroy_every_token
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
-from engine.names import advisors_among, card_name, faction_name, leader_name
+from engine.names import advisors_among, card_name, faction_does, faction_name, leader_name
 from engine.rng import Rng
 
 BT = Faction.BENE_TLEILAXU
@@ -267,7 +267,7 @@ def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
         lines.append("The worthless card impairs them: " + _impose(state, battle.defender, battle.impair))
     if worthless_trap:  # BT-33, BT-16: the BT choose the impairment now that the card is revealed
         lines.append(f"The worthless card impairs them: the Bene Tleilaxu now choose whether "
-                     f"{faction_name(battle.defender)} may not ship or may not move next turn (BT-16, BT-33).")
+                     f"{faction_does(battle.defender, 'may')} not ship or may not move next turn (BT-16, BT-33).")
     kind = "trap" if battle.attack == "trap" else "attack"
     log.public(f"bt_{kind}_resolved", f"The Bene Tleilaxu {kind} on {leader_name(leader)}: "
                + " ".join(lines), leader=leader, killed=killed, explosion=explosion, territory=battle.territory,
@@ -281,7 +281,7 @@ def _impose(state: GameState, victim: Faction, impair: str) -> str:
     """BT-16, R-17: bar the faction from shipping or moving during the next turn; the words for the event."""
     state.bt.impairments.append(Impairment(faction=victim, kind=impair, turn=state.turn + 1))
     what = "ship" if impair == NO_SHIPPING else "move on-board tokens"
-    return f"{faction_name(victim)} may not {what} next turn (BT-16)."
+    return f"{faction_does(victim, 'may')} not {what} next turn (BT-16)."
 
 
 @handles(ChooseBtImpairment)

@@ -11,7 +11,7 @@ from engine.factions.bt_spice import SPICE_WIN_REASON, declare_if_ordered, spice
 from engine.factions.bt_traitors import bt_turn_ends
 from engine.ids import Faction
 from engine.model import GameState, Phase
-from engine.names import faction_name
+from engine.names import faction_name, the_faction
 from engine.order import storm_order
 from engine.phases.turn import start_phase
 
@@ -70,7 +70,7 @@ def last_turn_winners(state: GameState) -> tuple[list[Faction], str]:
     if state.in_game(Faction.FREMEN) and fremen_condition(state):
         return _team_of(state, Faction.FREMEN), "the Fremen hold the sietches (A-10)"
     if state.in_game(Faction.GUILD):
-        return _team_of(state, Faction.GUILD), "the Guild win when nobody else has (A-10)"
+        return _team_of(state, Faction.GUILD), "the Guild wins when nobody else has (A-10)"
     controllers = stronghold_controllers(state)
     held = {tuple(team): strongholds_held(controllers, team) for team in teams(state)}
     best = max(held.values(), default=0)
@@ -100,7 +100,7 @@ def end_turn(state: GameState, log: EventLog) -> None:
     if winners:
         winners, predicted = apply_prediction(state, winners)
         if predicted:
-            reason = (f"the Bene Gesserit predicted {faction_name(state.bg_prediction.faction)} on turn "
+            reason = (f"the Bene Gesserit predicted {the_faction(state.bg_prediction.faction)} on turn "
                       f"{state.turn} (A-25)")
         declare_winners(state, winners, reason, log)
     elif state.turn >= state.setup.options.turns:

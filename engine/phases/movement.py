@@ -40,7 +40,7 @@ from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
-from engine.names import faction_does, faction_name, location_label
+from engine.names import faction_does, faction_name, location_label, the_faction
 from engine.order import storm_order
 from engine.phases.revival import open_revival_prompts
 from engine.phases.shipment import (
@@ -128,7 +128,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
         if m.index >= len(m.order):
             if _guild_floats(state):  # they waited past everyone: they go last
                 m.guild_turn = True
-                log.public("guild_turn", "The Spacing Guild take their turn last (A-15).", faction=GUILD.value)
+                log.public("guild_turn", "The Spacing Guild takes its turn last (A-15).", faction=GUILD.value)
                 return True
             state.movement = None
             log.public("movement_over", "Shipment and movement are over.")
@@ -179,7 +179,7 @@ def set_guild_timing_order(state: GameState, action: SetGuildTimingOrder, log: E
     """A secret standing order of the Guild, changed at any time: "in storm order" answers every "now or later"
     decision as soon as it opens (this one too, if it is open); otherwise the Guild are asked."""
     if action.faction != GUILD or not guild_timing_asked(state):
-        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "Only the Spacing Guild choose when to take their "
+        raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "Only the Spacing Guild chooses when to take its "
                             "turn, and only with the character advantages (option character_advantages).")
     state.faction(GUILD).guild_timing_in_storm_order = action.storm_order
     log.private("guild_timing_order_set", GUILD,
@@ -215,11 +215,11 @@ def _record_guild_timing(state: GameState, prompt: Prompt, action: GuildTiming, 
     before = Faction(prompt.detail["before"])
     if action.now:
         m.guild_turn, m.stage = True, ""
-        log.public("guild_turn", f"The Spacing Guild take their turn now, before {faction_name(before)} (A-15).",
+        log.public("guild_turn", f"The Spacing Guild takes its turn now, before {the_faction(before)} (A-15).",
                    faction=GUILD.value, before=before.value)
     else:
         m.stage = BEGIN
-        log.public("guild_waits", f"The Spacing Guild wait; {faction_name(before)} go on (A-15).",
+        log.public("guild_waits", f"The Spacing Guild waits; {faction_does(before, 'go')} on (A-15).",
                    faction=GUILD.value, before=before.value)
 
 

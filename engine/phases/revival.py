@@ -358,7 +358,7 @@ def _describe(state: GameState, faction: Faction, action: Revive, free: int, cos
         return f"{faction_does(faction, 'revive', start=True)} nothing this turn."
     text = f"{faction_does(faction, 'revive', start=True)} " + " and ".join(parts)
     if granted:
-        text += ", free by their alliance with the Bene Tleilaxu (BT-60)"
+        text += ", free by the alliance with the Bene Tleilaxu (BT-60)"
     if cost:
         # BT-10: revival payments go to the BT and are shown on the table.
         text += f"; {cost} spice paid to " + (f"the {faction_name(payee)} (BT-10)" if payee else "the bank")
@@ -400,7 +400,7 @@ def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> Non
     parts += [leader_name(leader) for leader in action.leaders]
     what = " and ".join(parts) if parts else "nothing"
     log.public("revived", f"{faction_does(faction, 'revive', start=True)}"
-                          f" {what}, free by their alliance with the Bene Tleilaxu "
+                          f" {what}, free by the alliance with the Bene Tleilaxu "
                "(BT-60).", faction=faction.value, tokens=action.tokens, free=action.tokens,
                leaders=list(action.leaders), leader=action.leaders[0] if action.leaders else None, cost=0,
                paid_to=None)

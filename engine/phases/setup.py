@@ -13,7 +13,7 @@ from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_f
 from engine.forces import land
 from engine.ids import Faction
 from engine.model import BtState, FactionState, GameState, Phase, Prediction, Prompt, PromptKind
-from engine.names import card_name, faction_does, faction_name, leader_name, location_label
+from engine.names import card_name, faction_does, faction_name, leader_name, location_label, the_faction
 from engine.options import GameSetup
 from engine.phases.turn import start_phase
 from engine.rng import Rng
@@ -218,7 +218,7 @@ def predict_winner(state: GameState, action: PredictWinner, log: EventLog) -> No
     state.bg_prediction = Prediction(faction=action.predicted, turn=action.turn)
     log.private(
         "prediction_made", Faction.BENE_GESSERIT,
-        f"You predict that {faction_name(action.predicted)} will win on turn {action.turn}.",
+        f"You predict that {the_faction(action.predicted)} will win on turn {action.turn}.",
         predicted=action.predicted.value, turn=action.turn,
     )
     log.public("decision_made", "The Bene Gesserit made their secret prediction.",
@@ -262,7 +262,8 @@ def place_starting_tokens(state: GameState, action: PlaceStartingTokens, log: Ev
         location = resolve_location(where, rule)
         if board.location_territory(location) not in prompt.options:
             raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule,
-                                f"{faction_name(action.faction)} may not start in {where}.", prompt.options)
+                                f"{faction_does(action.faction, 'may', start=True)} not start in {where}.",
+                                prompt.options)
         if count < 0:
             raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule, "Token counts cannot be negative.")
         if count:
@@ -274,7 +275,7 @@ def place_starting_tokens(state: GameState, action: PlaceStartingTokens, log: Ev
         _put_on_board(state, action.faction, location, count, log)
     log.public(
         "starting_tokens_placed",
-        f"{faction_name(action.faction)} start with "
+        f"{faction_does(action.faction, 'start', start=True)} with "
         + ", ".join(f"{n} in {location_label(loc)}" for loc, n in placed.items()) + ".",
         faction=action.faction.value, placement=placed,
     )
@@ -319,7 +320,7 @@ def _place_fixed_starting_tokens(state: GameState, data: GameData, log: EventLog
             if fd.start_on_board:
                 log.public(
                     "starting_tokens_placed",
-                    f"{fd.name} start with "
+                    f"{faction_does(faction, 'start', start=True)} with "
                     + ", ".join(f"{n} in {t}" for t, n in fd.start_on_board.items()) + ".",
                     faction=faction.value, placement=dict(fd.start_on_board),
                 )

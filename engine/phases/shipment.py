@@ -25,7 +25,7 @@ from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction
 from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import counted, faction_does, faction_name, location_label
+from engine.names import counted, faction_does, location_label
 from engine.rng import Rng
 from engine.special_karama import shipment_stopped
 
@@ -189,7 +189,7 @@ def _payment_problem(state: GameState, faction: Faction, cost: int, ally: Factio
     if ally_pays > cost:
         return f"Your ally cannot pay {ally_pays} of a shipment costing {cost} spice."
     if ally is not None and ally_pays > state.faction(ally).spice:
-        return f"{faction_name(ally)} do not have {ally_pays} spice to pay toward your shipment."
+        return f"{faction_does(ally, 'do', start=True)} not have {ally_pays} spice to pay toward your shipment."
     own, have = cost - ally_pays, state.faction(faction).spice
     if own > have:
         share = f" (your share: {own})" if ally_pays else ""
@@ -346,7 +346,7 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     tokens_leave(state, territory_of(source), faction)  # betrayed tokens shipping out end the BT's wait
     move_tokens(state, faction, {source: action.tokens}, location, log)
-    log.public("shipped", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} from "
+    log.public("shipped", f"The Spacing Guild ships {action.tokens} token{'s' if action.tokens != 1 else ''} from "
                f"{location_label(source)} to {location_label(location)} {words} (A-23).", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens, cost=cost)
 
@@ -371,8 +371,8 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     pay(state, faction, cost, None, "A-23", "This shipment")
     tokens_leave(state, territory_of(source), faction)
     to_reserves(state, faction, source, action.tokens)
-    log.public("shipped_back", f"The Spacing Guild ship {action.tokens} token{'s' if action.tokens != 1 else ''} "
-               f"from {location_label(source)} back to their reserves for {cost} spice, paid to the bank (A-23).",
+    log.public("shipped_back", f"The Spacing Guild ships {action.tokens} token{'s' if action.tokens != 1 else ''} "
+               f"from {location_label(source)} back to its reserves for {cost} spice, paid to the bank (A-23).",
                faction=faction.value, from_location=source, tokens=action.tokens, cost=cost)
 
 

@@ -213,7 +213,7 @@ def devour_territory(state: GameState, territory: str, log: EventLog) -> None:
                        f"{location_label(location)}.", faction=faction.value, location=location, tokens=lost)
         advisors = kill_advisors(state, location)
         if advisors:
-            log.public("worm_losses", f"Shai-Hulud devours {advisors} Bene Gesserit advisors in "
+            log.public("worm_losses", f"Shai-Hulud devours {counted(advisors, 'Bene Gesserit advisor')} in "
                        f"{location_label(location)}.", faction=Faction.BENE_GESSERIT.value, location=location,
                        tokens=advisors, advisors=True)
         eaten = remove_spice(state, location)

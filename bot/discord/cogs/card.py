@@ -44,7 +44,7 @@ from engine.actions import (
     UseSpecialKarama,
 )
 from engine.anytime import LEADER, AnytimeKind
-from engine.karama import OWNER, Advantage
+from engine.karama import OWNER, Advantage, advantage_words
 from engine.names import counted
 
 if TYPE_CHECKING:
@@ -56,6 +56,15 @@ KARAMA, SPECIAL = AnytimeKind.KARAMA, AnytimeKind.SPECIAL_KARAMA
 
 def _owner(advantage: str) -> str:
     return OWNER[Advantage(advantage)].value
+
+
+def _readied_words(advantage: str) -> str:
+    """What a readied Karama will do, for its owner's receipt; an advantage the engine does not know is refused
+    before this is read."""
+    try:
+        return f"Karama readied: it cancels the next time {advantage_words(Advantage(advantage))}"
+    except ValueError:
+        return "Karama readied"
 
 
 def _after_colon(value: str) -> str:
@@ -91,7 +100,7 @@ class CardCog(commands.GroupCog, group_name="card", group_description="Play a Tr
         await submit_for_seat(self.bot, interaction, lambda f: UseKarama(faction=f, card=card_in(hand, card),
                                                                          against=parse_faction(against),
                                                                          advantage=advantage),
-                              f"Karama readied against {against} ({advantage})")
+                              _readied_words(advantage))
 
     @app_commands.command(name="storm-cards")
     @app_commands.describe(weather_control="Weather Control: how far the storm moves (0-10)",
