@@ -138,7 +138,7 @@ async def as_the_bot(room, monkeypatch, work, seconds: float) -> float:
     clock) and let `seconds` of virtual time pass; returns the virtual moment the work began."""
     began = []
 
-    async def deliver(gateway) -> int:
+    async def deliver(gateway, patience: float | None = None) -> int:
         if not began:
             began.append(room.env.backend.clock.elapsed)
             await work()
