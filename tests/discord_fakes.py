@@ -64,6 +64,7 @@ class FakeInteraction:
         self.app_permissions = app_permissions if app_permissions is not None else discord.Permissions(
             permissions_integer())
         self.command = SimpleNamespace(name=command_name, qualified_name=command_name) if command_name else None
+        self.extras: dict = {}  # discord.Interaction.extras: the bot's own notes on the interaction
         self.log: list = []
         self.response = FakeResponse(self.log)
         self.followup = FakeFollowup(self.log)

@@ -477,7 +477,8 @@ async def test_bt_23_a_traitor_reveal_is_announced_and_r_25_a_wrong_one_is_refus
     news = room.news(before)
     assert ("No Karama: Duncan Idaho goes to the tanks with the Atreides' 7 tokens in Arrakeen; the Bene Tleilaxu "
             "now control Arrakeen") in news["channel"]
-    assert f"{room.players[A].mention}: your shipment (your DM has it)." in news["channel"]  # set aside, now back
+    assert "**Your decision: your shipment" in news["atreides"]  # set aside, now asked again: the DM card calls
+    assert room.players[A].mention not in news["channel"]  # and nothing else does (issue 26 item 0)
     after = await room.env.bot.service.state_of(f"g{room.channel.id}")
     assert after.bt.controlled == ["Arrakeen"] and after.tokens_at(ARRAKEEN, A) == 0
 

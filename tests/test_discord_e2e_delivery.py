@@ -168,3 +168,16 @@ async def test_an_action_costs_no_get_and_edits_each_message_once(two_games):
     closed = next(m for m in game.players[A].user.dm_channel.history() if "Your decision: your traitor" in m.content)
     assert closed.content.endswith("**") and closed.components  # the closed card keeps its controls...
     assert all(item.disabled for row in closed.components for item in row.children)  # ...none of them live
+
+
+async def test_a_secret_action_that_leaves_the_board_as_it_was_costs_no_edit_of_it(two_games):
+    """Issue 24 (requests per turn): the status board is given again after every action; when an action changed
+    nothing the table sees (a standing order, secret), its text is the one shown, and no request is made."""
+    env, _, game, _ = two_games
+    asked = len(env.backend.http_requests)
+    ordered = await game.players[A].slash(game.channel, "me traitor-order", auto=True)
+    assert e2e.reply(ordered).startswith("Done:")
+    await deliver(env)
+    board = next(m for m in game.channel.history() if m.content.startswith("**Status"))
+    edits = [r.path for r in env.backend.http_requests[asked:] if r.method == "PATCH"]
+    assert not any(path.endswith(f"/messages/{board.id}") for path in edits)

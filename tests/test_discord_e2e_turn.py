@@ -543,7 +543,7 @@ async def test_a_15_the_harkonnen_decide_about_the_captured_leader_named_on_thei
 async def test_no_card_or_control_of_a_turn_decision_ever_reaches_the_channel(table):
     await card_of(table, auction(), A, PromptKind.BID)
     assert not any(message.components for message in table.channel.history())
-    assert f"{table.players[A].mention}: a bid (your DM has it)." in contents(table.channel)
+    assert not any(table.players[A].mention in text for text in contents(table.channel))  # the DM card is the call
 
 
 async def test_a_8_a_click_on_a_nexus_card_asked_again_meanwhile_answers_the_new_decision(table):

@@ -3,6 +3,7 @@ ephemerally, secrets only ever ephemeral. No login, no network."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -137,7 +138,7 @@ async def test_a_bid_from_an_unseated_member_is_refused_and_changes_nothing(runn
     play = cog(running, "PlayCog")
     stranger = itx(running, STRANGER)
     await play.bid.callback(play, stranger, amount=3)
-    assert stranger.log[0] == ("defer", None, True)
+    assert [kind for kind, *_ in stranger.log] == ["send"]  # one private answer, the interaction's first
     assert stranger.answers == [("Refused: You have no seat in this game; take a free one with /game join.", True)]
     assert await _actions(running) == []
 
@@ -326,18 +327,22 @@ async def test_the_tree_routes_renamed_options_to_the_action(running, monkeypatc
     async def followup(self, content=None, **kw):
         log.append(("followup", content, kw.get("ephemeral")))
 
+    async def send_message(self, content=None, **kw):
+        log.append(("send", content, kw.get("ephemeral")))
+        self._response_type = discord.InteractionResponseType.channel_message
+
     async def submit(game_id, user_id, action, **_):
         submitted.append((game_id, user_id, action))
         return Accepted(seq=9, events=[])
 
     monkeypatch.setattr(discord.InteractionResponse, "defer", defer)
     monkeypatch.setattr(discord.Webhook, "send", followup)
+    monkeypatch.setattr(discord.InteractionResponse, "send_message", send_message)
     monkeypatch.setattr(bot.service, "submit", submit)
     options = [{"name": "to", "type": 3, "value": "Arrakeen"}, {"name": "tokens", "type": 4, "value": 5},
                {"name": "from", "type": 3, "value": "Carthag"}]
     await bot.tree._call(discord.Interaction(data=_payload(USERS[A], "play", "ship", options), state=bot._connection))
-    assert log == [("defer", True),
-                   ("followup", "Done: ship 5 tokens from Carthag to Arrakeen (game version 9).", True)]
+    assert log == [("send", "Done: ship 5 tokens from Carthag to Arrakeen (game version 9).", True)]
     (game_id, user_id, action), = submitted
     assert (game_id, user_id, action.type, action.faction) == ("g55", USERS[A], "ship", A)
     assert (action.to_location, action.from_location, action.tokens) == ("Arrakeen", "Carthag", 5)
@@ -877,13 +882,34 @@ CASES = [
 async def test_each_player_command_applies_its_action(bot, case):
     await store_running_game(bot.service.store, case.position(), SEATS, channel_id=55)
     asked = await invoke(bot, case.command, SEATS[case.faction], **case.options)
-    assert asked.log[0] == ("defer", None, True)  # answered privately: choices may be secret
+    # answered privately (choices may be secret), in the interaction's first answer: one request
+    assert [kind for kind, *_ in asked.log] == ["send"]
     assert asked.answers == [(f"{case.answer} (game version 1).", True)]
     [stored] = await bot.service.store.actions("g55")
     action = json.loads(stored.action_json)
     assert action["type"] == case.stored and stored.actor == SEATS[case.faction]
     assert action["faction"] == case.faction.value
     assert {key: action[key] for key in case.fields} == case.fields
+
+
+async def test_an_action_that_outlasts_the_response_window_is_deferred_in_time_then_answered(bot, monkeypatch):
+    """Discord wants the first answer within 3 s: work that takes longer than RESPONSE_WINDOW is deferred
+    (privately) at the window's end, and its answer follows up; nothing is answered twice."""
+    from bot.discord import common
+
+    case = CASES[0]
+    await store_running_game(bot.service.store, case.position(), SEATS, channel_id=55)
+    submit = bot.service.submit
+
+    async def slow_submit(*args, **kwargs):
+        await asyncio.sleep(0.05)
+        return await submit(*args, **kwargs)
+
+    monkeypatch.setattr(common, "RESPONSE_WINDOW", 0.01)
+    monkeypatch.setattr(bot.service, "submit", slow_submit)
+    asked = await invoke(bot, case.command, SEATS[case.faction], **case.options)
+    assert [kind for kind, *_ in asked.log] == ["defer", "followup"] and asked.log[0][2] is True
+    assert asked.answers == [(f"{case.answer} (game version 1).", True)]
 
 
 def test_a_freshly_started_bot_has_a_rule_for_every_action():

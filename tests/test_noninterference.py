@@ -97,9 +97,9 @@ def test_the_harness_sees_a_view_that_shows_another_factions_spice(monkeypatch):
 
 
 def test_the_harness_sees_a_channel_post_that_tells_the_prediction(monkeypatch):
-    def leaky_messages(events, before, after, deadline_of=None, in_place=None):
+    def leaky_messages(events, before, after, deadline_of=None, in_place=None, dm_closed=()):
         told = f"The Bene Gesserit predicted {after.bg_prediction.faction.value} on turn {after.bg_prediction.turn}."
-        return [*original(events, before, after, deadline_of, in_place),
+        return [*original(events, before, after, deadline_of, in_place, dm_closed),
                 OutgoingMessage(recipient=Recipient(channel=True), text=told)]
 
     original = render.messages_for
@@ -113,9 +113,9 @@ def test_the_harness_sees_a_channel_post_that_tells_the_prediction(monkeypatch):
 
 
 def test_the_harness_sees_a_dm_that_tells_another_factions_hand(monkeypatch):
-    def leaky_messages(events, before, after, deadline_of=None, in_place=None):
+    def leaky_messages(events, before, after, deadline_of=None, in_place=None, dm_closed=()):
         told = "The Atreides hold " + ", ".join(after.faction(A).hand)
-        return [*original(events, before, after, deadline_of, in_place),
+        return [*original(events, before, after, deadline_of, in_place, dm_closed),
                 OutgoingMessage(recipient=Recipient(faction=H.value), text=told)]
 
     original = render.messages_for

@@ -18,7 +18,7 @@ in /game log and the export.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -111,8 +111,10 @@ def _segments(events: list[Event], before: GameState | None) -> list[_Segment]:
     return segments
 
 
-def feed_messages(events: list[Event], before: GameState | None, after: GameState) -> list[OutgoingMessage]:
-    """The channel's and the threads' messages for one action (or the start, `before` None)."""
+def feed_messages(events: list[Event], before: GameState | None, after: GameState,
+                  dm_closed: Collection[str] = ()) -> list[OutgoingMessage]:
+    """The channel's and the threads' messages for one action (or the start, `before` None). `dm_closed`: the
+    factions (values) the bot cannot DM, whose players are called in the turn's thread for each new decision."""
     messages: list[OutgoingMessage] = []
     if before is None and any(e.type == "game_created" for e in events):  # the start (not a resumed game)
         messages.append(_channel(f"**{SETUP_TITLE}.** The game begins; its setup, move by move, is in the thread "
@@ -127,7 +129,7 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
     for number, segment in enumerate(segments):
         messages += _segment_messages(segment, counted, ended=number < len(segments) - 1, board=board)
     messages += _counters(before, after)
-    calls = _calls(before, after)
+    calls = _calls(before, after, dm_closed)
     if calls:
         messages.append(_thread(after.turn, "\n".join(calls)))
     return messages
@@ -268,18 +270,20 @@ def asked_again(before: GameState | None, after: GameState) -> dict[str, str]:
             if p.id not in opened and (p.faction, p.kind) in closed}
 
 
-def _calls(before: GameState | None, after: GameState) -> list[str]:
-    """Each decision this action opened, its decider called by name once (not again when it is asked again); a
-    secret one says only that."""
+def _calls(before: GameState | None, after: GameState, dm_closed: Collection[str]) -> list[str]:
+    """Each decision this action opened for a player the bot cannot DM, its decider called by name once (not again
+    when it is asked again); a secret one says only that. A player the bot can DM is called by the card itself
+    (Discord notifies a DM): a mention here too would be a second notification for one decision (issue 26 item 0),
+    and the status board shows whom the table waits on."""
     already = {p.id for p in before.prompts} if before is not None else set()
     already |= asked_again(before, after).keys()
     calls = []
     for prompt in after.prompts:
-        if prompt.id in already:
+        if prompt.id in already or prompt.faction.value not in dm_closed:
             continue
         what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
-        what += " (your DM has it)"
-        calls.append(f"{mention(prompt.faction.value)}: {what}.")
+        calls.append(f"{mention(prompt.faction.value)}: {what} (your DMs are closed to the bot: /me prompts shows "
+                     "it).")
     return calls
 
 

@@ -78,12 +78,13 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
 
 def messages_for(events: list[Event], before: GameState | None, after: GameState,
                  deadline_of: DeadlineOf | None = None, in_place: dict[str, str] | None = None,
-                 ) -> list[OutgoingMessage]:
+                 dm_closed: Collection[str] = ()) -> list[OutgoingMessage]:
     """An action's messages: the channel's story and the turn thread's detail (bot/app/feed.py), each faction's
     private news by DM, and a decision card for each decision the action opened; one asked again of a faction
-    that did not answer it (`in_place`: new id -> old) takes the place of its old card."""
+    that did not answer it (`in_place`: new id -> old) takes the place of its old card. `dm_closed`: the factions
+    the bot cannot DM (feed_messages)."""
     in_place = in_place or {}
-    messages = feed_messages(events, before, after)
+    messages = feed_messages(events, before, after, dm_closed)
     for faction in after.factions:
         private = [e.message for e in events if not e.public and faction in e.audience]
         news = [line for line in private if not line.startswith(BY_STANDING_ORDER)]
@@ -104,13 +105,14 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
 
 
 def action_messages(events: list[Event], before: GameState, action: Action, after: GameState,
-                    deadline_of: DeadlineOf | None = None, due: DeadlineOf | None = None) -> list[OutgoingMessage]:
+                    deadline_of: DeadlineOf | None = None, due: DeadlineOf | None = None,
+                    dm_closed: Collection[str] = ()) -> list[OutgoingMessage]:
     """Everything the bot sends for one action (GameService.submit): its messages, the closing line of each card
     whose decision it closed, the status board, and at the end what was secret."""
     # a decision asked again under its decider's eyes, as they answered, gets a new card under their receipt
     in_place = {new: old for new, old in asked_again(before, after).items()
                 if not _answered(action, before.prompt(old))}
-    outbox = messages_for(events, before, after, deadline_of, in_place) + closing_messages(
+    outbox = messages_for(events, before, after, deadline_of, in_place, dm_closed) + closing_messages(
         before, after, action, replaced=set(in_place.values()))
     outbox.append(status_board(after, due))
     if after.phase == Phase.ENDED:

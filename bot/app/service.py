@@ -436,12 +436,13 @@ class GameService:
             if row.seq == 0:
                 state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
                 outbox = [status_opening(state, self._deadline_of(row))] + messages_for(
-                    events, None, state, self._deadline_of(row))
+                    events, None, state, self._deadline_of(row), dm_closed=unreachable)
             else:  # an imported game: its decisions still open are called again
                 state = _state(row)
                 outbox = [_to_table(f"The game resumes at version {row.seq} (turn {state.turn}, "
                                     f"{state.phase.value.replace('_', ' ')}).")] + messages_for(
-                    [], None, state, self._deadline_of(row)) + [status_opening(state, self._deadline_of(row))]
+                    [], None, state, self._deadline_of(row), dm_closed=unreachable) + [
+                    status_opening(state, self._deadline_of(row))]
             outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
                                  "members; until then they use /me prompts.") for f in unreachable]
             outbox.append(_lobby_edit(setup, row.seats, row.settings, started=True))
@@ -537,7 +538,7 @@ class GameService:
             # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
             # not wait on has none there, but its deadline
             outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
-                                     due)
+                                     due, dm_closed=row.settings.get("unreachable", ()))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:

@@ -3,7 +3,9 @@ moderator check, and turning service refusals into ephemeral answers."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Protocol
 
@@ -28,13 +30,35 @@ class GameBot(Protocol):
     def wake_outbox(self) -> None: ...
 
 
+# Discord wants an interaction's first answer within 3 seconds ("Receiving and Responding": "you must send an
+# initial response within 3 seconds of receiving the event"); work that ends sooner than this is answered in that
+# first answer (one request), longer work is deferred first and followed up (two).
+RESPONSE_WINDOW = 2.0
+_ANSWERING = "mentat_answering"  # Interaction.extras: the lock that keeps a deferral and an answer from crossing
+
+
 async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
     """Reply, or follow up when the interaction was already answered or deferred. Nobody is pinged."""
     text = text if len(text) <= 2000 else text[:1990] + "\n…"
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+    async with interaction.extras.get(_ANSWERING) or contextlib.nullcontext():
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+
+
+async def answer_in_time(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """Run `work`, which answers the interaction (`answer`): in the interaction's first answer when it ends within
+    RESPONSE_WINDOW, as nearly every action does (one request instead of a deferral and a follow-up); else the
+    interaction is deferred (privately, "thinking") at the window's end and `work`'s answer follows up."""
+    lock = interaction.extras.setdefault(_ANSWERING, asyncio.Lock())
+    running = asyncio.ensure_future(work)
+    finished, _ = await asyncio.wait({running}, timeout=RESPONSE_WINDOW)
+    if not finished:
+        async with lock:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+    await running
 
 
 @asynccontextmanager
@@ -95,13 +119,15 @@ async def require_moderator(service: GameService, interaction: discord.Interacti
 
 async def submit_for_seat(bot: GameBot, interaction: discord.Interaction, build: Callable[[Faction], Action],
                           done: str | None = None) -> None:
-    """Defer (ephemerally), build the caller's action for their seat, submit it, and answer: what every
+    """Build the caller's action for their seat, submit it, and answer (`answer_in_time`): what every
     /play, /card and /bt command does. The answer says what was done: `done`, or else the action in the words
     of its decision card's "You answered" (bot/app/action_words.py)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    async with refusals(interaction):
-        game = await game_here(bot.service, interaction)
-        action = build(seat_of(game, interaction.user.id))
-        accepted = await bot.service.submit(game.game_id, interaction.user.id, action, key=str(interaction.id))
-        bot.wake_outbox()
-        await answer(interaction, f"Done: {done or WORDS[type(action)](action)} (game version {accepted.seq}).")
+    async def submitted() -> None:
+        async with refusals(interaction):
+            game = await game_here(bot.service, interaction)
+            action = build(seat_of(game, interaction.user.id))
+            accepted = await bot.service.submit(game.game_id, interaction.user.id, action, key=str(interaction.id))
+            bot.wake_outbox()
+            await answer(interaction, f"Done: {done or WORDS[type(action)](action)} (game version {accepted.seq}).")
+
+    await answer_in_time(interaction, submitted())

@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from bot.app.ports import GameRecordRow
-from bot.discord.common import GameBot, answer, refusals
+from bot.discord.common import GameBot, answer, answer_in_time, refusals
 from bot.discord.errors import reported
 from bot.discord.form_core import (
     EARLIER,
@@ -127,18 +127,20 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint, self.item.label)
-        if opened is None:
-            return
-        row, form = opened
-        # the same button on the card of the decision asked again may stand at another place
-        index = (self.index if self.fingerprint in (None, form.fingerprint)
-                 else _button_labels(form).index(self.item.label))
-        if not form.one_click or index >= len(form.fields[0].choices):
-            await answer(interaction, CLOSED)
-            return
-        await _submit(interaction, row, form, lambda: form.action([index]), lambda: self.item.label)
+        async def work() -> None:
+            opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint, self.item.label)
+            if opened is None:
+                return
+            row, form = opened
+            # the same button on the card of the decision asked again may stand at another place
+            index = (self.index if self.fingerprint in (None, form.fingerprint)
+                     else _button_labels(form).index(self.item.label))
+            if not form.one_click or index >= len(form.fields[0].choices):
+                await answer(interaction, CLOSED)
+                return
+            await _submit(interaction, row, form, lambda: form.action([index]), lambda: self.item.label)
+
+        await answer_in_time(interaction, work())
 
 
 class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -192,18 +194,20 @@ class AmountModal(LastingModal):
 
     @classmethod
     async def answer(cls, interaction: discord.Interaction[Any], match: re.Match[str], typed: dict[str, str]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        opened = await _open_form(interaction, match["game"], match["prompt"], match["fp"])
-        if opened is None:
-            return
-        row, form = opened
-        amount = _amount_of(form, None if match["shortcut"] == "-" else int(match["shortcut"]))
-        if amount is None or AMOUNT_INPUT not in typed:
-            await answer(interaction, CLOSED)
-            return
-        text = typed[AMOUNT_INPUT]
-        await _submit(interaction, row, form, lambda: amount.action(form.prompt.faction, text),
-                      lambda: f"{amount.label}: {text.strip()}")
+        async def work() -> None:
+            opened = await _open_form(interaction, match["game"], match["prompt"], match["fp"])
+            if opened is None:
+                return
+            row, form = opened
+            amount = _amount_of(form, None if match["shortcut"] == "-" else int(match["shortcut"]))
+            if amount is None or AMOUNT_INPUT not in typed:
+                await answer(interaction, CLOSED)
+                return
+            text = typed[AMOUNT_INPUT]
+            await _submit(interaction, row, form, lambda: amount.action(form.prompt.faction, text),
+                          lambda: f"{amount.label}: {text.strip()}")
+
+        await answer_in_time(interaction, work())
 
 
 class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -236,8 +240,8 @@ class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
         if shortcut.amount is not None:
             await interaction.response.send_modal(AmountModal(self.game_id, form, self.index))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await _submit(interaction, row, form, lambda: shortcut.action(form.prompt.faction), lambda: shortcut.label)
+        await answer_in_time(interaction, _submit(interaction, row, form, lambda: shortcut.action(form.prompt.faction),
+                                                  lambda: shortcut.label))
 
 
 def shortcut_label(shortcut: Shortcut) -> str:
@@ -338,16 +342,18 @@ class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
-        if opened is None:
-            return
-        row, form = opened
-        draft = Draft.decode(self.draft_text, form)
-        if draft is None:
-            await answer(interaction, CLOSED)
-            return
-        await _submit(interaction, row, form, lambda: form.action(draft.chosen), lambda: form.summary(draft.chosen))
+        async def work() -> None:
+            opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fp)
+            if opened is None:
+                return
+            row, form = opened
+            draft = Draft.decode(self.draft_text, form)
+            if draft is None:
+                await answer(interaction, CLOSED)
+                return
+            await _submit(interaction, row, form, lambda: form.action(draft.chosen), lambda: form.summary(draft.chosen))
+
+        await answer_in_time(interaction, work())
 
 
 def form_menu(form: Form, draft: Draft, field_index: int, custom_id: str) -> discord.ui.Select:

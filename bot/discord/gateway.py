@@ -302,6 +302,8 @@ class DiscordGateway:
                                              allowed_mentions=NO_MENTIONS))
             return message.edit_ref
         if message.replace:
+            if message.edit_of != LOBBY_KEY and posted.content == text[:MESSAGE_LIMIT]:
+                return message.edit_ref  # a board the action left as it was: nothing to change
             renewed = {"view": lobby_view(game)} if message.edit_of == LOBBY_KEY else {}  # the seats still free
             self._remember(await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS, **renewed))
             return message.edit_ref
