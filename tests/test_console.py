@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.app.decision_cards import CARD_HEADING
+from bot.app.render import without_own_choice_echoes
 from bot.app.service import GameService
 from bot.console.__main__ import main as console_main
 from bot.console.gateway import CHANNEL_PREFIX, CLOSED_PREFIX, ConsoleGateway
@@ -23,7 +24,7 @@ from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import faction_name, leader_name
 from engine.options import GameSetup
-from engine.record import replay
+from engine.record import replay, replay_steps
 
 A, F, BT = Faction.ATREIDES, Faction.FREMEN, Faction.BENE_TLEILAXU
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,10 +110,14 @@ async def test_every_inbox_matches_the_engines_private_events_exactly(played):
     store = played.console.service.store
     row = await store.load_game("g1")
     actions = [parse_action(a.action_json) for a in await store.actions("g1")]
-    _, events = replay(GameSetup.model_validate_json(row.setup_json), actions)
+    steps = list(replay_steps(GameSetup.model_validate_json(row.setup_json), actions))
+    events = [e for step in steps for e in step.events]
+    # what the actor reads where they acted (their answer restated to them alone) is not DMed to them again
+    told = steps[0].events + [e for step, action in zip(steps[1:], actions, strict=True)
+                              for e in without_own_choice_echoes(step.events, action)]
     public = {e.message for e in events if e.public}
     for faction in (A, F, BT):
-        mine = {e.message for e in events if not e.public and faction in e.audience}
+        mine = {e.message for e in told if not e.public and faction in e.audience}
         texts = played.console.gateway.inboxes[faction.value]
         received = {line for text in texts if not text.startswith((CARD_HEADING, CLOSED_PREFIX))
                     for line in text.splitlines()}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.decision_cards import CARD_HEADING
+from bot.app.render import without_own_choice_echoes
 from bot.console.demo import BT_OPTIONS, options_text
 from bot.console.demo import main as demo_main
 from bot.console.gateway import CLOSED_PREFIX
@@ -20,7 +21,7 @@ from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import Phase
 from engine.names import faction_name
-from engine.record import load_record, replay
+from engine.record import load_record, replay, replay_steps
 
 TURNS = 2
 
@@ -95,12 +96,16 @@ def test_the_demo_writes_the_channel_the_inboxes_the_game_and_a_map_per_turn(dem
 def test_each_inbox_holds_its_own_secrets_and_no_other_factions(demo):
     out, _, _ = demo
     record = load_record(out / "game.json")
-    _, events = replay(record.setup, record.actions)
+    steps = list(replay_steps(record.setup, record.actions))
+    events = [e for step in steps for e in step.events]
+    # what the actor reads where they acted (their answer restated to them alone) is not DMed to them again
+    told = steps[0].events + [e for step, action in zip(steps[1:], record.actions, strict=True)
+                              for e in without_own_choice_echoes(step.events, action)]
     public = {e.message for e in events if e.public}
     owners = _prompt_owners(record)
     for faction in Faction:
         cards, received = _cards_and_lines(out / f"dm-{faction.value}.txt")
-        mine = {e.message for e in events if not e.public and faction in e.audience}
+        mine = {e.message for e in told if not e.public and faction in e.audience}
         assert received == mine, faction
         others = {e.message for e in events if not e.public and faction not in e.audience} - mine - public
         assert not received & others, faction

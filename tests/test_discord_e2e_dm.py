@@ -192,9 +192,9 @@ async def test_bt_20_a_mark_made_by_dm_click_after_a_revival_stays_the_bts_secre
     await deliver(env)
     assert (await env.bot.service.state_of(game_id)).bt.marked == [DUNCAN]
     news = room.news(before)
-    # only the BT's DM says that Duncan Idaho is now their traitor: not the channel, not the other players
-    assert "Duncan Idaho" in news["bene_tleilaxu"]
-    assert news["channel"] == news["atreides"] == news["harkonnen"] == ""
+    # only the BT's card says that they marked Duncan Idaho (no DM repeats it): not the channel, not the others
+    assert dm_for(carol, window.id).content.endswith("**You answered: mark Duncan Idaho as your traitor.**")
+    assert news["channel"] == news["atreides"] == news["harkonnen"] == news["bene_tleilaxu"] == ""
 
 
 async def test_a_closed_decisions_card_says_how_it_closed_and_its_controls_are_disabled(room):

@@ -104,6 +104,24 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
     return messages
 
 
+# Private events that only restate the actor's own choice ("You dialed 3 for the storm."): the actor already reads
+# it where they made it (the card's "You answered: ...", the command's or the panel's "Done: ..."), so a DM of it
+# would only notify them of what they just did. Told to anyone else, or made by a standing order, they are news.
+OWN_CHOICE_ECHOES = frozenset({
+    "storm_dialed", "storm_cards_chosen", "traitor_chosen", "plan_submitted", "karama_window_answered",
+    "traitor_answer", "bt_traitor_marked", "bt_mark_declined", "bt_ally_revival_answer", "karama_readied",
+    "special_karama_readied", "traitor_order", "storm_card_order_set", "spice_win_order_set", "revival_order_set",
+    "outbid_order_set", "nexus_order_set", "guild_timing_order_set", "bid_order_set", "ally_revival_order_set",
+    "advisor_order_set"})
+
+
+def without_own_choice_echoes(events: list[Event], action: Action) -> list[Event]:
+    """The events without those that only restate the actor's own choice to the actor (OWN_CHOICE_ECHOES)."""
+    actor = action.faction if isinstance(action, PlayerAction) else None
+    return [e for e in events if not (e.type in OWN_CHOICE_ECHOES and e.audience == (actor,)
+                                      and not e.message.startswith(BY_STANDING_ORDER))]
+
+
 def action_messages(events: list[Event], before: GameState, action: Action, after: GameState,
                     deadline_of: DeadlineOf | None = None, due: DeadlineOf | None = None,
                     dm_closed: Collection[str] = ()) -> list[OutgoingMessage]:
@@ -112,7 +130,8 @@ def action_messages(events: list[Event], before: GameState, action: Action, afte
     # a decision asked again under its decider's eyes, as they answered, gets a new card under their receipt
     in_place = {new: old for new, old in asked_again(before, after).items()
                 if not _answered(action, before.prompt(old))}
-    outbox = messages_for(events, before, after, deadline_of, in_place, dm_closed) + closing_messages(
+    outbox = messages_for(without_own_choice_echoes(events, action), before, after, deadline_of, in_place,
+                          dm_closed) + closing_messages(
         before, after, action, replaced=set(in_place.values()))
     outbox.append(status_board(after, due))
     if after.phase == Phase.ENDED:
