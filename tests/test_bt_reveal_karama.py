@@ -322,7 +322,7 @@ def test_bt_51_decisions_set_aside_by_the_window_are_told_paused_not_answered():
     last = STAND[-1]
     back, events = apply(after, last)
     texts = [m.text for m in action_messages(events, after, last, back)]
-    assert "Storm dials (asked again after the Karama window): 2 still to answer (" in "\n".join(texts)
+    assert "Storm dials (asked again after the Karama window): asked of 2 (" in "\n".join(texts)
 
 
 def cards_and_closings(state, action):

@@ -85,7 +85,7 @@ async def test_the_channel_shows_the_setup_and_the_phases(played):
     channel = "\n".join(_channel(played.lines))
     for announcement in ("A game of Dune is open: Atreides, Fremen, Bene Tleilaxu.",
                          "A game of Dune begins with Atreides, Fremen, Bene Tleilaxu",
-                         "Traitor picks: 1 still to answer (Fremen).", "Traitor picks: all answered.",
+                         "Traitor picks: asked of 2 (Atreides, Fremen)", "Traitor picks: all answered.",
                          "Setup is complete", "**Turn 1 · Storm.**", "**Turn 1 · Spice blow.**",
                          "**Turn 1 · Bidding.**", "**Turn 2 · Storm.**"):
         assert announcement in channel

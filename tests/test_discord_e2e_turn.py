@@ -83,7 +83,8 @@ async def test_a_1_the_storm_dial_card_gives_the_range_and_what_the_dial_does(ta
     assert reply(clicked).startswith("Done: 7")
     await deliver(table.env)
     counter = next(text for text in contents(table.channel) if text.startswith("Storm dials:"))
-    assert counter == f"Storm dials: 1 still to answer ({faction_name(next(f for f in (A, H) if f != dialer))})."
+    asked = "Storm dials: asked of 2 ({}); the status board shows who is still to answer."  # not edited until both dial
+    assert counter in (asked.format("Atreides, Harkonnen"), asked.format("Harkonnen, Atreides"))
     assert "7" not in news(table, before) + counter
 
 

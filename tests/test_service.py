@@ -294,7 +294,11 @@ async def test_the_public_log_shows_what_the_table_saw_and_no_secret(running):
     shown = gateway.channel + gateway.threads  # the channel's story and the turn's thread
     assert "Admin mod corrected the Atreides' spice (table error)." in shown
     assert "Admin mod paused the game (lunch)." in shown
-    assert "Traitor picks: 2 still to answer (Atreides, Fremen)." in shown  # answers counted, not told one by one
+    # the window's post says whom it asked and nothing more until all have answered (the status board is the count)
+    assert ("Traitor picks: asked of 2 (Atreides, Fremen); the status board shows who is still to answer."
+            in shown)
+    assert "The Atreides chose a traitor." not in shown and "Traitor picks: all answered." not in shown
+    assert "Waiting for: Fremen (a secret decision)." in gateway.status
     assert not any(leader_name(chosen) in text for text in shown + [gateway.status])
     assert await service.public_log(game, 2) == log[-2:]
     with pytest.raises(NotAllowed, match="1 to 500 entries, not 0"):

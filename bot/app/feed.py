@@ -7,9 +7,10 @@ the channel keeps a post per phase that grows as the phase runs, the turn's map,
   spice blown, the cards sold, shipments, moves and revivals, battle results, spice collected, Karama, alliances,
   corrections) are added to the phase's post as they happen; after the battles the map is posted again.
 - The turn's thread gets every public event, an action's in one post; the auction of one card is one post
-  edited as the bids come in; a window asked of several factions is one counter ("Storm cards: 4 still to
-  answer.") edited as they answer; and each decision that opens calls its decider by name (a secret one says
-  only "a secret decision").
+  edited as the bids come in; a window asked of several factions is one post ("Storm cards: asked of ...") that
+  says "all answered" once the last has answered (who is still to answer is on the status board, which every
+  action replaces: an edit of this post too at each answer would be a second request saying the same, issue 24);
+  and a decision opened for a player whose DMs are closed to the bot calls them by name.
 - The status board: one pinned channel post, replaced after every action, says where the game stands.
 
 Built from public events and the table's view only: nothing here can carry a secret. Every public event is still
@@ -213,9 +214,9 @@ def _by_window(state: GameState | None) -> dict[tuple[PromptKind, int], list[Pro
 
 
 def _counters(before: GameState | None, after: GameState) -> list[OutgoingMessage]:
-    """A window of several decisions (a storm-card window, both battle plans...) is one counter in the thread,
-    created when it opens and replaced as its deciders answer: how many are still to answer and whom the table
-    waits for (public: the view's awaited). A decision alone has no counter (its update then changes nothing).
+    """A window of several decisions (a storm-card window, both battle plans...) is one post in the thread,
+    created when it opens (whom it asks: public, the view's awaited) and replaced once all have answered; who is
+    still to answer meanwhile is on the status board. A decision alone has no post (its answer is told as it is).
     A window set aside by a Karama window (BT-51) is told paused, and asked again once that closes."""
     was, now = _by_window(before), _by_window(after)
     paused = paused_ids(after)
@@ -228,9 +229,9 @@ def _counters(before: GameState | None, after: GameState) -> list[OutgoingMessag
                                     key=_counter_key(window)))
     for window, prompts in was.items():
         remaining = now.get(window, [])
-        if window[0] in WINDOWS and len(remaining) < len(prompts):
-            text = (_paused_text(window[0]) if any(p.id in paused for p in prompts)
-                    else _counter_text(window[0], remaining))
+        is_paused = any(p.id in paused for p in prompts)
+        if window[0] in WINDOWS and len(remaining) < len(prompts) and (is_paused or not remaining):
+            text = _paused_text(window[0]) if is_paused else f"{WINDOWS[window[0]]}: all answered."
             messages.append(OutgoingMessage(recipient=Recipient(channel=True, thread=turn_key(after.turn)),
                                             text=text, edit_of=_counter_key(window), replace=True))
     return messages
@@ -245,12 +246,10 @@ def _counter_key(window: tuple[PromptKind, int]) -> str:
     return f"count:{window[0].value}:{window[1]}"
 
 
-def _counter_text(kind: PromptKind, remaining: list[Prompt], *, again: bool = False) -> str:
+def _counter_text(kind: PromptKind, asked: list[Prompt], *, again: bool = False) -> str:
     what = WINDOWS[kind] + (" (asked again after the Karama window)" if again else "")
-    if not remaining:
-        return f"{what}: all answered."
-    waiting = ", ".join(faction_name(p.faction) for p in remaining)
-    return f"{what}: {len(remaining)} still to answer ({waiting})."
+    return (f"{what}: asked of {len(asked)} ({', '.join(faction_name(p.faction) for p in asked)}); the status board "
+            "shows who is still to answer.")
 
 
 def _paused_text(kind: PromptKind) -> str:
