@@ -43,6 +43,46 @@ DECISION_NAMES: dict[PromptKind, str] = {
     PromptKind.BT_ALLY_REVIVAL: "free revival for your ally",
 }
 
+# A kind of decision as a noun a label puts before "decisions" ("battle plan decisions", for a deadline).
+DECISION_TOPICS: dict[PromptKind, str] = {
+    PromptKind.TRAITOR_PICK: "traitor pick",
+    PromptKind.BG_PREDICTION: "Bene Gesserit prediction",
+    PromptKind.BT_TRAPS: "Bene Tleilaxu setup trap",
+    PromptKind.STARTING_PLACEMENT: "starting placement",
+    PromptKind.STORM_DIAL: "storm dial",
+    PromptKind.NEXUS: "Nexus alliance",
+    PromptKind.WORM_RIDE: "worm ride",
+    PromptKind.BID: "bid",
+    PromptKind.REVIVAL: "revival",
+    PromptKind.SHIPMENT: "shipment",
+    PromptKind.MOVEMENT: "move",
+    PromptKind.SPIRITUAL_ADVISOR: "spiritual advisor",
+    PromptKind.BATTLE_CHOICE: "battle choice",
+    PromptKind.PRESCIENCE: "prescience question",
+    PromptKind.PRESCIENCE_ANSWER: "prescience answer",
+    PromptKind.VOICE: "Voice",
+    PromptKind.BATTLE_PLAN: "battle plan",
+    PromptKind.TRAITOR_CALL: "traitor call",
+    PromptKind.STORM_CARDS: "storm card",
+    PromptKind.TRUTHTRANCE: "Truthtrance answer",
+    PromptKind.BT_ATTACK: "Bene Tleilaxu leader attack",
+    PromptKind.BT_MARK: "Bene Tleilaxu traitor mark",
+    PromptKind.BT_REVEAL_WINDOW: "Bene Tleilaxu traitor reveal",
+    PromptKind.BT_TRAPS_AND_GIFTS: "Bene Tleilaxu trap and gift",
+    PromptKind.WORM_PLACEMENT: "worm placement",
+    PromptKind.GUILD_TIMING: "Guild timing",
+    PromptKind.HAND_SWAP: "Harkonnen card return",
+    PromptKind.LEADER_CAPTURE: "captured leader",
+    PromptKind.BT_IMPAIRMENT: "trap impairment",
+    PromptKind.BT_REVEAL_KARAMA: "Karama against a reveal",
+    PromptKind.BT_ALLY_REVIVAL: "ally free revival",
+}
+
+
+def decision_topic(kind: PromptKind) -> str:
+    """The kind of decision as a label's noun ("battle plan", "Nexus alliance")."""
+    return DECISION_TOPICS[kind]
+
 
 def decision_name(kind: PromptKind) -> str:
     """The decision as its decider reads it ("your shipment")."""

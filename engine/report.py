@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.events import Event
-from engine.names import faction_name, location_label
+from engine.names import faction_name, location_label, table_decision_name
 from engine.views import PlayerView
 
 
@@ -37,6 +37,7 @@ def table_report(view: PlayerView, events: list[Event]) -> str:
         lines.append(f"Bene Tleilaxu spice in open view (BT-27): {view.bt_open_spice}.")
     if view.awaiting:
         lines.append("Waiting for: " + ", ".join(
-            f"{faction_name(a.faction)} ({a.kind.value.replace('_', ' ')})" for a in view.awaiting
+            f"{faction_name(a.faction)} ({'a secret decision' if a.secret else table_decision_name(a.kind)})"
+            for a in view.awaiting
         ) + ".")
     return "\n".join(lines)

@@ -390,17 +390,23 @@ def test_the_example_script_plays_a_bt_game_to_its_end_and_no_inbox_holds_anothe
 
 def test_a_15_a_14_both_fronts_show_the_fremen_forecast_and_a_readied_special_karama():
     """Every secret of a faction's own view reaches its owner on both fronts (one list: bot.app.render)."""
+    from bot.app.anytime_words import special_order_words
     from bot.console.text import format_view
     from bot.discord.text import secrets_text
     from engine.model import SpecialKaramaOrder
+    G, H = Faction.GUILD, Faction.HARKONNEN
     from engine.views import view
     from tests.conftest import ready_game
 
     fremen = view(ready_game((A, F), seed=3), F)
-    worm = SpecialKaramaOrder(faction=F, card="karama_1", power="worm", territory="Funeral Plain")
+    worm = SpecialKaramaOrder(faction=F, card="karama_1", power="fremen_worm", territory="Funeral Plain")
     mine = fremen.model_copy(update={"own": fremen.own.model_copy(update={"storm_forecast": 4,
                                                                          "special_karama_orders": [worm]})})
     assert "The storm next turn: moves 4 sectors (weather)" in secrets_text(mine)
-    assert "Special Karama readied: worm" in secrets_text(mine)
+    worm_words = "Shai-Hulud in Funeral Plain at the end of the next spice blow (A-14)"
+    assert f"Special Karama readied: {worm_words}" in secrets_text(mine)
     assert "  the storm next turn: moves 4 sectors (weather)" in format_view(mine)
-    assert "  special Karama readied: worm" in format_view(mine)
+    assert f"  special Karama readied: {worm_words}" in format_view(mine)
+    stop = SpecialKaramaOrder(faction=G, card="karama_1", power="stop_shipment", target=H)
+    assert special_order_words(stop) == ("the Harkonnen's next shipment from off-planet stopped, not made and not "
+                                         "paid (A-14)")

@@ -184,7 +184,7 @@ async def test_at_expiry_the_default_is_applied_logged_by_actor_0_and_announced(
     forced = [parse_action(action.action_json) for action in stored]
     assert all(isinstance(action, ForceDefault) and action.admin == "deadline" for action in forced)
     assert {action.prompt_id for action in forced} == {open_prompts[A].id, open_prompts[F].id}
-    assert forced[0].reason == "the traitor pick deadline passed"
+    assert forced[0].reason == "the deadline of the traitor pick passed"
     state = await service.state_of(game)
     for faction in (A, F):  # the default keeps the strongest enemy leader
         enemies = [leader for leader in open_prompts[faction].options if data.leader(leader).faction != faction]
@@ -697,9 +697,9 @@ async def test_a_default_the_rules_refuse_is_logged_told_to_the_moderator_once_a
     assert game in warning.getMessage() and PICKS[A] in warning.getMessage() and secret in warning.getMessage()
     sent = await drain(service)
     told = [text for faction, text in sent if faction is None and "refuse" in text]
-    assert told == ["<@999>, moderators: the deadline of Atreides's decision (a secret decision) passed, but the "
-                    "rules refuse its default in this position (the bot's log has why). It stays open until Atreides "
-                    "answer it; a moderator may correct the game (/admin)."]
+    assert told == ["<@999>, moderators: the deadline of the Atreides' decision (a secret decision) passed, but the "
+                    "rules refuse its default in this position (the bot's log has why). It stays open until the "
+                    "Atreides answer it; a moderator may correct the game (/admin)."]
     assert not any(secret in text for _, text in sent)  # the reason may name a secret: the log alone has it
 
     attempts = tried.count(atreides.id)

@@ -253,7 +253,7 @@ async def test_a_13_the_traitor_call_names_the_leader_and_offers_a_call_only_to_
     assert facts(text)[:2] == [
         "The plans in Arrakeen are revealed: the Harkonnen are led by Feyd-Rautha (strength 6).",
         "You hold his traitor card. Calling him wins the battle outright: your side loses nothing, he dies, the "
-        "Harkonnen lose every token there and the cards they played, and you receive his strength in spice (A-13)."]
+        "Harkonnen lose every token there and the cards played with him, and you receive his strength in spice (A-13)."]
     assert buttons == ["Call traitor: Feyd-Rautha", "No traitor call"]
     text, buttons = await every_button(arena, state, H, PromptKind.TRAITOR_CALL)
     assert "The plans in Arrakeen are revealed: the Atreides are led by Duncan Idaho (strength 2)." in facts(text)

@@ -150,7 +150,7 @@ async def test_a_reminder_calls_the_awaited_player_by_name_and_pings_only_them_t
     """The traitor pick alone gets a 4-second deadline: the reminder at 2 s, the default at 4 s."""
     alice, carol = table.players[A], table.players[BT]
     set_to = await alice.slash(table.channel, "admin deadline", hours=4 / 3600, kind="traitor_pick")
-    assert reply(set_to) == "Deadline for traitor pick decisions: 0.00111111 h."
+    assert reply(set_to) == "Deadline for traitor pick decisions: 4 s."
     await deliver(table.env)
     assert "Admin alice set the deadline of traitor pick decisions to 4 s." in e2e.contents(table.channel)
     before, dms = len(table_posts(table)), table.screens()

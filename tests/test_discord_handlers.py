@@ -350,6 +350,7 @@ async def test_the_tree_routes_renamed_options_to_the_action(running, monkeypatc
 
 async def test_admin_deadline_sets_the_games_deadlines(running):
     """/admin deadline stores what the drain loop's tick applies (tests/test_deadlines.py covers the tick)."""
+    from bot.discord.cogs.admin import deadline_kinds
     admin = cog(running, "AdminCog")
     player = itx(running, USERS[A])
     await admin.deadline.callback(admin, player, hours=24)
@@ -357,6 +358,10 @@ async def test_admin_deadline_sets_the_games_deadlines(running):
     moderator = itx(running, MODERATOR, manage_guild=True)
     await admin.deadline.callback(admin, moderator, hours=12, kind="bid")
     assert moderator.answers == [("Deadline for bid decisions: 12 h.", True)]
+    offered = await deadline_kinds(moderator, "nex")  # issue 25 item 12: words
+    assert [(c.name, c.value) for c in offered] == [("Nexus alliance decisions", "nexus")]
+    by_key = await deadline_kinds(moderator, "bt_traps_and")
+    assert [(c.name, c.value) for c in by_key] == [("Bene Tleilaxu trap and gift decisions", "bt_traps_and_gifts")]
     # over the pace /game new gave the game (daily): the bid's deadline alone changes
     assert (await running.service.store.load_game("g55")).settings["deadlines"] == \
         {**pace_deadlines(Pace.DAILY), "bid": 12 * 3600}

@@ -11,7 +11,7 @@ from engine.actions import Bid, GuildTiming, MarkBtTraitor
 from engine.autoplay import play_until_stuck
 from engine.ids import Faction
 from engine.model import Phase, Prompt, PromptKind
-from engine.names import faction_does, faction_possessive, factions_list
+from engine.names import faction_does, faction_name, faction_possessive, factions_list
 from engine.rng import Rng
 from engine.views import view
 from tests.conftest import BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused, start
@@ -54,7 +54,7 @@ def test_a_13_calling_a_traitor_says_the_emperor_loses_every_token_there():
                     detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen"}, opened_at=0)
     facts = build_card(view(state, H), prompt, None, None).facts
     assert ("You hold his traitor card. Calling him wins the battle outright: your side loses nothing, he dies, the "
-            "Emperor loses every token there and the cards they played") in facts[1]
+            "Emperor loses every token there and the cards played with him") in facts[1]
 
 
 def test_a_26_the_prescience_card_says_the_emperor_holds_their_cards():
@@ -96,3 +96,18 @@ def test_an_owned_decision_asked_of_another_faction_is_refused_in_the_one_gramma
         "[A-15] Only the Spacing Guild chooses when to take its shipment-and-movement turn.")
     assert str(refused(state, MarkBtTraitor(faction=A, leader=None))) == (
         "[BT-20] Only the Bene Tleilaxu mark revived leaders as traitors.")
+
+
+def test_the_table_report_names_what_it_waits_for_in_words_and_keeps_a_secret_decision_secret():
+    """Issue 25 item 12: `python -m engine`'s report says "Waiting for: the Atreides (a secret decision)", not the
+    decision's code name; a public decision is named as the table reads it."""
+    from engine.report import table_report
+
+    picks = start((A, F, BT), seed=5)
+    report = table_report(view(picks, None), [])
+    assert "traitor_pick" not in report and "traitor pick" not in report
+    assert "Waiting for: Atreides (a secret decision), Fremen (a secret decision)" in report
+    bidding = bidding_game()[0]
+    waited = table_report(view(bidding, None), [])
+    bidder = bidding.prompts[0].faction
+    assert f"Waiting for: {faction_name(bidder)} (a bid)." in waited

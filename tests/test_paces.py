@@ -15,6 +15,7 @@ from bot.app.paces import (
     WINDOWS,
     Pace,
     duration,
+    kind_words,
     pace_deadlines,
     settings_pace_text,
 )
@@ -175,3 +176,20 @@ async def test_a_paced_games_decision_cards_show_their_deadline(lobby):
     await service.start(game)
     cards = [m for m in await pending(service) if m.prompt_id is not None]
     assert cards and all("Answer by <t:" in m.text for m in cards)
+
+
+
+def test_every_deadline_kind_reads_as_words_not_as_a_code_name():
+    """Issue 25 item 12: a deadline's kind is told as the table reads it ("Bene Tleilaxu trap and gift decisions"),
+    never as the key a moderator types ("bt traps and gifts", "nexus", "guild timing")."""
+    proper = ("Nexus", "Guild", "Voice", "Truthtrance", "Karama", "Bene Tleilaxu", "Bene Gesserit", "Harkonnen")
+    for kind in PromptKind:
+        words = kind_words(kind.value)
+        assert words.endswith(" decisions") and "_" not in words, words
+        assert not {"bt", "bg"} & set(words.lower().split()), words
+        assert all(name in words for name in proper if name.lower() in words.lower()), words
+    assert kind_words("bt_traps_and_gifts") == "Bene Tleilaxu trap and gift decisions"
+    assert kind_words("nexus") == "Nexus alliance decisions"
+    assert kind_words("guild_timing") == "Guild timing decisions"
+    assert kind_words("battle_plan") == "battle plan decisions"
+    assert kind_words(ANY_KIND) == "other decisions"

@@ -27,8 +27,9 @@ from engine.anytime import (
 )
 from engine.ids import Faction
 from engine.karama import DESCRIPTIONS, OWNER, Advantage, advantage_words
-from engine.model import BidOrder
-from engine.names import card_name, faction_name, leader_name
+from engine.model import BidOrder, SpecialKaramaOrder
+from engine.names import card_name, faction_name, faction_possessive, leader_name
+from engine.special_karama import FREMEN_WORM, STOP_SHIPMENT
 from engine.views import PlayerView
 
 TITLES: dict[AnytimeKind, str] = {
@@ -215,7 +216,7 @@ def orders_now(seen: PlayerView) -> list[str]:
         advantage = Advantage(order.advantage)
         lines.append(f"Karama: cancel the next time {advantage_words(advantage)}.")
     for order in own.special_karama_orders:
-        lines.append(f"Karama: your special power ({order.power.replace('_', ' ')}), when its moment comes.")
+        lines.append(f"Karama: your special power, when its moment comes: {special_order_words(order)}.")
     return lines
 
 
@@ -247,3 +248,13 @@ def orders_text(seen: PlayerView, choices: list[AnytimeChoice]) -> str:
 def choice_text(choice: AnytimeChoice) -> str:
     """The heading of one action's form: its name, its rule and what it does."""
     return f"**{title(choice.kind)}** (rule {choice.rule}; `/rules {choice.rule}`)\n{HELP[choice.kind]}"
+
+
+def special_order_words(order: SpecialKaramaOrder) -> str:
+    """A readied special Karama power (A-14, engine/special_karama.py) as its owner reads it."""
+    if order.power == FREMEN_WORM:
+        return f"Shai-Hulud in {order.territory} at the end of the next spice blow (A-14)"
+    if order.power == STOP_SHIPMENT and order.target is not None:
+        return (f"{faction_possessive(order.target)} next shipment from off-planet stopped, not made and not paid "
+                "(A-14)")
+    return order.power.replace("_", " ")  # a power readied by a later rule, told by its name

@@ -215,7 +215,8 @@ def _traitor_call(seen: PlayerView, prompt: Prompt) -> list[str]:
     if "call" in prompt.options and them is not None:
         facts.append(f"You hold {them.possessive} traitor card. Calling {them.object} wins the battle outright: your "
                      f"side loses nothing, {them.subject} dies, {faction_does(opponent, 'lose')} every token there "
-                     f"and the cards they played, and you receive {them.possessive} strength in spice (A-13).")
+                     f"and the cards played with {them.object}, and you receive {them.possessive} strength in spice "
+                     "(A-13).")
     elif them is not None and d.get("kwisatz_haderach"):
         facts.append(f"The Kwisatz Haderach is beside {them.object}: no traitor can be called against "
                      f"{them.object} (A-15).")

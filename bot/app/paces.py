@@ -28,6 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.model import PromptKind
+from engine.names import decision_topic
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
 ANY_KIND = "*"  # the deadline key for every prompt kind without a deadline of its own
@@ -115,7 +116,7 @@ def settings_pace_text(settings: dict[str, Any]) -> str:
 
 def kind_words(kind: str) -> str:
     """A deadline's key as the table reads it: "battle plan decisions"; "*" is for the kinds without their own."""
-    return "other decisions" if kind == ANY_KIND else f"{kind.replace('_', ' ')} decisions"
+    return "other decisions" if kind == ANY_KIND else f"{decision_topic(PromptKind(kind))} decisions"
 
 
 def duration(seconds: float) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
-from bot.app.anytime_words import advisor_order_words, ally_revival_order_words, bid_order_words
+from bot.app.anytime_words import advisor_order_words, ally_revival_order_words, bid_order_words, special_order_words
 from bot.app.decision_cards import build_card
 from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
@@ -69,7 +69,7 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("Karama readied", "; ".join(f"it cancels the next time {advantage_words(Advantage(o.advantage))}"
                                                   for o in own.karama_orders)))
     if own.special_karama_orders:
-        powers = ", ".join(o.power.replace("_", " ") for o in own.special_karama_orders)
+        powers = "; ".join(special_order_words(o) for o in own.special_karama_orders)
         facts.append(("special Karama readied", powers))
     if own.storm_forecast is not None:
         facts.append(("the storm next turn", f"moves {counted(own.storm_forecast, 'sector')} (weather)"))

@@ -55,7 +55,7 @@ from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import decision_name, faction_does, faction_name
+from engine.names import decision_name, decision_topic, faction_does, faction_name, faction_possessive
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
 from engine.views import view
@@ -822,7 +822,7 @@ class GameService:
             for prompt_id, kind in await self._remind(game_id, now):
                 try:
                     await self.submit(game_id, 0, ForceDefault(
-                        admin=DEADLINE_ADMIN, reason=f"the {kind} deadline passed", prompt_id=prompt_id),
+                        admin=DEADLINE_ADMIN, reason=f"the deadline of the {kind} passed", prompt_id=prompt_id),
                         admin=True, prompt_id=prompt_id)
                 except Refused as refusal:
                     await self._default_refused(game_id, prompt_id, refusal)
@@ -853,9 +853,9 @@ class GameService:
             moderator = f"<@{creator}>, " if creator is not None else ""
             what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
             told = _to_table(
-                f"{moderator}moderators: the deadline of {faction_name(prompt.faction)}'s decision ({what}) passed, "
-                "but the rules refuse its default in this position (the bot's log has why). It stays open until "
-                f"{faction_name(prompt.faction)} answer it; a moderator may correct the game (/admin).")
+                f"{moderator}moderators: the deadline of {faction_possessive(prompt.faction)} decision ({what}) "
+                "passed, but the rules refuse its default in this position (the bot's log has why). It stays open "
+                f"until {faction_does(prompt.faction, 'answer')} it; a moderator may correct the game (/admin).")
             settings = {**row.settings, DEFAULT_REFUSED: refused}
             await self.store.set_settings(game_id, settings, [told],
                                           due_at=await self._due_index(row, state, settings, row.status))
@@ -910,7 +910,7 @@ class GameService:
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
             dates = await self._due_dates(row, state)
             for prompt, opened, expires in dates:
-                kind = prompt.kind.value.replace("_", " ")
+                kind = decision_topic(prompt.kind)
                 if now >= expires:
                     if _decision(prompt) not in refused:
                         expired.append((prompt.id, kind))

@@ -46,7 +46,7 @@ from engine.autoplay import play_prompt
 from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
-from engine.names import faction_name
+from engine.names import decision_topic, faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import record_game, save_record
 from engine.rng import Rng
@@ -397,7 +397,7 @@ class Console:
         prompt = self._own_prompt(self._state(row), faction, rest or None)
         decline = DECLINE.get(prompt.kind)
         if decline is None:
-            raise CommandError(f"A {prompt.kind.value.replace('_', ' ')} decision cannot be passed; answer it "
+            raise CommandError(f"A {decision_topic(prompt.kind)} decision cannot be passed; answer it "
                                "with do <json> or default.")
         await self._submit(user, decline(faction), prompt_id=prompt.id)
 

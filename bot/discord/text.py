@@ -16,7 +16,7 @@ from bot.app.service import NotAllowed
 from bot.app.words import whole_number
 from engine.ids import Faction
 from engine.model import Prompt
-from engine.names import faction_name, table_decision_name
+from engine.names import decision_topic, faction_name, table_decision_name
 from engine.options import GameOptions
 from engine.views import PlayerView
 
@@ -168,7 +168,7 @@ def secrets_text(mine: PlayerView) -> str:
 
 
 def prompt_title(prompt: Prompt) -> str:
-    return f"{prompt.id}: {prompt.kind.value.replace('_', ' ')}"
+    return f"{prompt.id}: {decision_topic(prompt.kind)}"
 
 
 def prompts_text(mine: PlayerView) -> str:

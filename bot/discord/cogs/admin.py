@@ -11,19 +11,29 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.decision_cards import timestamp
+from bot.app.paces import ANY_KIND, duration, kind_words
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import NotAllowed, ServiceError
+from bot.discord.autocomplete import matching
 from bot.discord.common import NO_MENTIONS, answer, game_here, manages_server, refusals, require_moderator
 from bot.discord.errors import report
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.ids import Faction
+from engine.model import PromptKind
 from engine.names import faction_name, faction_possessive
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
 
 FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
+DEADLINE_KINDS = [(kind_words(kind.value), kind.value) for kind in PromptKind] + [(kind_words(ANY_KIND), ANY_KIND)]
 CANCEL_TIMEOUT = 600.0  # seconds the question of /admin cancel waits (Discord lets its answer be edited 15 minutes)
+
+
+async def deadline_kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The kinds a deadline may be set for, as the table reads them, filtered by what was typed (words or key)."""
+    typed = current.lower()
+    return matching([(label, value) for label, value in DEADLINE_KINDS if typed in f"{label} {value}".lower()], "")
 
 
 class CancelQuestion(discord.ui.View):
@@ -194,6 +204,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
     @app_commands.describe(hours="Hours a player has for a decision (0 to clear)",
                            kind="One kind of decision (e.g. bid, battle_plan); leave out for every kind",
                            reason="Why, for the table")
+    @app_commands.autocomplete(kind=deadline_kinds)
     async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720],
                        kind: str | None = None, reason: str | None = None) -> None:
         """Set how long players have to decide (over the game's pace); then the decision's default is applied."""
@@ -203,8 +214,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             seconds = round(hours * 3600) or None
             await self.bot.service.set_deadline(game.game_id, kind, seconds, **self._who(interaction, reason))
             self.bot.wake_outbox()  # the service announces the new deadline to the table
-            what = f"{kind.replace('_', ' ')} decisions" if kind else "every decision"
-            await answer(interaction, f"Deadline for {what}: {f'{hours:g} h' if seconds else 'none'}.")
+            what = kind_words(kind) if kind else "every decision"
+            await answer(interaction, f"Deadline for {what}: {duration(seconds) if seconds else 'none'}.")
 
     @app_commands.command(name="grace")
     @app_commands.describe(faction="Whose decisions", hours="How many hours more they get",
