@@ -18,7 +18,6 @@ from bot.discord.client import MentatBot
 from bot.discord.components import PromptButton
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
-from engine.names import faction_name
 from tests import test_discord_e2e as e2e
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, start
 from tests.test_bt_traitors import ARRAKEEN, ATREIDES, at, drive, position
