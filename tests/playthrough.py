@@ -159,6 +159,7 @@ class Summary:
     answered_cards_left_open: int = 0  # answered cards whose controls were not disabled by the end
     cards_in_channel: int = 0  # channel messages with controls or a card's heading (never expected)
     channel_posts: int = 0  # the bot's posts in the channel (answers to commands left out)
+    thread_posts: int = 0  # the bot's posts in the turns' threads (issue 26: calls no longer fill them)
     channel_posts_per_turn: dict[str, int] = field(default_factory=dict)  # "0" is before turn 1's storm
     dms: int = 0  # the bot's DMs to the players (answers to clicks left out)
     # the bot's REST requests to Discord, as SimCord logged them (see count_requests): in all, per interaction and
@@ -647,6 +648,8 @@ def tally_mentions(table: Table) -> None:
     factions = {member.id: faction.value for faction, member in table.players.items()}
     posts = [m for place in places for m in backend.messages.get(place, {}).values()
              if m.author_id == bot_id and m.type == discord.MessageType.default.value]  # not Discord's own notices
+    threads = {thread.id for thread in table.channel.threads}
+    s.thread_posts = sum(post.channel_id in threads for post in posts)
     for post in posts:
         allowed = post.allowed_mentions
         reminding = post.content.startswith(("Reminder", "Last call"))

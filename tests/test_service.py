@@ -37,7 +37,7 @@ ADMIN, STRANGER = 900, 999
 
 
 class RecordingGateway:
-    """Delivers into lists: the channel's posts and the lines added to them, the turn threads' posts, the status
+    """Delivers into lists: the channel's posts and the lines added to them, the turn threads' posts and lines, the status
     board as last replaced, each faction's DMs. DMs to the factions in `closed` fail as closed DMs do (and so does
     the DM probe)."""
 
@@ -68,7 +68,7 @@ class RecordingGateway:
         elif faction is None and message.replace:
             self.status = message.text
         elif faction is None:
-            (self.threads if message.recipient.thread and not message.edit_of else self.channel).append(message.text)
+            (self.threads if message.recipient.thread else self.channel).append(message.text)
         elif faction in self.closed:
             raise DeliveryFailed(faction)
         else:

@@ -81,6 +81,11 @@ def phase_key(turn: int, phase: str) -> str:
     return turn_key(turn) if phase in (Phase.STORM.value, Phase.SETUP.value) else f"phase:{turn}:{phase}"
 
 
+def detail_key(turn: int, phase: str) -> str:
+    """The turn's thread post of a phase's detail (every public event its channel post leaves out)."""
+    return f"detail:{turn}:{phase}"
+
+
 def _channel(text: str, **fields) -> OutgoingMessage:
     return OutgoingMessage(recipient=Recipient(channel=True), text=text, **fields)
 
@@ -157,8 +162,9 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
             told = told.model_copy(update={"map_of": board()})
         messages.append(told)
     detail = [e.message for e in public if e.type not in AUCTION | {"phase_started"} and not counted.get(id(e))]
-    if detail:
-        messages.append(_thread(segment.turn, "\n".join(detail)))
+    if detail:  # the phase's detail is one post in the turn's thread, growing as the phase runs
+        messages.append(_add_to(detail_key(segment.turn, segment.phase), "\n".join(detail),
+                                Recipient(channel=True, thread=turn_key(segment.turn))))
     messages += _auction(segment, public)
     if any(e.type == "battles_over" for e in public) and not silent:
         messages.append(_channel(f"**Turn {segment.turn} · after the battles.** The map as it stands.",
@@ -170,8 +176,8 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
 
 
 def _counted_answers(events: list[Event], before: GameState | None) -> dict[int, bool]:
-    """The "X answered" events of decisions that were part of a window still of several: their counter tells them
-    (a decision asked alone, or the last of its window, is told as it is)."""
+    """The "X answered" events of decisions that were part of a window still of several: its post tells them once
+    all have answered (a decision asked alone, or the last of its window, is told as it is)."""
     windows = _by_window(before)
     in_window = {p.faction for (kind, _), prompts in windows.items() if kind in WINDOWS and len(prompts) > 1
                  for p in prompts}
