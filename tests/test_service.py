@@ -38,8 +38,8 @@ ADMIN, STRANGER = 900, 999
 
 class RecordingGateway:
     """Delivers into lists: the channel's posts and the lines added to them, the turn threads' posts and lines, the
-    status board as last replaced, each faction's DMs. DMs to the factions in `closed` fail as closed DMs do (and so does
-    the DM probe)."""
+    status board as last replaced, each faction's DMs. DMs to the factions in `closed` fail as closed DMs do (and so
+    does the DM probe)."""
 
     def __init__(self, closed: set[str] = frozenset(), broken: int = 0):
         self.channel: list[str] = []
