@@ -6,7 +6,8 @@ the channel keeps a post per phase that grows as the phase runs, the turn's map,
   post ("phase:N:<phase>") when it starts. Their story lines (what a player must know: the storm's move, the
   spice blown, the cards sold, shipments, moves and revivals, battle results, spice collected, Karama, alliances,
   corrections) are added to the phase's post as they happen; after the battles the map is posted again.
-- The turn's thread gets every public event, an action's in one post; the auction of one card is one post
+- The turn's thread gets every public event, a phase's in one post that grows as the phase runs (a line per
+  action; past Discord's 2,000 characters it goes on in a new post); the auction of one card is one post
   edited as the bids come in; a window asked of several factions is one post ("Storm cards: asked of ...") that
   says "all answered" once the last has answered (who is still to answer is on the status board, which every
   action replaces: an edit of this post too at each answer would be a second request saying the same, issue 24);
