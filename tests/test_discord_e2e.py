@@ -79,6 +79,18 @@ def table_messages(channel, viewer=None) -> list:
     return sorted(posts, key=lambda m: m.id)
 
 
+class Shown(str):
+    """A message's text as shown, knowing which message it is (so that lines added to it later can be told)."""
+
+    message_id: int
+
+    @classmethod
+    def of(cls, message) -> Shown:
+        shown = cls(message.content)
+        shown.message_id = message.id
+        return shown
+
+
 def contents(channel) -> list[str]:
     return [message.content for message in table_messages(channel)]
 
@@ -105,17 +117,31 @@ class Room:
     players: dict[Faction, Any]
     dave: Any
 
-    def screens(self) -> dict[str, list[str]]:
+    def screens(self) -> dict[str, list[Shown]]:
         """What the table shows a member outside the game (the channel and its turn threads, in the order posted),
         and what each player's DMs show."""
-        shown = {"channel": [m.content for m in table_messages(self.channel, self.dave)]}
+        shown = {"channel": [Shown.of(m) for m in table_messages(self.channel, self.dave)]}
         for faction, member in self.players.items():
-            shown[faction.value] = [m.content for m in member.user.dm_channel.history()]
+            shown[faction.value] = [Shown.of(m) for m in member.user.dm_channel.history()]
         return shown
 
-    def news(self, before: dict[str, list[str]]) -> dict[str, str]:
-        """Everything each place shows that it did not show in `before`, as one text per place."""
-        return {place: "\n".join(texts[len(before[place]):]) for place, texts in self.screens().items()}
+    def news(self, before: dict[str, list[Shown]]) -> dict[str, str]:
+        """Everything each place shows that it did not show in `before`, as one text per place: the new posts, and
+        the lines added to a post that grows (a phase's detail in the turn's thread), in the order posted."""
+        news = {}
+        for place, texts in self.screens().items():
+            was = {text.message_id: text for text in before[place]}
+            added = [text if text.message_id not in was else text.removeprefix(was[text.message_id]).lstrip("\n")
+                     for text in texts
+                     if text.message_id not in was or (text != was[text.message_id]
+                                                       and text.startswith(was[text.message_id]))]
+            news[place] = "\n".join(added)
+        return news
+
+    def new_posts(self, before: dict[str, list[Shown]]) -> dict[str, list[str]]:
+        """The posts each place shows that it did not show in `before` (lines added to older posts left out)."""
+        return {place: [text for text in texts if text.message_id not in {t.message_id for t in before[place]}]
+                for place, texts in self.screens().items()}
 
     async def play_from(self, state: GameState) -> str:
         """Run a game from this engine state in #dune, seated with the three players."""
@@ -386,7 +412,7 @@ async def test_bt_40_a_gift_is_public_only_as_a_gift_and_a_bid_is_announced(room
     await deliver(room.env)
     auction = next(m.content for m in table_messages(room.channel) if m.content.startswith("Card 1 of"))
     assert auction.count("The Harkonnen bid 2") == 1  # the card's auction post, edited as the bids come in
-    assert "The Harkonnen bid 2" not in room.news(before)["channel"]  # no post of its own
+    assert not any("The Harkonnen bid 2" in post for post in room.new_posts(before)["channel"])  # no post of its own
     assert len(await room.actions()) == 2
 
 
@@ -494,7 +520,8 @@ async def test_an_admin_correction_names_its_author_and_reason_and_the_amount_re
     assert corrected.ephemeral and reply(corrected) == "Spice corrected (game version 1)."
     await deliver(table.env)
     news = table.news(before)
-    assert news["channel"] == "Admin alice corrected the Harkonnen's spice (miscounted the bribe)."
+    told = "Admin alice corrected the Harkonnen's spice (miscounted the bribe)."
+    assert news["channel"].splitlines() == [f"- {told}", told]  # the setup's post, and its detail in the thread
     assert news["harkonnen"].endswith("Your spice was set to 30 by admin alice.")
     assert news["atreides"] == news["bene_tleilaxu"] == ""  # spice behind a shield stays secret
 
