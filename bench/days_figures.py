@@ -4,7 +4,7 @@ go by phase.
 
 No Discord and no waiting: the GameService runs on the memory store with a virtual clock, which jumps to the next
 moment something happens (a player's answer, or the game's next reminder or default: the store's due time, which
-the tick reads). The players answer with the engine's automatic players' legal choices (engine/autoplay.py
+the tick reads). The players answer with the engine's automatic players' legal choices (engine/checks/autoplay.py
 play_prompt). A decision asked again under a new id (engine/flow.py ask_again) is the same decision to its player,
 answered when he meant to answer the first. The bot runs its tick at every drain, seconds apart: here at the very
 moment something is due."""
@@ -22,7 +22,7 @@ from bench.timing import now
 from bot.app.paces import Pace
 from bot.app.service import GameService, ServiceError
 from bot.store.memory import MemoryGameStore
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.ids import Faction
 from engine.model import Phase, Prompt
 from engine.rng import Rng

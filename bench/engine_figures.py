@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bench.timing import cpu_now, now, spread
-from engine import autoplay
 from engine.actions import Action
-from engine.autoplay import play_game
+from engine.checks import autoplay
+from engine.checks.autoplay import play_game
 from engine.game import Transition
 from engine.ids import Faction
 from engine.model import GameState

@@ -19,7 +19,7 @@ from bot.store.common import pack_snapshot
 from bot.store.sqlite import CONNECTION_PRAGMAS, SqliteGameStore
 from engine import __version__
 from engine.actions import Action
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.ids import Faction
 from engine.rng import Rng
 

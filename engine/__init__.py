@@ -1,16 +1,16 @@
 """Mentat's rules engine: pure, deterministic, no I/O. Its public surface is re-exported here."""
 
-__version__ = "0.2.0"
-
 from engine.actions import Action, parse_action
 from engine.errors import EngineError, InvalidSetup, ReplayMismatch, RuleViolation
 from engine.flow import legal_choices
 from engine.game import Transition, apply, new_game, state_hash
 from engine.ids import Faction
 from engine.options import FixedSetup, GameOptions, GameSetup
-from engine.views import PlayerView, view
+from engine.secrecy.views import PlayerView, view
+from engine.version import __version__
 
 __all__ = [
+    "__version__",
     "Action",
     "EngineError",
     "Faction",

@@ -11,20 +11,20 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.autoplay import BT_COUNTS, play_game, play_until_stuck
+from engine.checks.autoplay import BT_COUNTS, play_game, play_until_stuck
+from engine.checks.invariants import violations
+from engine.checks.prompts import prompt_problems
 from engine.errors import ReplayMismatch
 from engine.game import new_game
 from engine.ids import BASE_FACTIONS, Faction
-from engine.invariants import violations
 from engine.model import GameState, Phase
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
-from engine.position import InvalidPosition, load, write
-from engine.prompt_checks import prompt_problems
+from engine.positions.documents import InvalidPosition, load, write
 from engine.record import load_record, record_game, save_record, verify
-from engine.report import table_report
 from engine.rng import Rng
-from engine.views import view
+from engine.secrecy.report import table_report
+from engine.secrecy.views import view
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -90,7 +90,7 @@ def _parse_options(text: str | None) -> GameOptions:
 
 def _checks(check_defaults: bool) -> Callable[[GameState], list[str]]:
     """The invariants; with `--check-defaults` also every open prompt's default accepted and every default maker
-    and sampler leaving the state as it is (engine/prompt_checks.py)."""
+    and sampler leaving the state as it is (engine/checks/prompts.py)."""
     if not check_defaults:
         return violations
     return lambda state: violations(state) + prompt_problems(state)

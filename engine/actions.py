@@ -292,7 +292,8 @@ class SetTraitorOrder(PlayerAction):
 
 
 class SetStormCardOrder(PlayerAction):
-    """A standing order: answer every storm-card window "no card" at once (`never`), or be asked (engine/cards.py)."""
+    """A standing order: answer every storm-card window "no card" at once (`never`), or be asked
+    (engine/rules/cards.py)."""
 
     type: Literal["set_storm_card_order"] = "set_storm_card_order"
     never: bool
@@ -324,7 +325,7 @@ class SetGuildTimingOrder(PlayerAction):
 
 class SetNexusOrder(PlayerAction):
     """A-8, a standing order: end your part in every Nexus as it opens, making no offer and accepting none
-    (`done_at_once`), or be asked (engine/alliances.py)."""
+    (`done_at_once`), or be asked (engine/rules/alliances.py)."""
 
     type: Literal["set_nexus_order"] = "set_nexus_order"
     done_at_once: bool
@@ -368,7 +369,7 @@ class UseKarama(PlayerAction):
 
 class UseSpecialKarama(PlayerAction):
     """A-14 `special_karama_powers`: the faction's once-per-game power, spending a Karama card
-    (engine/special_karama.py). Atreides: see the opponent's whole plan in their battle. Emperor: revive
+    (engine/factions/special_karama.py). Atreides: see the opponent's whole plan in their battle. Emperor: revive
     `tokens` (up to 3) or `leader`, free. Fremen: a worm in `territory` at the next spice blow. Guild: stop
     `target`'s next shipment from off-planet. Harkonnen: take `target`'s hand and give back as many cards.
     Bene Gesserit: use a worthless card as a Karama card whenever the game lasts."""
@@ -388,7 +389,7 @@ class ReturnCards(PlayerAction):
     cards: list[str]
 
 
-# --- Treachery cards (engine/cards.py) -----------------------------------------------------------
+# --- Treachery cards (engine/rules/cards.py) -----------------------------------------------------------
 
 
 class PlayStormCards(PlayerAction):

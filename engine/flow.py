@@ -77,7 +77,7 @@ def sampler_for(kind: PromptKind) -> Callable[[Sampler], Sampler]:
 
 
 def explains_refusal(*kinds: PromptKind) -> Callable[[RefusalReason], RefusalReason]:
-    """Register a reason why a faction may have no open decision of these kinds (engine/refusals.py). Reasons
+    """Register a reason why a faction may have no open decision of these kinds (engine/rules/refusals.py). Reasons
     are asked in the order registered, the first that applies names the refusal's rule."""
 
     def register(fn: RefusalReason) -> RefusalReason:

@@ -6,20 +6,25 @@ import hashlib
 import json
 from typing import NamedTuple
 
-# Importing the rule modules registers their handlers and phase runners.
-from engine import admin, alliances, cards, karama, refusals, special_karama_powers  # noqa: F401
 from engine.actions import Action, PlayerAction
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import Event, EventLog
-from engine.factions import bt_bidding, bt_traitors  # noqa: F401
+
+# Importing the rule modules registers their handlers and phase runners.
+from engine.factions import (  # noqa: F401
+    bt_bidding,
+    bt_traitors,
+    special_karama_powers,  # noqa: F401
+)
 from engine.factions.bt_reveal_karama import refuse_while_waiting
 from engine.factions.bt_spice import end_lapsed_declaration
 from engine.flow import HANDLERS, advance
-from engine.karama import drop_lapsed_karama_orders
 from engine.model import GameState, Phase
 from engine.options import GameSetup
 from engine.phases import battle, bidding, collection, end_of_turn, movement, revival, shipment, spice_blow, storm  # noqa: F401
 from engine.phases import setup as _setup
+from engine.rules import admin, alliances, cards, karama, refusals  # noqa: F401
+from engine.rules.karama import drop_lapsed_karama_orders
 
 
 class Transition(NamedTuple):

@@ -42,8 +42,8 @@ class PromptKind(StrEnum):
     VOICE = "voice"
     BATTLE_PLAN = "battle_plan"
     TRAITOR_CALL = "traitor_call"
-    STORM_CARDS = "storm_cards"  # engine/cards.py: Weather Control / Family Atomics window (secret, everyone)
-    TRUTHTRANCE = "truthtrance"  # engine/cards.py: the public yes/no answer owed to a Truthtrance
+    STORM_CARDS = "storm_cards"  # engine/rules/cards.py: Weather Control / Family Atomics window (secret, everyone)
+    TRUTHTRANCE = "truthtrance"  # engine/rules/cards.py: the public yes/no answer owed to a Truthtrance
     BT_ATTACK = "bt_attack"
     BT_MARK = "bt_mark"  # engine/factions/bt_traitors.py: mark a revived leader (BT-20), secret, non-blocking
     BT_TRAPS_AND_GIFTS = "bt_traps_and_gifts"  # engine/factions/bt_bidding.py: R-11 traps, BT-40 gifts (secret)
@@ -52,7 +52,8 @@ class PromptKind(StrEnum):
     WORM_PLACEMENT = "worm_placement"  # A-21, A-28: the Fremen place a further Shai-Hulud (public)
     GUILD_TIMING = "guild_timing"  # A-15: the Guild ship and move now or later in the round (public)
     HAND_SWAP = "hand_swap"  # A-14 special Karama: the Harkonnen give back as many cards as they took (secret)
-    LEADER_CAPTURE = "leader_capture"  # engine/captives.py: the Harkonnen keep or kill a captured leader (public)
+    # engine/factions/captives.py: the Harkonnen keep or kill a captured leader (public)
+    LEADER_CAPTURE = "leader_capture"
     BT_IMPAIRMENT = "bt_impairment"  # engine/phases/bt_attack.py: a worthless trap's impairment (BT-16, public)
     BT_ALLY_REVIVAL = "bt_ally_revival"  # engine/phases/revival.py: the BT grant an ally free revival (BT-60, secret)
 
@@ -134,7 +135,7 @@ class MovementState(BaseModel):
     index: int = 0  # whose turn it is in `order`
     stage: str = ""  # "" (turn not begun), "ship" (shipment asked), "move" (movement asked)
     cancelled: list[str] = Field(default_factory=list)  # A-14: advantages Karama cancelled in this turn
-    extra_moves: int = 0  # Hajr (engine/cards.py): more moves owed to the faction whose turn it is
+    extra_moves: int = 0  # Hajr (engine/rules/cards.py): more moves owed to the faction whose turn it is
     # A-15 `character_advantages`: the Guild take their turn whenever they like; True once they have had it.
     guild_done: bool = False
     guild_turn: bool = False  # the turn in progress is the Guild's, taken out of storm order
@@ -225,7 +226,7 @@ class KaramaOrder(BaseModel):
 
 
 class StormCardPlay(BaseModel):
-    """A faction's answer in the storm-card window (engine/cards.py), secret until every faction answered:
+    """A faction's answer in the storm-card window (engine/rules/cards.py), secret until every faction answered:
     Weather Control with its distance, Family Atomics, or both."""
 
     weather_control: int | None = None
@@ -244,14 +245,15 @@ class FactionState(BaseModel):
     bribes: int = 0  # A-16: spice received as a bribe, usable from the end of the turn
     bid_order: BidOrder = Field(default_factory=BidOrder)
     auto_traitor: bool = False  # a standing order: call a traitor whenever one of ours leads against us
-    never_storm_cards: bool = False  # a standing order: answer every storm-card window "no card" (engine/cards.py)
+    # a standing order: answer every storm-card window "no card" (engine/rules/cards.py)
+    never_storm_cards: bool = False
     # Standing orders for busywork decisions, each answered at once where it opens:
     pass_when_outbid: bool = False  # A-6: a bid whose high bid is beyond the faction's own spice is passed
     revive_free_tokens: bool = False  # A-7: a revival offering no leader is answered "the free tokens"
     guild_timing_in_storm_order: bool = False  # A-15, the Guild only: "now or later" answered by storm order
     advisor_order: AdvisorOrder = "ask"  # the Bene Gesserit only: the spiritual advisor's answer, or be asked
     nexus_done_at_once: bool = False  # A-8: end one's part in each Nexus as it opens (no offer, none accepted)
-    elite_tanks: int = 0  # A-15: Sardaukar or Fedaykin among the tokens in the tanks (engine/elites.py)
+    elite_tanks: int = 0  # A-15: Sardaukar or Fedaykin among the tokens in the tanks (engine/factions/elites.py)
     elite_revived_turn: int | None = None  # A-15: the turn an elite token was last revived (one a turn)
     revived_turn: int | None = None  # A-7: the turn of the faction's last revival decision (one a turn)
 
@@ -335,19 +337,20 @@ class GameState(BaseModel):
     shield_wall_destroyed: bool = False
     storm_dials: dict[Faction, int] = Field(default_factory=dict)  # secret until both are in (A-1)
     storm_card_plays: dict[Faction, StormCardPlay] = Field(default_factory=dict)  # secret until the window closes
-    spice_outside_bank: int = 0  # see engine/economy.py
+    spice_outside_bank: int = 0  # see engine/rules/economy.py
     bidding: BiddingState | None = None
     movement: MovementState | None = None
     nexus: NexusState | None = None
     battle: BattleState | None = None
     victories: list[BattleVictory] = Field(default_factory=list)  # see BattleVictory
     bt: BtState | None = None
-    # A-15 `character_advantages` (engine/elites.py, engine/captives.py): elite tokens among the tokens at each
+    # A-15 `character_advantages` (engine/factions/elites.py, engine/factions/captives.py): elite tokens among the
+    # tokens at each
     # location (location -> faction -> count), the Kwisatz Haderach, and captured leader -> captor.
     elites: dict[str, dict[Faction, int]] = Field(default_factory=dict)
     kwisatz_haderach: KwisatzHaderach = Field(default_factory=KwisatzHaderach)
     captured: dict[str, Faction] = Field(default_factory=dict)
-    # A-15 `character_advantages` (engine/coexistence.py): Bene Gesserit advisors, co-existing and so "not on
+    # A-15 `character_advantages` (engine/factions/coexistence.py): Bene Gesserit advisors, co-existing and so "not on
     # the board" (no battle, control, collection): location -> count. Public.
     bg_advisors: dict[str, int] = Field(default_factory=dict)
     spice_discard_b: list[str] = Field(default_factory=list)  # A-15 `double_spice_blow`: discard pile B

@@ -8,13 +8,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
-from engine import __version__
 from engine.actions import Action
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
 from engine.game import Transition, apply, new_game, state_hash
 from engine.model import GameState
 from engine.options import GameSetup
+from engine.version import __version__
 
 FORMAT = "mentat-game/1"
 

@@ -3,7 +3,7 @@
 The engine never touches the `random` module: the same seed and the same actions must give the same
 game on every machine and Python version, so the generator (SplitMix64) is spelled out here.
 
-A scenario may fix the outcome of a named draw (a position's `draws`, engine/position.py): `draw` hands out
+A scenario may fix the outcome of a named draw (a position's `draws`, engine/positions/documents.py): `draw` hands out
 those scripted values first, then falls back to the generator.
 """
 

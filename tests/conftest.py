@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from engine.autoplay import play_one, play_until_stuck
+from engine.checks.autoplay import play_one, play_until_stuck
 from engine.data import load_game_data
 from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.options import FixedSetup, GameOptions, GameSetup
-from engine.position import begin, load, write
+from engine.positions.documents import begin, load, write
 from engine.rng import Rng
 
 pytest_plugins = ["tests.postgres_plugin"]  # the throwaway PostgreSQL server of the store tests
@@ -131,7 +131,7 @@ async def store_running_game(store, state: GameState, seats: dict[Faction, int],
 
 
 def load_position(doc: dict) -> GameState:
-    """The state of a hand-written position (engine/position.py), after checking the document is canonical:
+    """The state of a hand-written position (engine/positions/documents.py), after checking the document is canonical:
     written back from its state, it comes out unchanged (docs/positions.md)."""
     state = load(doc)
     assert write(state) == doc
@@ -158,7 +158,7 @@ def take_card(state: GameState, card: str) -> str:
 
 
 def random_step(state: GameState, rng: Rng) -> GameState:
-    """One move of the automatic players (engine/autoplay.py `play_one`): the state it reaches."""
+    """One move of the automatic players (engine/checks/autoplay.py `play_one`): the state it reaches."""
     [(_, (state, _events))] = play_one(state, rng)
     return state
 

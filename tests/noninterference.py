@@ -3,8 +3,8 @@
 `python -m tests.noninterference --games 300` (`make noninterference`) runs the long mode and prints its
 figures; tests/test_noninterference.py runs a sample of games in `make test`.
 
-How it works. A game is played by the automatic players (engine.autoplay) and every action is kept; the pattern
-checks of engine/leaks.py run over each (its events: the views are compared below). At states drawn along it,
+How it works. A game is played by the automatic players (engine.checks.autoplay) and every action is kept; the pattern
+checks of engine/secrecy/leaks.py run over each (its events: the views are compared below). At states drawn along it,
 one secret is changed in a copy of the state, consistently (the `SECRETS` below: a card of a hand swapped with
 one of the deck, a kept traitor with an unused traitor card, a trap's card with a BT hand card, a BT mark moved
 to another leader or added, the Bene Gesserit prediction, a storm dial awaiting its partner, next turn's weather
@@ -25,7 +25,7 @@ reveal it (a storm dial when the storm moves, a plan at the reveal, a card when 
 a secret about cards, traitors or marks is revealed only by such an event naming one of them. When such an event
 reaches a viewer in the step where that viewer first sees a difference, the viewer joins those who know, and is
 no longer compared; a public one ends the pair. A difference without such an event is a violation. (The
-harness trusts those events' audiences: engine/private_audiences.py checks them, on every action of the
+harness trusts those events' audiences: engine/secrecy/audiences.py checks them, on every action of the
 changed games too.) An action the original game took that the changed state refuses ends the pair when it is the
 decision of someone who knows the secret (the owner playing the card that is no longer there), and is a
 violation otherwise: the refusal would tell its author the secret.
@@ -36,7 +36,7 @@ Atreides and the buyer, a spice blow to all); from then on that viewer is not co
 deck is followed as long as the pair runs, a swap near the top until its draw.
 
 What is not compared, and why: the console's board text, the map picture and the running game's export are
-built from `engine.views.view` alone (bot/console/text.py, bot/app/map_picture.py, GameService.export_for's
+built from `engine.secrecy.views.view` alone (bot/console/text.py, bot/app/map_picture.py, GameService.export_for's
 "now"), so equal views give equal texts; the export's log is built from past events and is compared by
 tests/test_noninterference.py on twin games through the service.
 """
@@ -55,21 +55,21 @@ from bot.app.ports import OutgoingMessage
 from bot.app.render import action_messages, decision_card
 from bot.discord.components import prompt_view
 from engine.actions import Action, PlayerAction
-from engine.autoplay import play_one
+from engine.checks.autoplay import play_one
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event, visible_events
 from engine.flow import SAMPLERS
 from engine.game import apply, new_game
 from engine.ids import BASE_FACTIONS, Faction
-from engine.karama import OWNER, advantage_in_play, counts_as_karama
-from engine.leaks import LeakChecker
 from engine.model import BattlePlan, GameState, KaramaOrder, Phase, Prompt, PromptKind, StormCardPlay
 from engine.options import GameOptions, GameSetup
 from engine.phases.bt_attack import attack_cards
-from engine.private_audiences import Step, actor, audience_problems
 from engine.rng import Rng
-from engine.views import view
+from engine.rules.karama import OWNER, advantage_in_play, counts_as_karama
+from engine.secrecy.audiences import Step, actor, audience_problems
+from engine.secrecy.leaks import LeakChecker
+from engine.secrecy.views import view
 
 GAME_ID = "g1"
 Viewer = Faction | None

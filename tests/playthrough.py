@@ -53,7 +53,11 @@ from bot.app.decision_cards import ATTACK_TITLES, CARD_HEADING
 from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
-from engine.anytime import (
+from engine.events import BY_STANDING_ORDER
+from engine.ids import Faction
+from engine.model import PromptKind
+from engine.names import DECISION_NAMES, faction_name
+from engine.rules.anytime import (
     DONE_AT_ONCE,
     FREE_TOKENS,
     GRANT,
@@ -64,10 +68,6 @@ from engine.anytime import (
     YES,
     AnytimeKind,
 )
-from engine.events import BY_STANDING_ORDER
-from engine.ids import Faction
-from engine.model import PromptKind
-from engine.names import DECISION_NAMES, faction_name
 from tests.discord_model import DiscordModel, InteractionTokens, ThreadArchiving, Transport, route_of
 
 SETTLE_POLL = 0.002  # seconds between SimCord's looks whether the bot is done (QuickEnv)

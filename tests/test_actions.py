@@ -7,11 +7,11 @@ from pydantic import ValidationError
 
 from engine.actions import ChooseTraitor, ForceDefault, PredictWinner, SetSpice, parse_action
 from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
 from engine.errors import RuleViolation, ViolationCode
 from engine.game import apply
 from engine.ids import Faction
 from engine.model import PromptKind
+from engine.rules.economy import total_spice_outside_bank
 from tests.conftest import prompt_of, snapshot, start
 
 A, BG, H, BT = Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.HARKONNEN, Faction.BENE_TLEILAXU

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import MoveCard, PlaceTokens, SetLeader, SetStorm
+from engine.checks.invariants import violations
 from engine.game import apply
 from engine.ids import Faction
-from engine.invariants import violations
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import ready_game, refused
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
@@ -100,7 +100,7 @@ def test_the_storm_is_set_without_sweeping(game):
 
 def test_a_15_a_token_correction_moves_regular_tokens_first_and_elites_only_when_it_must():
     """Admin corrections keep the Sardaukar among the Emperor's tokens wherever they go (elite invariant)."""
-    from engine.elites import elites_at, elites_in_reserves
+    from engine.factions.elites import elites_at, elites_in_reserves
     from tests.test_optional_combat import put_elites, switch_on
 
     state = switch_on(ready_game((A, Faction.EMPEROR, H)), character_advantages=True)

@@ -14,15 +14,15 @@ from engine.actions import (
     ProposeAlliance,
     SetNexusOrder,
 )
-from engine.alliances import release_bribes
-from engine.autoplay import play_until_stuck
-from engine.economy import total_spice_outside_bank
+from engine.checks.autoplay import play_until_stuck
 from engine.errors import ViolationCode
 from engine.events import EventLog
 from engine.flow import STEP_RUNNERS
 from engine.game import apply
 from engine.model import Phase, PromptKind
 from engine.rng import Rng
+from engine.rules.alliances import release_bribes
+from engine.rules.economy import total_spice_outside_bank
 from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, apply_all, refused
 from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow, base_game
 from tests.test_standing_orders import answered_by_order, public, same_for_everyone_else

@@ -1,4 +1,4 @@
-"""engine/anytime.py: what a faction may do at any time, outside its open decisions.
+"""engine/rules/anytime.py: what a faction may do at any time, outside its open decisions.
 
 Over positions of random games (every option on, and the default game; each faction given a card played at any
 time when its hand has room) the list is checked both ways: every combination of legal parts it offers is
@@ -37,7 +37,16 @@ from engine.actions import (
     UseKarama,
     UseSpecialKarama,
 )
-from engine.anytime import (
+from engine.data import load_game_data
+from engine.errors import RuleViolation
+from engine.flow import DEFAULTS
+from engine.game import apply, new_game
+from engine.ids import Faction
+from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, KaramaOrder, Phase, PromptKind
+from engine.options import GameOptions, GameSetup
+from engine.phases.spice_blow import sand_territories
+from engine.rng import Rng
+from engine.rules.anytime import (
     BID_LIMIT_OFFERED,
     Amount,
     AnytimeChoice,
@@ -48,17 +57,8 @@ from engine.anytime import (
     anytime_choice,
     anytime_choices,
 )
-from engine.data import load_game_data
-from engine.errors import RuleViolation
-from engine.flow import DEFAULTS
-from engine.game import apply, new_game
-from engine.hands import hand_limit
-from engine.ids import Faction
-from engine.karama import OWNER, Advantage
-from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, KaramaOrder, Phase, PromptKind
-from engine.options import GameOptions, GameSetup
-from engine.phases.spice_blow import sand_territories
-from engine.rng import Rng
+from engine.rules.hands import hand_limit
+from engine.rules.karama import OWNER, Advantage
 from tests.conftest import BG, BT, A, E, F, G, H, random_step, ready_game, refused, take_card
 
 ANYTIME_CARDS = ("karama_1", "karama_2", "hajr", "tleilaxu_ghola", "truthtrance_1", "truthtrance_2")

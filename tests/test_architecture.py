@@ -116,3 +116,80 @@ def test_no_import_circle(package):
     """A circle is a sign that a responsibility sits in the wrong module: move it, don't hide it (an import under
     TYPE_CHECKING counts too: the Discord handlers reach the bot through common.GameBot, not the client)."""
     assert import_circles(import_graph(package)) == []
+
+
+# The engine's layers, lowest first: a module may import its own layer and those below it, never one above. The
+# core holds what every rule needs (ids, the state, actions, events, names, the prompt machinery); the rules are
+# the phases, the rules that span them and each faction's powers (they call one another: one layer); the door
+# applies an action and the secrecy room shows a reader their view; the record and the checks drive the door;
+# positions load a scenario and run it; the package and its command line are the fronts.
+ENGINE_LAYERS = [
+    ("core", ["engine.version", "engine.ids", "engine.options", "engine.rng", "engine.data", "engine.model",
+              "engine.events", "engine.names", "engine.errors", "engine.actions", "engine.flow"]),
+    ("rules", ["engine.rules", "engine.phases", "engine.factions"]),
+    ("door", ["engine.game", "engine.secrecy"]),
+    ("record and checks", ["engine.record", "engine.checks"]),
+    ("positions", ["engine.positions"]),
+    ("fronts", ["engine", "engine.__main__"]),
+]
+# The bot's: the application (Discord-free) below the stores that implement its ports, below the fronts; the
+# Discord front reaches the games through the service only (no store).
+BOT_LAYERS = [
+    ("application", ["bot.app", "bot.config"]),
+    ("stores", ["bot.store"]),
+    ("fronts", ["bot.discord", "bot.console", "bot.process", "bot.__main__", "bot"]),
+]
+ROOT_MODULES_AT_MOST = 15
+
+
+def layer_of(module: str, layers: list[tuple[str, list[str]]]) -> int:
+    """The layer of a module: the one naming it or the package it is in (the longest name that matches)."""
+    best, depth = None, -1
+    for number, (_, names) in enumerate(layers):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and name.count(".") > depth:
+                best, depth = number, name.count(".")
+    assert best is not None, f"{module} is in no layer: add it to the layers above"
+    return best
+
+
+def upward_imports(graph: dict[str, set[str]], layers: list[tuple[str, list[str]]]) -> list[str]:
+    return sorted(f"{module} ({layers[layer_of(module, layers)][0]}) imports {target} "
+                  f"({layers[layer_of(target, layers)][0]})"
+                  for module, targets in graph.items() for target in targets
+                  if layer_of(target, layers) > layer_of(module, layers))
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path):
+    package = tmp_path / "engine"
+    (package / "rules").mkdir(parents=True)
+    for path in ("__init__.py", "game.py", "ids.py", "rules/__init__.py", "rules/board.py"):
+        (package / path).write_text("")
+    (package / "rules" / "board.py").write_text("from engine.game import apply\nfrom engine.ids import Faction\n")
+    assert upward_imports(import_graph(package), ENGINE_LAYERS) == [
+        "engine.rules.board (rules) imports engine.game (door)"]
+
+
+@pytest.mark.parametrize("package, layers", [(ENGINE, ENGINE_LAYERS), (BOT, BOT_LAYERS)], ids=["engine", "bot"])
+def test_imports_only_point_down(package, layers):
+    assert upward_imports(import_graph(package), layers) == []
+
+
+def test_the_discord_front_goes_through_the_service_only():
+    """No import of a store, and no reach through the service to its store (`service.store`), in bot/discord."""
+    graph = import_graph(BOT)
+    assert not [f"{m} imports {t}" for m, targets in graph.items() if m.startswith("bot.discord")
+                for t in targets if t.startswith("bot.store")]
+    reaching = [f"{path.relative_to(BOT)}:{number}" for path in sorted((BOT / "discord").rglob("*.py"))
+                for number, line in enumerate(path.read_text().splitlines(), 1) if ".store." in line
+                or line.rstrip().endswith(".store")]
+    assert reaching == []
+
+
+def test_the_engine_root_keeps_the_core_only():
+    """Issue 27: every module but the core sits in a folder named for its kind (rules, phases, factions,
+    positions, secrecy, checks)."""
+    root = sorted(path.name for path in ENGINE.glob("*.py"))
+    assert len(root) <= ROOT_MODULES_AT_MOST, root
+    folders = sorted(path.name for path in ENGINE.iterdir() if (path / "__init__.py").exists())
+    assert folders == ["checks", "factions", "phases", "positions", "rules", "secrecy"]

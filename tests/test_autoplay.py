@@ -7,9 +7,9 @@ import json
 import pytest
 
 from engine.__main__ import main
-from engine.autoplay import play_game
+from engine.checks.autoplay import play_game
+from engine.checks.invariants import violations
 from engine.ids import BASE_FACTIONS, Faction
-from engine.invariants import violations
 from engine.options import GameOptions, GameSetup
 
 

@@ -16,7 +16,7 @@ from bot.app.service import GameService
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.sqlite import SqliteGameStore
 from engine.actions import parse_action
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.game import state_hash
 from engine.ids import Faction
 from engine.model import GameState

@@ -14,15 +14,15 @@ from engine.actions import (
     UseKarama,
     UseVoice,
 )
+from engine.checks.invariants import violations
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.game import apply
 from engine.ids import Faction
-from engine.invariants import violations
 from engine.model import Phase, PromptKind
 from engine.phases.battle import meeting_groups, pending_battles
-from engine.position import FORMAT
-from engine.views import view
+from engine.positions.documents import FORMAT
+from engine.secrecy.views import view
 from tests.conftest import apply_all, enter_phase, load_position, prompt_of, snapshot
 
 A, BG, E, F, G, H = (

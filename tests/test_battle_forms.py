@@ -31,7 +31,7 @@ from engine.model import GameState, Phase, Prediction, Prompt, PromptKind
 from engine.phases.battle import traitor_options
 from engine.phases.battle_plans import plan_shape
 from engine.rng import Rng
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import (
     BG,
     BT,

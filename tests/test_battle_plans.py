@@ -12,11 +12,11 @@ from engine.actions import AnswerPrescience, AskPrescience, SubmitBattlePlan, Us
 from engine.errors import RuleViolation
 from engine.game import apply
 from engine.ids import Faction
-from engine.leaks import LeakChecker
 from engine.model import BattlePlan, GameState, Phase, PromptKind
 from engine.phases.battle_plans import check_plan, hand_shape, plan_shape
-from engine.position import FORMAT, load
-from engine.views import view
+from engine.positions.documents import FORMAT, load
+from engine.secrecy.leaks import LeakChecker
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, H, apply_all, enter_phase, prompt_of, prompts_met, refused
 from tests.test_bt_traitors import drive
 

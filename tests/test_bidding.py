@@ -7,21 +7,21 @@ import pytest
 from pydantic import ValidationError
 
 from engine.actions import Bid, ForceDefault, GiveBribe, KaramaTaxBt, PassBid, SetBidOrder, SetSpice, UseKarama
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
+from engine.checks.invariants import violations
 from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
-from engine.invariants import violations
-from engine.karama import Advantage
-from engine.leaks import LeakChecker
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases.bidding import RULE
 from engine.rng import Rng
-from engine.views import view
+from engine.rules.economy import total_spice_outside_bank
+from engine.rules.karama import Advantage
+from engine.secrecy.leaks import LeakChecker
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
 
 DATA = load_game_data()

@@ -1,4 +1,5 @@
-"""R-38: Bene Gesserit advisors (A-15 `character_advantages`, co-existence: engine/coexistence.py) are ignored for
+"""R-38: Bene Gesserit advisors (A-15 `character_advantages`, co-existence: engine/factions/coexistence.py) are
+ignored for
 occupancy and control, but go to the tanks with everything else wherever every token in a place is destroyed: a
 Karama trap (BT-50), a lasgun/shield explosion in a battle, a BT attack or a trap (BT-14, R-16), as with storms and
 worms (those are in tests/test_optional_rules.py)."""
@@ -8,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import CallTraitor, ChooseBtAttack, PlayStormCards, SetCoexistence, TrapsAndGifts
-from engine.board import controller
+from engine.checks.invariants import violations
 from engine.flow import DEFAULTS
 from engine.game import apply
-from engine.invariants import violations
 from engine.model import Phase, PromptKind
-from engine.views import view
+from engine.rules.board import controller
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, E, H, apply_all, begin_position, enter_phase, prompt_of
 from tests.test_battle import FLAT, arena, give, plan, put
 from tests.test_bt_attacks import bt_plan, defend, fought, trapped

@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import GrantAllyRevival, Revive, SetAllyRevivalOrder
-from engine.anytime import AnytimeKind
+from engine.checks.invariants import violations
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS
 from engine.game import apply
-from engine.invariants import violations
 from engine.model import Phase, PromptKind
-from engine.views import view
+from engine.rules.anytime import AnytimeKind
+from engine.secrecy.views import view
 from tests.conftest import BT, A, E, H, enter_phase, prompt_of, refused
 from tests.test_bt_traitors import DUNCAN, position, public
 from tests.test_standing_orders import answered_by_order, asked, kinds_offered, same_for_everyone_else

@@ -18,12 +18,12 @@ from engine.actions import (
     UseKarama,
     UseVoice,
 )
+from engine.checks.invariants import violations
 from engine.errors import RuleViolation
 from engine.game import apply
 from engine.ids import Faction
-from engine.invariants import violations
 from engine.model import Phase, PromptKind
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import apply_all, enter_phase, prompt_of, snapshot
 from tests.test_battle import FLAT, arena, give, plan, put
 

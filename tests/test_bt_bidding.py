@@ -4,6 +4,7 @@ round), BT-40 (giving cards), and BT-51 / R-27 (a Karama destroys an untriggered
 from __future__ import annotations
 
 from engine.actions import KaramaDestroyTrap, PassBid, TrapsAndGifts
+from engine.checks.invariants import violations
 from engine.data import load_game_data
 from engine.errors import ViolationCode
 from engine.events import visible_events
@@ -11,11 +12,10 @@ from engine.factions import bt_bidding
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
 from engine.ids import Faction
-from engine.invariants import violations
 from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.rng import Rng
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import enter_phase, prompt_of, ready_game, refused, tokens_back_to_reserves
 
 DATA = load_game_data()

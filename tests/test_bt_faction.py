@@ -11,8 +11,8 @@ from engine.errors import RuleViolation
 from engine.game import apply, new_game
 from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
-from engine.order import storm_order
 from engine.phases.storm import storm_dialers
+from engine.rules.order import storm_order
 from tests.conftest import BT, A, E, G, H, make_setup, prompt_of, ready_game, start
 from tests.test_battle import give
 from tests.test_bt_attacks import bt_arena, bt_plan, defend, fought
@@ -160,7 +160,7 @@ def test_r_7_after_an_open_field_battle_the_bt_may_betray_the_winner_at_once():
         return state
 
     marked, unmarked = battle(True), battle(False)
-    from engine.views import view
+    from engine.secrecy.views import view
 
     for viewer in (None, E, H, G):  # the window opens either way: it tells nobody about the mark
         assert view(marked, viewer) == view(unmarked, viewer)

@@ -19,17 +19,17 @@ from engine.actions import (
     SkipShipment,
     UseKarama,
 )
-from engine.anytime import anytime_choices
-from engine.autoplay import bt_counts, spontaneous_action
+from engine.checks.autoplay import bt_counts, spontaneous_action
+from engine.checks.invariants import violations
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
-from engine.invariants import violations
-from engine.karama import Advantage
-from engine.leaks import LeakChecker
 from engine.model import Phase, PromptKind
 from engine.rng import Rng
-from engine.views import view
+from engine.rules.anytime import anytime_choices
+from engine.rules.karama import Advantage
+from engine.secrecy.leaks import LeakChecker
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, H, apply_all, let_reveal_stand, prompt_of, refused, take_card
 from tests.test_bt_traitors import (
     ARRAKEEN,

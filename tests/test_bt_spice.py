@@ -8,15 +8,15 @@ import pytest
 
 from bot.app.render import action_messages, decision_card
 from engine.actions import Bid, GiveBribe, KaramaTaxBt, PassBid, SetBidOrder, SetSpice, SetSpiceWinOrder, UseKarama
+from engine.checks.invariants import violations
 from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.game import apply
-from engine.invariants import violations
 from engine.model import Phase, Prediction, PromptKind
 from engine.options import FixedSetup
-from engine.views import view
+from engine.rules.economy import total_spice_outside_bank
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, ready_game, refused, tokens_back_to_reserves
 
 ALL = (A, BG, E, F, G, H, BT)

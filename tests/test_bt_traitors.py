@@ -22,22 +22,22 @@ from engine.actions import (
     SubmitBattlePlan,
     UseKarama,
 )
-from engine.anytime import AnytimeKind, anytime_choice, anytime_choices
-from engine.board import controller
+from engine.checks.invariants import violations
 from engine.data import load_game_data
-from engine.economy import place_spice
 from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply
-from engine.invariants import violations
-from engine.karama import Advantage
 from engine.model import BattleVictory, Phase, PromptKind
 from engine.phases.end_of_turn import fremen_condition
-from engine.position import FORMAT, load
-from engine.report import table_report
+from engine.positions.documents import FORMAT, load
 from engine.rng import Rng
-from engine.views import view
+from engine.rules.anytime import AnytimeKind, anytime_choice, anytime_choices
+from engine.rules.board import controller
+from engine.rules.economy import place_spice
+from engine.rules.karama import Advantage
+from engine.secrecy.report import table_report
+from engine.secrecy.views import view
 from tests.conftest import (
     BG,
     BT,

@@ -15,12 +15,12 @@ from engine.actions import (
     Ship,
     ShipToReserves,
 )
+from engine.checks.invariants import violations
 from engine.flow import DEFAULTS, open_prompt
-from engine.forces import send_to_tanks
 from engine.game import apply
-from engine.invariants import violations
 from engine.model import Impairment, Phase, PromptKind, Trap
 from engine.options import FixedSetup, GameOptions
+from engine.rules.forces import send_to_tanks
 from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, refused, start, take_card
 from tests.test_battle import give
 from tests.test_bt_attacks import bt_arena, bt_plan, defend, fought, trapped
@@ -180,7 +180,8 @@ def coexisting(**traps):
 
 
 def test_bt_31_advisors_becoming_fighters_spring_the_trap_and_are_frozen():
-    """engine/coexistence.py: advisors turning into fighters arrive on the board like a shipment, so they spring a
+    """engine/factions/coexistence.py: advisors turning into fighters arrive on the board like a shipment, so they
+    spring a
     trap (BT-31) and are frozen; an advisor sent along with a shipment (not on the board) springs nothing."""
     state = coexisting(Carthag=None)
     state, events = apply(state, SetCoexistence(faction=BG, territory="Carthag", advisors=False))
@@ -189,7 +190,7 @@ def test_bt_31_advisors_becoming_fighters_spring_the_trap_and_are_frozen():
 
 
 def test_r_24_frozen_fighters_cannot_turn_into_advisors_that_turn():
-    """R-24, our reading: becoming advisors takes tokens off the board (engine/coexistence.py), which frozen
+    """R-24, our reading: becoming advisors takes tokens off the board (engine/factions/coexistence.py), which frozen
     tokens cannot leave that turn by any means; it would also let them escape a Karama trap's blast (BT-50)."""
     state = coexisting(Carthag=None)
     state, _ = apply(state, SetCoexistence(faction=BG, territory="Carthag", advisors=False))

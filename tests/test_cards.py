@@ -1,4 +1,4 @@
-"""The special Treachery cards played outside battle plans (engine/cards.py): Weather Control and Family
+"""The special Treachery cards played outside battle plans (engine/rules/cards.py): Weather Control and Family
 Atomics in the storm window (base-game digest §5), Hajr (§10), Tleilaxu Ghola (§9), Truthtrance, and a
 Karama readied against prescience (A-14). Positions are built exactly from a ready game."""
 
@@ -19,7 +19,15 @@ from engine.actions import (
     SkipMove,
     UseKarama,
 )
-from engine.cards import (
+from engine.checks.invariants import violations
+from engine.data import load_game_data
+from engine.errors import ViolationCode
+from engine.flow import DEFAULTS, SAMPLERS, STEP_RUNNERS
+from engine.game import apply
+from engine.model import Phase, PromptKind
+from engine.options import FixedSetup
+from engine.rng import Rng
+from engine.rules.cards import (
     FAMILY_ATOMICS,
     GHOLA,
     HAJR,
@@ -32,16 +40,8 @@ from engine.cards import (
     RULE_WC,
     WEATHER_CONTROL,
 )
-from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
-from engine.errors import ViolationCode
-from engine.flow import DEFAULTS, SAMPLERS, STEP_RUNNERS
-from engine.game import apply
-from engine.invariants import violations
-from engine.model import Phase, PromptKind
-from engine.options import FixedSetup
-from engine.rng import Rng
-from engine.views import view
+from engine.rules.economy import total_spice_outside_bank
+from engine.secrecy.views import view
 from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused, take_card
 
 DATA = load_game_data()

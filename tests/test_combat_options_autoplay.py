@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.autoplay import play_game
+from engine.checks.autoplay import play_game
+from engine.checks.invariants import violations
 from engine.ids import BASE_FACTIONS, Faction
-from engine.invariants import violations
 from engine.options import GameOptions, GameSetup
 
 FACTIONS = (*BASE_FACTIONS, Faction.BENE_TLEILAXU)

@@ -395,7 +395,7 @@ def test_a_15_a_14_both_fronts_show_the_fremen_forecast_and_a_readied_special_ka
     from bot.discord.text import secrets_text
     from engine.model import SpecialKaramaOrder
     G, H = Faction.GUILD, Faction.HARKONNEN
-    from engine.views import view
+    from engine.secrecy.views import view
     from tests.conftest import ready_game
 
     fremen = view(ready_game((A, F), seed=3), F)

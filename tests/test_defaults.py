@@ -30,12 +30,12 @@ from engine.actions import (
     UseSpecialKarama,
     UseVoice,
 )
-from engine.autoplay import play_game
+from engine.checks.autoplay import play_game
+from engine.checks.prompts import refused_defaults, state_changers
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import apply, new_game
 from engine.model import GameState, Phase, PromptKind
 from engine.options import GameOptions, GameSetup
-from engine.prompt_checks import refused_defaults, state_changers
 from engine.record import record_game, save_record
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, let_reveal_stand, prompt_of, refused, snapshot
 from tests.test_battle import FLAT, arena, give, put
@@ -67,7 +67,7 @@ def _setup(factions, seed: int) -> GameSetup:
 
 @pytest.fixture(scope="module")
 def checked() -> Checked:
-    """Random games (random legal play, engine/autoplay.py) with every open prompt checked after every action."""
+    """Random games (random legal play, engine/checks/autoplay.py) with every open prompt checked after every action."""
     found = Checked(set(), [], [])
 
     def check(state: GameState) -> list[str]:

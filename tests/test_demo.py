@@ -16,7 +16,7 @@ from bot.console.demo import BT_OPTIONS, options_text
 from bot.console.demo import main as demo_main
 from bot.console.gateway import CLOSED_PREFIX
 from engine.__main__ import main as engine_main
-from engine.autoplay import BT_COUNTS, bt_counts
+from engine.checks.autoplay import BT_COUNTS, bt_counts
 from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import Phase

@@ -1,5 +1,5 @@
 """The any-time panel (bot/discord/anytime_panel.py) with fake interactions: it is built from the clicker's own legal
-any-time actions (engine/anytime.py), every action it offers is one the rules accept, its controls fit Discord, it
+any-time actions (engine/rules/anytime.py), every action it offers is one the rules accept, its controls fit Discord, it
 shows a faction nothing that changes with another faction's secrets, and its callbacks act for the clicker's own
 seat only (amounts and questions through a modal), catching what changed since the panel was drawn."""
 
@@ -31,13 +31,13 @@ from bot.discord.form_core import MAX_CHOICES, Draft
 from bot.discord.lasting_modal import FORM_CLOSED
 from bot.store.memory import MemoryGameStore
 from engine.actions import SetStormCardOrder, UseKarama
-from engine.anytime import Amount, AnytimeKind, anytime_choices
 from engine.errors import RuleViolation
 from engine.game import apply
 from engine.ids import Faction
 from engine.model import GameState, Phase
 from engine.rng import Rng
-from engine.views import view
+from engine.rules.anytime import Amount, AnytimeKind, anytime_choices
+from engine.secrecy.views import view
 from tests.conftest import ready_game, store_running_game
 from tests.test_anytime import QUESTIONS, _others_secrets_changed, holding, positions
 from tests.test_discord_prompt_views import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse

@@ -10,7 +10,7 @@ from engine.actions import parse_action
 from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.options import GameSetup
-from engine.views import view
+from engine.secrecy.views import view
 from tests import test_discord_e2e as e2e
 from tests.test_discord_e2e import answered
 

@@ -34,7 +34,7 @@ from engine.actions import (
     SkipShipment,
     TrapsAndGifts,
 )
-from engine.autoplay import choose
+from engine.checks.autoplay import choose
 from engine.data import load_game_data
 from engine.game import apply
 from engine.ids import Faction

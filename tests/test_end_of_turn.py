@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
 from engine.model import Phase, Prediction
 from engine.options import FixedSetup
 from engine.phases.end_of_turn import earliest_team
+from engine.rules.economy import total_spice_outside_bank
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, ready_game, tokens_back_to_reserves
 
 DOTS = {A: 18, BG: 3, E: 6, F: 9, G: 12, H: 15}

@@ -18,7 +18,7 @@ from bot.app.decision_cards import ATTACK_TITLES, CARD_HEADING, FACTS
 from bot.app.render import closing_messages, decision_card
 from bot.app.rules import cited_rule
 from bot.discord.prompt_forms import form_for
-from engine.autoplay import play_one
+from engine.checks.autoplay import play_one
 from engine.data import load_game_data
 from engine.flow import DEFAULTS
 from engine.game import apply, new_game

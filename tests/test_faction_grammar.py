@@ -8,12 +8,12 @@ import pytest
 
 from bot.app.decision_cards import build_card
 from engine.actions import Bid, GuildTiming, MarkBtTraitor
-from engine.autoplay import play_until_stuck
+from engine.checks.autoplay import play_until_stuck
 from engine.ids import Faction
 from engine.model import Phase, Prompt, PromptKind
 from engine.names import faction_does, faction_name, faction_possessive, factions_list
 from engine.rng import Rng
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused, start
 from tests.test_battle import FLAT, arena, put
 from tests.test_bidding import game as bidding_game
@@ -101,7 +101,7 @@ def test_an_owned_decision_asked_of_another_faction_is_refused_in_the_one_gramma
 def test_the_table_report_names_what_it_waits_for_in_words_and_keeps_a_secret_decision_secret():
     """Issue 25 item 12: `python -m engine`'s report says "Waiting for: the Atreides (a secret decision)", not the
     decision's code name; a public decision is named as the table reads it."""
-    from engine.report import table_report
+    from engine.secrecy.report import table_report
 
     picks = start((A, F, BT), seed=5)
     report = table_report(view(picks, None), [])

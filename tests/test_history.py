@@ -24,7 +24,7 @@ from bot.store.postgres import PostgresGameStore
 from bot.store.sqlite import MIGRATIONS, SqliteGameStore, apply_migrations
 from engine import flow
 from engine.actions import SetStorm
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.errors import ReplayMismatch
 from engine.game import new_game, state_hash
 from engine.ids import Faction

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.checks.invariants import violations
 from engine.ids import Faction
-from engine.invariants import violations
 from engine.model import Battle, BattlePlan, BattleState, MovementState
 from tests.conftest import ready_game
 

@@ -8,9 +8,9 @@ from engine.actions import UseKarama
 from engine.errors import RuleViolation
 from engine.events import EventLog
 from engine.game import apply
-from engine.karama import Advantage, karama_cancels
 from engine.options import FixedSetup
-from engine.views import view
+from engine.rules.karama import Advantage, karama_cancels
+from engine.secrecy.views import view
 from tests.conftest import A, E, G, H, snapshot, start
 
 

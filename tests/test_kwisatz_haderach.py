@@ -12,12 +12,12 @@ from engine.actions import (
     SubmitBattlePlan,
     UseKarama,
 )
+from engine.checks.invariants import violations
 from engine.game import apply
 from engine.ids import Faction
-from engine.invariants import violations
 from engine.model import BattleState, Phase, PromptKind
 from engine.phases.battle_plans import kwisatz_haderach_available
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import apply_all, enter_phase, let_reveal_stand, prompt_of, refused
 from tests.test_battle import FLAT, arena, give, plan, put
 from tests.test_optional_combat import event, switch_on

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from bot.app.decision_cards import build_card
 from engine.data import FactionData, load_game_data
 from engine.model import Prompt, PromptKind
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import BT, A, E, F, H
 from tests.test_bt_traitors import position
 

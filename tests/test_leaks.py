@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import leaks
-from engine.autoplay import play_game
+from engine.checks.autoplay import play_game
 from engine.events import Event
 from engine.ids import Faction
-from engine.leaks import LeakChecker
 from engine.model import Battle, BattlePlan, BattleState
 from engine.names import faction_name
+from engine.secrecy import leaks
+from engine.secrecy.leaks import LeakChecker
 from tests.conftest import make_setup, ready_game
 
 
@@ -43,7 +43,7 @@ def _event(type_: str, message: str = "-", audience=None, **data) -> Event:
 
 
 def test_a_secret_sent_to_the_wrong_faction_is_caught():
-    """engine/private_audiences.py: a private event reaches only those entitled to what it says."""
+    """engine/secrecy/audiences.py: a private event reaches only those entitled to what it says."""
     state = ready_game()
     card = state.faction(Faction.HARKONNEN).hand[0]
     bought = {"card": card, "card_number": 1}

@@ -18,7 +18,7 @@ from bot.app.map_picture import (
     territory_keys,
 )
 from engine.actions import LayTraps
-from engine.autoplay import play_until_stuck
+from engine.checks.autoplay import play_until_stuck
 from engine.data import POLAR_SINK, load_game_data
 from engine.game import new_game
 from engine.ids import Faction
@@ -204,7 +204,7 @@ def test_a_15_the_status_board_counts_advisors_among_the_bene_gesserits_tokens_o
     """Issue 25 item 6: the status board read "0 on the board, 2 in reserve, 13 in the tanks" for a Bene Gesserit
     whose five advisors were in Carthag."""
     from bot.app.feed import status_text
-    from engine.views import view
+    from engine.secrecy.views import view
 
     with_advisors = mid_game.model_copy(deep=True)
     with_advisors.factions[Faction.BENE_GESSERIT].reserves -= 5

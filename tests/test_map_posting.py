@@ -14,11 +14,11 @@ from bot.discord.gateway import DiscordGateway
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
 from engine.actions import ForceDefault
-from engine.autoplay import choose
+from engine.checks.autoplay import choose
 from engine.events import Event
 from engine.ids import Faction
 from engine.rng import Rng
-from engine.views import PlayerView, view
+from engine.secrecy.views import PlayerView, view
 from tests.discord_fakes import FakeFollowup, FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN

@@ -17,20 +17,20 @@ from engine.actions import (
     SkipMove,
     SkipShipment,
 )
-from engine.autoplay import play_prompt
-from engine.board import territory_of
+from engine.checks.autoplay import play_prompt
+from engine.checks.invariants import violations
 from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
 from engine.ids import BASE_FACTIONS
-from engine.invariants import violations
-from engine.karama import Advantage
 from engine.model import Phase, PromptKind
 from engine.phases.movement import move_range, reachable_locations
-from engine.position import FORMAT, begin
+from engine.positions.documents import FORMAT, begin
 from engine.rng import Rng
+from engine.rules.board import territory_of
+from engine.rules.economy import total_spice_outside_bank
+from engine.rules.karama import Advantage
 from tests.conftest import ALL_SEVEN, BG, A, E, F, G, H, prompt_of, refused
 
 DATA = load_game_data()

@@ -16,7 +16,7 @@ from engine.__main__ import _parse_options as autoplay_options
 from engine.game import new_game
 from engine.ids import Faction
 from engine.options import GameOptions, GameSetup
-from engine.views import view
+from engine.secrecy.views import view
 
 NON_COMBAT = ("character_advantages", "special_karama_powers", "weather", "double_spice_blow", "increased_spice_flow")
 

@@ -15,16 +15,16 @@ from engine.actions import (
     SubmitBattlePlan,
     UseKarama,
 )
-from engine.elites import add_elites, elites_at, elites_in_reserves
+from engine.checks.invariants import violations
 from engine.events import EventLog
-from engine.forces import from_reserves, move_tokens, wipe_out
+from engine.factions.elites import add_elites, elites_at, elites_in_reserves
 from engine.game import apply
 from engine.ids import Faction
-from engine.invariants import violations
 from engine.model import Phase, PromptKind
 from engine.options import GameOptions
 from engine.phases.battle_plans import available_leaders
-from engine.views import view
+from engine.rules.forces import from_reserves, move_tokens, wipe_out
+from engine.secrecy.views import view
 from tests.conftest import apply_all, enter_phase, let_reveal_stand, prompt_of, refused
 from tests.test_battle import FLAT, arena, duel, give, plan, put
 from tests.test_bt_attacks import bt_arena, fought
@@ -121,7 +121,7 @@ def test_a_15_sardaukar_count_single_against_the_fremen_and_fedaykin_count_doubl
 
 
 def test_a_15_elites_ship_first_move_with_their_group_and_die_with_it():
-    """Our reading (engine/elites.py): shipped and moving groups take their elites along first."""
+    """Our reading (engine/factions/elites.py): shipped and moving groups take their elites along first."""
     state = switch_on(arena((E, H, G)), character_advantages=True)
     log = EventLog()
     from_reserves(state, E, ARRAKEEN, 3, log)

@@ -20,19 +20,19 @@ from engine.actions import (
     SkipShipment,
     UseKarama,
 )
-from engine.board import controller
 from engine.data import load_game_data
 from engine.errors import ViolationCode
 from engine.events import EventLog
 from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
-from engine.karama import Advantage, karama_cancels
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases.battle import pending_battles
 from engine.phases.spice_blow import devour_territory
 from engine.phases.storm import move_storm
-from engine.views import view
+from engine.rules.board import controller
+from engine.rules.karama import Advantage, karama_cancels
+from engine.secrecy.views import view
 from tests.conftest import BG, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
 from tests.test_movement import answer_defaults_until, arrange
 from tests.test_spice_blow import FUNERAL_PLAIN, GREAT_FLAT, HABBANYA_ERG, OLD_GAP, SH1, SH2, at_blow, base_game

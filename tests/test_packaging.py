@@ -38,7 +38,7 @@ def test_the_game_data_is_read_from_the_installed_package_or_else_from_the_sourc
 def test_the_version_is_the_engines_and_the_command_is_mentat():
     assert engine.__version__ == "0.2.0"
     assert PYPROJECT["project"]["dynamic"] == ["version"] and "version" not in PYPROJECT["project"]
-    assert SETUPTOOLS["dynamic"]["version"] == {"attr": "engine.__version__"}
+    assert SETUPTOOLS["dynamic"]["version"] == {"attr": "engine.version.__version__"}
     assert PYPROJECT["project"]["scripts"] == {"mentat": "bot.__main__:main"}
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"## [{engine.__version__}] - " in changelog  # each release says what changed for an admin

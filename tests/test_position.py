@@ -1,4 +1,4 @@
-"""Positions as data (engine/position.py, docs/positions.md): a hand-written position loads into the state it
+"""Positions as data (engine/positions/documents.py, docs/positions.md): a hand-written position loads into the state it
 describes and is written back unchanged; an impossible one is refused with the reason; the position of a live
 game, loaded again, plays on exactly as the game does."""
 
@@ -20,18 +20,18 @@ from engine.actions import (
     SetStormCardOrder,
     SubmitBattlePlan,
 )
-from engine.autoplay import play_prompt, spontaneous_action
+from engine.checks.autoplay import play_prompt, spontaneous_action
 from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
 from engine.errors import RuleViolation
 from engine.game import apply, new_game
 from engine.ids import BASE_FACTIONS
 from engine.model import Phase, PromptKind
 from engine.options import GameOptions, GameSetup
-from engine.position import FORMAT, InvalidPosition, begin, load, write
+from engine.positions.documents import FORMAT, InvalidPosition, begin, load, write
 from engine.record import load_record, verify
 from engine.rng import Rng
-from engine.views import view
+from engine.rules.economy import total_spice_outside_bank
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, apply_all, begin_position, prompt_of, ready_game
 
 DATA = load_game_data()
@@ -310,7 +310,7 @@ def test_every_problem_of_the_document_is_named_at_once():
 
 
 def _random_game(setup: GameSetup, player_seed: int, max_actions: int = 3000):
-    """A game of automatic players (engine/autoplay.py): every (action, state after it, its events)."""
+    """A game of automatic players (engine/checks/autoplay.py): every (action, state after it, its events)."""
     rng = Rng.from_seed(player_seed)
     state, events = new_game(setup)
     steps = [(None, state, events)]

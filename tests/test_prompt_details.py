@@ -20,12 +20,12 @@ from engine.actions import (
     Ship,
     ShipToReserves,
 )
-from engine.alliances import open_nexus
 from engine.events import EventLog
 from engine.game import apply
 from engine.model import Impairment, Phase, PromptKind
 from engine.phases.revival import revival_cost
 from engine.phases.shipment import ship_back_cost, shipment_cost
+from engine.rules.alliances import open_nexus
 from tests.conftest import BG, BT, A, E, G, H, prompt_of, refused
 from tests.test_bt_traitors import ATREIDES, DUNCAN, at, position
 from tests.test_movement import ARRAKEEN, CARTHAG, GREAT_FLAT, SINK, TUEKS, answer_defaults_until, arrange

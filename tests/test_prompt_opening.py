@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.autoplay import play_one
+from engine.checks.autoplay import play_one
 from engine.flow import ASKED_AGAIN_KINDS, ASKS_AGAIN
 from engine.game import new_game
 from engine.ids import BASE_FACTIONS, Faction

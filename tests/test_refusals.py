@@ -1,5 +1,5 @@
 """A refusal names the rule that forbids the action, not the rule of whichever decision happens to be closed
-(engine/refusals.py): the BT ship, move, revive or fight nothing (BT-1) and never dial (BT-3); one revival a turn
+(engine/rules/refusals.py): the BT ship, move, revive or fight nothing (BT-1) and never dial (BT-3); one revival a turn
 (A-7); no bid after a final pass (A-6); the faction whose decision it is, and when."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import pytest
 
 from engine.__main__ import main
 from engine.actions import ChooseTraitor
-from engine.autoplay import play_until_stuck
+from engine.checks.autoplay import play_until_stuck
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.game import new_game, state_hash
 from engine.ids import Faction
@@ -109,7 +109,7 @@ def test_demo_prints_the_public_setup_report_of_seven_factions(tmp_path, capsys)
 
 def test_a_whole_random_game_with_the_bt_replays_to_the_same_state(tmp_path):
     """The log is the game: every action of a finished 7-faction game, any-time plays included, replays."""
-    from engine.autoplay import play_prompt, spontaneous_action
+    from engine.checks.autoplay import play_prompt, spontaneous_action
     from engine.game import apply
     from engine.model import Phase as P
 

@@ -38,7 +38,7 @@ def test_state_round_trips_through_json():
 
 
 def test_a_named_draw_hands_out_its_scripted_values_first_then_draws_from_the_generator():
-    """A scenario fixes a random draw (engine/position.py `draws`); the generator is untouched meanwhile."""
+    """A scenario fixes a random draw (engine/positions/documents.py `draws`); the generator is untouched meanwhile."""
     rng = Rng(state=5, scripted={"trap_leader": ["b", "a"]})
     plain = Rng(state=5)
     assert [rng.draw("trap_leader", "abc"), rng.draw("trap_leader", "abc")] == ["b", "a"]

@@ -11,9 +11,9 @@ import pytest
 
 from bot.app.decision_cards import KIND_RULES
 from bot.app.rules import all_rules, cited_rule, find_rules
-from engine.anytime import RULES as ANYTIME_RULES
 from engine.model import PromptKind
-from engine.refusals import SETUP_RULES
+from engine.rules.anytime import RULES as ANYTIME_RULES
+from engine.rules.refusals import SETUP_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_RULES = ROOT.parent / "shared" / "rules"  # the rules in our own words, beside the repository

@@ -11,15 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import ChooseTraitor, LayTraps, PredictWinner
-from engine.autoplay import play_until_stuck
+from engine.checks.autoplay import play_until_stuck
 from engine.events import visible_events
 from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
-from engine.report import table_report
 from engine.rng import Rng
-from engine.views import view
+from engine.secrecy.report import table_report
+from engine.secrecy.views import view
 from tests.conftest import make_setup, prompt_of
 
 A, BG, E, F, H, BT = (

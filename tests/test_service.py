@@ -20,7 +20,7 @@ from engine.actions import (
     SetStorm,
     parse_action,
 )
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.game import apply, new_game, state_hash
 from engine.ids import Faction
 from engine.model import Phase, PromptKind
@@ -28,7 +28,7 @@ from engine.names import card_name, faction_name, leader_name, the_faction
 from engine.options import GameOptions, GameSetup
 from engine.record import record_game, replay
 from engine.rng import Rng
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import store_running_game
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN

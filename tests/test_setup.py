@@ -13,7 +13,7 @@ from engine.game import apply, new_game, state_hash
 from engine.ids import BASE_FACTIONS
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
-from engine.order import storm_order
+from engine.rules.order import storm_order
 from tests.conftest import BG, BT, A, E, F, G, H, finish_setup, make_setup, prompt_of, snapshot, start
 
 DATA = load_game_data()

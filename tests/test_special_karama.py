@@ -10,7 +10,7 @@ from engine.flow import DEFAULTS, STEP_RUNNERS
 from engine.game import apply
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
-from engine.views import view
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused, tokens_back_to_reserves
 from tests.test_movement import answer_defaults_until, arrange
 from tests.test_spice_blow import OLD_GAP, at_blow, base_game

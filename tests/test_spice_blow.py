@@ -8,9 +8,8 @@ from collections import Counter
 import pytest
 
 from engine.actions import DialStorm, EndNexus, ForceDefault, RideWorm, UseKarama
-from engine.autoplay import play_until_stuck
+from engine.checks.autoplay import play_until_stuck
 from engine.data import load_game_data
-from engine.economy import place_spice, total_spice_outside_bank
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import STEP_RUNNERS
@@ -19,6 +18,7 @@ from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases import spice_blow
 from engine.rng import Rng
+from engine.rules.economy import place_spice, total_spice_outside_bank
 from tests.conftest import ALL_SEVEN, BT, A, E, F, H, apply_all, enter_phase, prompt_of, ready_game, snapshot
 
 DATA = load_game_data()

@@ -34,16 +34,16 @@ from engine.actions import (
     SkipMove,
     SkipShipment,
 )
-from engine.anytime import AnytimeKind, anytime_choices
-from engine.cards import FAMILY_ATOMICS, HAJR, WEATHER_CONTROL
 from engine.errors import ViolationCode
 from engine.events import BY_STANDING_ORDER
 from engine.flow import DEFAULTS
 from engine.game import apply
 from engine.ids import Faction
-from engine.karama import Advantage
 from engine.model import Phase, PromptKind
-from engine.views import view
+from engine.rules.anytime import AnytimeKind, anytime_choices
+from engine.rules.cards import FAMILY_ATOMICS, HAJR, WEATHER_CONTROL
+from engine.rules.karama import Advantage
+from engine.secrecy.views import view
 from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
 from tests.test_battle import arena, plan
 from tests.test_bidding import bidder
@@ -413,7 +413,7 @@ def test_no_shipment_no_move_gives_the_table_what_two_clicks_would():
 
 
 def test_no_shipment_no_move_leaves_no_moment_for_hajr():
-    """Hajr is played while the faction's move is being decided (engine/cards.py): with the move waived there is
+    """Hajr is played while the faction's move is being decided (engine/rules/cards.py): with the move waived there is
     none, so the card stays in hand."""
     state = shipment_of(arrange(forces={"Arrakeen#9": {A: 5}})[0], A)
     state.faction(A).hand.append(state.treachery_deck.pop(state.treachery_deck.index(HAJR)))

@@ -29,7 +29,7 @@ from bot.store.memory import MemoryGameStore
 from bot.store.postgres import PostgresGameStore
 from bot.store.sqlite import MIGRATIONS, SqliteGameStore, apply_migrations
 from engine import Faction, GameSetup, new_game, parse_action, state_hash
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.model import GameState
 from engine.record import replay
 from engine.rng import Rng

@@ -18,7 +18,7 @@ from bot.app.service import GameService, NotAllowed
 from bot.store.common import migration_files
 from bot.store.postgres import MIGRATIONS, PostgresGameStore, apply_migrations
 from engine.actions import parse_action
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.game import state_hash
 from engine.ids import Faction
 from engine.model import GameState

@@ -13,7 +13,7 @@ from bot.app import service as service_module
 from bot.app.ports import GameRecordRow, GameStatus, OutgoingMessage, Recipient, VersionConflict
 from bot.app.service import GameService, NotAllowed
 from bot.store.sqlite import SqliteGameStore
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.ids import Faction
 from engine.rng import Rng
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import DialStorm, ForceDefault
-from engine.economy import total_spice_outside_bank
 from engine.errors import RuleViolation, ViolationCode
 from engine.game import apply
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
-from engine.views import view
+from engine.rules.economy import total_spice_outside_bank
+from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, snapshot
 
 DOTS = {A: 18, BG: 3, E: 6, F: 9, G: 12, H: 15}

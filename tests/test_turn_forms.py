@@ -37,14 +37,14 @@ from engine.actions import (
     SkipMove,
     SkipShipment,
 )
-from engine.board import locations_of
 from engine.errors import RuleViolation
 from engine.flow import DEFAULTS
 from engine.game import apply
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
 from engine.rng import Rng
-from engine.views import view
+from engine.rules.board import locations_of
+from engine.secrecy.views import view
 from tests.conftest import (
     BG,
     BT,

@@ -1,4 +1,4 @@
-"""The words of the any-time panel (engine/anytime.py): what each kind of action is called, what its parts and
+"""The words of the any-time panel (engine/rules/anytime.py): what each kind of action is called, what its parts and
 their values read as, and the panel's own text with the standing orders as they stand. Discord-free: the Discord
 panel (bot/discord/anytime_panel.py) and any other front read the same words.
 
@@ -7,7 +7,11 @@ Built from the reader's own view and its own choices only, so the panel can say 
 
 from __future__ import annotations
 
-from engine.anytime import (
+from engine.factions.special_karama import FREMEN_WORM, STOP_SHIPMENT
+from engine.ids import Faction
+from engine.model import BidOrder, SpecialKaramaOrder
+from engine.names import card_name, faction_name, faction_possessive, leader_name
+from engine.rules.anytime import (
     ADVISORS,
     ASK,
     AUTO_PASS,
@@ -25,12 +29,8 @@ from engine.anytime import (
     AnytimeChoice,
     AnytimeKind,
 )
-from engine.ids import Faction
-from engine.karama import DESCRIPTIONS, OWNER, Advantage, advantage_words
-from engine.model import BidOrder, SpecialKaramaOrder
-from engine.names import card_name, faction_name, faction_possessive, leader_name
-from engine.special_karama import FREMEN_WORM, STOP_SHIPMENT
-from engine.views import PlayerView
+from engine.rules.karama import DESCRIPTIONS, OWNER, Advantage, advantage_words
+from engine.secrecy.views import PlayerView
 
 TITLES: dict[AnytimeKind, str] = {
     AnytimeKind.KARAMA: "Karama: cancel another faction's advantage",
@@ -251,7 +251,7 @@ def choice_text(choice: AnytimeChoice) -> str:
 
 
 def special_order_words(order: SpecialKaramaOrder) -> str:
-    """A readied special Karama power (A-14, engine/special_karama.py) as its owner reads it."""
+    """A readied special Karama power (A-14, engine/factions/special_karama.py) as its owner reads it."""
     if order.power == FREMEN_WORM:
         return f"Shai-Hulud in {order.territory} at the end of the next spice blow (A-14)"
     if order.power == STOP_SHIPMENT and order.target is not None:

@@ -11,8 +11,6 @@ Each is built from the decider's own view (what they may know: the public battle
 from __future__ import annotations
 
 from bot.app.words import Facts, faction_words, tokens
-from engine.board import locations_of
-from engine.combat import category
 from engine.data import load_game_data
 from engine.factions.bt_reveal_karama import CANCEL
 from engine.ids import CardCategory, Faction
@@ -27,7 +25,9 @@ from engine.names import (
     pronouns,
     the_faction,
 )
-from engine.views import PlayerView
+from engine.rules.board import locations_of
+from engine.rules.combat import category
+from engine.secrecy.views import PlayerView
 
 NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
 ATTACK_CARDS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.WORTHLESS)

@@ -2,7 +2,8 @@
 controls). It says what is decided and why now (the rule, as /rules finds it), the facts that matter for it,
 what happens if nobody answers and when; once the decision closes, how it closed.
 
-Built from the decider's own view of the game (engine.views.view) and the open prompt (engine.flow.legal_choices):
+Built from the decider's own view of the game (engine.secrecy.views.view) and the open prompt
+(engine.flow.legal_choices):
 never from the raw state, so a card can only say what its reader may know. Discord-free: the console prints
 the same cards.
 """
@@ -19,7 +20,7 @@ from bot.app.words import Facts
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import decision_name, option_name
-from engine.views import PlayerView
+from engine.secrecy.views import PlayerView
 
 # The rule a decision is asked under, as /rules finds it.
 KIND_RULES: dict[PromptKind, str] = {

@@ -35,7 +35,7 @@ from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import decision_name, faction_name, table_decision_name
 from engine.phases.turn import PHASE_TITLES
-from engine.views import PlayerView, view
+from engine.secrecy.views import PlayerView, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
 STATUS_KEY = "status"

@@ -10,12 +10,12 @@ from typing import Any
 from bot.app.anytime_words import title
 from bot.app.feed import cancellation_text
 from bot.app.paces import Pace, pace_text
-from engine.anytime import STANDING_ORDERS, anytime_choices
 from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import faction_name
 from engine.options import GameOptions, GameSetup
+from engine.rules.anytime import STANDING_ORDERS, anytime_choices
 
 LOBBY_KEY = "lobby"  # the lobby post's key (OutgoingMessage.key): seats and the start edit it in place
 

@@ -5,7 +5,7 @@ sector is split into bands, one per location in it, ordered from the Polar Sink 
 the location is from it. Every cell carries its territory's short key (the key table names them), its
 spice and each faction's tokens as a coloured badge with the count.
 
-Everything drawn comes from `engine.views.view(state, viewer)`, never from the raw state, so the picture
+Everything drawn comes from `engine.secrecy.views.view(state, viewer)`, never from the raw state, so the picture
 can show only what its viewer may know: the table's picture (viewer None) public facts only, a faction's
 own picture adds its own secrets (the BT's traps and their cards, BT-30; its spice behind the shield).
 The trap's stronghold is public (a face-down card), but the table's picture leaves traps out altogether,
@@ -28,7 +28,7 @@ from engine.data import POLAR_SINK, SECTOR_COUNT, Board, load_game_data
 from engine.ids import Faction, TerritoryKind
 from engine.model import GameState
 from engine.names import card_name, faction_name
-from engine.views import PlayerView, view
+from engine.secrecy.views import PlayerView, view
 
 WIDTH, HEIGHT = 1400, 1000
 CENTRE = (500, 510)

@@ -53,7 +53,8 @@ class OutgoingMessage(BaseModel):
     # A channel post after the storm, the movement round or the battles: the front attaches the table's map
     # picture of the game as it stands (bot/app/feed.py: as each turn begins, and after the battles).
     attach_map: bool = False
-    # The table's view of the game (engine.views.PlayerView, as JSON) when the post was made: the front draws the
+    # The table's view of the game (engine.secrecy.views.PlayerView, as JSON) when the post was made: the front draws
+    # the
     # attached map from it, so the picture shows the board as of the post it illustrates, not as of its delivery.
     # (A post queued before this field existed has attach_map alone: its map is drawn from the game as it stands.)
     map_of: str | None = None

@@ -15,15 +15,15 @@ from bot.app.decision_cards import build_card
 from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, AnswerRevealKarama, ForceDefault, PlayerAction
-from engine.admin import DEADLINE_ADMIN
 from engine.events import BY_STANDING_ORDER, Event
 from engine.factions.bt_reveal_karama import answer_so_far
 from engine.flow import DEFAULTS
 from engine.ids import Faction
-from engine.karama import Advantage, advantage_words
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import counted, faction_name, option_name, the_faction
-from engine.views import FactionSecrets, view
+from engine.rules.admin import DEADLINE_ADMIN
+from engine.rules.karama import Advantage, advantage_words
+from engine.secrecy.views import FactionSecrets, view
 
 DeadlineOf = Callable[[Prompt], datetime | None]
 
@@ -164,7 +164,7 @@ def _default_words(state: GameState, prompt: Prompt) -> str | None:
 def closing_messages(before: GameState, after: GameState, action: Action,
                      replaced: Collection[str] = ()) -> list[OutgoingMessage]:
     """For every decision the action closed, the line its card gets and its controls disabled: how it
-    closed (or that it is asked again after its decider answered: engine/alliances.py, revival.py, movement.py).
+    closed (or that it is asked again after its decider answered: engine/rules/alliances.py, revival.py, movement.py).
     A card `replaced` by the same decision asked again is not closed: it becomes the new card."""
     messages = []
     again = set(asked_again(before, after).values())

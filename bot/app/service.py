@@ -49,7 +49,6 @@ from bot.app.render import (
 )
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
-from engine.admin import DEADLINE_ADMIN
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
 from engine.flow import blocking_prompts
@@ -58,7 +57,8 @@ from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import decision_name, decision_topic, faction_does, faction_name, faction_possessive
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
-from engine.views import view
+from engine.rules.admin import DEADLINE_ADMIN
+from engine.secrecy.views import view
 
 log = logging.getLogger(__name__)
 
@@ -1069,3 +1069,30 @@ class GameService:
             if unreachable:
                 settings["unreachable"] = unreachable
             await self.store.set_settings(game_id, settings)
+
+    # --- what the fronts read and keep (the Discord front goes through the service, never to the store) ---------
+
+    async def game(self, game_id: str) -> GameRecordRow | None:
+        """The game with this id (None: there is none)."""
+        return await self.store.load_game(game_id)
+
+    async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
+        """The game a command in this channel is about (see GameStore.game_in_channel)."""
+        return await self.store.game_in_channel(channel_id)
+
+    async def games_in_channel(self, channel_id: int) -> list[GameRecordRow]:
+        return await self.store.games_in_channel(channel_id)
+
+    async def moderator_role(self, guild_id: int) -> int | None:
+        """The role whose members moderate this server's games (None: Manage Server only)."""
+        return await self.store.moderator_role(guild_id)
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.store.set_moderator_role(guild_id, role_id)
+
+    async def get_value(self, key: str) -> str | None:
+        """A value the bot keeps about itself rather than about a game (GameStore.get_value)."""
+        return await self.store.get_value(key)
+
+    async def set_value(self, key: str, value: str) -> None:
+        await self.store.set_value(key, value)

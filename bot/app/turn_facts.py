@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from bot.app.words import Facts, faction_words, tokens, where
 from engine.factions.bt_spice import SPICE_WIN
-from engine.hands import hand_limit
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, counted, option_name, pronouns
-from engine.views import PlayerView
+from engine.rules.hands import hand_limit
+from engine.secrecy.views import PlayerView
 
-HAJR, WEATHER_CONTROL, FAMILY_ATOMICS = "hajr", "weather_control", "family_atomics"  # engine/cards.py card ids
+HAJR, WEATHER_CONTROL, FAMILY_ATOMICS = "hajr", "weather_control", "family_atomics"  # engine/rules/cards.py card ids
 
 
 def _names(items: list[str]) -> str:

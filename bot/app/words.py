@@ -8,7 +8,7 @@ from collections.abc import Callable
 from engine.ids import Faction
 from engine.model import Prompt
 from engine.names import faction_name, location_label
-from engine.views import PlayerView
+from engine.secrecy.views import PlayerView
 
 Facts = Callable[[PlayerView, Prompt], list[str]]  # a card's lines: (the decider's view, the prompt) -> lines
 

@@ -2,7 +2,7 @@
 a whole game played offline by automatic players, through the bot's own service and the console front.
 
 Seven factions with the Bene Tleilaxu and every BT option. The console creates, seats and starts the game
-(`new`, `start`); the automatic players (engine/autoplay.py: a random legal answer to an open decision, and
+(`new`, `start`); the automatic players (engine/checks/autoplay.py: a random legal answer to an open decision, and
 now and then a card played at any time) submit through GameService.submit exactly as a Discord button would,
 and the console gateway delivers the outbox: the channel feed, and each faction's DMs into its own inbox.
 Written to the output directory: channel.txt, dm-<faction>.txt, game.json (the exported game, which
@@ -29,7 +29,7 @@ from bot.console.repl import Console
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
 from engine.actions import PlayerAction
-from engine.autoplay import BT_COUNTS, bt_counts, play_prompt, spontaneous_action
+from engine.checks.autoplay import BT_COUNTS, bt_counts, play_prompt, spontaneous_action
 from engine.events import Event
 from engine.ids import Faction
 from engine.model import GameState, Phase
@@ -38,7 +38,7 @@ from engine.options import GameOptions
 from engine.rng import Rng
 
 BT_OPTIONS = tuple(name for name in GameOptions.model_fields if name.startswith("bt_"))
-# A game in which the automatic players use every power the BT have (engine.autoplay.BT_COUNTS), when it
+# A game in which the automatic players use every power the BT have (engine.checks.autoplay.BT_COUNTS), when it
 # was chosen; a change to the rules or to the players may change the game a seed gives.
 DEFAULT_SEED = 85
 MAX_ACTIONS = 20_000  # a whole game takes under a thousand; more means the players are stuck
@@ -67,7 +67,7 @@ class DemoResult:
     turns: int
     winners: list[Faction]
     ending: str  # the game_over announcement: who won and why
-    bt: dict[str, int]  # how often each Bene Tleilaxu power was used (engine.autoplay.BT_COUNTS)
+    bt: dict[str, int]  # how often each Bene Tleilaxu power was used (engine.checks.autoplay.BT_COUNTS)
     actions: int
     channel_posts: int
     dms: dict[str, int]
@@ -119,8 +119,8 @@ class DemoPlayers:
         return state
 
     async def _step(self, row: GameRecordRow, state: GameState) -> list[Event]:
-        """One decision, as engine.autoplay.play_game takes it: now and then something a faction may do at any
-        time (legal: engine/anytime.py), otherwise a random open prompt answered with a legal choice."""
+        """One decision, as engine.checks.autoplay.play_game takes it: now and then something a faction may do at any
+        time (legal: engine/rules/anytime.py), otherwise a random open prompt answered with a legal choice."""
         spontaneous = spontaneous_action(state, self.rng)
         if spontaneous is not None:
             return (await self._submit(row, spontaneous)).events

@@ -42,7 +42,7 @@ from engine.actions import (
     UseVoice,
     parse_action,
 )
-from engine.autoplay import play_prompt
+from engine.checks.autoplay import play_prompt
 from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
@@ -50,7 +50,7 @@ from engine.names import decision_topic, faction_name
 from engine.options import GameOptions, GameSetup
 from engine.record import record_game, save_record
 from engine.rng import Rng
-from engine.views import view
+from engine.secrecy.views import view
 
 GUILD_ID = 1
 CHANNEL_ID = 1  # the console plays the one game of its one channel

@@ -1,4 +1,4 @@
-"""Plain text for the console, built from engine views only (engine.views.view), so it shows nobody a secret
+"""Plain text for the console, built from engine views only (engine.secrecy.views.view), so it shows nobody a secret
 that is not theirs: the table's view has no `own` part, and a faction's view has only its own."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bot.app.render import secret_facts
 from engine.model import Prompt
 from engine.names import card_name, faction_name, leader_name, location_label
-from engine.views import PlayerView
+from engine.secrecy.views import PlayerView
 
 MAX_CHOICES_SHOWN = 40
 

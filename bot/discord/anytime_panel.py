@@ -1,4 +1,4 @@
-"""The any-time panel: what a player may do now outside their open decisions (engine/anytime.py), for them alone.
+"""The any-time panel: what a player may do now outside their open decisions (engine/rules/anytime.py), for them alone.
 
 Where a player finds it: the button "Play a card or act now…" under the welcome DM that opens their DMs for the
 game, and the command `/me act` (both named there). Each opens the panel as an ephemeral message: the legal
@@ -39,7 +39,9 @@ from bot.discord.errors import reported
 from bot.discord.form_core import MAX_CHOICES, Choice, Draft, Field, Form, FormIncomplete, after_menu_choice
 from bot.discord.lasting_modal import FORM_CLOSED, LastingModal
 from engine.actions import Action
-from engine.anytime import (
+from engine.ids import Faction
+from engine.model import GameState
+from engine.rules.anytime import (
     Amount,
     AnytimeChoice,
     AnytimeKind,
@@ -49,9 +51,7 @@ from engine.anytime import (
     anytime_choice,
     anytime_choices,
 )
-from engine.ids import Faction
-from engine.model import GameState
-from engine.views import view
+from engine.secrecy.views import view
 
 OPEN_LABEL = "Play a card or act now…"
 BACK_LABEL = "◀ All you may do now"
@@ -156,7 +156,7 @@ class Seat:
 async def _seat(interaction: discord.Interaction[Any], game_id: str) -> Seat | None:
     """The game and the clicker's own seat in it, or None (the clicker has been answered)."""
     bot: GameBot = interaction.client
-    row = await bot.service.store.load_game(game_id)
+    row = await bot.service.game(game_id)
     if row is None:
         await answer(interaction, "That game is gone.")
         return None
@@ -168,7 +168,7 @@ async def _seat(interaction: discord.Interaction[Any], game_id: str) -> Seat | N
 
 
 async def _seat_of_user(bot: GameBot, game_id: str, user_id: int) -> Seat | None:
-    row = await bot.service.store.load_game(game_id)
+    row = await bot.service.game(game_id)
     faction = next((Faction(f) for f, user in row.seats.items() if user == user_id), None) if row else None
     return Seat(row, GameState.model_validate_json(row.state_json), faction) if faction is not None else None
 

@@ -24,7 +24,7 @@ from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, faction_name, option_name
-from engine.views import view
+from engine.secrecy.views import view
 
 Choice = app_commands.Choice
 
@@ -32,7 +32,7 @@ Choice = app_commands.Choice
 async def open_decision(interaction: discord.Interaction, kind: PromptKind) -> Prompt | None:
     """The caller's open decision of this kind in the channel's game, as their own view shows it."""
     service = interaction.client.service
-    game = await service.store.game_in_channel(interaction.channel_id or 0)
+    game = await service.game_in_channel(interaction.channel_id or 0)
     seats = {user: faction for faction, user in game.seats.items()} if game else {}
     if interaction.user.id not in seats:
         return None

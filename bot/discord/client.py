@@ -79,7 +79,7 @@ class MentatBot(commands.Bot):
         try:
             if self.dev_guild_id is not None:
                 return await sync_to_guild(self.tree, self.dev_guild_id)
-            return await sync_globally(self.tree, self.service.store, force=self.force_sync)
+            return await sync_globally(self.tree, self.service, force=self.force_sync)
         except discord.HTTPException as error:
             log.error("the command sync failed (%s): Discord keeps the commands it had; the next start tries again",
                       error)

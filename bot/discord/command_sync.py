@@ -11,11 +11,11 @@ Discord app still showing an older version of a command reloads it when someone 
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 import discord
 from discord import app_commands
 
-from bot.app.ports import GameStore
 from bot.discord.manifest import manifest_hash
 
 log = logging.getLogger(__name__)
@@ -27,16 +27,24 @@ def synced_key(application_id: int | None) -> str:
     return f"commands_synced:{application_id}"
 
 
-async def sync_globally(tree: app_commands.CommandTree, store: GameStore, *, force: bool = False) -> str:
+class ValueKeeper(Protocol):
+    """Where the hash is kept: the service (GameService.get_value / set_value)."""
+
+    async def get_value(self, key: str) -> str | None: ...
+
+    async def set_value(self, key: str, value: str) -> None: ...
+
+
+async def sync_globally(tree: app_commands.CommandTree, values: ValueKeeper, *, force: bool = False) -> str:
     """Sync the tree to every server when it changed since the last global sync (or when `force`d) and record its
     hash; say what was done, in the log and in the returned line. Raises discord.HTTPException when Discord refuses
     the sync (the hash is then left as it was, so the next start tries again)."""
     current, key = manifest_hash(tree), synced_key(tree.client.application_id)
-    if not force and await store.get_value(key) == current:
+    if not force and await values.get_value(key) == current:
         done = f"commands unchanged since the last sync (tree {current}): not synced"
     else:
         synced = await tree.sync()
-        await store.set_value(key, current)
+        await values.set_value(key, current)
         done = (f"synced {len(synced)} commands globally (tree {current}): Discord offers them at once in every "
                 "server the bot is in; a Discord app still showing older ones reloads them when one is used")
     log.info(done)

@@ -84,11 +84,11 @@ async def game_here(service: GameService, interaction: discord.Interaction, game
     """The game played in this channel (or thread): the one going on, else the last one; with `game_id`, that
     game, if this channel held it."""
     if game_id is None:
-        game = await service.store.game_in_channel(interaction.channel_id or 0)
+        game = await service.game_in_channel(interaction.channel_id or 0)
         if game is None:
             raise NotFound("There is no game in this channel; create one with /game new.")
         return game
-    game = await service.store.load_game(game_id.strip())
+    game = await service.game(game_id.strip())
     if game is None or game.channel_id != interaction.channel_id:
         raise NotFound(f"This channel held no game {game_id.strip()!r}; the game option lists the games it held.")
     return game
@@ -113,7 +113,7 @@ async def is_moderator(service: GameService, interaction: discord.Interaction) -
     role (/admin moderator-role)."""
     if manages_server(interaction.user):
         return True
-    role = await service.store.moderator_role(interaction.guild_id) if interaction.guild_id is not None else None
+    role = await service.moderator_role(interaction.guild_id) if interaction.guild_id is not None else None
     return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", ()))
 
 

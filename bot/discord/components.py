@@ -66,7 +66,7 @@ async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt
     again since the card was made is that decision still when its choices are the same, or, for a button
     `clicked`, when the new card still offers that button (the Nexus asks everyone again after each "done")."""
     bot: GameBot = interaction.client
-    row = await bot.service.store.load_game(game_id)
+    row = await bot.service.game(game_id)
     form = None
     if row is not None:
         state = GameState.model_validate_json(row.state_json)

@@ -50,7 +50,7 @@ from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import faction_name
-from engine.views import PlayerView, view
+from engine.secrecy.views import PlayerView, view
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()

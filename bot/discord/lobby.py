@@ -74,7 +74,7 @@ async def start_game(interaction: discord.Interaction[Any], game: GameRecordRow)
 
 async def _game(interaction: discord.Interaction[Any], game_id: str) -> GameRecordRow:
     bot: GameBot = interaction.client
-    game = await bot.service.store.load_game(game_id)
+    game = await bot.service.game(game_id)
     if game is None:
         raise NotFound("This game no longer exists.")
     return game

@@ -319,7 +319,7 @@ def _hand_swap(prompt: Prompt) -> Form:
                          lambda f, v: ReturnCards(faction=f, cards=list(v)))
 
 
-def _storm_cards(prompt: Prompt) -> Form:  # engine/cards.py: "pass", "weather_control", "family_atomics"
+def _storm_cards(prompt: Prompt) -> Form:  # engine/rules/cards.py: "pass", "weather_control", "family_atomics"
     fields: list[Field] = []
     if "weather_control" in prompt.options:
         low, high = prompt.detail.get("weather_control_range", (0, 10))

@@ -18,7 +18,7 @@ from engine.ids import Faction
 from engine.model import Prompt
 from engine.names import decision_topic, faction_name, table_decision_name
 from engine.options import GameOptions
-from engine.views import PlayerView
+from engine.secrecy.views import PlayerView
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
 

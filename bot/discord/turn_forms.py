@@ -42,13 +42,13 @@ from engine.actions import (
     SkipMove,
     SkipShipment,
 )
-from engine.board import territory_of
-from engine.captives import KILL_REWARD
 from engine.data import load_game_data
+from engine.factions.captives import KILL_REWARD
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import leader_name, option_name, pronouns
 from engine.phases.shipment import WITH_SHIPMENT, ship_back_cost, shipment_cost
+from engine.rules.board import territory_of
 
 BID_RAISES = 4  # one-click bids: the lowest legal bid and the next three; any other amount is typed
 NOTHING = "nothing"  # the one choice of a shipment or move with nothing to offer (an impairment, no spice)
@@ -430,7 +430,7 @@ def _guild_timing(prompt: Prompt) -> Form:
 
 
 def _nexus(prompt: Prompt) -> Form:
-    """engine/alliances.py `nexus_choices`: the offers that may be made and accepted now, breaking, being done."""
+    """engine/rules/alliances.py `nexus_choices`: the offers that may be made and accepted now, breaking, being done."""
     d = prompt.detail
     choices = [Choice(f"Propose an alliance to the {faction_words(f)}", ("propose", f))
                for f in d.get("propose_to", [])]
@@ -450,12 +450,12 @@ def _nexus(prompt: Prompt) -> Form:
     return _single(prompt, "Nexus", choices, build)
 
 
-def _truthtrance(prompt: Prompt) -> Form:  # engine/cards.py: YES, NO = "yes", "no"
+def _truthtrance(prompt: Prompt) -> Form:  # engine/rules/cards.py: YES, NO = "yes", "no"
     return _single(prompt, "Answer", [Choice(o.capitalize(), o) for o in prompt.options],
                    lambda f, v: AnswerTruthtrance(faction=f, answer=v))
 
 
-def _leader_capture(prompt: Prompt) -> Form:  # engine/captives.py CHOICES
+def _leader_capture(prompt: Prompt) -> Form:  # engine/factions/captives.py CHOICES
     leader = option_name(prompt.detail["leader"])
     labels = {"keep": f"Keep {leader}: {pronouns(prompt.detail['leader']).subject} leads for you",
               "kill": f"Kill {leader}: +{KILL_REWARD} spice",

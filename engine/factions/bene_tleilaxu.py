@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine.board import territory_of, tokens_in_territory
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import counted, faction_does
+from engine.rules.board import territory_of, tokens_in_territory
 
 ALLY_TOKENS, ALLY_LEADERS = 6, 2  # BT-60
 

@@ -20,17 +20,17 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.actions import KaramaDestroyTrap, TrapsAndGifts
-from engine.board import controller, factions_in_territory, is_stronghold
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.hands import hand_limit
 from engine.ids import Faction
-from engine.karama import counts_as_karama, karama_cards, karama_words
 from engine.model import GameState, Prompt, PromptKind, Trap
 from engine.names import card_name, counted, faction_does, faction_name, the_faction
 from engine.rng import Rng
+from engine.rules.board import controller, factions_in_territory, is_stronghold
+from engine.rules.hands import hand_limit
+from engine.rules.karama import counts_as_karama, karama_cards, karama_words
 
 BT = Faction.BENE_TLEILAXU
 

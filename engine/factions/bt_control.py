@@ -1,24 +1,24 @@
 """The Bene Tleilaxu's hold on territories (bene-tleilaxu.md BT-24, BT-25; R-6, R-23, R-26, R-30): the wait of a
 stronghold betrayal and BT control end when tokens arrive; the BT collect the spice where they control.
 
-Called by engine/forces.py (arrivals), the shipment and movement rules (departures) and the collection round.
+Called by engine/rules/forces.py (arrivals), the shipment and movement rules (departures) and the collection round.
 The reveal that takes control lives in engine/factions/bt_traitors.py.
 """
 
 from __future__ import annotations
 
-from engine.board import locations_of
-from engine.economy import collect_spice
 from engine.events import EventLog
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import faction_does, location_label
+from engine.rules.board import locations_of
+from engine.rules.economy import collect_spice
 
 BT = Faction.BENE_TLEILAXU
 
 
 def tokens_arrive(state: GameState, territory: str, faction: Faction, log: EventLog) -> None:
-    """Tokens ship, move, ride or are placed into a territory (engine/forces.py `land`): BT control of it ends
+    """Tokens ship, move, ride or are placed into a territory (engine/rules/forces.py `land`): BT control of it ends
     (BT-24) and an open stronghold betrayal there can no longer be revealed (BT-25, R-6, R-23)."""
     if state.victories:
         state.victories = [v for v in state.victories if not (v.stronghold and v.territory == territory)]

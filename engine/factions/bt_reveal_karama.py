@@ -8,7 +8,7 @@ open on that public fact:
   shape tells nothing. Its options are the decider's own (views show them to the decider only, like the storm-card
   window): "let_it_stand", and "cancel" when it holds a card it may play as Karama (A-14; A-15: a worthless card
   for the Bene Gesserit). A cancel without such a card is refused, to the decider only.
-- A Karama readied against BT_TRAITOR_REVEAL (engine/karama.py standing order) answers "cancel" for its owner at
+- A Karama readied against BT_TRAITOR_REVEAL (engine/rules/karama.py standing order) answers "cancel" for its owner at
   once, silently: the prompt still opens and stays open like everyone else's, and is answered already.
 - Answers are secret until the window closes, and an answered prompt stays open until then (its answer may be
   changed): the table sees the whole window waiting, never who has answered, so an answer readied in advance
@@ -29,18 +29,18 @@ Admin corrections still apply.
 from __future__ import annotations
 
 from engine.actions import Action, AnswerRevealKarama, PlayerAction
-from engine.board import locations_of
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, open_prompt_of, sampler_for
-from engine.forces import wipe_out
 from engine.ids import Faction
-from engine.karama import Advantage, is_karama, karama_cards, karama_words
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow
 from engine.names import faction_does, faction_name, faction_possessive, leader_name, pronouns
-from engine.order import storm_order
 from engine.rng import Rng
+from engine.rules.board import locations_of
+from engine.rules.forces import wipe_out
+from engine.rules.karama import Advantage, is_karama, karama_cards, karama_words
+from engine.rules.order import storm_order
 
 BT = Faction.BENE_TLEILAXU
 RULE = "BT-51"
@@ -192,6 +192,6 @@ def _default_answer(state: GameState, prompt: Prompt) -> AnswerRevealKarama:
 @sampler_for(PromptKind.BT_REVEAL_KARAMA)
 def _sample_answer(state: GameState, prompt: Prompt, rng: Rng) -> AnswerRevealKarama:
     """Automatic players holding a Karama cancel one time in three. The draw is made whatever the hand holds, so
-    that their randomness depends on no secret (see engine/cards.py)."""
+    that their randomness depends on no secret (see engine/rules/cards.py)."""
     roll = rng.below(3)
     return AnswerRevealKarama(faction=prompt.faction, cancel=CANCEL in prompt.options and roll == 0)

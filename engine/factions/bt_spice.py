@@ -20,15 +20,15 @@ takes it like any win (BT-29, A-25). R-9: "at least 35".
 from __future__ import annotations
 
 from engine.actions import KaramaTaxBt, SetSpiceWinOrder
-from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_bidding import check_karama_against_bt, spend_karama_against_bt
 from engine.flow import handles
 from engine.ids import Faction
-from engine.karama import karama_words
 from engine.model import GameState
 from engine.names import faction_does
+from engine.rules.economy import pay
+from engine.rules.karama import karama_words
 
 BT = Faction.BENE_TLEILAXU
 SPICE_WIN = 35  # BT-27, R-9: at least 35

@@ -30,7 +30,6 @@ opens only on a reveal that would have an effect.
 from __future__ import annotations
 
 from engine.actions import AnswerRevealWindow, MarkBtTraitor, RevealBtTraitor
-from engine.board import tokens_in_territory
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
@@ -40,6 +39,7 @@ from engine.ids import Faction
 from engine.model import BattleVictory, GameState, Prompt, PromptKind
 from engine.names import faction_does, faction_name, leader_name, pronouns
 from engine.rng import Rng
+from engine.rules.board import tokens_in_territory
 
 BT = Faction.BENE_TLEILAXU
 NO = "no"

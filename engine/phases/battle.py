@@ -22,19 +22,14 @@ from engine.actions import (
     SubmitBattlePlan,
     UseVoice,
 )
-from engine.board import board_index, factions_by_territory, is_stronghold
-from engine.captives import captives_go_home, kill_leader, offer_capture
-from engine.combat import category, weapon_kills
 from engine.data import POLAR_SINK, load_game_data
-from engine.economy import bank_pays, pay, remove_spice
-from engine.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
+from engine.factions.captives import captives_go_home, kill_leader, offer_capture
+from engine.factions.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import destroy_every_token, send_to_tanks, wipe_out
 from engine.ids import CardCategory, Faction
-from engine.karama import Advantage, karama_cancels
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
 from engine.names import (
     advisors_among,
@@ -46,7 +41,6 @@ from engine.names import (
     leader_name,
     the_faction,
 )
-from engine.order import storm_order
 from engine.phases import bt_attack
 from engine.phases.battle_plans import (
     NONE,
@@ -61,6 +55,12 @@ from engine.phases.battle_plans import (
 )
 from engine.phases.turn import end_phase
 from engine.rng import Rng
+from engine.rules.board import board_index, factions_by_territory, is_stronghold
+from engine.rules.combat import category, weapon_kills
+from engine.rules.economy import bank_pays, pay, remove_spice
+from engine.rules.forces import destroy_every_token, send_to_tanks, wipe_out
+from engine.rules.karama import Advantage, karama_cancels
+from engine.rules.order import storm_order
 
 SECTORS = 18
 VOICE_CATEGORIES = (

@@ -12,15 +12,15 @@ it offers only plans the check accepts.
 
 from __future__ import annotations
 
-from engine.captives import leaders_held
-from engine.combat import category
 from engine.data import load_game_data
-from engine.elites import battle_tokens, elite_worth
 from engine.errors import RuleViolation, ViolationCode
+from engine.factions.captives import leaders_held
+from engine.factions.elites import battle_tokens, elite_worth
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState
 from engine.names import card_name, counted, leader_name
 from engine.phases import bt_attack
+from engine.rules.combat import category
 
 RULE = "1979 rules: Battles"
 WEAPONS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.WORTHLESS)

@@ -14,19 +14,19 @@ opened, and the table reads the same pass or bid; only the owner reads that the 
 from __future__ import annotations
 
 from engine.actions import Bid, PassBid, SetBidOrder, SetOutbidOrder
-from engine.economy import bank_pays, pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.hands import hand_full
 from engine.ids import Faction
-from engine.karama import Advantage, karama_cancels
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
 from engine.names import card_name, counted, faction_does, faction_name
-from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
+from engine.rules.economy import bank_pays, pay
+from engine.rules.hands import hand_full
+from engine.rules.karama import Advantage, karama_cancels
+from engine.rules.order import storm_order
 
 RULE = "1979 rules: Bidding"
 CHARITY_LEVEL = 2  # a faction with 0 or 1 spice is brought up to 2
@@ -361,7 +361,7 @@ def _finish(state: GameState, log: EventLog) -> None:
 @handles(Bid)
 def bid(state: GameState, action: Bid, log: EventLog) -> None:
     faction = action.faction
-    take_prompt(state, faction, PromptKind.BID, RULE)  # a full hand, a final pass...: engine/refusals.py
+    take_prompt(state, faction, PromptKind.BID, RULE)  # a full hand, a final pass...: engine/rules/refusals.py
     b = state.bidding
     minimum = b.high_bid + 1
     if action.amount < minimum:

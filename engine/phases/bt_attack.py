@@ -13,20 +13,20 @@ revealed"). With the impairers off a worthless card still fills the weapon slot 
 from __future__ import annotations
 
 from engine.actions import ChooseBtAttack, ChooseBtImpairment
-from engine.captives import holder, kill_leader, leaders_held
-from engine.combat import category, weapon_kills
 from engine.data import load_game_data
-from engine.economy import bank_pays, remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
 from engine.factions.bt_traitors import close_open_field_betrayals
+from engine.factions.captives import holder, kill_leader, leaders_held
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import destroy_every_token
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
 from engine.names import advisors_among, card_name, faction_does, faction_name, leader_name
 from engine.rng import Rng
+from engine.rules.combat import category, weapon_kills
+from engine.rules.economy import bank_pays, remove_spice
+from engine.rules.forces import destroy_every_token
 
 BT = Faction.BENE_TLEILAXU
 ATTACK_WEAPONS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN)

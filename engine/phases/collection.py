@@ -10,15 +10,15 @@ on the board, and strongholds shelter from the storm.
 
 from __future__ import annotations
 
-from engine.board import factions_in_territory, has_ornithopters, in_storm, locations_of, territory_of
-from engine.economy import bank_pays, collect_spice
 from engine.events import EventLog
 from engine.factions.bt_control import bt_collect
 from engine.flow import runs_phase
 from engine.model import GameState, Phase
 from engine.names import faction_does, location_label
-from engine.order import storm_order
 from engine.phases.end_of_turn import end_turn
+from engine.rules.board import factions_in_territory, has_ornithopters, in_storm, locations_of, territory_of
+from engine.rules.economy import bank_pays, collect_spice
+from engine.rules.order import storm_order
 
 BASE_RATE = 2
 CITY_RATE = 3

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from engine.alliances import release_bribes
-from engine.board import controller, factions_in_territory
 from engine.data import load_game_data
 from engine.events import EventLog
 from engine.factions.bt_spice import SPICE_WIN_REASON, declare_if_ordered, spice_win_due, spice_win_team
@@ -12,8 +10,10 @@ from engine.factions.bt_traitors import bt_turn_ends
 from engine.ids import Faction
 from engine.model import GameState, Phase
 from engine.names import faction_name, the_faction
-from engine.order import storm_order
 from engine.phases.turn import start_phase
+from engine.rules.alliances import release_bribes
+from engine.rules.board import controller, factions_in_territory
+from engine.rules.order import storm_order
 
 SOLO_STRONGHOLDS = 3
 

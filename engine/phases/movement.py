@@ -11,7 +11,7 @@ decision, asked whatever they hold, so it leaks nothing) whether they go now; ha
 go last. A Karama readied against it (A-14) keeps them in their storm-order place for the round. The Guild's
 secret standing order "in storm order" (`SetGuildTimingOrder`) answers each such decision as it opens, as a click on
 its default would (now once their storm-order place is reached, else later). The Bene Gesserit's movement decision
-also opens for declaring co-existence (engine/coexistence.py).
+also opens for declaring co-existence (engine/factions/coexistence.py).
 """
 
 from __future__ import annotations
@@ -19,29 +19,16 @@ from __future__ import annotations
 from collections import deque
 
 from engine.actions import GuildTiming, Move, SetCoexistence, SetGuildTimingOrder, SkipMove
-from engine.board import (
-    board_index,
-    has_ornithopters,
-    in_storm,
-    locations_of,
-    occupied_territories,
-    resolve_location,
-    territory_of,
-    tokens_in_territory,
-)
-from engine.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
+from engine.factions.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
 from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import move_tokens, wipe_out
 from engine.ids import Faction
-from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
 from engine.names import faction_does, faction_name, location_label, the_faction
-from engine.order import storm_order
 from engine.phases.revival import open_revival_prompts
 from engine.phases.shipment import (
     RULE_STORM,
@@ -56,6 +43,19 @@ from engine.phases.shipment import (
 )
 from engine.phases.turn import end_phase
 from engine.rng import Rng
+from engine.rules.board import (
+    board_index,
+    has_ornithopters,
+    in_storm,
+    locations_of,
+    occupied_territories,
+    resolve_location,
+    territory_of,
+    tokens_in_territory,
+)
+from engine.rules.forces import move_tokens, wipe_out
+from engine.rules.karama import Advantage, karama_cancels
+from engine.rules.order import storm_order
 
 RULE_MOVE = "1979 rules: Movement"
 REVIVAL_STEP = "revival"
@@ -155,7 +155,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
         if m.no_move:
             _waive_move(state, faction, log)
     else:
-        if m.extra_moves:  # Hajr (engine/cards.py): one more move in this turn, under the same rules
+        if m.extra_moves:  # Hajr (engine/rules/cards.py): one more move in this turn, under the same rules
             m.extra_moves -= 1
             _open_movement_prompt(state, faction)
             return True
@@ -348,7 +348,7 @@ def _open_movement_prompt(state: GameState, faction: Faction) -> None:
 
 @handles(SetCoexistence)
 def set_coexistence(state: GameState, action: SetCoexistence, log: EventLog) -> None:
-    """A-15: declared in the Bene Gesserit's own turn (engine/coexistence.py). Their open movement decision is
+    """A-15: declared in the Bene Gesserit's own turn (engine/factions/coexistence.py). Their open movement decision is
     asked again: the tokens that may move, and where they may co-exist, have changed."""
     declare_coexistence(state, action, log)
     for prompt in state.prompts_for(BG):

@@ -22,19 +22,19 @@ from __future__ import annotations
 
 from engine.actions import BtAllyRevive, GrantAllyRevival, Revive, SetAllyRevivalOrder, SetRevivalOrder
 from engine.data import load_game_data
-from engine.economy import pay
-from engine.elites import elite_name, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bene_tleilaxu import bt_alliance_revival, is_bt_ally, revival_payee
 from engine.factions.bt_traitors import offer_mark
+from engine.factions.elites import elite_name, revivable_tokens
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import revive_tokens
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import counted, faction_does, faction_name, leader_name, option_name
-from engine.order import storm_order
 from engine.rng import Rng
+from engine.rules.economy import pay
+from engine.rules.forces import revive_tokens
+from engine.rules.order import storm_order
 
 RULE = "A-7"
 BT = Faction.BENE_TLEILAXU
@@ -134,7 +134,7 @@ def _open_revival_prompt(state: GameState, faction: Faction) -> None:
 
 def reopen_revival_prompt(state: GameState, faction: Faction, log: EventLog) -> None:
     """What is left to revive changed while the faction's revival decision was open (a Tleilaxu Ghola played,
-    engine/cards.py): the decision is asked again, with its new choices and costs (and answered by the faction's
+    engine/rules/cards.py): the decision is asked again, with its new choices and costs (and answered by the faction's
     standing order if it now may be)."""
     for prompt in state.prompts_for(faction):
         if prompt.kind == PromptKind.REVIVAL:
@@ -279,7 +279,7 @@ def _carry_out(state: GameState, action: Revive, log: EventLog) -> None:
     """A-7: the revival of an answered decision, checked, paid and announced."""
     faction = action.faction
     fs = state.faction(faction)
-    fs.revived_turn = state.turn  # A-7: one revival a turn (engine/refusals.py)
+    fs.revived_turn = state.turn  # A-7: one revival a turn (engine/rules/refusals.py)
     limit = token_limit(state, faction)
     if action.tokens > limit:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-60" if limit != MAX_TOKENS else RULE,
@@ -429,7 +429,7 @@ def _sample_revival(state: GameState, prompt: Prompt, rng: Rng) -> Revive | BtAl
 def revive_leader(state: GameState, faction: Faction, leader: str, log: EventLog, how: str,
                   mark_window: bool = True) -> None:
     """A leader leaves the tanks: paid revival (A-7, `how` "revival"), the Tleilaxu Ghola card (`how`
-    "ghola", engine/cards.py) or the BT alliance revival (`how` "bt_alliance"). Every leader revival comes
+    "ghola", engine/rules/cards.py) or the BT alliance revival (`how` "bt_alliance"). Every leader revival comes
     through here, so that the BT can offer to mark the revived leader as a traitor (BT-20, BT-21); leaders
     revived together pass `mark_window=False` and the caller opens one window for all of them. The caller
     announces the revival."""

@@ -4,19 +4,19 @@ starting tokens. Secret decisions are prompts; the table only learns that they w
 from __future__ import annotations
 
 from engine.actions import ChooseTraitor, LayTraps, PlaceStartingTokens, PredictWinner
-from engine.board import resolve_location
 from engine.data import GameData, load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_bidding import check_trap_cards, lay_trap
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import land
 from engine.ids import Faction
 from engine.model import BtState, FactionState, GameState, Phase, Prediction, Prompt, PromptKind
 from engine.names import card_name, faction_does, faction_name, leader_name, location_label, the_faction
 from engine.options import GameSetup
 from engine.phases.turn import start_phase
 from engine.rng import Rng
+from engine.rules.board import resolve_location
+from engine.rules.forces import land
 
 TRAITORS_DEALT = 4
 SECRETS_STEP = "secrets"

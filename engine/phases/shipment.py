@@ -12,22 +12,29 @@ click on that answer would; the table reads the same answer.
 from __future__ import annotations
 
 from engine.actions import SendAdvisor, SetAdvisorOrder, Ship, ShipToReserves, SkipShipment
-from engine.board import board_index, factions_in_territory, in_storm, is_stronghold, resolve_location, territory_of
 from engine.data import POLAR_SINK, load_game_data
-from engine.economy import pay
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bene_tleilaxu import free_to_leave, frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_SHIPPING, check_not_impaired, is_impaired
+from engine.factions.special_karama import shipment_stopped
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import from_reserves, move_tokens, to_reserves
 from engine.ids import Faction
-from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import counted, faction_does, location_label
 from engine.rng import Rng
-from engine.special_karama import shipment_stopped
+from engine.rules.board import (
+    board_index,
+    factions_in_territory,
+    in_storm,
+    is_stronghold,
+    resolve_location,
+    territory_of,
+)
+from engine.rules.economy import pay
+from engine.rules.forces import from_reserves, move_tokens, to_reserves
+from engine.rules.karama import Advantage, karama_cancels
 
 RULE_SHIP = "1979 rules: Shipment"
 RULE_STORM = "1979 rules: Storm"  # no shipping into, no moving into, out of or through a storm sector
@@ -392,7 +399,7 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
 def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str, log: EventLog) -> None:
     """1979 rules (Bene Gesserit): whenever another faction ships from off-planet, the BG may put one token
     from their reserves in the Polar Sink for free. (The Fremen do not ship from off-planet.) With
-    `character_advantages` (A-15, engine/coexistence.py) they may instead send it with the shipment, as an
+    `character_advantages` (A-15, engine/factions/coexistence.py) they may instead send it with the shipment, as an
     advisor (factions.json: "may instead"): the Polar Sink stays their choice."""
     if shipper in (BG, FREMEN) or not state.in_game(BG) or not state.faction(BG).reserves:
         return

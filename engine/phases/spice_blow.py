@@ -12,7 +12,7 @@ Cards are drawn from the top of `state.spice_deck` onto `state.spice_discard` un
   prompt right after the worm; they all go to one location (not in the storm, not a stronghold already holding two
   other factions, not a territory where a Fremen ally has tokens except the Polar Sink), or stay.
 - When the deck is empty, the whole discard pile is shuffled into a new deck (state.rng).
-- After a blow in which Shai-Hulud appeared (turn > 1), a Nexus (A-8, A-21): see engine/alliances.py.
+- After a blow in which Shai-Hulud appeared (turn > 1), a Nexus (A-8, A-21): see engine/rules/alliances.py.
 - Options (A-15): with `character_advantages` each further Shai-Hulud of a blow is placed by the Fremen in any sand
   territory, or nowhere (A-21, A-28: a public WORM_PLACEMENT decision; it devours like any worm); worms devour
   Bene Gesserit advisors too. With `double_spice_blow` (advanced rule XXI) a second blow follows onto discard pile
@@ -24,22 +24,22 @@ The Atreides' look at the spice deck is in engine/phases/movement.py.
 from __future__ import annotations
 
 from engine.actions import PlaceWorm, RideWorm
-from engine.alliances import close_nexus, open_nexus
-from engine.board import factions_in_territory, in_storm, is_stronghold, locations_of, territory_of
 from engine.data import SpiceCard, load_game_data, location_key
-from engine.economy import place_spice, remove_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
+from engine.factions.special_karama import FREMEN_WORM, spend_special_karama
 from engine.flow import blocking_prompts, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import kill_advisors, move_tokens, wipe_out
 from engine.ids import Faction, TerritoryKind
-from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Phase, Prompt, PromptKind, SpiceBlowState
 from engine.names import counted, faction_name, location_label
 from engine.phases.turn import end_phase
 from engine.rng import Rng
-from engine.special_karama import FREMEN_WORM, spend_special_karama
+from engine.rules.alliances import close_nexus, open_nexus
+from engine.rules.board import factions_in_territory, in_storm, is_stronghold, locations_of, territory_of
+from engine.rules.economy import place_spice, remove_spice
+from engine.rules.forces import kill_advisors, move_tokens, wipe_out
+from engine.rules.karama import Advantage, karama_cancels
 
 DRAWING = "drawing"  # cards are drawn (state.spice_blow says onto which pile and whether a worm appeared)
 KARAMA_WORM = "karama_worm"  # the blows are over: a Fremen special Karama worm may strike (A-14)
@@ -282,7 +282,8 @@ def _sample_worm_placement(state: GameState, prompt: Prompt, rng: Rng) -> PlaceW
 
 
 def fire_fremen_karama_worm(state: GameState, log: EventLog) -> None:
-    """A readied Fremen special Karama (engine/special_karama.py) sends a worm to its territory at the end of the
+    """A readied Fremen special Karama (engine/factions/special_karama.py) sends a worm to its territory at the end of
+    the
     first spice blow after turn 1; a Nexus follows as after any worm."""
     order = next((o for o in state.special_karama_orders if o.power == FREMEN_WORM), None)
     if order is None or state.turn == 1:

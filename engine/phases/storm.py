@@ -11,18 +11,18 @@ storm-card window (Weather Control, Family Atomics) still opens as usual. No for
 from __future__ import annotations
 
 from engine.actions import DialStorm
-from engine.board import storm_path
-from engine.cards import STORM_CARDS_STEP, close_storm_window, open_storm_window
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
-from engine.forces import sweep
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import counted, faction_does, faction_name
-from engine.order import storm_order
 from engine.phases.turn import end_phase
 from engine.rng import Rng
+from engine.rules.board import storm_path
+from engine.rules.cards import STORM_CARDS_STEP, close_storm_window, open_storm_window
+from engine.rules.forces import sweep
+from engine.rules.order import storm_order
 
 FIRST_TURN_DIAL = (0, 20)
 LATER_DIAL = (1, 3)
@@ -75,7 +75,7 @@ def run_storm(state: GameState, log: EventLog) -> bool:
         dials = dict(state.storm_dials)
         distance = sum(dials.values())
         reason = "Storm dials: " + ", ".join(f"{faction_name(f)} {v}" for f, v in dials.items()) + "."
-        # Treachery cards hook (engine/cards.py): Weather Control and Family Atomics are played after the
+        # Treachery cards hook (engine/rules/cards.py): Weather Control and Family Atomics are played after the
         # distance is known and before the storm moves (base-game digest §5).
         if state.step == DIALING and open_storm_window(state, distance, reason, log):
             state.step = STORM_CARDS_STEP

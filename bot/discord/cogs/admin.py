@@ -112,10 +112,10 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
                 raise NotAllowed("Give a role or clear it, not both.")
             if role is not None and role.is_default():
                 raise NotAllowed("@everyone cannot be the moderator role: every member would moderate.")
-            store = self.bot.service.store
+            service = self.bot.service
             if role is not None or clear:
-                await store.set_moderator_role(interaction.guild_id, role.id if role else None)
-            current = await store.moderator_role(interaction.guild_id)
+                await service.set_moderator_role(interaction.guild_id, role.id if role else None)
+            current = await service.moderator_role(interaction.guild_id)
             if current is None:
                 text = ("This server has no moderator role: members with Manage Server moderate its games. Set "
                         "one with /admin moderator-role role:@Role.")

@@ -46,9 +46,9 @@ from engine.actions import (
     SetSpiceWinOrder,
     TrapsAndGifts,
 )
-from engine.anytime import AnytimeKind
 from engine.data import load_game_data
 from engine.ids import Faction
+from engine.rules.anytime import AnytimeKind
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot

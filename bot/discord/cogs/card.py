@@ -43,9 +43,9 @@ from engine.actions import (
     UseKarama,
     UseSpecialKarama,
 )
-from engine.anytime import LEADER, AnytimeKind
-from engine.karama import OWNER, Advantage, advantage_words
 from engine.names import counted
+from engine.rules.anytime import LEADER, AnytimeKind
+from engine.rules.karama import OWNER, Advantage, advantage_words
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
@@ -71,7 +71,7 @@ def _after_colon(value: str) -> str:
     return value.partition(":")[2]
 
 
-# Autocompletes that offer only what the caller may do now (engine/anytime.py), as the any-time panel does.
+# Autocompletes that offer only what the caller may do now (engine/rules/anytime.py), as the any-time panel does.
 KARAMA_CARDS = legal_options(KARAMA, "card")
 KARAMA_AGAINST = legal_options(KARAMA, "advantage", _owner)
 KARAMA_ADVANTAGES = legal_options(KARAMA, "advantage",

@@ -30,7 +30,7 @@ from bot.discord.text import (
 )
 from engine.ids import Faction
 from engine.names import faction_name
-from engine.views import view
+from engine.secrecy.views import view
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
@@ -156,7 +156,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def _games_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
         """The games this channel held, newest first."""
-        games = await self.bot.service.store.games_in_channel(interaction.channel_id or 0)
+        games = await self.bot.service.games_in_channel(interaction.channel_id or 0)
         return matching([(f"{game.game_id}: {_status_word(game)}, opened {game.created_at:%Y-%m-%d}", game.game_id)
                          for game in games], current)
 

@@ -15,7 +15,7 @@ from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of
 from bot.discord.components import prompt_view
 from bot.discord.text import prompt_title, prompts_text, secrets_text
 from engine.actions import SetBidOrder, SetTraitorOrder
-from engine.views import view
+from engine.secrecy.views import view
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot

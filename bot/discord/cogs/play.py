@@ -66,12 +66,12 @@ from engine.actions import (
     SubmitBattlePlan,
     UseVoice,
 )
-from engine.anytime import AnytimeKind, anytime_choice
 from engine.data import load_game_data
 from engine.ids import CardCategory, Faction
 from engine.model import GameState, PromptKind
 from engine.names import card_name, faction_name, leader_name, location_label
-from engine.views import PlayerView, view
+from engine.rules.anytime import AnytimeKind, anytime_choice
+from engine.secrecy.views import PlayerView, view
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
@@ -85,7 +85,7 @@ FACTION_CHOICES = [Choice(name=faction_name(f), value=f.value) for f in Faction]
 
 async def _my_view(interaction: discord.Interaction) -> PlayerView | None:
     service = interaction.client.service
-    game = await service.store.game_in_channel(interaction.channel_id or 0)
+    game = await service.game_in_channel(interaction.channel_id or 0)
     seats = {user: faction for faction, user in game.seats.items()} if game else {}
     if interaction.user.id not in seats:
         return None
@@ -95,7 +95,7 @@ async def _my_view(interaction: discord.Interaction) -> PlayerView | None:
 async def _my_seat(interaction: discord.Interaction) -> tuple[GameState, Faction] | None:
     """The game in the caller's channel and the caller's faction in it, or None when they have no seat there."""
     service = interaction.client.service
-    game = await service.store.game_in_channel(interaction.channel_id or 0)
+    game = await service.game_in_channel(interaction.channel_id or 0)
     seats = {user: faction for faction, user in game.seats.items()} if game else {}
     if interaction.user.id not in seats:
         return None
@@ -108,7 +108,7 @@ Narrow = Callable[[discord.Interaction, str], bool]  # keeps a value of the part
 def legal_options(kind: AnytimeKind, part: str, value: Callable[[str], str] = str,
                   keep: Narrow = lambda interaction, option: True):
     """An autocomplete offering only the values the caller may choose now for one part of an any-time action
-    (engine/anytime.py, the list the panel shows): labelled in the player's words, sent as `value(option)`."""
+    (engine/rules/anytime.py, the list the panel shows): labelled in the player's words, sent as `value(option)`."""
     async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         seat = await _my_seat(interaction)
         choice = anytime_choice(*seat, kind) if seat else None

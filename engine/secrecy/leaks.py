@@ -1,6 +1,6 @@
 """Secret-keeping checks over a game in progress: no view and no public event shows what its reader may not
 know (hands, traitors, the prediction, spice behind shields, BT marks, trap cards, unrevealed plans, dials), and
-every private event goes only to the factions entitled to it (engine/private_audiences.py).
+every private event goes only to the factions entitled to it (engine/secrecy/audiences.py).
 
 These are pattern checks: they look for a secret's own words and ids where they do not belong. What they cannot
 see (a secret that changes a message without naming itself) the non-interference harness finds by changing
@@ -19,8 +19,8 @@ from engine.events import Event
 from engine.ids import Faction
 from engine.model import GameState, PromptKind
 from engine.names import faction_name
-from engine.private_audiences import Step, audience_problems
-from engine.views import view
+from engine.secrecy.audiences import Step, audience_problems
+from engine.secrecy.views import view
 
 
 def _strings(value) -> set[str]:

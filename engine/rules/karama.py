@@ -194,6 +194,6 @@ def karama_cancels(state: GameState, advantage: Advantage, log: EventLog) -> boo
 
 def drop_lapsed_karama_orders(state: GameState) -> None:
     """A readied Karama whose card has left the hand (played, given, taken) is no order any more; so is a special
-    Karama power readied with it (engine/special_karama.py), which then stays unused."""
+    Karama power readied with it (engine/factions/special_karama.py), which then stays unused."""
     state.karama_orders = [o for o in state.karama_orders if o.card in state.faction(o.faction).hand]
     state.special_karama_orders = [o for o in state.special_karama_orders if o.card in state.faction(o.faction).hand]

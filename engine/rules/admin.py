@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
-from engine.board import territory_of
 from engine.data import load_game_data
-from engine.elites import add_elites, elites_at, elites_in_reserves
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import tokens_lost
+from engine.factions.elites import add_elites, elites_at, elites_in_reserves
 from engine.flow import DEFAULTS, HANDLERS, handles
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import card_name, faction_does, faction_name, faction_possessive, table_decision_name, the_faction
+from engine.rules.board import territory_of
 
 DEADLINE_ADMIN = "deadline"  # the admin name under which a front applies an expired decision's default
 
@@ -105,7 +105,8 @@ def _elites_there(state: GameState, faction: Faction, where: str) -> int:
 
 
 def _shift_elites(state: GameState, faction: Faction, where: str, count: int) -> None:
-    """Elites in the reserves are what is left of them (engine/elites.py): only the tanks and the board count."""
+    """Elites in the reserves are what is left of them (engine/factions/elites.py): only the tanks and the board
+    count."""
     if where == "tanks":
         state.faction(faction).elite_tanks += count
     elif where != "reserves":

@@ -1,19 +1,19 @@
 """Token movements between reserves, the board and the tanks; each faction's 20 tokens are always somewhere,
-and its elite tokens (engine/elites.py, A-15) go with them."""
+and its elite tokens (engine/factions/elites.py, A-15) go with them."""
 
 from __future__ import annotations
 
-from engine.board import exposed_to_storm, is_stronghold, sector_of, territory_of
-from engine.economy import remove_spice
-from engine.elites import add_elites, elites_at, elites_in_reserves, revivable_elites, revivable_tokens
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import spring_trap_if_laid, tokens_lost
 from engine.factions.bt_control import tokens_arrive
+from engine.factions.elites import add_elites, elites_at, elites_in_reserves, revivable_elites, revivable_tokens
 from engine.ids import Faction
-from engine.karama import Advantage, karama_cancels
 from engine.model import GameState
 from engine.names import counted, faction_name, location_label
+from engine.rules.board import exposed_to_storm, is_stronghold, sector_of, territory_of
+from engine.rules.economy import remove_spice
+from engine.rules.karama import Advantage, karama_cancels
 
 
 def send_to_tanks(state: GameState, location: str, faction: Faction, count: int, elites: int | None = None) -> None:
@@ -56,7 +56,7 @@ def land(state: GameState, faction: Faction, location: str, count: int, log: Eve
 
 
 def from_reserves(state: GameState, faction: Faction, location: str, count: int, log: EventLog) -> None:
-    """Tokens ship from the reserves; elites go first (engine/elites.py)."""
+    """Tokens ship from the reserves; elites go first (engine/factions/elites.py)."""
     elites = min(count, elites_in_reserves(state, faction))
     state.faction(faction).reserves -= count
     land(state, faction, location, count, log)
@@ -154,7 +154,7 @@ def _fremen_spared(state: GameState, caught: list[str], log: EventLog) -> dict[s
 
 
 def kill_advisors(state: GameState, location: str) -> int:
-    """Bene Gesserit advisors (A-15, engine/coexistence.py) at a location go to the tanks; returns how many."""
+    """Bene Gesserit advisors (A-15, engine/factions/coexistence.py) at a location go to the tanks; returns how many."""
     count = state.bg_advisors.pop(location, 0)
     if count:
         state.faction(Faction.BENE_GESSERIT).tanks += count

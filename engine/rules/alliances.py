@@ -29,15 +29,15 @@ from engine.actions import (
     ProposeAlliance,
     SetNexusOrder,
 )
-from engine.economy import pay, require_spare_spice
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
 from engine.names import faction_does, faction_name, factions_list, the_faction
-from engine.order import storm_order
 from engine.rng import Rng
+from engine.rules.economy import pay, require_spare_spice
+from engine.rules.order import storm_order
 
 NEXUS_RULE = "A-8"
 BRIBE_RULE = "A-16"

@@ -1,6 +1,6 @@
 """The shape of a position document (docs/positions.md): a game at a moment, as JSON.
 
-Every key but `format` and `factions` may be left out and then takes its default (engine/position.py says
+Every key but `format` and `factions` may be left out and then takes its default (engine/positions/documents.py says
 which); a faction left out of a per-faction map takes that map's default. Sub-states the engine already
 models (the auction, the battle, prompts...) are written in the engine's own models rather than restated.
 """

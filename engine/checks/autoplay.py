@@ -3,7 +3,7 @@
 They use their own seeded generator, not the game's, so that the game's randomness (decks, storm) is the
 same whoever plays it. Samples come from each prompt kind's registered sampler (engine/flow.py); a sample
 the rules refuse is retried, and after a few refusals the prompt's default (always legal) is taken. Now and then
-a player does instead something it may do at any time, drawn from engine/anytime.py's list of what is legal now
+a player does instead something it may do at any time, drawn from engine/rules/anytime.py's list of what is legal now
 (the list the players' panels show), so a refusal there is a fault that play_game reports.
 """
 
@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.actions import Action, RevealBtTraitor
-from engine.anytime import Amount, AnytimeChoice, AnytimeKind, Pick, anytime_action, anytime_choice, anytime_choices
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.events import Event
@@ -23,10 +22,19 @@ from engine.factions.bt_traitors import open_betrayals, revealable
 from engine.flow import DEFAULTS, SAMPLERS
 from engine.game import Transition, apply, new_game
 from engine.ids import Faction
-from engine.leaks import LeakChecker
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.options import GameSetup
 from engine.rng import Rng
+from engine.rules.anytime import (
+    Amount,
+    AnytimeChoice,
+    AnytimeKind,
+    Pick,
+    anytime_action,
+    anytime_choice,
+    anytime_choices,
+)
+from engine.secrecy.leaks import LeakChecker
 
 RETRIES = 8
 
@@ -39,8 +47,8 @@ SPONTANEOUS_CHANCE = 40  # one step in this many, a faction does something it ma
 QUESTION = "Do you hold a traitor?"  # what an automatic player asks with Truthtrance
 SMALL_AMOUNTS = 10  # automatic players give, and set bid limits of, at most this much above the least
 # How often, relative to one another, an automatic player picks each kind of action it may take at any time
-# (engine/anytime.py). The BT reveal and co-existence have moments of their own (below); Hajr and the Ghola are
-# also played when their decision asks (engine/cards.py samplers).
+# (engine/rules/anytime.py). The BT reveal and co-existence have moments of their own (below); Hajr and the Ghola are
+# also played when their decision asks (engine/rules/cards.py samplers).
 WEIGHTS: dict[AnytimeKind, int] = {
     AnytimeKind.KARAMA: 4, AnytimeKind.SPECIAL_KARAMA: 8, AnytimeKind.KARAMA_TAX_BT: 2,
     AnytimeKind.KARAMA_DESTROY_TRAP: 2, AnytimeKind.TRUTHTRANCE: 3, AnytimeKind.GHOLA: 1, AnytimeKind.HAJR: 1,
@@ -53,7 +61,7 @@ WEIGHTS: dict[AnytimeKind, int] = {
 
 def spontaneous_action(state: GameState, rng: Rng) -> Action | None:
     """Now and then a faction does what the rules let it do at any time, chosen among its legal any-time actions
-    (engine/anytime.py, the list the players' panels show): the BT reveal a traitor (BT-23), the Bene Gesserit
+    (engine/rules/anytime.py, the list the players' panels show): the BT reveal a traitor (BT-23), the Bene Gesserit
     co-exist (A-15), the Atreides see a plan (A-14); rarely, a random faction plays a card, gives spice or changes
     a standing order."""
     reveal = _sample_reveal(state, rng)
@@ -94,14 +102,15 @@ def _sample_kind(state: GameState, faction: Faction, kind: AnytimeKind, rng: Rng
 
 
 def _sample_reveal(state: GameState, rng: Rng) -> RevealBtTraitor | None:
-    """BT-23: the BT often reveal a marked leader who can betray tokens now (the reveals engine/anytime.py offers),
+    """BT-23: the BT often reveal a marked leader who can betray tokens now (the reveals engine/rules/anytime.py
+    offers),
     and rarely one who cannot (to no effect, R-8: legal, though not offered). Draws nothing from `rng` while the
     BT may reveal nobody."""
     bt = Faction.BENE_TLEILAXU
     marks = revealable(state) if state.in_game(bt) else []
     if not marks:
         return None
-    effective = [leader for leader in marks if open_betrayals(state, leader)]  # those engine/anytime.py offers
+    effective = [leader for leader in marks if open_betrayals(state, leader)]  # those engine/rules/anytime.py offers
     if effective and rng.below(4) == 0:
         return RevealBtTraitor(faction=bt, leader=rng.choice(effective))
     if rng.below(3000) == 0:
@@ -257,7 +266,7 @@ def play_game(setup: GameSetup, player_seed: int, max_actions: int = 20_000,
 
 
 def play_one(state: GameState, rng: Rng) -> list[tuple[Action, Transition]]:
-    """One random move: now and then a spontaneous action (legal: engine/anytime.py lists only what the rules
+    """One random move: now and then a spontaneous action (legal: engine/rules/anytime.py lists only what the rules
     accept), else an answer to a random open prompt; each action with the transition it made."""
     spontaneous = spontaneous_action(state, rng)
     if spontaneous is not None:

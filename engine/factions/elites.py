@@ -6,7 +6,7 @@ each location, `FactionState.elite_tanks` those in the tanks, and the rest of th
 (derived, so nothing needs placing at setup: every elite starts in the reserves, the Fremen's too — the
 rules do not say where the Fedaykin start; they come out with the first Fremen shipment).
 
-Which tokens move, die or revive is not asked of the player; the engine's fixed reading (engine/forces.py):
+Which tokens move, die or revive is not asked of the player; the engine's fixed reading (engine/rules/forces.py):
 a group that ships or moves takes the elites along first; a partial loss (the winner's dial, half storm
 losses) takes regular tokens first; a revival revives an elite first, at most one a turn.
 """

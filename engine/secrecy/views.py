@@ -22,10 +22,10 @@ from engine.model import (
     SpecialKaramaOrder,
 )
 from engine.options import GameOptions
-from engine.order import storm_order
 from engine.phases.battle_plans import available_leaders
 from engine.phases.movement import guild_timing_asked
 from engine.phases.revival import revives_anything
+from engine.rules.order import storm_order
 
 
 class FactionPublic(BaseModel):

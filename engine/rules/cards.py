@@ -1,5 +1,5 @@
 """The special Treachery cards played outside battle plans (1979 rules: Treachery cards; base-game digest §5,
-§9, §10; A-14 for Karama, which lives in engine/karama.py).
+§9, §10; A-14 for Karama, which lives in engine/rules/karama.py).
 
 - Weather Control and Family Atomics: played after the storm distance is known and before the storm moves
   (digest §5, BJ clarification 03). After turn 1, while either card is still in play (neither is in the
@@ -21,7 +21,7 @@
 - Truthtrance: at any time, the holder names another faction and asks a yes/no question (at most 300
   characters); that faction owes a public TRUTHTRANCE answer. The engine cannot judge free text: that the
   answer is true rests on the players, as at the table. A forced or expired answer is "no" (the card allows
-  no refusal to answer), and the admin's forcing is itself announced (engine/admin.py).
+  no refusal to answer), and the admin's forcing is itself announced (engine/rules/admin.py).
 
 Every played card goes to the Treachery discard pile, with a public event naming the card and the player.
 """
@@ -36,20 +36,20 @@ from engine.actions import (
     PlayTruthtrance,
     SetStormCardOrder,
 )
-from engine.board import locations_of, tokens_in_territory
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import destroy_every_token, revive_tokens, sweep
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
 from engine.names import counted, faction_does, faction_name, leader_name
-from engine.order import storm_order
 from engine.phases import movement as _movement  # noqa: F401  (its MOVEMENT sampler is wrapped below)
 from engine.phases.revival import reopen_revival_prompt, revive_leader
 from engine.rng import Rng
+from engine.rules.board import locations_of, tokens_in_territory
+from engine.rules.forces import destroy_every_token, revive_tokens, sweep
+from engine.rules.order import storm_order
 
 WEATHER_CONTROL, FAMILY_ATOMICS, HAJR, GHOLA = "weather_control", "family_atomics", "hajr", "tleilaxu_ghola"
 RULE_STORM_CARDS = "1979 rules: Storm (Weather Control, Family Atomics)"

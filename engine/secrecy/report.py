@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.events import Event
 from engine.names import faction_name, location_label, table_decision_name
-from engine.views import PlayerView
+from engine.secrecy.views import PlayerView
 
 
 def table_report(view: PlayerView, events: list[Event]) -> str:

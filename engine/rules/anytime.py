@@ -1,6 +1,7 @@
 """What a faction may do now outside its open decisions (issue 13): play a card whose time is its own, give spice,
 reveal a BT traitor, co-exist, or change a standing order. One list, read by the automatic players
-(engine/autoplay.py) and by every front (the Discord panel, the slash commands' autocomplete), so that a menu offers
+(engine/checks/autoplay.py) and by every front (the Discord panel, the slash commands' autocomplete), so that a menu
+offers
 only what the rules accept now.
 
 `anytime_choices(state, faction)` lists one `AnytimeChoice` per kind of action the faction may take now, each with
@@ -47,23 +48,23 @@ from engine.actions import (
     UseKarama,
     UseSpecialKarama,
 )
-from engine.cards import GHOLA, GHOLA_TOKENS, HAJR, QUESTION_LIMIT
-from engine.coexistence import declarable_territories, may_declare
 from engine.data import load_game_data
-from engine.economy import spare_spice
-from engine.elites import revivable_tokens
 from engine.factions.bt_impairments import NO_MOVING
 from engine.factions.bt_reveal_karama import karama_window
 from engine.factions.bt_traitors import open_betrayals, revealable
+from engine.factions.coexistence import declarable_territories, may_declare
+from engine.factions.elites import revivable_tokens
+from engine.factions.special_karama import power_available
+from engine.factions.special_karama_powers import EMPEROR_TOKENS
 from engine.ids import Faction
-from engine.karama import OWNER, Advantage, advantage_in_play, karama_cards
 from engine.model import GameState, Phase, PromptKind
 from engine.phases.movement import guild_timing_asked, turn_faction
 from engine.phases.revival import GRANT, REFUSE, revives_anything  # the BT's ally revival order (BT-60)
 from engine.phases.shipment import RULE_ADVISOR
 from engine.phases.spice_blow import sand_territories
-from engine.special_karama import power_available
-from engine.special_karama_powers import EMPEROR_TOKENS
+from engine.rules.cards import GHOLA, GHOLA_TOKENS, HAJR, QUESTION_LIMIT
+from engine.rules.economy import spare_spice
+from engine.rules.karama import OWNER, Advantage, advantage_in_play, karama_cards
 
 A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
                          Faction.HARKONNEN, Faction.BENE_TLEILAXU)
@@ -243,7 +244,7 @@ def _destroy_trap(state: GameState, faction: Faction) -> AnytimeChoice | None:
 
 
 def _special_karama(state: GameState, faction: Faction) -> AnytimeChoice | None:
-    """A-14 `special_karama_powers` (engine/special_karama_powers.py): each power's own moment and targets."""
+    """A-14 `special_karama_powers` (engine/factions/special_karama_powers.py): each power's own moment and targets."""
     cards = _unreadied_karamas(state, faction)
     if not cards or not power_available(state, faction):
         return None

@@ -12,12 +12,9 @@ click), the generic refusal stands.
 
 from __future__ import annotations
 
-from engine.alliances import not_talking
-from engine.cards import RULE_STORM_CARDS, STORM_CARDS_STEP
 from engine.errors import RuleViolation, ViolationCode
 from engine.factions.bt_reveal_karama import karama_window
 from engine.flow import explains_refusal
-from engine.hands import hand_full, hand_limit
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_does, faction_name
@@ -26,6 +23,9 @@ from engine.phases.bidding import RULE as RULE_BIDDING
 from engine.phases.movement import GUILD, MOVE, REVIVAL_STEP, RULE_MOVE, SHIP, TURNS_STEP, turn_faction
 from engine.phases.shipment import RULE_ADVISOR, RULE_SHIP
 from engine.phases.storm import storm_dialers
+from engine.rules.alliances import not_talking
+from engine.rules.cards import RULE_STORM_CARDS, STORM_CARDS_STEP
+from engine.rules.hands import hand_full, hand_limit
 
 BT = Faction.BENE_TLEILAXU
 NOT_ALLOWED, WRONG_PHASE = ViolationCode.NOT_ALLOWED, ViolationCode.WRONG_PHASE

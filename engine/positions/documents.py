@@ -13,18 +13,18 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from engine.checks.invariants import violations
 from engine.data import GameData, load_game_data
 from engine.errors import EngineError
 from engine.events import EventLog
 from engine.flow import advance
 from engine.game import Transition  # engine.game also registers every rule, which `begin` runs
 from engine.ids import Faction
-from engine.invariants import violations
 from engine.model import BidOrder, BtState, FactionState, GameState, Phase, Prompt, PromptKind
 from engine.options import GameSetup
 from engine.phases.battle import cards_on_the_table
-from engine.position_checks import card_problems, document_problems
-from engine.position_model import FORMAT, Position
+from engine.positions.checks import card_problems, document_problems
+from engine.positions.schema import FORMAT, Position
 from engine.rng import Rng
 
 __all__ = ["FORMAT", "InvalidPosition", "begin", "load", "write"]
@@ -142,7 +142,8 @@ def _state_without_decks(position: Position, setup: GameSetup, data: GameData) -
 def _faction_state(position: Position, faction: Faction, dot: int | None, data: GameData) -> FactionState:
     on_board = sum(here.get(faction, 0) for here in position.forces.values())
     if faction == Faction.BENE_GESSERIT:
-        on_board += sum(position.advisors.values())  # A-15: advisors are tokens on the board (engine/coexistence.py)
+        # A-15: advisors are tokens on the board (engine/factions/coexistence.py)
+        on_board += sum(position.advisors.values())
     tanks = position.tanks.get(faction, 0)
     return FactionState(
         faction=faction,
@@ -169,7 +170,7 @@ def _faction_state(position: Position, faction: Faction, dot: int | None, data: 
 
 
 def _spice_held(position: Position, setup: GameSetup, data: GameData) -> int:
-    """Spice behind the shields and in bribe piles: with the board's, the ledger of engine/economy.py."""
+    """Spice behind the shields and in bribe piles: with the board's, the ledger of engine/rules/economy.py."""
     return sum(position.spice.get(f, default_spice(f, data)) + position.bribes.get(f, 0) for f in setup.factions)
 
 

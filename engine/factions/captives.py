@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from engine.actions import CaptureLeader
 from engine.data import load_game_data
-from engine.economy import bank_pays
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
-from engine.karama import Advantage, karama_cancels
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import faction_name, leader_name, pronouns
 from engine.rng import Rng
+from engine.rules.economy import bank_pays
+from engine.rules.karama import Advantage, karama_cancels
 
 RULE = "A-15"
 H = Faction.HARKONNEN

@@ -2,7 +2,7 @@
 
 Two passes: `document_problems` reads the document alone (factions, places, tokens, leaders, dots, powers);
 `card_problems` reads the state built from it before its decks are filled (every card in one place at most).
-engine/invariants.py then checks the finished state like any state of a game.
+engine/checks/invariants.py then checks the finished state like any state of a game.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engine.captives import CAPTURED_LEADER_DRAW
-from engine.cards import STORM_CARDS_STEP
 from engine.data import GameData
+from engine.factions.captives import CAPTURED_LEADER_DRAW
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.phases.battle import BT_ATTACK_STEP, FIGHTING_STEP, TRAPS_STEP, cards_on_the_table
@@ -22,7 +21,8 @@ from engine.phases.movement import REVIVAL_STEP, TURNS_STEP
 from engine.phases.setup import PLACEMENT_STEP, SECRETS_STEP
 from engine.phases.spice_blow import CLOSING, DRAWING, KARAMA_WORM, NEXUS
 from engine.phases.storm import DIALING, FORECAST
-from engine.position_model import Position
+from engine.positions.schema import Position
+from engine.rules.cards import STORM_CARDS_STEP
 
 BT = Faction.BENE_TLEILAXU
 BG = Faction.BENE_GESSERIT

@@ -7,8 +7,8 @@ stronghold's occupants (R-38: a stronghold holding only advisors holds no tokens
 end BT control, BT-24, until they become fighters), and nothing targets them. So advisors live outside
 `state.forces`, in `state.bg_advisors` (location -> count, public), and every rule reading the board ignores them
 by construction. R-38: they go to the tanks with everything else wherever every token in a place is destroyed:
-the storm and Shai-Hulud (engine/forces.py `kill_advisors`), a lasgun/shield explosion in a battle, a BT attack or
-a trap, a Karama trap, Family Atomics on the Shield Wall (engine/forces.py `destroy_every_token`).
+the storm and Shai-Hulud (engine/rules/forces.py `kill_advisors`), a lasgun/shield explosion in a battle, a BT attack or
+a trap, a Karama trap, Family Atomics on the Shield Wall (engine/rules/forces.py `destroy_every_token`).
 
 - Spiritual advisor (engine/phases/shipment.py): with the option, the Bene Gesserit may send the free token with
   the shipper's tokens, into the same location, already co-existing [E2], instead of to the Polar Sink (still
@@ -23,17 +23,17 @@ a trap, a Karama trap, Family Atomics on the Shield Wall (engine/forces.py `dest
 from __future__ import annotations
 
 from engine.actions import SetCoexistence
-from engine.board import locations_of, territory_of
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bene_tleilaxu import frozen_tokens
 from engine.factions.bt_control import tokens_leave
-from engine.forces import land
 from engine.ids import Faction
 from engine.model import GameState, PromptKind
 from engine.names import counted
 from engine.phases.shipment import stronghold_full
+from engine.rules.board import locations_of, territory_of
+from engine.rules.forces import land
 
 RULE = "A-15"
 BG = Faction.BENE_GESSERIT

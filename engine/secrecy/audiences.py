@@ -19,9 +19,9 @@ from typing import NamedTuple
 from engine.actions import Action, ForceDefault, PlayerAction, SkipShipment
 from engine.events import Event
 from engine.ids import Faction
-from engine.karama import Advantage
 from engine.model import FactionState, GameState, PromptKind
 from engine.phases.movement import turn_faction
+from engine.rules.karama import Advantage
 
 
 class Step(NamedTuple):
@@ -232,7 +232,7 @@ def audience_problems(event: Event, step: Step) -> list[str]:
         return [f"the private event {event.type} has no reader"]
     rule = OWN.get(event.type) or SHARED.get(event.type)
     if rule is None:
-        return [f"the private event {event.type} has no audience rule (engine/private_audiences.py)"]
+        return [f"the private event {event.type} has no audience rule (engine/secrecy/audiences.py)"]
     allowed = rule(event, step)
     wrong = readers - allowed
     if wrong or (event.type in OWN and len(readers) != 1):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.board import exposed_to_storm, in_storm, is_stronghold, territory_of, tokens_in_territory
 from engine.data import load_game_data
-from engine.economy import total_spice_outside_bank
-from engine.elites import elites_in_reserves
+from engine.factions.elites import elites_in_reserves
 from engine.ids import Faction
 from engine.model import GameState
 from engine.phases.battle import cards_on_the_table
+from engine.rules.board import exposed_to_storm, in_storm, is_stronghold, territory_of, tokens_in_territory
+from engine.rules.economy import total_spice_outside_bank
 
 
 def violations(state: GameState) -> list[str]:
@@ -20,7 +20,7 @@ def violations(state: GameState) -> list[str]:
     for faction, fs in state.factions.items():
         on_board = sum(here.get(faction, 0) for here in state.forces.values())
         if faction == Faction.BENE_GESSERIT:
-            on_board += sum(state.bg_advisors.values())  # co-existing advisors (engine/coexistence.py)
+            on_board += sum(state.bg_advisors.values())  # co-existing advisors (engine/factions/coexistence.py)
         total = fs.reserves + on_board + fs.tanks
         if total != data.factions[faction].tokens_total or min(fs.reserves, fs.tanks) < 0:
             found.append(f"{faction.value} tokens: reserves {fs.reserves} + board {on_board} + tanks {fs.tanks}")

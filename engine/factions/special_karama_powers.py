@@ -1,21 +1,21 @@
-"""The handlers of the special Karama powers (A-14); see engine/special_karama.py for the rules."""
+"""The handlers of the special Karama powers (A-14); see engine/factions/special_karama.py for the rules."""
 
 from __future__ import annotations
 
 from engine.actions import ReturnCards, UseSpecialKarama
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
+from engine.factions.special_karama import FREMEN_WORM, RULE, STOP_SHIPMENT, spend_special_karama
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
-from engine.forces import revive_tokens
 from engine.ids import Faction
-from engine.karama import counts_as_karama, karama_cards
 from engine.model import GameState, Prompt, PromptKind, SpecialKaramaOrder
 from engine.names import card_name, faction_does, faction_name, faction_possessive, leader_name
 from engine.phases.battle import describe_plan
 from engine.phases.revival import reopen_revival_prompt, revive_leader
 from engine.phases.spice_blow import sand_territories
 from engine.rng import Rng
-from engine.special_karama import FREMEN_WORM, RULE, STOP_SHIPMENT, spend_special_karama
+from engine.rules.forces import revive_tokens
+from engine.rules.karama import counts_as_karama, karama_cards
 
 EMPEROR_TOKENS = 3
 A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
