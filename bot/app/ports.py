@@ -81,6 +81,11 @@ class OutgoingMessage(BaseModel):
     pin: bool = False
     # Set by the service for a message into a thread: the platform's reference of the message that opened it.
     thread_ref: str | None = None
+    # Set when the message is delivered, for readers in their quiet hours (bot/app/hours.py): a DM that arrives
+    # without a notification (Discord's suppress-notifications flag), and the users a channel post names without
+    # pinging them.
+    silent: bool = False
+    unpinged: list[int] = Field(default_factory=list)
 
 
 class OutboxRow(BaseModel):

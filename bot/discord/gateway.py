@@ -169,6 +169,7 @@ class DiscordGateway:
             return await self._edit(game, message) if message.edit_ref is not None else None
         faction = message.recipient.faction
         text, pinged = self._mentions(game, message.text)
+        pinged = [user for user in pinged if user not in message.unpinged]  # named, not pinged: their quiet hours
         if faction is None:
             where = await self._place(game, message)
             sent = self._remember(await self._send(where, split_message(text), self._buttons(game, message),
@@ -184,7 +185,8 @@ class DiscordGateway:
         try:
             chunks = split_message(_in_dm(game, text))
             return _ref(self._remember(await self._send(await self._dm_channel(user_id), chunks,
-                                                        self._buttons(game, message), message.outbox_id)))
+                                                        self._buttons(game, message), message.outbox_id,
+                                                        silent=message.silent)))
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
             raise DeliveryFailed(faction) from error
@@ -387,8 +389,9 @@ class DiscordGateway:
     @staticmethod
     async def _send(target: discord.abc.Messageable, chunks: list[str], view: discord.ui.View | None,
                     outbox_id: int | None, pinged: list[int] = (), file: discord.File | None = None,
-                    ) -> discord.Message | None:
-        """Send the chunks in order, the view with the last. Each chunk carries a nonce made of its outbox row
+                    *, silent: bool = False) -> discord.Message | None:
+        """Send the chunks in order, the view with the last; `silent`: without a notification (Discord's
+        suppress-notifications flag: the reader's quiet hours). Each chunk carries a nonce made of its outbox row
         and number, which discord.py sends with enforce_nonce: Discord drops a second message with the same
         nonce sent within minutes, so redelivering a row after a crash between the send and its `sent` mark
         (GameService.deliver) posts nothing twice."""
@@ -400,7 +403,7 @@ class DiscordGateway:
             if number == len(chunks):  # the last chunk carries the controls and the picture
                 extra.update({"view": view} if view is not None else {})
                 extra.update({"file": file} if file is not None else {})
-            sent = await target.send(chunk, allowed_mentions=allowed, **extra)
+            sent = await target.send(chunk, allowed_mentions=allowed, silent=silent, **extra)
         return sent
 
     async def _attachment(self, game: GameRecordRow, message: OutgoingMessage) -> discord.File | None:
