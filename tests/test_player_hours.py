@@ -148,7 +148,7 @@ async def test_a_dm_in_quiet_hours_goes_out_silent_a_mention_does_not_ping_and_o
     gateway = Gateway()
     await service.deliver(gateway)
     [follow_up] = gateway.sent
-    due = at(18, day=2)  # two days and the grace: 13:00, inside the quiet hours, so their end
+    due = at(19, day=2)  # two days end inside the quiet hours (12:00), so at their end; then the hour of grace
     assert follow_up.recipient.faction == "atreides" and not follow_up.silent
     assert follow_up.text == (f"Your quiet hours are over: {silenced} messages of this game arrived silently "
                               f"meanwhile.\nWaiting for you:\n- your traitor: due {timestamp(due)} "

@@ -194,7 +194,7 @@ def hours_text(hours: PlayerHours | None, now: datetime) -> str:
     else:
         start, end = window
         lines.append(f"Quiet hours: {_o_clock(hours.quiet_from)} to {_o_clock(hours.quiet_until)} your time "
-                     f"({hours.quiet_length} hours a day); "
+                     f"({hours.quiet_length} {'hour' if hours.quiet_length == 1 else 'hours'} a day); "
                      + (f"now, until {timestamp(end)}." if start <= now else
                         f"next from {timestamp(start)} to {timestamp(end)}."))
         lines.append("During them the bot's DMs to you arrive silently and the table's posts do not ping you; "

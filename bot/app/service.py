@@ -217,8 +217,11 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime,
     if seconds is None:
         return None
     start = opened + _stopped(settings, prompt, now)
-    due = start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
-    return start, quiet.after_quiet(due) if quiet is not None else due
+    due, grace = start + timedelta(seconds=seconds), timedelta(seconds=_entry(settings.get("grace", {}), prompt, 0))
+    if quiet is None:
+        return start, due + grace
+    # a grace counts from the due time the decider was shown (GameService.grace), which their quiet hours moved
+    return start, quiet.after_quiet(quiet.after_quiet(due) + grace)
 
 
 def _clocks_stand_still(settings: dict) -> bool:
@@ -824,13 +827,14 @@ class GameService:
                    if prompt.faction == faction]
             if not due:
                 raise NotAllowed(f"{faction_does(faction, 'have', start=True)} no open decision with a deadline.")
-            now = self.clock()
+            now, quiet = self.clock(), (await self.hours.seats(row.seats)).get(faction.value)
             grace, stages = _open_grace(row.settings, state), _open_stages(row.settings, state)
             lines, new_due = [], []
             for prompt, expires in due:
                 later = max(expires, now) + timedelta(seconds=seconds)
                 decision = _decision(prompt)
                 grace[decision] = grace.get(decision, 0) + round((later - expires).total_seconds())
+                later = quiet.after_quiet(later) if quiet is not None else later  # as _clock_of moves it
                 if stages.get(decision) == LAST:  # a new last call before the new deadline
                     stages[decision] = HALF
                 lines.append(f"- {decision_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")

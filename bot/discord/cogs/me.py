@@ -94,9 +94,11 @@ class MeCog(commands.GroupCog, group_name="me",
         """Your time zone and quiet hours, in every game (no option: shows them; only you see this)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with refusals(interaction):
-            await answer(interaction, await self.bot.service.player_hours(
+            shown = await self.bot.service.player_hours(
                 interaction.user.id, zone=time_zone, quiet_from=quiet_from, quiet_until=quiet_until,
-                no_quiet_hours=no_quiet_hours))
+                no_quiet_hours=no_quiet_hours)
+            self.bot.wake_outbox()  # the boards and cards of their games show the due times the hours moved
+            await answer(interaction, shown)
 
     @settings.autocomplete("time_zone")
     async def _zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
