@@ -108,3 +108,10 @@ async def test_quiet_hours_silence_dms_and_pings_move_the_deadline_and_one_dm_fo
             and not post.is_ephemeral] == []  # alice's own answer aside
     assert bob.id not in {user for post in table_posts(table) if post.content.endswith("a word.")
                           for user in post.ping_user_ids}
+
+    # every time the table and the DMs showed is a Discord timestamp, which each reader's client shows in their
+    # own time zone: no clock time or zone in words
+    shown = [post.content for post in table_posts(table) if not post.is_ephemeral]
+    shown += [m.content for member in table.players.values() for m in member.user.dm_channel.history()]
+    assert sum("<t:" in text for text in shown) >= 5
+    assert [text for text in shown if re.search(r"\b\d{1,2}:\d{2}\b|\bUTC\b|\bGMT\b", text)] == []
