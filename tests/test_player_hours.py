@@ -72,6 +72,15 @@ def test_quiet_hours_wrap_past_midnight_in_the_players_zone():
     assert hours.is_quiet(at(5.9))  # 06:54 in Paris, the quiet hours that began the day before
 
 
+def test_quiet_hours_follow_the_players_clock_across_a_summer_time_change():
+    hours = PlayerHours(zone="America/New_York", quiet_from=1, quiet_until=7)
+    # New York moves its clocks on 2026-03-08 at 02:00 (UTC-5 before, UTC-4 after): 06:00 to 11:00 UTC that night
+    night = datetime(2026, 3, 8, tzinfo=UTC)
+    assert hours.quiet_window(night + timedelta(hours=8)) == (night + timedelta(hours=6), night + timedelta(hours=11))
+    assert hours.quiet_window(datetime(2026, 3, 9, 6, tzinfo=UTC)) == (datetime(2026, 3, 9, 5, tzinfo=UTC),
+                                                                        datetime(2026, 3, 9, 11, tzinfo=UTC))
+
+
 def test_zone_names_are_offered_by_any_part_of_their_name_in_any_case_25_at_most():
     assert zone_choices("new_york") == ["America/New_York"]
     assert zone_choices("PARIS") == ["Europe/Paris"]
