@@ -18,6 +18,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bot.app.decision_cards import timestamp
+from bot.app.ports import OutgoingMessage, Recipient
+from engine.model import GameState
+from engine.names import decision_name
 
 log = logging.getLogger(__name__)
 
@@ -252,3 +255,26 @@ def changed_hours(kept: PlayerHours | None, zone: str | None, quiet_from: int | 
                                f"day; at most {MAX_QUIET_HOURS} are allowed, so that the table never waits on you "
                                "longer than that.")
     return PlayerHours(zone=zone or kept.zone, quiet_from=start, quiet_until=end)
+
+
+def quiet_hours_over(settings: dict, state: GameState, due: dict[str, datetime],
+                     now: datetime) -> tuple[dict, list[OutgoingMessage]]:
+    """The game's settings without the DMs owed (QUIET_OWED) to players whose quiet hours are over by `now`, and
+    those DMs (one each for the game): how many messages came silently, and each of their open decisions with
+    its due time (`due`: by prompt id; none for a decision without a deadline). Only their own decisions: a DM
+    tells its reader nothing of another seat."""
+    owed = settings.get(QUIET_OWED, {})
+    over = {faction: entry for faction, entry in owed.items() if datetime.fromisoformat(entry["until"]) <= now}
+    if not over:
+        return settings, []
+    kept = {faction: entry for faction, entry in owed.items() if faction not in over}
+    remaining = {key: value for key, value in settings.items() if key != QUIET_OWED}
+    if kept:
+        remaining[QUIET_OWED] = kept
+    messages = []
+    for faction, entry in over.items():
+        waiting = [(decision_name(prompt.kind), due.get(prompt.id)) for prompt in state.prompts
+                   if prompt.faction.value == faction]
+        messages.append(OutgoingMessage(recipient=Recipient(faction=faction),
+                                        text=quiet_over_text(entry["silenced"], waiting)))
+    return remaining, messages

@@ -30,7 +30,7 @@ from bot.app.hours import (
     PlayerHours,
     changed_hours,
     hours_text,
-    quiet_over_text,
+    quiet_hours_over,
 )
 from bot.app.lobby import LOBBY_KEY, lobby_text
 from bot.app.paces import ANY_KIND, Pace, duration, kind_words, pace_deadlines
@@ -862,7 +862,6 @@ class GameService:
         now = now if now is not None else self.clock()
         applied = 0
         for game_id in await self.store.games_due(now, self.shards):
-            await self._quiet_hours_over(game_id, now)
             for prompt_id, kind in await self._remind(game_id, now):
                 try:
                     await self.submit(game_id, 0, ForceDefault(
@@ -981,6 +980,10 @@ class GameService:
                 kept[DEFAULT_REFUSED] = refused
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
+            # the DM owed to each player whose quiet hours are over (bot/app/hours.py)
+            settings, follow_ups = quiet_hours_over(settings, state, {p.id: due for p, _, due in dates}, now)
+            outbox += follow_ups
+            changed = changed or bool(follow_ups)
             due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state, quiet)
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
@@ -1160,28 +1163,3 @@ class GameService:
             settings = {**row.settings, QUIET_OWED: owed}
             await self.store.set_settings(game_id, settings,
                                           due_at=await self._due_index(row, _state(row), settings, row.status))
-
-    async def _quiet_hours_over(self, game_id: str, now: datetime) -> None:
-        """Each player owed a DM whose quiet hours are over gets it (one for the game): how many messages came
-        silently, and what waits for them, with its due times. In a game that does not run, none is sent."""
-        async with self._lock(game_id):
-            row = await self._load(game_id)
-            owed = row.settings.get(QUIET_OWED, {})
-            over = {faction: entry for faction, entry in owed.items()
-                    if datetime.fromisoformat(entry["until"]) <= now}
-            if not over:
-                return
-            kept = {faction: entry for faction, entry in owed.items() if faction not in over}
-            settings = {key: value for key, value in row.settings.items() if key != QUIET_OWED}
-            if kept:
-                settings[QUIET_OWED] = kept
-            state, outbox = _state(row), []
-            if row.status == GameStatus.RUNNING:
-                due = {prompt.id: expires for prompt, _, expires in await self._due_dates(row, state)}
-                for faction, entry in over.items():
-                    waiting = [(decision_name(prompt.kind), due.get(prompt.id)) for prompt in state.prompts
-                               if prompt.faction.value == faction]
-                    outbox.append(OutgoingMessage(recipient=Recipient(faction=faction),
-                                                  text=quiet_over_text(entry["silenced"], waiting)))
-            await self.store.set_settings(game_id, settings, outbox,
-                                          due_at=await self._due_index(row, state, settings, row.status))
