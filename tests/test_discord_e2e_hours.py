@@ -115,3 +115,18 @@ async def test_quiet_hours_silence_dms_and_pings_move_the_deadline_and_one_dm_fo
     shown += [m.content for member in table.players.values() for m in member.user.dm_channel.history()]
     assert sum("<t:" in text for text in shown) >= 5
     assert [text for text in shown if re.search(r"\b\d{1,2}:\d{2}\b|\bUTC\b|\bGMT\b", text)] == []
+
+
+async def test_a_game_started_inside_a_players_quiet_hours_welcomes_and_deals_to_them_silently(room):
+    alice, bob = room.players[A], room.players[H]
+    start = discord.utils.utcnow().replace(minute=0, second=0, microsecond=0)
+    await alice.slash(room.channel, "me settings", time_zone="UTC", quiet_from=start.hour,
+                      quiet_until=(start + timedelta(hours=2)).hour)
+    await alice.slash(room.channel, "game new", factions="atreides, harkonnen, bt", seed=7)
+    for faction, member in room.players.items():
+        await member.slash(room.channel, "game join", faction=faction.value)
+    await alice.slash(room.channel, "game start")
+    await deliver(room.env)
+    to_alice, to_bob = alice.user.dm_channel.history(), bob.user.dm_channel.history()
+    assert len(to_alice) >= 3 and all(m.flags.suppress_notifications for m in to_alice)  # welcome, deal, card
+    assert to_bob and not any(m.flags.suppress_notifications for m in to_bob)
