@@ -317,6 +317,8 @@ async def test_a_failed_delivery_is_retried_by_the_next_drain(table):
 class _SlowService:
     """A service whose deliveries wait until the test releases them."""
 
+    hours = None  # nobody has quiet hours
+
     def __init__(self):
         self.delivering, self.release = asyncio.Event(), asyncio.Event()
         self.drains = 0

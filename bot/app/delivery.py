@@ -21,7 +21,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.app.hours import HoursBook
 from bot.app.ports import (
+    MENTION,
     ChannelUnreachable,
     DeliveryFailed,
     GameRecordRow,
@@ -103,13 +105,20 @@ class Courier:
 
     `reachable(game_id, faction, bool)` keeps the game's list of players the bot cannot DM; `channel_state(gateway,
     game_id, problem)` is told what keeps the bot from a game's channel (a problem) or that its messages get
-    through (None)."""
+    through (None).
+
+    `hours`: the players' hours (bot/app/hours.py); a DM to a player in their quiet hours goes out silent, and a
+    channel post naming them does not ping them; `silenced(game_id, {faction: end of their quiet hours})` is told
+    of each such message once it is delivered (a DM follows when their quiet hours end)."""
 
     def __init__(self, store: GameStore, shards: Shards, clock: Callable[[], datetime],
                  reachable: Callable[[str, str, bool], Awaitable[None]],
-                 channel_state: Callable[[Gateway, str, str | None], Awaitable[None]]):
+                 channel_state: Callable[[Gateway, str, str | None], Awaitable[None]],
+                 hours: HoursBook | None = None,
+                 silenced: Callable[[str, dict[str, datetime]], Awaitable[None]] | None = None):
         self.store, self.shards, self.clock = store, shards, clock
         self.reachable, self.channel_state = reachable, channel_state
+        self.hours, self.silenced = hours, silenced
         self.tried: dict[str, datetime] = {}  # game id -> when its refusing channel was last tried
         self._lanes: dict[Lane, asyncio.Task[int]] = {}  # the lanes being delivered
         self._starting = 0  # drains choosing lanes to start: the turn is kept for them
@@ -228,6 +237,7 @@ class Courier:
         if stalled and not self._time_to_try(game):
             return None
         first_message, *then = await self._prepared(rows)
+        first_message, hushed = await self._quiet(game, first_message)
         try:
             ref = None
             if first.sending_since is not None:
@@ -257,12 +267,36 @@ class Courier:
             return None
         for row in rows:
             await self.store.mark_outbox(row.id, "sent", ref)
+        if hushed and self.silenced is not None:
+            await self.silenced(game.game_id, hushed)
         if known_unreachable:
             await self.reachable(game.game_id, faction, True)
         if stalled:
             self.tried.pop(game.game_id, None)
             await self.channel_state(gateway, game.game_id, None)
         return len(rows)
+
+    async def _quiet(self, game: GameRecordRow, message: OutgoingMessage) -> tuple[
+            OutgoingMessage, dict[str, datetime]]:
+        """The message as it goes out now, when its readers' quiet hours are decided (not when it was queued): a DM
+        to a player in their quiet hours silent, a channel post that names such players without pinging them; and,
+        for a new message (an edit notifies nobody), those players' factions with the end of their quiet hours."""
+        if self.hours is None:
+            return message, {}
+        faction = message.recipient.faction
+        named = [faction] if faction is not None else list(dict.fromkeys(MENTION.findall(message.text)))
+        now, hushed, users = self.clock(), {}, []
+        for reader in named:
+            user = game.seats.get(reader)
+            hours = await self.hours.of(user) if user is not None else None
+            window = hours.quiet_window(now) if hours is not None else None
+            if window is not None:
+                hushed[reader] = window[1]
+                users.append(user)
+        if not hushed:
+            return message, {}
+        update = {"silent": True} if faction is not None else {"unpinged": users}
+        return message.model_copy(update=update), hushed if message.edit_of is None else {}
 
     def _time_to_try(self, game: GameRecordRow) -> bool:
         """Whether to try the refusing channel again now: after as long as it has refused, at most STALLED_RETRY."""

@@ -82,6 +82,11 @@ class OutgoingMessage(BaseModel):
     pin: bool = False
     # Set by the service for a message into a thread: the platform's reference of the message that opened it.
     thread_ref: str | None = None
+    # Set when the message is delivered, for readers in their quiet hours (bot/app/hours.py): a DM that arrives
+    # without a notification (Discord's suppress-notifications flag), and the users a channel post names without
+    # pinging them.
+    silent: bool = False
+    unpinged: list[int] = Field(default_factory=list)
 
 
 class OutboxRow(BaseModel):
@@ -112,8 +117,9 @@ class GameRecordRow(BaseModel):
     # "paused_at": ISO time the running pause began, "paused_for": {decision: seconds its clock stood still},
     # where a decision is "<faction>/<prompt kind>/<version it opened at>" (kept when it is asked again; games
     # stored by an older Mentat kept "<prompt id>"),
-    # "cancelled": {"by": who, "reason": why}} (bot/app/service.py create_game, set_deadline, grace, pause, tick,
-    # cancel; bot/app/paces.py).
+    # "cancelled": {"by": who, "reason": why},
+    # "quiet_owed": {faction: {"until": ISO end of their quiet hours, "silenced": messages}} (bot/app/hours.py)}
+    # (bot/app/service.py create_game, set_deadline, grace, pause, tick, cancel; bot/app/paces.py).
     settings: dict[str, Any] = Field(default_factory=dict)
     started_at: datetime | None = None  # set by the store when the game first goes RUNNING
     # The version of Mentat (engine.__version__) that created the game, or imported it; "0.1.0" for the games

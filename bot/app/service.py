@@ -23,6 +23,15 @@ from bot.app.delivery import STALLED_AT, Courier
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
 from bot.app.game_files import sign, signature_holds
 from bot.app.history import RulesChanged, events_json, kept_events, last_untold, replay_until, shown
+from bot.app.hours import (
+    QUIET_OWED,
+    HoursBook,
+    HoursRefused,
+    PlayerHours,
+    changed_hours,
+    hours_text,
+    quiet_hours_over,
+)
 from bot.app.lobby import LOBBY_KEY, lobby_text
 from bot.app.paces import ANY_KIND, Pace, duration, kind_words, pace_deadlines
 from bot.app.ports import (
@@ -198,15 +207,21 @@ def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str)
     return restarted
 
 
-def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -> tuple[datetime, datetime] | None:
+def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime,
+              quiet: PlayerHours | None = None) -> tuple[datetime, datetime] | None:
     """A decision's clock, from when it opened: (its start, moved on by the pauses it went through; when it is
-    due, its grace included), or None when its kind has no deadline."""
+    due, its grace included, and moved to the end of the decider's quiet hours when it falls in them), or None
+    when its kind has no deadline."""
     deadlines = settings.get("deadlines", {})
     seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
     if seconds is None:
         return None
     start = opened + _stopped(settings, prompt, now)
-    return start, start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
+    due, grace = start + timedelta(seconds=seconds), timedelta(seconds=_entry(settings.get("grace", {}), prompt, 0))
+    if quiet is None:
+        return start, due + grace
+    # a grace counts from the due time the decider was shown (GameService.grace), which their quiet hours moved
+    return start, quiet.after_quiet(quiet.after_quiet(due) + grace)
 
 
 def _clocks_stand_still(settings: dict) -> bool:
@@ -219,35 +234,52 @@ def _last_call(opened: datetime, expires: datetime) -> datetime:
     return expires - min((expires - opened) * LAST_CALL_SHARE, LAST_CALL_MAX)
 
 
-def _stage_due(opened: datetime, expires: datetime, now: datetime) -> str | None:
+def _reminder_times(opened: datetime, expires: datetime,
+                    quiet: PlayerHours | None = None) -> tuple[datetime | None, datetime | None]:
+    """When a decision open from `opened` until `expires` is reminded: at half time and at the last call, each
+    outside the decider's quiet hours (PlayerHours.reminder_time; None: that reminder is not sent)."""
+    half, last = opened + (expires - opened) / 2, _last_call(opened, expires)
+    if quiet is None:
+        return half, last
+    return quiet.reminder_time(half, opened, expires), quiet.reminder_time(last, opened, expires)
+
+
+def _stage_due(opened: datetime, expires: datetime, now: datetime, quiet: PlayerHours | None = None) -> str | None:
     """The reminder a decision due at `expires` has earned by `now`: the last call, half time, or none yet."""
-    if now >= _last_call(opened, expires):
+    half, last = _reminder_times(opened, expires, quiet)
+    if last is not None and now >= last:
         return LAST
-    return HALF if now >= opened + (expires - opened) / 2 else None
+    return HALF if half is not None and now >= half else None
 
 
-def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, state: GameState) -> datetime | None:
+def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, state: GameState,
+              quiet: dict[str, PlayerHours] | None = None) -> datetime | None:
     """When a game whose decisions have these clocks (`_due_dates`) next has something to do: the earliest
-    reminder not sent yet, or expiry, of a decision whose default was not refused; None when there is none."""
+    reminder not sent yet, or expiry, of a decision whose default was not refused, or DM owed to a player whose
+    quiet hours end (QUIET_OWED); None when there is none."""
     stages, refused = _open_stages(settings, state), _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
-    moments = []
+    moments = [datetime.fromisoformat(owed["until"]) for owed in settings.get(QUIET_OWED, {}).values()]
     for prompt, opened, expires in dates:
         decision = _decision(prompt)
         if decision in refused:
             continue
         stage = stages.get(decision)
-        moments.append(expires if stage == LAST else _last_call(opened, expires) if stage == HALF
-                       else opened + (expires - opened) / 2)
+        half, last = _reminder_times(opened, expires, (quiet or {}).get(prompt.faction.value))
+        later = [moment for moment in ((half, last) if stage is None else (last,) if stage == HALF else ())
+                 if moment is not None]
+        moments.append(min(later, default=expires))
     return min(moments, default=None)
 
 
 def _clocks(settings: dict, prompts: list[Prompt], opened_times: dict[int, datetime],
-            now: datetime) -> list[tuple[Prompt, datetime, datetime]]:
-    """The clocks (prompt, start, due) of those of `prompts` that have a deadline, from when each opened."""
+            now: datetime, quiet: dict[str, PlayerHours] | None = None) -> list[tuple[Prompt, datetime, datetime]]:
+    """The clocks (prompt, start, due) of those of `prompts` that have a deadline, from when each opened; `quiet`:
+    the deciders' hours, by faction."""
     clocks = []
     for prompt in prompts:
         opened = opened_times.get(prompt.opened_at)
-        clock = _clock_of(settings, prompt, opened, now) if opened is not None else None
+        clock = (_clock_of(settings, prompt, opened, now, (quiet or {}).get(prompt.faction.value))
+                 if opened is not None else None)
         if clock is not None:
             clocks.append((prompt, *clock))
     return clocks
@@ -341,7 +373,9 @@ class GameService:
         self._states: dict[str, tuple[str, GameState]] = {}
         # game_id -> {game version: when it was reached}, for the versions at which its open decisions opened
         self._opened: dict[str, dict[int, datetime]] = {}
-        self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state)
+        self.hours = HoursBook(store, clock)  # each player's time zone and quiet hours (bot/app/hours.py)
+        self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state, self.hours,
+                                self._silenced)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -433,16 +467,17 @@ class GameService:
                 raise NotAllowed(f"These seats are empty: {', '.join(empty)}.")
             unreachable = [f.value for f in setup.factions
                            if probe is not None and not await probe.can_dm(row, f.value)]
+            deadline = self._deadline_of(row, await self.hours.seats(row.seats))
             if row.seq == 0:
                 state, events = new_game(setup)  # the same game as stored at creation: its deal is announced now
-                outbox = [status_opening(state, self._deadline_of(row))] + messages_for(
-                    events, None, state, self._deadline_of(row), dm_closed=unreachable)
+                outbox = [status_opening(state, deadline)] + messages_for(
+                    events, None, state, deadline, dm_closed=unreachable)
             else:  # an imported game: its decisions still open are called again
                 state = _state(row)
                 outbox = [_to_table(f"The game resumes at version {row.seq} (turn {state.turn}, "
                                     f"{state.phase.value.replace('_', ' ')}).")] + messages_for(
-                    [], None, state, self._deadline_of(row), dm_closed=unreachable) + [
-                    status_opening(state, self._deadline_of(row))]
+                    [], None, state, deadline, dm_closed=unreachable) + [
+                    status_opening(state, deadline)]
             outbox += [_to_table(f"The bot cannot DM {_player(row.seats[f], f)}: they must open DMs from server "
                                  "members; until then they use /me prompts.") for f in unreachable]
             outbox.append(_lobby_edit(setup, row.seats, row.settings, started=True))
@@ -534,7 +569,8 @@ class GameService:
                 after, events = apply(before, action)
             except RuleViolation as violation:
                 raise Refused(violation) from None
-            (due, due_at), deadline = await self._due_of(row, after), self._deadline_of(row)
+            quiet = await self.hours.seats(row.seats)
+            (due, due_at), deadline = await self._due_of(row, after, quiet), self._deadline_of(row, quiet)
             # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
             # not wait on has none there, but its deadline
             outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
@@ -553,15 +589,16 @@ class GameService:
             self._keep_parsed(game_id, after_json, after)
             return Accepted(seq=seq, events=events)
 
-    async def _due_of(self, row: GameRecordRow, after: GameState) -> tuple[
+    async def _due_of(self, row: GameRecordRow, after: GameState, quiet: dict[str, PlayerHours]) -> tuple[
             Callable[[Prompt], datetime | None], datetime | None]:
         """When each decision the game waits on after this action is due, its grace included (for the status
         board), and when the game is next due (GameRecordRow.due_at): from when each opened, which is now for those
         this action opens (version row.seq + 1). The times of older versions are kept per game; after a restart
         they are read once from the store (the times alone, not the actions)."""
         now = self.clock()
-        if not row.settings.get("deadlines"):
-            return (lambda prompt: None), None
+        ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
+        if not row.settings.get("deadlines"):  # a DM owed after quiet hours may still make the game due
+            return (lambda prompt: None), _next_due([], row.settings, after) if ticking else None
         known = self._opened.get(row.game_id, {})
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
@@ -569,19 +606,24 @@ class GameService:
             known[0] = row.started_at or row.created_at
         opened_times = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
         self._opened[row.game_id] = opened_times
-        clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now)
+        clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now, quiet)
         due = {prompt.id: expires for prompt, _, expires in clocks}
-        ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
-        return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after) if ticking else None
+        return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after, quiet) if ticking else None
 
-    def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
-        """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind)."""
+    def _deadline_of(self, row: GameRecordRow,
+                     quiet: dict[str, PlayerHours] | None = None) -> Callable[[Prompt], datetime | None]:
+        """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind), moved to the
+        end of the decider's quiet hours when it falls in them (`quiet`: the players' hours by faction)."""
         deadlines = row.settings.get("deadlines", {})
         now = self.clock()
 
         def deadline(prompt: Prompt) -> datetime | None:
             seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-            return now + timedelta(seconds=seconds) if seconds is not None else None
+            if seconds is None:
+                return None
+            hours = (quiet or {}).get(prompt.faction.value)
+            due = now + timedelta(seconds=seconds)
+            return hours.after_quiet(due) if hours is not None else due
 
         return deadline
 
@@ -785,13 +827,14 @@ class GameService:
                    if prompt.faction == faction]
             if not due:
                 raise NotAllowed(f"{faction_does(faction, 'have', start=True)} no open decision with a deadline.")
-            now = self.clock()
+            now, quiet = self.clock(), (await self.hours.seats(row.seats)).get(faction.value)
             grace, stages = _open_grace(row.settings, state), _open_stages(row.settings, state)
             lines, new_due = [], []
             for prompt, expires in due:
                 later = max(expires, now) + timedelta(seconds=seconds)
                 decision = _decision(prompt)
                 grace[decision] = grace.get(decision, 0) + round((later - expires).total_seconds())
+                later = quiet.after_quiet(later) if quiet is not None else later  # as _clock_of moves it
                 if stages.get(decision) == LAST:  # a new last call before the new deadline
                     stages[decision] = HALF
                 lines.append(f"- {decision_name(prompt.kind)}: now due {timestamp(later)} ({timestamp(later, 'R')}).")
@@ -872,7 +915,7 @@ class GameService:
         seqs = {p.opened_at for p in waiting} - {0}
         opened_times = await self.store.action_times(row.game_id, seqs) if seqs else {}
         opened_times[0] = row.started_at or row.created_at
-        return _clocks(settings, waiting, opened_times, self.clock())
+        return _clocks(settings, waiting, opened_times, self.clock(), await self.hours.seats(row.seats))
 
     async def _due_index(self, row: GameRecordRow, state: GameState, settings: dict,
                          status: GameStatus) -> datetime | None:
@@ -880,7 +923,8 @@ class GameService:
         it runs, not paused."""
         if status != GameStatus.RUNNING or _clocks_stand_still(settings):
             return None
-        return _next_due(await self._due_dates(row, state, settings), settings, state)
+        return _next_due(await self._due_dates(row, state, settings), settings, state,
+                         await self.hours.seats(row.seats))
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
@@ -908,14 +952,14 @@ class GameService:
             refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
             expired, outbox = [], []
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
-            dates = await self._due_dates(row, state)
+            dates, quiet = await self._due_dates(row, state), await self.hours.seats(row.seats)
             for prompt, opened, expires in dates:
                 kind = decision_topic(prompt.kind)
                 if now >= expires:
                     if _decision(prompt) not in refused:
                         expired.append((prompt.id, kind))
                     continue
-                stage = _stage_due(opened, expires, now)
+                stage = _stage_due(opened, expires, now, quiet.get(prompt.faction.value))
                 if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(_decision(prompt))]:
                     continue
                 stages[_decision(prompt)] = stage
@@ -936,7 +980,11 @@ class GameService:
                 kept[DEFAULT_REFUSED] = refused
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
-            due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state)
+            # the DM owed to each player whose quiet hours are over (bot/app/hours.py)
+            settings, follow_ups = quiet_hours_over(settings, state, {p.id: due for p, _, due in dates}, now)
+            outbox += follow_ups
+            changed = changed or bool(follow_ups)
+            due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state, quiet)
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
                 await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
@@ -1096,3 +1144,49 @@ class GameService:
 
     async def set_value(self, key: str, value: str) -> None:
         await self.store.set_value(key, value)
+
+    # --- each player's hours (issue 26 item 1) -------------------------------------------------
+
+    async def player_hours(self, user_id: int, *, zone: str | None = None, quiet_from: int | None = None,
+                           quiet_until: int | None = None, no_quiet_hours: bool = False) -> str:
+        """/me settings: the player's time zone and quiet hours, kept for them in every game (bot/app/hours.py);
+        given none of the options, the current ones. Refused, changing nothing: an unknown zone, quiet hours
+        lasting no time or more than MAX_QUIET_HOURS. The deadlines and reminders of the games they sit in follow
+        the new hours at once: the boards and cards show the moved due times."""
+        kept = await self.hours.of(user_id)
+        if zone is None and quiet_from is None and quiet_until is None and not no_quiet_hours:
+            return hours_text(kept, self.clock())
+        try:
+            hours = changed_hours(kept, zone, quiet_from, quiet_until, no_quiet_hours)
+        except HoursRefused as refusal:
+            raise NotAllowed(str(refusal)) from None
+        await self.hours.keep(user_id, hours)
+        for row in await self.store.list_games():
+            if row.status == GameStatus.RUNNING and user_id in row.seats.values():
+                await self._due_moved(row.game_id)
+        return "Saved.\n" + hours_text(hours, self.clock())
+
+    async def _due_moved(self, game_id: str) -> None:
+        """A player's hours changed: the game's due times follow (the board and the cards show them, the tick
+        comes when the next one is due)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != GameStatus.RUNNING:
+                return
+            state = _state(row)
+            await self.store.set_settings(game_id, row.settings, await self._due_shown(row, state, row.settings),
+                                          due_at=await self._due_index(row, state, row.settings, row.status))
+
+    async def _silenced(self, game_id: str, hushed: dict[str, datetime]) -> None:
+        """Messages of the game went out silently to these players (by faction), in their quiet hours that end at
+        the given times: a DM is owed to each then (QUIET_OWED, counted), which makes the game due."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            owed = dict(row.settings.get(QUIET_OWED, {}))
+            for faction, until in hushed.items():
+                before = owed.get(faction)
+                end = max(until, datetime.fromisoformat(before["until"])) if before else until
+                owed[faction] = {"until": end.isoformat(), "silenced": (before or {}).get("silenced", 0) + 1}
+            settings = {**row.settings, QUIET_OWED: owed}
+            await self.store.set_settings(game_id, settings,
+                                          due_at=await self._due_index(row, _state(row), settings, row.status))

@@ -55,7 +55,8 @@ class MentatBot(commands.Bot):
         self.force_sync = force_sync  # sync globally at start even when the tree did not change
         self.sync_outcome: str | None = None  # what the sync at start did; None until then, or when it failed
         self.drain_interval = drain_interval
-        self.gateway = DiscordGateway(self, game_file=lambda game_id: self.service.export(game_id))
+        self.gateway = DiscordGateway(self, game_file=lambda game_id: self.service.export(game_id),
+                                      hours=service.hours)
         self._draining = False  # True while a drain is delivering (shutdown lets it finish)
         self._refusals: set[asyncio.Task] = set()  # "restarting" answers being sent while the bot closes
         self.drain_outbox.change_interval(seconds=drain_interval)

@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 
 import discord
 
+from bot.app.hours import HoursBook
 from bot.app.lobby import LOBBY_KEY, welcome_text
 from bot.app.map_picture import render_view
 from bot.app.ports import (
@@ -78,11 +79,15 @@ def _ref(message: discord.Message | None) -> str | None:
 
 
 class DiscordGateway:
-    """`game_file`: the whole file of a game that is over (GameService.export), for a post that carries it."""
+    """`game_file`: the whole file of a game that is over (GameService.export), for a post that carries it.
+    `hours`: the players' hours, for the DMs it sends outside the outbox (the welcome, a word to the moderators):
+    silent in the reader's quiet hours, as the Courier makes the outbox's."""
 
-    def __init__(self, client: discord.Client, game_file: Callable[[str], Awaitable[str]] | None = None):
+    def __init__(self, client: discord.Client, game_file: Callable[[str], Awaitable[str]] | None = None,
+                 hours: HoursBook | None = None):
         self.client = client
         self.game_file = game_file
+        self.hours = hours
         self._messages: OrderedDict[str, discord.Message] = OrderedDict()  # ref -> as the bot last gave it
         self._dm_channels: dict[int, discord.abc.Messageable] = {}  # user id -> the DM channel opened with them
 
@@ -127,9 +132,15 @@ class DiscordGateway:
         users |= {member.id for member in (role.members if role is not None else ()) if not member.bot}
         for user_id in sorted(users):
             try:
-                await (await self._dm_channel(user_id)).send(text, allowed_mentions=NO_MENTIONS)
+                await (await self._dm_channel(user_id)).send(text, allowed_mentions=NO_MENTIONS,
+                                                             silent=await self._quiet(user_id))
             except discord.HTTPException as refusal:
                 log.warning("Could not tell the moderator %s of %s: %s", user_id, game.game_id, refusal)
+
+    async def _quiet(self, user_id: int) -> bool:
+        """Whether the user is in their quiet hours now (a DM to them then goes out silent)."""
+        hours = await self.hours.of(user_id) if self.hours is not None else None
+        return hours is not None and hours.is_quiet(self.hours.clock())
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """The DM channel with the user, opened once (one request, no fetch of the user) and kept."""
@@ -169,6 +180,7 @@ class DiscordGateway:
             return await self._edit(game, message) if message.edit_ref is not None else None
         faction = message.recipient.faction
         text, pinged = self._mentions(game, message.text)
+        pinged = [user for user in pinged if user not in message.unpinged]  # named, not pinged: their quiet hours
         if faction is None:
             where = await self._place(game, message)
             sent = self._remember(await self._send(where, split_message(text), self._buttons(game, message),
@@ -184,7 +196,8 @@ class DiscordGateway:
         try:
             chunks = split_message(_in_dm(game, text))
             return _ref(self._remember(await self._send(await self._dm_channel(user_id), chunks,
-                                                        self._buttons(game, message), message.outbox_id)))
+                                                        self._buttons(game, message), message.outbox_id,
+                                                        silent=message.silent)))
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("DM to the %s player of %s refused: %s", faction, game.game_id, error)
             raise DeliveryFailed(faction) from error
@@ -377,7 +390,8 @@ class DiscordGateway:
             state = GameState.model_validate_json(game.state_json)
             welcome = _in_dm(game, welcome_text(Faction(faction), game.settings, state))
             await (await self._dm_channel(user_id)).send(welcome, view=welcome_view(game.game_id),
-                                                         allowed_mentions=NO_MENTIONS)
+                                                         allowed_mentions=NO_MENTIONS,
+                                                         silent=await self._quiet(user_id))
         except (discord.Forbidden, discord.NotFound):
             return False
         except discord.HTTPException as error:
@@ -387,8 +401,9 @@ class DiscordGateway:
     @staticmethod
     async def _send(target: discord.abc.Messageable, chunks: list[str], view: discord.ui.View | None,
                     outbox_id: int | None, pinged: list[int] = (), file: discord.File | None = None,
-                    ) -> discord.Message | None:
-        """Send the chunks in order, the view with the last. Each chunk carries a nonce made of its outbox row
+                    *, silent: bool = False) -> discord.Message | None:
+        """Send the chunks in order, the view with the last; `silent`: without a notification (Discord's
+        suppress-notifications flag: the reader's quiet hours). Each chunk carries a nonce made of its outbox row
         and number, which discord.py sends with enforce_nonce: Discord drops a second message with the same
         nonce sent within minutes, so redelivering a row after a crash between the send and its `sent` mark
         (GameService.deliver) posts nothing twice."""
@@ -400,7 +415,7 @@ class DiscordGateway:
             if number == len(chunks):  # the last chunk carries the controls and the picture
                 extra.update({"view": view} if view is not None else {})
                 extra.update({"file": file} if file is not None else {})
-            sent = await target.send(chunk, allowed_mentions=allowed, **extra)
+            sent = await target.send(chunk, allowed_mentions=allowed, silent=silent, **extra)
         return sent
 
     async def _attachment(self, game: GameRecordRow, message: OutgoingMessage) -> discord.File | None:

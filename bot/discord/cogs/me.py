@@ -1,6 +1,7 @@
 """/me: what only the caller may see or set, always ephemeral. /me prompts is also the way to read decisions when
 the bot cannot DM the player; /me act opens the any-time panel (bot/discord/anytime_panel.py), /me orders the
-panel of the standing orders alone; /me traitor-order and /me bid-order set two of those orders by command."""
+panel of the standing orders alone; /me traitor-order and /me bid-order set two of those orders by command.
+/me settings keeps the caller's time zone and quiet hours, theirs in every game (bot/app/hours.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.hours import zone_choices
 from bot.discord.anytime_panel import orders_panel_for, panel_for
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of, submit_for_seat
 from bot.discord.components import prompt_view
@@ -79,6 +81,28 @@ class MeCog(commands.GroupCog, group_name="me",
         """A standing bidding order (secret); neither option clears it."""
         await submit_for_seat(self.bot, interaction,
                               lambda f: SetBidOrder(faction=f, auto_pass=auto_pass, max_bid=max_bid))
+
+    @app_commands.command(name="settings")
+    @app_commands.describe(time_zone="Your time zone (type part of its name: Paris, New_York, Tokyo...)",
+                           quiet_from="The hour your quiet hours begin, in your time zone (0-23)",
+                           quiet_until="The hour your quiet hours end, in your time zone (0-23; at most 12 hours)",
+                           no_quiet_hours="Remove your quiet hours")
+    async def settings(self, interaction: discord.Interaction, time_zone: str | None = None,
+                       quiet_from: app_commands.Range[int, 0, 23] | None = None,
+                       quiet_until: app_commands.Range[int, 0, 23] | None = None,
+                       no_quiet_hours: bool = False) -> None:
+        """Your time zone and quiet hours, in every game (no option: shows them; only you see this)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            shown = await self.bot.service.player_hours(
+                interaction.user.id, zone=time_zone, quiet_from=quiet_from, quiet_until=quiet_until,
+                no_quiet_hours=no_quiet_hours)
+            self.bot.wake_outbox()  # the boards and cards of their games show the due times the hours moved
+            await answer(interaction, shown)
+
+    @settings.autocomplete("time_zone")
+    async def _zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=zone, value=zone) for zone in zone_choices(current)]
 
     async def _send_panel(self, interaction: discord.Interaction, make_panel) -> None:
         """The caller's own panel (bot/discord/anytime_panel.py), to them alone."""
