@@ -47,6 +47,17 @@ from bot.app.render import (
     end_of_game_reveal,
     messages_for,
 )
+from bot.app.seats import (
+    SEAT_CALLS,
+    SEAT_CALLS_MADE,
+    STORY_LENGTH,
+    call_post,
+    call_taken,
+    catch_up,
+    now_played_by,
+    old_cards_closed,
+    with_former_player,
+)
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.admin import DEADLINE_ADMIN
@@ -55,7 +66,14 @@ from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import decision_name, decision_topic, faction_does, faction_name, faction_possessive
+from engine.names import (
+    decision_name,
+    decision_topic,
+    faction_does,
+    faction_name,
+    faction_possessive,
+    the_faction,
+)
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
 from engine.views import view
@@ -513,7 +531,8 @@ class GameService:
             return
         assert isinstance(action, PlayerAction)
         if row.seats.get(action.faction.value) != user_id and not admin:
-            raise NotAllowed(f"You are not seated as {action.faction.value} in this game.")
+            raise NotAllowed(now_played_by(row, user_id, action.faction.value)
+                             or f"You are not seated as {action.faction.value} in this game.")
 
     async def submit(self, game_id: str, user_id: int, action: Action, *, admin: bool = False,
                      prompt_id: str | None = None, key: str | None = None) -> Accepted:
@@ -1069,3 +1088,82 @@ class GameService:
             if unreachable:
                 settings["unreachable"] = unreachable
             await self.store.set_settings(game_id, settings)
+
+    # --- substitutes (bot/app/seats.py) ---
+
+    async def hand_over(self, game_id: str, faction: Faction, user_id: int, *, by: str, caller: int | None = None,
+                        admin: bool = False, reason: str | None = None, call: int | None = None) -> None:
+        """Give a started game's seat to `user_id`, who gets the catch-up by DM (bot/app/seats.py); the table is
+        told and the log keeps it. By its player (`caller` must hold it; /game sub), by a moderator (`admin`:
+        /admin seat, announced as a correction), or by taking the open call number `call` (its button)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                raise NotAllowed(f"The game is {row.status.value}: a seat changes hands only in a started game that "
+                                 "is not over (before the start, /game join).")
+            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
+                raise NotAllowed(f"{faction_name(faction)} is not in this game.")
+            old = row.seats.get(faction.value)
+            if caller is not None and not admin and old != caller:
+                raise NotAllowed(now_played_by(row, caller, faction.value)
+                                 or f"You do not play {the_faction(faction)}: only a seat's player hands it over.")
+            if old == user_id:
+                raise NotAllowed(f"<@{user_id}> already plays {the_faction(faction)}.")
+            seated = [Faction(f) for f, user in row.seats.items() if user == user_id]
+            if seated and not admin:
+                who = "You already play" if caller is None else f"<@{user_id}> already plays"
+                raise NotAllowed(f"{who} {the_faction(seated[0])} in this game: a substitute is someone not seated.")
+            calls = dict(row.settings.get(SEAT_CALLS, {}))
+            if call is not None and calls.get(faction.value) != call:
+                raise NotAllowed(f"This call is over: the {faction_name(faction)} seat was already taken.")
+            if caller is not None and not admin:
+                told = _to_table(f"<@{caller}> handed the {faction_name(faction)} seat to <@{user_id}>"
+                                 + (f" ({reason})" if reason else "") + f": <@{user_id}> plays "
+                                 f"{the_faction(faction)} from now on.", logged=True)
+            elif admin:
+                told = _correction(by, f"seated <@{user_id}> as {faction_name(faction)}", reason,
+                                   f" (in place of <@{old}>)" if old is not None else "")
+            else:
+                told = _to_table(f"<@{user_id}> took the open {faction_name(faction)} seat"
+                                 + (f" (played until now by <@{old}>)" if old is not None else "")
+                                 + f": <@{user_id}> plays {the_faction(faction)} from now on.", logged=True)
+            state = _state(row)
+            paused = row.status == GameStatus.PAUSED
+            due = {} if paused else {p.id: expires for p, _, expires in await self._due_dates(row, state)}
+            story = await self.public_log(game_id, STORY_LENGTH)
+            outbox = [told]
+            if (number := calls.pop(faction.value, None)) is not None:
+                outbox.append(call_taken(faction, number, user_id))  # any open call for the seat is over
+            outbox += old_cards_closed(state, faction, user_id) + catch_up(state, faction,
+                                                                          lambda p: due.get(p.id), story)
+            settings = with_former_player({**row.settings, SEAT_CALLS: calls}, faction.value, old, user_id)
+            unreachable = [f for f in settings.get("unreachable", []) if f != faction.value]
+            settings = {key: value for key, value in settings.items() if key != "unreachable"} | (
+                {"unreachable": unreachable} if unreachable else {})  # the newcomer's DMs are tried afresh
+            await self.store.set_settings(game_id, settings, due_at=row.due_at)
+            await self.store.set_seat(game_id, faction.value, user_id, outbox)
+
+    async def call_substitute(self, game_id: str, faction: Faction, *, why: str, caller: int | None = None,
+                              admin: bool = False) -> int:
+        """Post the call for a substitute for `faction`'s seat, with its "Take this seat" button (by the seat's
+        player, `caller`; by a moderator, `admin`; or by a table vote). Returns the call's number."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                raise NotAllowed(f"The game is {row.status.value}: a substitute is called only in a started game "
+                                 "that is not over.")
+            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
+                raise NotAllowed(f"{faction_name(faction)} is not in this game.")
+            if caller is not None and not admin and row.seats.get(faction.value) != caller:
+                raise NotAllowed(now_played_by(row, caller, faction.value)
+                                 or f"You do not play {the_faction(faction)}: a moderator may call a substitute for "
+                                    "any seat, a player for their own.")
+            calls = dict(row.settings.get(SEAT_CALLS, {}))
+            if faction.value in calls:
+                raise NotAllowed(f"A call for a substitute for the {faction_name(faction)} seat is already open in "
+                                 "the channel.")
+            number = row.settings.get(SEAT_CALLS_MADE, 0) + 1
+            calls[faction.value] = number
+            settings = {**row.settings, SEAT_CALLS: calls, SEAT_CALLS_MADE: number}
+            await self.store.set_settings(game_id, settings, [call_post(faction, number, why)], due_at=row.due_at)
+            return number
