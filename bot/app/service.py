@@ -58,6 +58,29 @@ from bot.app.seats import (
     old_cards_closed,
     with_former_player,
 )
+from bot.app.votes import (
+    MAX_EXTEND_HOURS,
+    MAX_PAUSE_HOURS,
+    TABLE,
+    TABLE_PAUSE,
+    VOTE,
+    VOTES_MADE,
+    VoteKind,
+    ballot,
+    ballot_answered,
+    ballot_closed,
+    closes_at,
+    earliest,
+    hours_words,
+    new_vote,
+    opening_post,
+    overridden_post,
+    pause_end,
+    result_post,
+    tally,
+    timers_due,
+    vote_words,
+)
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.admin import DEADLINE_ADMIN
@@ -157,7 +180,12 @@ def _to_table(text: str, *, logged: bool = False) -> OutgoingMessage:
 def _correction(by: str, did: str, reason: str | None, then: str = "") -> OutgoingMessage:
     """A correction the engine does not record, told to the table as the engine tells its own ("Admin mod
     set the storm to sector 9 (table error).") and kept in the game's public log."""
-    return _to_table(f"Admin {by} {did}" + (f" ({reason})" if reason else "") + f"{then}.", logged=True)
+    return _to_table(f"{_author(by)} {did}" + (f" ({reason})" if reason else "") + f"{then}.", logged=True)
+
+
+def _author(by: str) -> str:
+    """Who made a correction, as the table reads it: "Admin mod", or "The table's vote" (bot/app/votes.py)."""
+    return "The table's vote" if by == TABLE else f"Admin {by}"
 
 
 def _lobby_edit(setup: GameSetup, seats: dict[str, int], settings: dict, *, started: bool = False) -> OutgoingMessage:
@@ -591,7 +619,9 @@ class GameService:
         clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now)
         due = {prompt.id: expires for prompt, _, expires in clocks}
         ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
-        return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after) if ticking else None
+        return (lambda prompt: due.get(prompt.id)), earliest(
+            _next_due(clocks, row.settings, after) if ticking else None,
+            timers_due(row.settings) if after.phase != Phase.ENDED else None)
 
     def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
         """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind)."""
@@ -821,7 +851,8 @@ class GameService:
             if row.settings.get(PAUSED_AT):
                 lines.append(PAUSED_GRACE)
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
-                                 text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
+                                 text=f"{_author(by)} gave you {duration(seconds)} more ({reason}):\n"
+                                      + "\n".join(lines))
             settings = {**row.settings, "grace": grace, "reminded": stages}
             await self.store.set_settings(game_id, settings, [told, dm, *await self._due_shown(row, state, settings)],
                                           due_at=await self._due_index(row, state, settings, row.status))
@@ -849,6 +880,7 @@ class GameService:
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
                 applied += 1
+            await self._vote_timers(game_id, now)  # a vote's deadline, the end of a pause the table voted
         return applied
 
     async def _default_refused(self, game_id: str, prompt_id: str, refusal: Refused) -> None:
@@ -897,9 +929,11 @@ class GameService:
                          status: GameStatus) -> datetime | None:
         """When the game is next due (GameRecordRow.due_at) in `state` under these settings and status: none unless
         it runs, not paused."""
-        if status != GameStatus.RUNNING or _clocks_stand_still(settings):
+        if status not in (GameStatus.RUNNING, GameStatus.PAUSED):
             return None
-        return _next_due(await self._due_dates(row, state, settings), settings, state)
+        if status != GameStatus.RUNNING or _clocks_stand_still(settings):
+            return timers_due(settings)
+        return earliest(_next_due(await self._due_dates(row, state, settings), settings, state), timers_due(settings))
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
@@ -918,8 +952,9 @@ class GameService:
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != GameStatus.RUNNING:  # stopped by a write that did not say it has nothing due
-                if row.due_at is not None:
-                    await self.store.set_settings(game_id, row.settings, due_at=None)
+                timers = timers_due(row.settings) if row.status == GameStatus.PAUSED else None  # a vote, a pause
+                if row.due_at != timers:
+                    await self.store.set_settings(game_id, row.settings, due_at=timers)
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
@@ -955,7 +990,8 @@ class GameService:
                 kept[DEFAULT_REFUSED] = refused
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
-            due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state)
+            due_at = earliest(None if _clocks_stand_still(settings) else _next_due(dates, settings, state),
+                              timers_due(settings))
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
                 await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
@@ -1167,3 +1203,160 @@ class GameService:
             settings = {**row.settings, SEAT_CALLS: calls, SEAT_CALLS_MADE: number}
             await self.store.set_settings(game_id, settings, [call_post(faction, number, why)], due_at=row.due_at)
             return number
+
+    # --- table votes (bot/app/votes.py) ---
+
+    async def open_vote(self, game_id: str, user_id: int, kind: VoteKind, *, hours: float | None = None,
+                        faction: Faction | None = None) -> dict:
+        """Open a table vote called by a seated player: announced in the channel (logged), and a ballot with Yes
+        and No in each seat's DMs. One vote at a time; it closes when every seat has answered or at its deadline
+        (VOTE_HOURS). Returns the vote."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                raise NotAllowed(f"The game is {row.status.value}: the table votes only in a started game that is "
+                                 "not over.")
+            seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+            caller = next((Faction(seat) for seat in seats if row.seats.get(seat) == user_id), None)
+            if caller is None:
+                raise NotAllowed(now_played_by(row, user_id)
+                                 or "Only a player seated in this game may call a table vote.")
+            if (open_vote := row.settings.get(VOTE)) is not None:
+                closes = closes_at(open_vote)
+                raise NotAllowed(f"A table vote is already open ({vote_words(open_vote)}); it closes by "
+                                 f"{timestamp(closes)}. One vote at a time.")
+            state = _state(row)
+            await self._check_vote(row, state, kind, hours, faction)
+            number = row.settings.get(VOTES_MADE, 0) + 1
+            vote = new_vote(number, kind, caller, self.clock(), hours=hours, faction=faction)
+            settings = {**row.settings, VOTE: vote, VOTES_MADE: number}
+            outbox = [opening_post(vote, user_id, len(seats)), *(ballot(vote, Faction(seat)) for seat in seats)]
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, state, settings, row.status))
+            return vote
+
+    async def _check_vote(self, row: GameRecordRow, state: GameState, kind: VoteKind, hours: float | None,
+                          faction: Faction | None) -> None:
+        """Refuse a vote that could not be carried out if it passed, or that lacks what it needs."""
+        in_game = {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}
+        if kind in (VoteKind.EXTEND, VoteKind.REPLACE) and (faction is None or faction.value not in in_game):
+            raise NotAllowed("Name the seat (faction) this vote is about: one of this game's factions.")
+        if kind == VoteKind.PAUSE:
+            if row.status != GameStatus.RUNNING:
+                raise NotAllowed("The game is already paused: a vote may resume it.")
+            if hours is None or not 0 < hours <= MAX_PAUSE_HOURS:
+                raise NotAllowed(f"Say how long the pause lasts: 1 to {MAX_PAUSE_HOURS} hours (7 days at most); then "
+                                 "the game resumes by itself.")
+        elif kind == VoteKind.RESUME and row.status != GameStatus.PAUSED:
+            raise NotAllowed("The game is not paused: there is nothing to resume.")
+        elif kind == VoteKind.EXTEND:
+            if hours is None or not 0 < hours <= MAX_EXTEND_HOURS:
+                raise NotAllowed(f"Say how many hours more: 1 to {MAX_EXTEND_HOURS}.")
+            if not any(prompt.faction == faction for prompt, _, _ in await self._due_dates(row, state)):
+                raise NotAllowed(f"{faction_does(faction, 'have', start=True)} no open decision with a deadline.")
+        elif kind == VoteKind.REPLACE and faction.value not in row.seats:
+            raise NotAllowed(f"Nobody plays {the_faction(faction)}: a moderator seats someone with /admin seat.")
+
+    async def cast_vote(self, game_id: str, number: int, faction: Faction, user_id: int, yes: bool) -> None:
+        """A seat's answer to the open vote, by its player, once. The ballot says what was answered (its buttons
+        disabled); nobody else learns it until the vote closes. The last seat's answer closes the vote."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            vote = row.settings.get(VOTE)
+            if vote is None or vote["number"] != number:
+                raise NotAllowed("This vote is closed: the channel has its result.")
+            if row.seats.get(faction.value) != user_id:
+                raise NotAllowed(now_played_by(row, user_id, faction.value)
+                                 or f"You do not play {the_faction(faction)}: only a seat's player answers for it.")
+            if faction.value in vote["answers"]:
+                raise NotAllowed("You already voted: a seat answers once.")
+            vote = {**vote, "answers": {**vote["answers"], faction.value: yes}}
+            seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+            outbox = [ballot_answered(vote, faction, yes)]
+            if all(seat in vote["answers"] for seat in seats):
+                settings, closing, passed = self._vote_closed(row, vote, seats, "every seat answered")
+                outbox += closing
+            else:
+                settings, passed = {**row.settings, VOTE: vote}, False
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, _state(row), settings, row.status))
+        if passed:
+            await self._carry_out(game_id, vote)
+
+    def _vote_closed(self, row: GameRecordRow, vote: dict, seats: list[str], why: str) -> tuple[
+            dict, list[OutgoingMessage], bool]:
+        """The settings without the vote, what the table and the seats that did not answer are told, and whether
+        it passed."""
+        passed = tally(vote, seats)[0]
+        settings = {key: value for key, value in row.settings.items() if key != VOTE}
+        unanswered = [ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"]]
+        return settings, [result_post(vote, seats, why), *unanswered], passed
+
+    async def _carry_out(self, game_id: str, vote: dict) -> None:
+        """What a vote that passed decided, done as a moderator would, announced as the table's (TABLE). Something
+        that cannot be done any more (the game changed meanwhile) is told to the table instead."""
+        kind = VoteKind(vote["kind"])
+        faction = Faction(vote["faction"]) if vote.get("faction") else None
+        try:
+            if kind == VoteKind.PAUSE:
+                await self.pause(game_id, True, by=TABLE, reason=f"for {hours_words(vote['hours'])}")
+                async with self._lock(game_id):
+                    row = await self._load(game_id)
+                    until = self.clock() + timedelta(hours=vote["hours"])
+                    settings = {**row.settings, TABLE_PAUSE: {"since": row.settings.get(PAUSED_AT),
+                                                              "until": until.isoformat()}}
+                    told = _to_table(f"The game resumes by itself at {timestamp(until)} ({timestamp(until, 'R')}), "
+                                     "unless the table votes to resume it sooner.")
+                    await self.store.set_settings(game_id, settings, [told], due_at=await self._due_index(
+                        row, _state(row), settings, row.status))
+            elif kind == VoteKind.RESUME:
+                await self.pause(game_id, False, by=TABLE)
+            elif kind == VoteKind.EXTEND:
+                await self.grace(game_id, faction, round(vote["hours"] * 3600), by=TABLE, reason="the vote passed")
+            elif kind == VoteKind.REPLACE:
+                await self.call_substitute(game_id, faction, why="the table voted to replace its player")
+            else:
+                await self.cancel(game_id, by=TABLE, reason="the table voted to end the game, without a winner")
+        except ServiceError as error:
+            await self.store.queue(game_id, [_to_table(f"The table's vote passed, but cannot be carried out now: "
+                                                       f"{error}", logged=True)])
+
+    async def _vote_timers(self, game_id: str, now: datetime) -> None:
+        """The tick's part: the open vote closes at its deadline (no answer counts as not yes), and a pause the
+        table voted ends at its end (its cap)."""
+        vote, passed, resume = None, False, False
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            settings, outbox = row.settings, []
+            if (vote := settings.get(VOTE)) is not None and closes_at(vote) <= now:
+                seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+                settings, outbox, passed = self._vote_closed(row, vote, seats, "its deadline passed")
+            end = pause_end(settings)
+            resume = row.status == GameStatus.PAUSED and end is not None and end <= now
+            if outbox:
+                await self.store.set_settings(game_id, settings, outbox,
+                                              due_at=await self._due_index(row, _state(row), settings, row.status))
+        if passed:
+            await self._carry_out(game_id, vote)
+        if resume:
+            await self.pause(game_id, False, by=TABLE, reason="the pause it gave is over")
+
+    async def override_vote(self, game_id: str, *, by: str, did: str) -> None:
+        """A moderator's /admin pause, resume or cancel: the open vote (if any) is closed without a result, and a
+        pause the table voted is ended; either is told to the table as the moderator's override (logged)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            vote, table_pause = row.settings.get(VOTE), row.settings.get(TABLE_PAUSE)
+            if vote is None and table_pause is None:
+                return
+            settings = {key: value for key, value in row.settings.items() if key not in (VOTE, TABLE_PAUSE)}
+            outbox = []
+            if vote is not None:
+                seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+                outbox += [overridden_post(vote, f"Admin {by}", did),
+                           *(ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"])]
+            elif row.settings.get(PAUSED_AT) is None or table_pause.get("since") != row.settings.get(PAUSED_AT):
+                outbox.append(_to_table(f"**Moderator override:** Admin {by} {did}; the pause the table voted is "
+                                        "over.", logged=True))
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, _state(row), settings, row.status))

@@ -58,6 +58,7 @@ class CancelQuestion(discord.ui.View):
         try:
             await require_moderator(self.bot.service, interaction)  # still one, now
             await self.bot.service.cancel(self.game_id, by=str(interaction.user), reason=self.reason)
+            await self.bot.service.override_vote(self.game_id, by=str(interaction.user), did="cancelled the game")
         except ServiceError as error:
             await interaction.response.edit_message(content=f"Refused: {error}", view=None)
             return
@@ -298,6 +299,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         async with refusals(interaction):
             game = await self._game(interaction)
             await self.bot.service.pause(game.game_id, paused, **self._who(interaction, reason))
+            await self.bot.service.override_vote(game.game_id, by=str(interaction.user),
+                                                 did="paused the game" if paused else "resumed the game")
             self.bot.wake_outbox()
             await answer(interaction, "Paused." if paused else "Resumed.")
 

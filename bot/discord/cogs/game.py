@@ -15,6 +15,7 @@ from bot.app.map_picture import render_map
 from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
+from bot.app.votes import MAX_PAUSE_HOURS, VoteKind, vote_words
 from bot.discord.autocomplete import matching
 from bot.discord.common import (
     NO_MENTIONS,
@@ -48,6 +49,12 @@ MAX_IMPORT_BYTES = 8_000_000  # a whole game's file is well under a megabyte
 FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
 DEFAULT_PACE = Pace.DAILY  # play by post: a game created without a pace has deadlines all the same (issue 14)
 PACE_CHOICES = [app_commands.Choice(name=f"{p.value}: {PACE_TITLES[p]}", value=p.value) for p in Pace]
+VOTE_CHOICES = [app_commands.Choice(name=name, value=kind.value) for kind, name in (
+    (VoteKind.PAUSE, "pause: pause the game for some hours (7 days at most)"),
+    (VoteKind.RESUME, "resume: resume the paused game"),
+    (VoteKind.EXTEND, "extend: give a seat more hours for its open decisions"),
+    (VoteKind.REPLACE, "replace: offer a seat to a substitute"),
+    (VoteKind.END, "end: end the game without a winner (every seat but one must agree)"))]
 GAME_OPTION = "One of the games this channel held (the game going on, or the last one, when left out)"
 
 
@@ -235,6 +242,24 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             self.bot.wake_outbox()
             await answer(interaction, f"Done: the {faction_name(seat)} seat is offered in the channel; until "
                                       "someone takes it, its player plays on.")
+
+    @app_commands.command(name="vote")
+    @app_commands.describe(kind="What the table votes on",
+                           hours="Pause: how long (at most 168 hours); extend: how many hours more (at most 72)",
+                           faction="Extend or replace: the seat it is about")
+    @app_commands.choices(kind=VOTE_CHOICES, faction=FACTION_CHOICES)
+    async def vote(self, interaction: discord.Interaction, kind: str,
+                   hours: app_commands.Range[float, 1, MAX_PAUSE_HOURS] | None = None,
+                   faction: str | None = None) -> None:
+        """Call a table vote (pause, resume, extend, replace, end): each seat answers by DM; majority decides."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            vote = await self.bot.service.open_vote(game.game_id, interaction.user.id, VoteKind(kind), hours=hours,
+                                                    faction=parse_faction(faction) if faction else None)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Done: the table votes on this: {vote_words(vote)}. Your seat's ballot is in "
+                                      "your DMs, like everyone's.")
 
 
 def _status_word(game: GameRecordRow) -> str:
