@@ -3,13 +3,16 @@ player read, and the buttons of a call and of a ballot (harness: tests/test_disc
 
 from __future__ import annotations
 
+import discord
 import pytest
 from simcord.backend.errors import SetupError
 
+from bot.discord.client import DRAIN_INTERVAL, MentatBot
 from engine.names import card_name, leader_name
 from engine.views import view
 from tests import test_discord_e2e as e2e
 from tests.test_discord_e2e import BT, A, H, deliver, feed_text, reply
+from tests.test_substitutes import _names_known_to
 
 simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared with tests/test_discord_e2e.py
 
@@ -49,6 +52,12 @@ async def test_a_player_hands_their_seat_to_a_member_who_gets_what_the_seat_know
     assert "**You now play the Atreides.**" in caught_up and f"Spice: {own.spice}" in caught_up
     assert all(card_name(c) in caught_up for c in own.hand)
     assert "**The story so far**" in caught_up
+    state = await state_of(table)
+    known = _names_known_to(state, A)
+    for other in (H, BT):  # nothing of another seat's secrets that the Atreides' own view does not name
+        theirs = view(state, other).own
+        secrets = {card_name(c) for c in theirs.hand} | {leader_name(x) for x in theirs.traitors + theirs.bt_marked}
+        assert not [name for name in secrets - known if name in caught_up]
     fresh = traitor_card(dave)
     assert fresh.id != card.id
     # the old card says so and can no longer be pressed; the old player's commands answer the same words
@@ -118,7 +127,76 @@ async def test_a_moderator_calls_a_substitute_for_any_seat_and_a_player_only_for
     refused = await bob.slash(table.channel, "game sub-call", faction="atreides")
     assert reply(refused) == ("Refused: You do not play Atreides: a player offers their own seat, a moderator any "
                               "seat.")
+    referees = table.guild.create_role("referees", permissions=discord.Permissions(manage_guild=True))
+    eve = table.guild.add_member(table.env.create_user("eve"), roles=[referees])  # a moderator who does not play
+    unnamed = await eve.slash(table.channel, "game sub-call")
+    assert reply(unnamed) == "Refused: Name the seat to offer (the faction option)."
     called = await alice.slash(table.channel, "game sub-call", faction="harkonnen")
     assert reply(called).startswith("Done: the Harkonnen seat is offered")
     await deliver(table.env)
     assert f"(called by the moderator {alice.mention})" in feed_text(table.channel)
+
+
+# --- table votes ---------------------------------------------------------------------------------------------
+
+
+def ballot_of(member):
+    return next(m for m in reversed(dms(member)) if "**Table vote:" in m.content)
+
+
+async def test_a_table_vote_by_dm_ballots_answered_once_its_tally_secret_until_it_closes(table):
+    alice, bob, carol, dave = table.players[A], table.players[H], table.players[BT], table.dave
+    outsider = await dave.slash(table.channel, "game vote", kind="pause", hours=48)
+    assert reply(outsider) == "Refused: Only a player seated in this game may call a table vote."
+    called = await bob.slash(table.channel, "game vote", kind="pause", hours=48)
+    assert reply(called).startswith("Done: the table votes on this: pause the game for 2 days")
+    await deliver(table.env)
+    assert ("**Table vote: pause the game for 2 days (then it resumes by itself)?** Called by the Harkonnen "
+            f"({bob.mention})") in feed_text(table.channel)
+    again = await alice.slash(table.channel, "game vote", kind="end")
+    assert reply(again).startswith("Refused: A table vote is already open (pause the game for 2 days")
+    ballots = {faction: ballot_of(member) for faction, member in table.players.items()}
+    assert all([b.label for row in m.components for b in row.children] == ["Yes", "No"] for m in ballots.values())
+
+    before = table.screens()
+    yes = await alice.user.click(ballots[A], label="Yes")
+    assert yes.ephemeral and reply(yes) == "You voted yes. The tally is told to the table when the vote closes."
+    twice = await alice.user.click(ballots[A], label="No")  # before the ballot is edited
+    assert reply(twice) == "Refused: You already voted: a seat answers once."
+    restarted = MentatBot(table.env.bot.service)  # the ballots' buttons outlive a restart (dynamic items)
+    await table.env.restart_bot(restarted)
+    no = await bob.user.click(ballots[H], label="No")
+    assert reply(no).startswith("You voted no.")
+    await deliver(table.env)
+    news = table.news(before)
+    # two seats answered, one each way: nobody reads the tally, each voter reads only their own answer
+    assert news["channel"] == "" and news["bene_tleilaxu"] == ""
+    answered_a = next(m for m in dms(alice) if m.id == ballots[A].id)
+    assert answered_a.content.endswith("**You voted yes.**") and "voted" not in news["harkonnen"] + news["channel"]
+    assert all(item.disabled for row in answered_a.components for item in row.children)
+    with pytest.raises(SetupError, match="disabled"):
+        await alice.user.click(answered_a, label="No")
+
+    last = await carol.user.click(ballots[BT], label="Yes")
+    assert reply(last).startswith("You voted yes.")
+    await deliver(table.env)
+    feed = feed_text(table.channel)
+    assert ("**Table vote passed: pause the game for 2 days (then it resumes by itself).** 2 yes, 1 no (every seat "
+            "answered; it needed 2 yes of 3 seats).") in feed
+    assert "The table's vote paused the game (for 2 days)." in feed
+    status = (await table.env.bot.service.store.game_in_channel(table.channel.id)).status
+    assert status.value == "paused"
+
+
+async def test_a_pause_the_table_voted_ends_by_itself_at_its_end(table):
+    players = table.players
+    await players[A].slash(table.channel, "game vote", kind="pause", hours=1)
+    await deliver(table.env)
+    for member in players.values():
+        await member.user.click(ballot_of(member), label="Yes")
+    await deliver(table.env)
+    store = table.env.bot.service.store
+    assert (await store.game_in_channel(table.channel.id)).status.value == "paused"
+    await table.env.advance_time(3600 + DRAIN_INTERVAL)
+    assert (await store.game_in_channel(table.channel.id)).status.value == "running"
+    assert "The table's vote resumed the game (the pause it gave is over)." in feed_text(table.channel)

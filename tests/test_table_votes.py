@@ -198,3 +198,37 @@ async def test_a_moderators_pause_overrides_the_open_vote_and_says_so(table):  #
             "winner) is closed without a result.") in told
     assert not any("yes" in t for t in told)  # the answers given so far stay secret
     assert VOTE not in (await service.store.load_game(game)).settings
+
+
+async def test_a_moderator_who_resumes_a_pause_the_table_voted_is_announced_as_an_override(table):  # noqa: F811
+    service, game, clock = table
+    vote = await service.open_vote(game, USERS[A], VoteKind.PAUSE, hours=48)
+    await vote_all(service, game, vote["number"], {A: True, H: True, F: True})
+    await drain(service)
+    await service.pause(game, False, by="mod")
+    await service.override_vote(game, by="mod", did="resumed the game")
+    told = [t for f, t in await drain(service) if f is None]
+    assert "**Moderator override:** Admin mod resumed the game; the pause the table voted is over." in told
+    row = await service.store.load_game(game)
+    assert row.status == GameStatus.RUNNING and row.due_at is None  # no deadlines: nothing is due, no stale timer
+    await service.pause(game, True, by="mod")  # a later pause of a moderator's is no table's: no override told
+    await service.override_vote(game, by="mod", did="paused the game")
+    assert not any("override" in t for f, t in await drain(service))
+    await service.tick(clock.at(3 * DAY))
+    assert (await service.store.load_game(game)).status == GameStatus.PAUSED
+
+
+async def test_a_seat_that_changes_hands_during_a_vote_hands_its_ballot_over(table):  # noqa: F811
+    service, game, _ = table
+    vote = await service.open_vote(game, USERS[A], VoteKind.END)
+    await service.cast_vote(game, vote["number"], A, USERS[A], True)
+    await drain(service)
+    await service.hand_over(game, H, STRANGER, by="bob", caller=USERS[H])
+    told = await drain_messages(service)
+    assert [m.key for m in told if m.recipient.faction == H.value and m.key and m.key.startswith("vote:")] == [
+        f"vote:{vote['number']}:harkonnen"]
+    with pytest.raises(NotAllowed, match=f"This seat \\(Harkonnen\\) is now played by <@{STRANGER}>."):
+        await service.cast_vote(game, vote["number"], H, USERS[H], False)
+    await service.cast_vote(game, vote["number"], H, STRANGER, True)
+    await service.cast_vote(game, vote["number"], F, USERS[F], False)
+    assert (await service.store.load_game(game)).status == GameStatus.ENDED  # 2 of 3: every seat but one

@@ -1172,6 +1172,8 @@ class GameService:
                 outbox.append(call_taken(faction, number, user_id))  # any open call for the seat is over
             outbox += old_cards_closed(state, faction, user_id) + catch_up(state, faction,
                                                                           lambda p: due.get(p.id), story)
+            if (vote := row.settings.get(VOTE)) is not None and faction.value not in vote["answers"]:
+                outbox.append(ballot(vote, faction))  # the seat's ballot, in the newcomer's DMs
             settings = with_former_player({**row.settings, SEAT_CALLS: calls}, faction.value, old, user_id)
             unreachable = [f for f in settings.get("unreachable", []) if f != faction.value]
             settings = {key: value for key, value in settings.items() if key != "unreachable"} | (
@@ -1310,7 +1312,7 @@ class GameService:
                     await self.store.set_settings(game_id, settings, [told], due_at=await self._due_index(
                         row, _state(row), settings, row.status))
             elif kind == VoteKind.RESUME:
-                await self.pause(game_id, False, by=TABLE)
+                await self._resume_by_table(game_id, None)
             elif kind == VoteKind.EXTEND:
                 await self.grace(game_id, faction, round(vote["hours"] * 3600), by=TABLE, reason="the vote passed")
             elif kind == VoteKind.REPLACE:
@@ -1339,7 +1341,17 @@ class GameService:
         if passed:
             await self._carry_out(game_id, vote)
         if resume:
-            await self.pause(game_id, False, by=TABLE, reason="the pause it gave is over")
+            await self._resume_by_table(game_id, "the pause it gave is over")
+
+    async def _resume_by_table(self, game_id: str, reason: str | None) -> None:
+        """Resume the game as the table's vote (or its pause's end) decided; the pause the table voted is over."""
+        await self.pause(game_id, False, by=TABLE, reason=reason)
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if TABLE_PAUSE in row.settings:
+                settings = {key: value for key, value in row.settings.items() if key != TABLE_PAUSE}
+                await self.store.set_settings(game_id, settings, due_at=await self._due_index(
+                    row, _state(row), settings, row.status))
 
     async def override_vote(self, game_id: str, *, by: str, did: str) -> None:
         """A moderator's /admin pause, resume or cancel: the open vote (if any) is closed without a result, and a
@@ -1355,7 +1367,7 @@ class GameService:
                 seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
                 outbox += [overridden_post(vote, f"Admin {by}", did),
                            *(ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"])]
-            elif row.settings.get(PAUSED_AT) is None or table_pause.get("since") != row.settings.get(PAUSED_AT):
+            if table_pause is not None and row.settings.get(PAUSED_AT) is None:  # a moderator resumed it
                 outbox.append(_to_table(f"**Moderator override:** Admin {by} {did}; the pause the table voted is "
                                         "over.", logged=True))
             await self.store.set_settings(game_id, settings, outbox,

@@ -227,6 +227,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             game = await game_here(self.bot.service, interaction)
             moderator = await is_moderator(self.bot.service, interaction)
             if faction is None:
+                if moderator and interaction.user.id not in game.seats.values():
+                    raise NotAllowed("Name the seat to offer (the faction option).")
                 seat = seat_of(game, interaction.user.id)
             else:
                 seat = parse_faction(faction)
