@@ -105,6 +105,7 @@ async def test_a_call_for_a_substitute_is_taken_by_the_first_press_of_someone_no
     seated = await alice.click(post, label="Take this seat")
     assert seated.ephemeral and reply(seated) == ("Refused: You already play the Atreides in this game: a substitute "
                                                   "is someone not seated.")
+    await table.env.restart_bot(MentatBot(table.env.bot.service))  # the call's button outlives a restart
     taken = await dave.click(post, label="Take this seat")
     assert taken.ephemeral and reply(taken).startswith("You play the Bene Tleilaxu now")
     second = await eve.click(post, label="Take this seat")  # before the post is edited

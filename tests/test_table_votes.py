@@ -35,6 +35,10 @@ async def five():
     return service, row.game_id, clock
 
 
+def ballot_text(told, faction) -> str:
+    return next(m.text for m in told if m.recipient.faction == faction.value and m.key and m.key.startswith("vote:"))
+
+
 async def vote_all(service, game, number, answers: dict[Faction, bool], users=USERS):
     for faction, yes in answers.items():
         await service.cast_vote(game, number, faction, users[faction], yes)
@@ -225,8 +229,10 @@ async def test_a_seat_that_changes_hands_during_a_vote_hands_its_ballot_over(tab
     await drain(service)
     await service.hand_over(game, H, STRANGER, by="bob", caller=USERS[H])
     told = await drain_messages(service)
-    assert [m.key for m in told if m.recipient.faction == H.value and m.key and m.key.startswith("vote:")] == [
-        f"vote:{vote['number']}:harkonnen"]
+    key = f"vote:{vote['number']}:harkonnen"
+    # the old ballot says who plays the seat now, and the newcomer gets the seat's ballot
+    assert [(m.edit_of, m.key, m.text) for m in told if key in (m.key, m.edit_of)] == [
+        (key, None, f"**This seat is now played by <@{STRANGER}>.**"), (None, key, ballot_text(told, H))]
     with pytest.raises(NotAllowed, match=f"This seat \\(Harkonnen\\) is now played by <@{STRANGER}>."):
         await service.cast_vote(game, vote["number"], H, USERS[H], False)
     await service.cast_vote(game, vote["number"], H, STRANGER, True)

@@ -388,6 +388,7 @@ class GameService:
         # game_id -> {game version: when it was reached}, for the versions at which its open decisions opened
         self._opened: dict[str, dict[int, datetime]] = {}
         self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state)
+        self._timers_due: set[str] = set()  # games whose vote or voted pause `_remind` found due (bot/app/votes.py)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -880,7 +881,9 @@ class GameService:
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
                 applied += 1
-            await self._vote_timers(game_id, now)  # a vote's deadline, the end of a pause the table voted
+            if game_id in self._timers_due:  # a vote's deadline, the end of a pause the table voted
+                self._timers_due.discard(game_id)
+                await self._vote_timers(game_id, now)
         return applied
 
     async def _default_refused(self, game_id: str, prompt_id: str, refusal: Refused) -> None:
@@ -951,6 +954,8 @@ class GameService:
         reminds each by DM; the stage each decision was reminded at is kept with them (settings["reminded"])."""
         async with self._lock(game_id):
             row = await self._load(game_id)
+            if (timers := timers_due(row.settings)) is not None and timers <= now:
+                self._timers_due.add(game_id)  # the tick then closes the vote or ends the pause (`_vote_timers`)
             if row.status != GameStatus.RUNNING:  # stopped by a write that did not say it has nothing due
                 timers = timers_due(row.settings) if row.status == GameStatus.PAUSED else None  # a vote, a pause
                 if row.due_at != timers:
@@ -1173,7 +1178,8 @@ class GameService:
             outbox += old_cards_closed(state, faction, user_id) + catch_up(state, faction,
                                                                           lambda p: due.get(p.id), story)
             if (vote := row.settings.get(VOTE)) is not None and faction.value not in vote["answers"]:
-                outbox.append(ballot(vote, faction))  # the seat's ballot, in the newcomer's DMs
+                outbox += [ballot_closed(vote, faction.value, f"This seat is now played by <@{user_id}>."),
+                           ballot(vote, faction)]  # the seat's ballot moves to the newcomer's DMs
             settings = with_former_player({**row.settings, SEAT_CALLS: calls}, faction.value, old, user_id)
             unreachable = [f for f in settings.get("unreachable", []) if f != faction.value]
             settings = {key: value for key, value in settings.items() if key != "unreachable"} | (

@@ -120,10 +120,11 @@ def ballot_answered(vote: dict, faction: Faction, yes: bool) -> OutgoingMessage:
                            text=f"**You voted {'yes' if yes else 'no'}.**")
 
 
-def ballot_closed(vote: dict, faction: str) -> OutgoingMessage:
-    """The line the ballot of a seat that did not answer gets when the vote closes."""
+def ballot_closed(vote: dict, faction: str,
+                  why: str = "The vote is closed; the channel has its result.") -> OutgoingMessage:
+    """The line the ballot of a seat that did not answer gets when the vote closes (or its seat changes hands)."""
     return OutgoingMessage(recipient=Recipient(faction=faction), edit_of=ballot_key(vote["number"], faction),
-                           text="**The vote is closed; the channel has its result.**")
+                           text=f"**{why}**")
 
 
 def tally(vote: dict, seats: list[str]) -> tuple[bool, int, int, int]:
