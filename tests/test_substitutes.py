@@ -140,3 +140,11 @@ def test_the_catch_up_holds_the_seats_secrets_and_no_other_seats(state):
             for name in ({card_name(c) for c in theirs.hand + list(theirs.trap_cards.values())}
                          | {leader_name(x) for x in theirs.traitors + theirs.bt_marked}) - known:
                 assert not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text), (faction, other, name)
+
+
+def test_the_catch_up_tells_the_latest_of_the_story_in_at_most_two_messages():
+    state = ready_game()
+    story = [f"v{n} " + "The storm moves. " * 30 for n in range(1, 21)]  # some 500 characters each
+    told = catch_up(state, Faction.ATREIDES, lambda p: None, story)
+    [shown] = [m.text for m in told if m.text.startswith("**The story so far**")]
+    assert len(shown) <= 4000 and shown.endswith(story[-1]) and story[0] not in shown

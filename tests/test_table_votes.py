@@ -238,3 +238,29 @@ async def test_a_seat_that_changes_hands_during_a_vote_hands_its_ballot_over(tab
     await service.cast_vote(game, vote["number"], H, STRANGER, True)
     await service.cast_vote(game, vote["number"], F, USERS[F], False)
     assert (await service.store.load_game(game)).status == GameStatus.ENDED  # 2 of 3: every seat but one
+
+
+async def test_a_vote_a_hand_over_and_a_voted_pause_keep_on_the_sqlite_store(tmp_path):
+    """The settings they keep (the vote, its answers, the former players, the voted pause) as SQLite stores them."""
+    from bot.store.sqlite import SqliteGameStore
+
+    clock = FakeClock(START)
+    store = await SqliteGameStore.open(tmp_path / "mentat.db", clock=clock)
+    try:
+        service = GameService(store, clock=clock)
+        row = await service.create_game(guild_id=1, channel_id=57, factions=[A, H, F], seed=7)
+        for faction, user in USERS.items():
+            await service.seat(row.game_id, faction, user)
+        await service.start(row.game_id)
+        vote = await service.open_vote(row.game_id, USERS[A], VoteKind.PAUSE, hours=5)
+        await service.cast_vote(row.game_id, vote["number"], A, USERS[A], True)
+        await service.hand_over(row.game_id, H, STRANGER, by="bob", caller=USERS[H])
+        with pytest.raises(NotAllowed, match="is now played by"):
+            await service.cast_vote(row.game_id, vote["number"], H, USERS[H], True)
+        await service.cast_vote(row.game_id, vote["number"], H, STRANGER, True)
+        await service.cast_vote(row.game_id, vote["number"], F, USERS[F], False)
+        assert (await store.load_game(row.game_id)).status == GameStatus.PAUSED
+        await service.tick(clock.at(5 * HOUR))
+        assert (await store.load_game(row.game_id)).status == GameStatus.RUNNING
+    finally:
+        await store.close()

@@ -25,7 +25,8 @@ FORMER_PLAYERS = "former_players"  # settings: {faction: [user ids who played it
 SEAT_CALLS = "seat_calls"  # settings: {faction: the number of its open call for a substitute}
 SEAT_CALLS_MADE = "seat_calls_made"  # settings: how many calls the game has posted (each call's number)
 CALL_KEY = "seat-call"  # the key of a call's post: seat-call:<faction>:<number>
-STORY_LENGTH = 20  # entries of the public log the catch-up tells
+STORY_LENGTH = 20  # entries of the public log the catch-up tells at most
+STORY_CHARACTERS = 3600  # and at most this much of them, the latest first (two Discord messages)
 
 
 def call_key(faction: str, number: int) -> str:
@@ -78,11 +79,24 @@ def catch_up(state: GameState, faction: Faction, due: Callable[[Prompt], datetim
                  else "You have no open decision now; your cards come by DM as the game asks.")
     lines.append("/me hand shows this again; /me act and /me orders work for you from now on.")
     told = [OutgoingMessage(recipient=Recipient(faction=faction.value), text="\n".join(lines))]
+    story = _latest(story, STORY_CHARACTERS)
     if story:
         told.append(OutgoingMessage(recipient=Recipient(faction=faction.value),
                                     text="**The story so far** (the public log's last entries):\n" + "\n".join(story)))
     told += [decision_card(state, prompt, due(prompt)) for prompt in mine]
     return told
+
+
+def _latest(entries: list[str], room: int) -> list[str]:
+    """The latest of the entries, in order, that fit in `room` characters (the last one cut if it alone is longer)."""
+    kept: list[str] = []
+    for entry in reversed(entries):
+        if sum(len(e) + 1 for e in kept) + len(entry) > room:
+            if not kept:
+                kept.append(entry[:room - 1] + "…")
+            break
+        kept.append(entry)
+    return kept[::-1]
 
 
 def old_cards_closed(state: GameState, faction: Faction, new: int) -> list[OutgoingMessage]:
