@@ -201,3 +201,23 @@ async def test_a_pause_the_table_voted_ends_by_itself_at_its_end(table):
     await table.env.advance_time(3600 + DRAIN_INTERVAL)
     assert (await store.game_in_channel(table.channel.id)).status.value == "running"
     assert "The table's vote resumed the game (the pause it gave is over)." in feed_text(table.channel)
+
+
+async def test_a_moderator_who_plays_votes_like_anyone_and_an_admin_pause_is_told_as_an_override(table):
+    alice, bob, carol = table.players[A], table.players[H], table.players[BT]
+    await bob.slash(table.channel, "game vote", kind="end")
+    await deliver(table.env)
+    voted = await alice.user.click(ballot_of(alice), label="Yes")  # alice moderates, and has her seat's one vote
+    assert reply(voted).startswith("You voted yes.")
+    paused = await alice.slash(table.channel, "admin pause", reason="a dispute")
+    assert reply(paused) == "Paused."
+    await deliver(table.env)
+    feed = feed_text(table.channel)
+    assert "Admin alice paused the game (a dispute)." in feed
+    assert ("**Moderator override:** Admin alice paused the game; the open table vote (end the game now, without a "
+            "winner) is closed without a result.") in feed
+    assert "1 yes" not in feed and "Table vote passed" not in feed and "Table vote failed" not in feed
+    for member in (bob, carol):
+        ballot = ballot_of(member)
+        assert ballot.content.endswith("**The vote is closed; the channel has its result.**")
+        assert all(item.disabled for row in ballot.components for item in row.children)
