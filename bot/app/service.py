@@ -930,8 +930,9 @@ class GameService:
 
     async def _due_index(self, row: GameRecordRow, state: GameState, settings: dict,
                          status: GameStatus) -> datetime | None:
-        """When the game is next due (GameRecordRow.due_at) in `state` under these settings and status: none unless
-        it runs, not paused."""
+        """When the game is next due (GameRecordRow.due_at) in `state` under these settings and status: its decisions'
+        reminders and deadlines while it runs, not paused; and, running or paused, an open table vote's deadline and
+        the end of a pause the table voted (bot/app/votes.py timers_due)."""
         if status not in (GameStatus.RUNNING, GameStatus.PAUSED):
             return None
         if status != GameStatus.RUNNING or _clocks_stand_still(settings):
