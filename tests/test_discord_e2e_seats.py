@@ -58,6 +58,7 @@ async def test_a_player_hands_their_seat_to_a_member_who_gets_what_the_seat_know
         theirs = view(state, other).own
         secrets = {card_name(c) for c in theirs.hand} | {leader_name(x) for x in theirs.traitors + theirs.bt_marked}
         assert not [name for name in secrets - known if name in caught_up]
+    assert "You now play" not in feed_text(table.channel) + dm_text(table.players[H]) + dm_text(table.players[BT])
     fresh = traitor_card(dave)
     assert fresh.id != card.id
     # the old card says so and can no longer be pressed; the old player's commands answer the same words
