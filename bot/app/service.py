@@ -56,6 +56,40 @@ from bot.app.render import (
     end_of_game_reveal,
     messages_for,
 )
+from bot.app.seats import (
+    SEAT_CALLS,
+    SEAT_CALLS_MADE,
+    STORY_LENGTH,
+    call_post,
+    call_taken,
+    catch_up,
+    now_played_by,
+    old_cards_closed,
+    with_former_player,
+)
+from bot.app.votes import (
+    MAX_EXTEND_HOURS,
+    MAX_PAUSE_HOURS,
+    TABLE,
+    TABLE_PAUSE,
+    VOTE,
+    VOTES_MADE,
+    VoteKind,
+    ballot,
+    ballot_answered,
+    ballot_closed,
+    closes_at,
+    earliest,
+    hours_words,
+    new_vote,
+    opening_post,
+    overridden_post,
+    pause_end,
+    result_post,
+    tally,
+    timers_due,
+    vote_words,
+)
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
@@ -63,7 +97,14 @@ from engine.events import Event
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import decision_name, decision_topic, faction_does, faction_name, faction_possessive
+from engine.names import (
+    decision_name,
+    decision_topic,
+    faction_does,
+    faction_name,
+    faction_possessive,
+    the_faction,
+)
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
 from engine.rules.admin import DEADLINE_ADMIN
@@ -148,7 +189,12 @@ def _to_table(text: str, *, logged: bool = False) -> OutgoingMessage:
 def _correction(by: str, did: str, reason: str | None, then: str = "") -> OutgoingMessage:
     """A correction the engine does not record, told to the table as the engine tells its own ("Admin mod
     set the storm to sector 9 (table error).") and kept in the game's public log."""
-    return _to_table(f"Admin {by} {did}" + (f" ({reason})" if reason else "") + f"{then}.", logged=True)
+    return _to_table(f"{_author(by)} {did}" + (f" ({reason})" if reason else "") + f"{then}.", logged=True)
+
+
+def _author(by: str) -> str:
+    """Who made a correction, as the table reads it: "Admin mod", or "The table's vote" (bot/app/votes.py)."""
+    return "The table's vote" if by == TABLE else f"Admin {by}"
 
 
 def _lobby_edit(setup: GameSetup, seats: dict[str, int], settings: dict, *, started: bool = False) -> OutgoingMessage:
@@ -376,6 +422,7 @@ class GameService:
         self.hours = HoursBook(store, clock)  # each player's time zone and quiet hours (bot/app/hours.py)
         self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state, self.hours,
                                 self._silenced)
+        self._timers_due: set[str] = set()  # games whose vote or voted pause `_remind` found due (bot/app/votes.py)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -548,7 +595,8 @@ class GameService:
             return
         assert isinstance(action, PlayerAction)
         if row.seats.get(action.faction.value) != user_id and not admin:
-            raise NotAllowed(f"You are not seated as {action.faction.value} in this game.")
+            raise NotAllowed(now_played_by(row, user_id, action.faction.value)
+                             or f"You are not seated as {action.faction.value} in this game.")
 
     async def submit(self, game_id: str, user_id: int, action: Action, *, admin: bool = False,
                      prompt_id: str | None = None, key: str | None = None) -> Accepted:
@@ -597,8 +645,9 @@ class GameService:
         they are read once from the store (the times alone, not the actions)."""
         now = self.clock()
         ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
+        timers = timers_due(row.settings) if after.phase != Phase.ENDED else None  # a vote, a voted pause
         if not row.settings.get("deadlines"):  # a DM owed after quiet hours may still make the game due
-            return (lambda prompt: None), _next_due([], row.settings, after) if ticking else None
+            return (lambda prompt: None), earliest(_next_due([], row.settings, after) if ticking else None, timers)
         known = self._opened.get(row.game_id, {})
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
@@ -608,7 +657,8 @@ class GameService:
         self._opened[row.game_id] = opened_times
         clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now, quiet)
         due = {prompt.id: expires for prompt, _, expires in clocks}
-        return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after, quiet) if ticking else None
+        return (lambda prompt: due.get(prompt.id)), earliest(
+            _next_due(clocks, row.settings, after, quiet) if ticking else None, timers)
 
     def _deadline_of(self, row: GameRecordRow,
                      quiet: dict[str, PlayerHours] | None = None) -> Callable[[Prompt], datetime | None]:
@@ -845,7 +895,8 @@ class GameService:
             if row.settings.get(PAUSED_AT):
                 lines.append(PAUSED_GRACE)
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
-                                 text=f"Admin {by} gave you {duration(seconds)} more ({reason}):\n" + "\n".join(lines))
+                                 text=f"{_author(by)} gave you {duration(seconds)} more ({reason}):\n"
+                                      + "\n".join(lines))
             settings = {**row.settings, "grace": grace, "reminded": stages}
             await self.store.set_settings(game_id, settings, [told, dm, *await self._due_shown(row, state, settings)],
                                           due_at=await self._due_index(row, state, settings, row.status))
@@ -873,6 +924,9 @@ class GameService:
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
                 applied += 1
+            if game_id in self._timers_due:  # a vote's deadline, the end of a pause the table voted
+                self._timers_due.discard(game_id)
+                await self._vote_timers(game_id, now)
         return applied
 
     async def _default_refused(self, game_id: str, prompt_id: str, refusal: Refused) -> None:
@@ -919,12 +973,15 @@ class GameService:
 
     async def _due_index(self, row: GameRecordRow, state: GameState, settings: dict,
                          status: GameStatus) -> datetime | None:
-        """When the game is next due (GameRecordRow.due_at) in `state` under these settings and status: none unless
-        it runs, not paused."""
-        if status != GameStatus.RUNNING or _clocks_stand_still(settings):
+        """When the game is next due (GameRecordRow.due_at) in `state` under these settings and status: its decisions'
+        reminders and deadlines while it runs, not paused; and, running or paused, an open table vote's deadline and
+        the end of a pause the table voted (bot/app/votes.py timers_due)."""
+        if status not in (GameStatus.RUNNING, GameStatus.PAUSED):
             return None
-        return _next_due(await self._due_dates(row, state, settings), settings, state,
-                         await self.hours.seats(row.seats))
+        if status != GameStatus.RUNNING or _clocks_stand_still(settings):
+            return timers_due(settings)
+        return earliest(_next_due(await self._due_dates(row, state, settings), settings, state,
+                                  await self.hours.seats(row.seats)), timers_due(settings))
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
@@ -942,9 +999,12 @@ class GameService:
         reminds each by DM; the stage each decision was reminded at is kept with them (settings["reminded"])."""
         async with self._lock(game_id):
             row = await self._load(game_id)
+            if (timers := timers_due(row.settings)) is not None and timers <= now:
+                self._timers_due.add(game_id)  # the tick then closes the vote or ends the pause (`_vote_timers`)
             if row.status != GameStatus.RUNNING:  # stopped by a write that did not say it has nothing due
-                if row.due_at is not None:
-                    await self.store.set_settings(game_id, row.settings, due_at=None)
+                timers = timers_due(row.settings) if row.status == GameStatus.PAUSED else None  # a vote, a pause
+                if row.due_at != timers:
+                    await self.store.set_settings(game_id, row.settings, due_at=timers)
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
@@ -984,7 +1044,8 @@ class GameService:
             settings, follow_ups = quiet_hours_over(settings, state, {p.id: due for p, _, due in dates}, now)
             outbox += follow_ups
             changed = changed or bool(follow_ups)
-            due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state, quiet)
+            due_at = earliest(None if _clocks_stand_still(settings) else _next_due(dates, settings, state, quiet),
+                              timers_due(settings))
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
                 await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
@@ -1189,4 +1250,253 @@ class GameService:
                 owed[faction] = {"until": end.isoformat(), "silenced": (before or {}).get("silenced", 0) + 1}
             settings = {**row.settings, QUIET_OWED: owed}
             await self.store.set_settings(game_id, settings,
+                                          due_at=await self._due_index(row, _state(row), settings, row.status))
+
+    # --- substitutes (bot/app/seats.py) ---
+
+    async def hand_over(self, game_id: str, faction: Faction, user_id: int, *, by: str, caller: int | None = None,
+                        admin: bool = False, reason: str | None = None, call: int | None = None) -> None:
+        """Give a started game's seat to `user_id`, who gets the catch-up by DM (bot/app/seats.py); the table is
+        told and the log keeps it. By its player (`caller` must hold it; /game sub), by a moderator (`admin`:
+        /admin seat, announced as a correction), or by taking the open call number `call` (its button)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                raise NotAllowed(f"The game is {row.status.value}: a seat changes hands only in a started game that "
+                                 "is not over (before the start, /game join).")
+            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
+                raise NotAllowed(f"{faction_name(faction)} is not in this game.")
+            old = row.seats.get(faction.value)
+            if caller is not None and not admin and old != caller:
+                raise NotAllowed(now_played_by(row, caller, faction.value)
+                                 or f"You do not play {the_faction(faction)}: only a seat's player hands it over.")
+            if old == user_id:
+                raise NotAllowed(f"<@{user_id}> already plays {the_faction(faction)}.")
+            seated = [Faction(f) for f, user in row.seats.items() if user == user_id]
+            if seated and not admin:
+                who = "You already play" if caller is None else f"<@{user_id}> already plays"
+                raise NotAllowed(f"{who} {the_faction(seated[0])} in this game: a substitute is someone not seated.")
+            calls = dict(row.settings.get(SEAT_CALLS, {}))
+            if call is not None and calls.get(faction.value) != call:
+                raise NotAllowed(f"This call is over: the {faction_name(faction)} seat was already taken.")
+            if caller is not None and not admin:
+                told = _to_table(f"<@{caller}> handed the {faction_name(faction)} seat to <@{user_id}>"
+                                 + (f" ({reason})" if reason else "") + f": <@{user_id}> plays "
+                                 f"{the_faction(faction)} from now on.", logged=True)
+            elif admin:
+                told = _correction(by, f"seated <@{user_id}> as {faction_name(faction)}", reason,
+                                   f" (in place of <@{old}>)" if old is not None else "")
+            else:
+                told = _to_table(f"<@{user_id}> took the open {faction_name(faction)} seat"
+                                 + (f" (played until now by <@{old}>)" if old is not None else "")
+                                 + f": <@{user_id}> plays {the_faction(faction)} from now on.", logged=True)
+            state = _state(row)
+            paused = row.status == GameStatus.PAUSED
+            due = {} if paused else {p.id: expires for p, _, expires in await self._due_dates(row, state)}
+            story = await self.public_log(game_id, STORY_LENGTH)
+            outbox = [told]
+            if (number := calls.pop(faction.value, None)) is not None:
+                outbox.append(call_taken(faction, number, user_id))  # any open call for the seat is over
+            outbox += old_cards_closed(state, faction, user_id) + catch_up(state, faction,
+                                                                          lambda p: due.get(p.id), story)
+            if (vote := row.settings.get(VOTE)) is not None and faction.value not in vote["answers"]:
+                outbox += [ballot_closed(vote, faction.value, f"This seat is now played by <@{user_id}>."),
+                           ballot(vote, faction)]  # the seat's ballot moves to the newcomer's DMs
+            settings = with_former_player({**row.settings, SEAT_CALLS: calls}, faction.value, old, user_id)
+            unreachable = [f for f in settings.get("unreachable", []) if f != faction.value]
+            settings = {key: value for key, value in settings.items() if key != "unreachable"} | (
+                {"unreachable": unreachable} if unreachable else {})  # the newcomer's DMs are tried afresh
+            await self.store.set_settings(game_id, settings, due_at=row.due_at)
+            await self.store.set_seat(game_id, faction.value, user_id, outbox)
+
+    async def call_substitute(self, game_id: str, faction: Faction, *, why: str, caller: int | None = None,
+                              admin: bool = False) -> int:
+        """Post the call for a substitute for `faction`'s seat, with its "Take this seat" button (by the seat's
+        player, `caller`; by a moderator, `admin`; or by a table vote). Returns the call's number."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                raise NotAllowed(f"The game is {row.status.value}: a substitute is called only in a started game "
+                                 "that is not over.")
+            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
+                raise NotAllowed(f"{faction_name(faction)} is not in this game.")
+            if caller is not None and not admin and row.seats.get(faction.value) != caller:
+                raise NotAllowed(now_played_by(row, caller, faction.value)
+                                 or f"You do not play {the_faction(faction)}: a moderator may call a substitute for "
+                                    "any seat, a player for their own.")
+            calls = dict(row.settings.get(SEAT_CALLS, {}))
+            if faction.value in calls:
+                raise NotAllowed(f"A call for a substitute for the {faction_name(faction)} seat is already open in "
+                                 "the channel.")
+            number = row.settings.get(SEAT_CALLS_MADE, 0) + 1
+            calls[faction.value] = number
+            settings = {**row.settings, SEAT_CALLS: calls, SEAT_CALLS_MADE: number}
+            await self.store.set_settings(game_id, settings, [call_post(faction, number, why)], due_at=row.due_at)
+            return number
+
+    # --- table votes (bot/app/votes.py) ---
+
+    async def open_vote(self, game_id: str, user_id: int, kind: VoteKind, *, hours: float | None = None,
+                        faction: Faction | None = None) -> dict:
+        """Open a table vote called by a seated player: announced in the channel (logged), and a ballot with Yes
+        and No in each seat's DMs. One vote at a time; it closes when every seat has answered or at its deadline
+        (VOTE_HOURS). Returns the vote."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                raise NotAllowed(f"The game is {row.status.value}: the table votes only in a started game that is "
+                                 "not over.")
+            seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+            caller = next((Faction(seat) for seat in seats if row.seats.get(seat) == user_id), None)
+            if caller is None:
+                raise NotAllowed(now_played_by(row, user_id)
+                                 or "Only a player seated in this game may call a table vote.")
+            if (open_vote := row.settings.get(VOTE)) is not None:
+                closes = closes_at(open_vote)
+                raise NotAllowed(f"A table vote is already open ({vote_words(open_vote)}); it closes by "
+                                 f"{timestamp(closes)}. One vote at a time.")
+            state = _state(row)
+            await self._check_vote(row, state, kind, hours, faction)
+            number = row.settings.get(VOTES_MADE, 0) + 1
+            vote = new_vote(number, kind, caller, self.clock(), hours=hours, faction=faction)
+            settings = {**row.settings, VOTE: vote, VOTES_MADE: number}
+            outbox = [opening_post(vote, user_id, len(seats)), *(ballot(vote, Faction(seat)) for seat in seats)]
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, state, settings, row.status))
+            return vote
+
+    async def _check_vote(self, row: GameRecordRow, state: GameState, kind: VoteKind, hours: float | None,
+                          faction: Faction | None) -> None:
+        """Refuse a vote that could not be carried out if it passed, or that lacks what it needs."""
+        in_game = {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}
+        if kind in (VoteKind.EXTEND, VoteKind.REPLACE) and (faction is None or faction.value not in in_game):
+            raise NotAllowed("Name the seat (faction) this vote is about: one of this game's factions.")
+        if kind == VoteKind.PAUSE:
+            if row.status != GameStatus.RUNNING:
+                raise NotAllowed("The game is already paused: a vote may resume it.")
+            if hours is None or not 0 < hours <= MAX_PAUSE_HOURS:
+                raise NotAllowed(f"Say how long the pause lasts: 1 to {MAX_PAUSE_HOURS} hours (7 days at most); then "
+                                 "the game resumes by itself.")
+        elif kind == VoteKind.RESUME and row.status != GameStatus.PAUSED:
+            raise NotAllowed("The game is not paused: there is nothing to resume.")
+        elif kind == VoteKind.EXTEND:
+            if hours is None or not 0 < hours <= MAX_EXTEND_HOURS:
+                raise NotAllowed(f"Say how many hours more: 1 to {MAX_EXTEND_HOURS}.")
+            if not any(prompt.faction == faction for prompt, _, _ in await self._due_dates(row, state)):
+                raise NotAllowed(f"{faction_does(faction, 'have', start=True)} no open decision with a deadline.")
+        elif kind == VoteKind.REPLACE and faction.value not in row.seats:
+            raise NotAllowed(f"Nobody plays {the_faction(faction)}: a moderator seats someone with /admin seat.")
+
+    async def cast_vote(self, game_id: str, number: int, faction: Faction, user_id: int, yes: bool) -> None:
+        """A seat's answer to the open vote, by its player, once. The ballot says what was answered (its buttons
+        disabled); nobody else learns it until the vote closes. The last seat's answer closes the vote."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            vote = row.settings.get(VOTE)
+            if vote is None or vote["number"] != number:
+                raise NotAllowed("This vote is closed: the channel has its result.")
+            if row.seats.get(faction.value) != user_id:
+                raise NotAllowed(now_played_by(row, user_id, faction.value)
+                                 or f"You do not play {the_faction(faction)}: only a seat's player answers for it.")
+            if faction.value in vote["answers"]:
+                raise NotAllowed("You already voted: a seat answers once.")
+            vote = {**vote, "answers": {**vote["answers"], faction.value: yes}}
+            seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+            outbox = [ballot_answered(vote, faction, yes)]
+            if all(seat in vote["answers"] for seat in seats):
+                settings, closing, passed = self._vote_closed(row, vote, seats, "every seat answered")
+                outbox += closing
+            else:
+                settings, passed = {**row.settings, VOTE: vote}, False
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, _state(row), settings, row.status))
+        if passed:
+            await self._carry_out(game_id, vote)
+
+    def _vote_closed(self, row: GameRecordRow, vote: dict, seats: list[str], why: str) -> tuple[
+            dict, list[OutgoingMessage], bool]:
+        """The settings without the vote, what the table and the seats that did not answer are told, and whether
+        it passed."""
+        passed = tally(vote, seats)[0]
+        settings = {key: value for key, value in row.settings.items() if key != VOTE}
+        unanswered = [ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"]]
+        return settings, [result_post(vote, seats, why), *unanswered], passed
+
+    async def _carry_out(self, game_id: str, vote: dict) -> None:
+        """What a vote that passed decided, done as a moderator would, announced as the table's (TABLE). Something
+        that cannot be done any more (the game changed meanwhile) is told to the table instead."""
+        kind = VoteKind(vote["kind"])
+        faction = Faction(vote["faction"]) if vote.get("faction") else None
+        try:
+            if kind == VoteKind.PAUSE:
+                await self.pause(game_id, True, by=TABLE, reason=f"for {hours_words(vote['hours'])}")
+                async with self._lock(game_id):
+                    row = await self._load(game_id)
+                    until = self.clock() + timedelta(hours=vote["hours"])
+                    settings = {**row.settings, TABLE_PAUSE: {"since": row.settings.get(PAUSED_AT),
+                                                              "until": until.isoformat()}}
+                    told = _to_table(f"The game resumes by itself at {timestamp(until)} ({timestamp(until, 'R')}), "
+                                     "unless the table votes to resume it sooner.")
+                    await self.store.set_settings(game_id, settings, [told], due_at=await self._due_index(
+                        row, _state(row), settings, row.status))
+            elif kind == VoteKind.RESUME:
+                await self._resume_by_table(game_id, None)
+            elif kind == VoteKind.EXTEND:
+                await self.grace(game_id, faction, round(vote["hours"] * 3600), by=TABLE, reason="the vote passed")
+            elif kind == VoteKind.REPLACE:
+                await self.call_substitute(game_id, faction, why="the table voted to replace its player")
+            else:
+                await self.cancel(game_id, by=TABLE, reason="the table voted to end the game, without a winner")
+        except ServiceError as error:
+            await self.store.queue(game_id, [_to_table(f"The table's vote passed, but cannot be carried out now: "
+                                                       f"{error}", logged=True)])
+
+    async def _vote_timers(self, game_id: str, now: datetime) -> None:
+        """The tick's part: the open vote closes at its deadline (no answer counts as not yes), and a pause the
+        table voted ends at its end (its cap)."""
+        vote, passed, resume = None, False, False
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            settings, outbox = row.settings, []
+            if (vote := settings.get(VOTE)) is not None and closes_at(vote) <= now:
+                seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+                settings, outbox, passed = self._vote_closed(row, vote, seats, "its deadline passed")
+            end = pause_end(settings)
+            resume = row.status == GameStatus.PAUSED and end is not None and end <= now
+            if outbox:
+                await self.store.set_settings(game_id, settings, outbox,
+                                              due_at=await self._due_index(row, _state(row), settings, row.status))
+        if passed:
+            await self._carry_out(game_id, vote)
+        if resume:
+            await self._resume_by_table(game_id, "the pause it gave is over")
+
+    async def _resume_by_table(self, game_id: str, reason: str | None) -> None:
+        """Resume the game as the table's vote (or its pause's end) decided; the pause the table voted is over."""
+        await self.pause(game_id, False, by=TABLE, reason=reason)
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if TABLE_PAUSE in row.settings:
+                settings = {key: value for key, value in row.settings.items() if key != TABLE_PAUSE}
+                await self.store.set_settings(game_id, settings, due_at=await self._due_index(
+                    row, _state(row), settings, row.status))
+
+    async def override_vote(self, game_id: str, *, by: str, did: str) -> None:
+        """A moderator's /admin pause, resume or cancel: the open vote (if any) is closed without a result, and a
+        pause the table voted is ended; either is told to the table as the moderator's override (logged)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            vote, table_pause = row.settings.get(VOTE), row.settings.get(TABLE_PAUSE)
+            if vote is None and table_pause is None:
+                return
+            settings = {key: value for key, value in row.settings.items() if key not in (VOTE, TABLE_PAUSE)}
+            outbox = []
+            if vote is not None:
+                seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
+                outbox += [overridden_post(vote, f"Admin {by}", did),
+                           *(ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"])]
+            if table_pause is not None and row.settings.get(PAUSED_AT) is None:  # a moderator resumed it
+                outbox.append(_to_table(f"**Moderator override:** Admin {by} {did}; the pause the table voted is "
+                                        "over.", logged=True))
+            await self.store.set_settings(game_id, settings, outbox,
                                           due_at=await self._due_index(row, _state(row), settings, row.status))

@@ -32,6 +32,7 @@ import discord
 
 from bot.app.anytime_words import ORDER_KINDS, choice_text, orders_text, panel_text, part_name, title, value_label
 from bot.app.ports import GameRecordRow
+from bot.app.seats import now_played_by
 from bot.app.words import number_in_range
 from bot.discord.common import GameBot, answer, refusals
 from bot.discord.components import NOT_ON_MENU, form_menu
@@ -162,7 +163,7 @@ async def _seat(interaction: discord.Interaction[Any], game_id: str) -> Seat | N
         return None
     faction = next((Faction(f) for f, user in row.seats.items() if user == interaction.user.id), None)
     if faction is None:
-        await answer(interaction, "You have no seat in that game.")
+        await answer(interaction, now_played_by(row, interaction.user.id) or "You have no seat in that game.")
         return None
     return Seat(row, GameState.model_validate_json(row.state_json), faction)
 

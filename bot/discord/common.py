@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.app.action_words import WORDS
 from bot.app.ports import GameRecordRow
+from bot.app.seats import now_played_by
 from bot.app.service import GameService, NotAllowed, NotFound, ServiceError
 from engine.actions import Action
 from engine.ids import Faction
@@ -99,7 +100,7 @@ def seat_of(game: GameRecordRow, user_id: int) -> Faction:
     for faction, seated in game.seats.items():
         if seated == user_id:
             return Faction(faction)
-    raise NotAllowed("You have no seat in this game; take a free one with /game join.")
+    raise NotAllowed(now_played_by(game, user_id) or "You have no seat in this game; take a free one with /game join.")
 
 
 def manages_server(user: discord.abc.User) -> bool:

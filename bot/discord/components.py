@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.app.ports import GameRecordRow
+from bot.app.seats import now_played_by
 from bot.discord.common import GameBot, answer, answer_in_time, refusals
 from bot.discord.errors import reported
 from bot.discord.form_core import (
@@ -83,8 +84,8 @@ async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt
         await answer(interaction, CLOSED)
         return None
     if row.seats.get(form.prompt.faction.value) != interaction.user.id:
-        await answer(interaction, f"Refused: You are not seated as {faction_name(form.prompt.faction)} in this "
-                                  "game.")
+        await answer(interaction, now_played_by(row, interaction.user.id, form.prompt.faction.value)
+                     or f"Refused: You are not seated as {faction_name(form.prompt.faction)} in this game.")
         return None
     return row, form
 

@@ -47,6 +47,7 @@ from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
 from bot.discord.lobby import lobby_view
 from bot.discord.permissions import Needed, bot_permissions, missing, missing_words
+from bot.discord.seat_controls import controls_for
 from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
 from engine.model import GameState
@@ -440,6 +441,8 @@ class DiscordGateway:
         deciding faction gets them (components.prompt_view). The lobby post gets its seats and Start."""
         if message.key == LOBBY_KEY:
             return lobby_view(game)
+        if (controls := controls_for(game, message)) is not None:  # a call for a substitute, a seat's ballot
+            return controls
         if message.prompt_id is None:
             return None
         prompt = GameState.model_validate_json(game.state_json).prompt(message.prompt_id)

@@ -58,6 +58,7 @@ class CancelQuestion(discord.ui.View):
         try:
             await require_moderator(self.bot.service, interaction)  # still one, now
             await self.bot.service.cancel(self.game_id, by=str(interaction.user), reason=self.reason)
+            await self.bot.service.override_vote(self.game_id, by=str(interaction.user), did="cancelled the game")
         except ServiceError as error:
             await interaction.response.edit_message(content=f"Refused: {error}", view=None)
             return
@@ -149,8 +150,13 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         """Seat or replace a player, even after the start (announced to the table with the reason)."""
         async with refusals(interaction):
             game = await self._game(interaction)
-            await self.bot.service.seat(game.game_id, Faction(faction), member.id if member else None, admin=True,
-                                        **self._who(interaction, reason))
+            if member is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+                # a started game's seat changes hands as a substitute's would: the newcomer gets the catch-up
+                await self.bot.service.hand_over(game.game_id, Faction(faction), member.id, admin=True,
+                                                 caller=interaction.user.id, **self._who(interaction, reason))
+            else:
+                await self.bot.service.seat(game.game_id, Faction(faction), member.id if member else None,
+                                            admin=True, **self._who(interaction, reason))
             self.bot.wake_outbox()
             who = member.mention if member else "nobody"
             # the table is told by the service's announcement (author and reason); this answer is for the admin
@@ -293,6 +299,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         async with refusals(interaction):
             game = await self._game(interaction)
             await self.bot.service.pause(game.game_id, paused, **self._who(interaction, reason))
+            await self.bot.service.override_vote(game.game_id, by=str(interaction.user),
+                                                 did="paused the game" if paused else "resumed the game")
             self.bot.wake_outbox()
             await answer(interaction, "Paused." if paused else "Resumed.")
 

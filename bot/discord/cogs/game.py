@@ -15,11 +15,21 @@ from bot.app.map_picture import render_map
 from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
+from bot.app.votes import MAX_PAUSE_HOURS, VoteKind, vote_words
 from bot.discord.autocomplete import matching
-from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, require_moderator, seat_of
+from bot.discord.common import (
+    NO_MENTIONS,
+    answer,
+    game_here,
+    is_moderator,
+    refusals,
+    require_moderator,
+    seat_of,
+)
 from bot.discord.lobby import DYNAMIC_ITEMS as LOBBY_ITEMS
 from bot.discord.lobby import start_game
 from bot.discord.permissions import require_in_channel
+from bot.discord.seat_controls import DYNAMIC_ITEMS as SEAT_ITEMS
 from bot.discord.text import (
     option_suggestions,
     parse_faction,
@@ -39,6 +49,12 @@ MAX_IMPORT_BYTES = 8_000_000  # a whole game's file is well under a megabyte
 FACTION_CHOICES = [app_commands.Choice(name=faction_name(f), value=f.value) for f in Faction]
 DEFAULT_PACE = Pace.DAILY  # play by post: a game created without a pace has deadlines all the same (issue 14)
 PACE_CHOICES = [app_commands.Choice(name=f"{p.value}: {PACE_TITLES[p]}", value=p.value) for p in Pace]
+VOTE_CHOICES = [app_commands.Choice(name=name, value=kind.value) for kind, name in (
+    (VoteKind.PAUSE, "pause: pause the game for some hours (7 days at most)"),
+    (VoteKind.RESUME, "resume: resume the paused game"),
+    (VoteKind.EXTEND, "extend: give a seat more hours for its open decisions"),
+    (VoteKind.REPLACE, "replace: offer a seat to a substitute"),
+    (VoteKind.END, "end: end the game without a winner (every seat but one must agree)"))]
 GAME_OPTION = "One of the games this channel held (the game going on, or the last one, when left out)"
 
 
@@ -182,6 +198,71 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await answer(interaction, f"Imported as game {game.game_id} at version {game.seq} "
                                       f"({game.status.value}).")
 
+    # --- substitutes and table votes ---
+
+    @app_commands.command(name="sub")
+    @app_commands.describe(user="Who plays your seat from now on (a member not seated in this game)",
+                           reason="Why, for the table (optional)")
+    async def sub(self, interaction: discord.Interaction, user: discord.Member, reason: str | None = None) -> None:
+        """Hand your seat to a substitute: they get everything your seat knows by DM."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            faction = seat_of(game, interaction.user.id)
+            if user.bot:
+                raise NotAllowed("A bot cannot play a seat.")
+            await self.bot.service.hand_over(game.game_id, faction, user.id, by=str(interaction.user),
+                                             caller=interaction.user.id, reason=reason)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Done: {user.mention} plays {faction_name(faction)} from now on; the table "
+                                      "is told, and they get your seat's secrets and open decisions by DM.")
+
+    @app_commands.command(name="sub-call")
+    @app_commands.describe(faction="The seat to offer (moderators; a player offers their own)")
+    @app_commands.choices(faction=FACTION_CHOICES)
+    async def sub_call(self, interaction: discord.Interaction, faction: str | None = None) -> None:
+        """Offer your seat (or, as a moderator, any seat) to a substitute: a button in the channel takes it."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            moderator = await is_moderator(self.bot.service, interaction)
+            if faction is None:
+                if moderator and interaction.user.id not in game.seats.values():
+                    raise NotAllowed("Name the seat to offer (the faction option).")
+                seat = seat_of(game, interaction.user.id)
+            else:
+                seat = parse_faction(faction)
+                if not moderator and game.seats.get(seat.value) != interaction.user.id:
+                    seat_of(game, interaction.user.id)  # a former player is told who plays it now
+                    raise NotAllowed(f"You do not play {faction_name(seat)}: a player offers their own seat, a "
+                                     "moderator any seat.")
+            mine = game.seats.get(seat.value) == interaction.user.id
+            why = f"called by its player <@{interaction.user.id}>" if mine else f"called by the moderator " \
+                  f"<@{interaction.user.id}>"
+            await self.bot.service.call_substitute(game.game_id, seat, why=why, caller=interaction.user.id,
+                                                   admin=moderator)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Done: the {faction_name(seat)} seat is offered in the channel; until "
+                                      "someone takes it, its player plays on.")
+
+    @app_commands.command(name="vote")
+    @app_commands.describe(kind="What the table votes on",
+                           hours="Pause: how long (at most 168 hours); extend: how many hours more (at most 72)",
+                           faction="Extend or replace: the seat it is about")
+    @app_commands.choices(kind=VOTE_CHOICES, faction=FACTION_CHOICES)
+    async def vote(self, interaction: discord.Interaction, kind: str,
+                   hours: app_commands.Range[float, 1, MAX_PAUSE_HOURS] | None = None,
+                   faction: str | None = None) -> None:
+        """Call a table vote (pause, resume, extend, replace, end): each seat answers by DM; majority decides."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            vote = await self.bot.service.open_vote(game.game_id, interaction.user.id, VoteKind(kind), hours=hours,
+                                                    faction=parse_faction(faction) if faction else None)
+            self.bot.wake_outbox()
+            await answer(interaction, f"Done: the table votes on this: {vote_words(vote)}. Your seat's ballot is in "
+                                      "your DMs, like everyone's.")
+
 
 def _status_word(game: GameRecordRow) -> str:
     """A game's status for a list of a channel's games: a cancelled game says so."""
@@ -192,4 +273,4 @@ def _status_word(game: GameRecordRow) -> str:
 
 async def setup(bot: MentatBot) -> None:
     await bot.add_cog(GameCog(bot))
-    bot.add_dynamic_items(*LOBBY_ITEMS)  # the lobby's buttons, which outlive a restart
+    bot.add_dynamic_items(*LOBBY_ITEMS, *SEAT_ITEMS)  # the lobby, calls and ballots: buttons that outlive a restart
