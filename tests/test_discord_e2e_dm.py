@@ -195,7 +195,8 @@ async def test_bt_20_a_mark_made_by_dm_click_after_a_revival_stays_the_bts_secre
     news = room.news(before)
     # only the BT's card says that they marked Duncan Idaho (no DM repeats it): not the channel, not the others
     assert dm_for(carol, window.id).content.endswith("**You answered: mark Duncan Idaho as your traitor.**")
-    assert news["channel"] == news["atreides"] == news["harkonnen"] == news["bene_tleilaxu"] == ""
+    assert news["channel"] == news["atreides"] == news["harkonnen"] == ""
+    assert news["bene_tleilaxu"] == "**You answered: mark Duncan Idaho as your traitor.**"  # on its card alone
 
 
 async def test_a_closed_decisions_card_says_how_it_closed_and_its_controls_are_disabled(room):
