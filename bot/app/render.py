@@ -15,7 +15,7 @@ from bot.app.decision_cards import build_card
 from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, AnswerRevealKarama, ForceDefault, PlayerAction
-from engine.admin import DEADLINE_ADMIN
+from engine.admin import ABSENCE_ADMIN, DEADLINE_ADMIN
 from engine.events import BY_STANDING_ORDER, Event
 from engine.factions.bt_reveal_karama import answer_so_far
 from engine.flow import DEFAULTS
@@ -176,7 +176,8 @@ def closing_messages(before: GameState, after: GameState, action: Action,
             text = (f"Paused: the game waits for {KARAMA_WINDOW_WORDS}. This decision is asked again, in a new "
                     "card, once they have.")
         elif isinstance(action, ForceDefault) and action.prompt_id == prompt.id:
-            how = "The deadline passed" if action.admin == DEADLINE_ADMIN else "Forced by the moderator"
+            how = {DEADLINE_ADMIN: "The deadline passed", ABSENCE_ADMIN: "You are away"}.get(
+                action.admin, "Forced by the moderator")
             words = _default_words(before, prompt) or "its default."
             text = f"{how}: {words}"
         elif prompt.id in again:

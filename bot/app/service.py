@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import Field, StrictInt, ValidationError
 
+from bot.app import absence, trouble
 from bot.app.decision_cards import timestamp
 from bot.app.delivery import STALLED_AT, Courier
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
@@ -49,7 +50,7 @@ from bot.app.render import (
 )
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
-from engine.admin import DEADLINE_ADMIN
+from engine.admin import ABSENCE_ADMIN, DEADLINE_ADMIN
 from engine.errors import ReplayMismatch, RuleViolation
 from engine.events import Event
 from engine.flow import blocking_prompts
@@ -205,7 +206,8 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -
     seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
     if seconds is None:
         return None
-    start = opened + _stopped(settings, prompt, now)
+    start = opened + _stopped(settings, prompt, now) + absence.stood_still(settings, prompt.faction,
+                                                                           _decision(prompt), opened, now)
     return start, start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
 
 
@@ -230,15 +232,27 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
     """When a game whose decisions have these clocks (`_due_dates`) next has something to do: the earliest
     reminder not sent yet, or expiry, of a decision whose default was not refused; None when there is none."""
     stages, refused = _open_stages(settings, state), _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
-    moments = []
+    moments = _absence_moments(settings, state, refused)
     for prompt, opened, expires in dates:
         decision = _decision(prompt)
-        if decision in refused:
+        if decision in refused or absence.clock_stopped(settings, prompt.faction):
             continue
         stage = stages.get(decision)
         moments.append(expires if stage == LAST else _last_call(opened, expires) if stage == HALF
                        else opened + (expires - opened) / 2)
     return min(moments, default=None)
+
+
+def _absence_moments(settings: dict, state: GameState, refused: dict) -> list[datetime]:
+    """When absences give a game something to do: the end of each (its date, or its cap), and, where an absence
+    defaults, at once (since it began) for each open decision of the absent player whose default was not refused."""
+    if not settings.get(absence.AWAY):
+        return []
+    moments = [absence.next_end(settings)]
+    for prompt in blocking_prompts(state):
+        if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused:
+            moments.append(absence.away(settings)[prompt.faction]["since"])
+    return moments
 
 
 def _clocks(settings: dict, prompts: list[Prompt], opened_times: dict[int, datetime],
@@ -341,6 +355,7 @@ class GameService:
         self._states: dict[str, tuple[str, GameState]] = {}
         # game_id -> {game version: when it was reached}, for the versions at which its open decisions opened
         self._opened: dict[str, dict[int, datetime]] = {}
+        self._swept: datetime | None = None  # when the tick last looked for games waiting too long (trouble.py)
         self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
@@ -365,10 +380,11 @@ class GameService:
 
     async def create_game(self, guild_id: int, channel_id: int, factions: list[Faction],
                           options: GameOptions | None = None, seed: int | None = None, *, pace: Pace = Pace.NONE,
-                          creator: int | None = None) -> GameRecordRow:
+                          creator: int | None = None, absence_mode: str = absence.WAIT) -> GameRecordRow:
         """Open a game in a channel with the pace's deadlines (bot/app/paces.py), and post its lobby: the seats,
-        the options and the pace, edited in place as seats fill. `creator` may start it like a moderator. A channel
-        holds one game at a time: a new one once the last has ended (`_new_game_id`)."""
+        the options and the pace, edited in place as seats fill. `creator` may start it like a moderator.
+        `absence_mode`: what a player's absence does (bot/app/absence.py: their deadlines wait, or they default). A
+        channel holds one game at a time: a new one once the last has ended (`_new_game_id`)."""
         game_id = await self._new_game_id(channel_id)
         try:
             setup = GameSetup(factions=tuple(factions), options=options or GameOptions(),
@@ -381,6 +397,10 @@ class GameService:
             settings["deadlines"] = deadlines
         if creator is not None:
             settings["creator"] = creator
+        if absence_mode not in absence.ABSENCE_CHOICES:
+            raise NotAllowed(f"An absence either waits or defaults, not {absence_mode!r}.")
+        if absence_mode != absence.WAIT:  # a game without it waits (the games created before absences existed)
+            settings[absence.ABSENCE] = absence_mode
         row = GameRecordRow(game_id=game_id, guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
                             state_json=state.model_dump_json(), seq=0, created_at=self.clock(), settings=settings,
@@ -561,7 +581,8 @@ class GameService:
         they are read once from the store (the times alone, not the actions)."""
         now = self.clock()
         if not row.settings.get("deadlines"):
-            return (lambda prompt: None), None
+            stills = after.phase == Phase.ENDED or _clocks_stand_still(row.settings)
+            return (lambda prompt: None), None if stills else _next_due([], row.settings, after)
         known = self._opened.get(row.game_id, {})
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
@@ -570,7 +591,8 @@ class GameService:
         opened_times = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
         self._opened[row.game_id] = opened_times
         clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now)
-        due = {prompt.id: expires for prompt, _, expires in clocks}
+        due = {prompt.id: expires for prompt, _, expires in clocks
+               if not absence.clock_stopped(row.settings, prompt.faction)}  # an absent player's clock stands still
         ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
         return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after) if ticking else None
 
@@ -733,7 +755,8 @@ class GameService:
         row = await self._load(game_id)
         if row.status != GameStatus.RUNNING:
             return {}
-        return {prompt.id: expires for prompt, _, expires in await self._due_dates(row, _state(row))}
+        return {prompt.id: expires for prompt, _, expires in await self._due_dates(row, _state(row))
+                if not absence.clock_stopped(row.settings, prompt.faction)}
 
     # --- deadlines ---------------------------------------------------------------------------
 
@@ -818,12 +841,17 @@ class GameService:
         is logged, told to the table and its moderator once, and not tried again (`_default_refused`)."""
         now = now if now is not None else self.clock()
         applied = 0
+        await self._look_for_stuck_games(now)
         for game_id in await self.store.games_due(now, self.shards):
-            for prompt_id, kind in await self._remind(game_id, now):
+            await self._end_absences(game_id, now)
+            expired = [(prompt_id, DEADLINE_ADMIN, f"the deadline of the {kind} passed")
+                       for prompt_id, kind in await self._remind(game_id, now)]
+            expired += [(prompt_id, ABSENCE_ADMIN, why) for prompt_id, why in await self._absent_defaults(game_id)
+                        if prompt_id not in {taken for taken, _, _ in expired}]
+            for prompt_id, admin, reason in expired:
                 try:
-                    await self.submit(game_id, 0, ForceDefault(
-                        admin=DEADLINE_ADMIN, reason=f"the deadline of the {kind} passed", prompt_id=prompt_id),
-                        admin=True, prompt_id=prompt_id)
+                    await self.submit(game_id, 0, ForceDefault(admin=admin, reason=reason, prompt_id=prompt_id),
+                                      admin=True, prompt_id=prompt_id)
                 except Refused as refusal:
                     await self._default_refused(game_id, prompt_id, refusal)
                     continue
@@ -887,7 +915,8 @@ class GameService:
         those shown: their due times changed, or the game was paused (then they show none)."""
         paused = bool(settings.get(PAUSED_AT))
         due = {} if paused else {prompt.id: expires
-                                 for prompt, _, expires in await self._due_dates(row, state, settings)}
+                                 for prompt, _, expires in await self._due_dates(row, state, settings)
+                                 if not absence.clock_stopped(settings, prompt.faction)}
         cards = [card_in_place(decision_card(state, prompt, due.get(prompt.id)), prompt.id)
                  for prompt in blocking_prompts(state)]
         return [status_board(state, lambda prompt: due.get(prompt.id), paused=paused), *cards]
@@ -1069,3 +1098,145 @@ class GameService:
             if unreachable:
                 settings["unreachable"] = unreachable
             await self.store.set_settings(game_id, settings)
+
+    # --- absence (issue 26 item 2: bot/app/absence.py) and moderators hearing of trouble (item 5: trouble.py) ----
+
+    async def away(self, game_id: str, user_id: int, until: str) -> datetime:
+        """The caller's seat is away until `until` (bot/app/absence.py parse_until; a date and time in the player's
+        time zone when /me settings stored one): announced to the table with its end. Returns the end."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            faction = self._seat_for_absence(row, user_id)
+            now = self.clock()
+            zone = absence.zone_of(await self.store.get_value(absence.HOURS_KEY.format(user=user_id)))
+            try:
+                ends = absence.parse_until(until, now, zone)
+                settings = absence.start(row.settings, faction, now, ends)
+            except absence.AbsenceError as refusal:
+                raise NotAllowed(str(refusal)) from None
+            state = _state(row)
+            outbox = [_to_table(absence.away_text(settings, faction, user_id), logged=True)]
+            if row.status == GameStatus.RUNNING:  # the absent player's due times are no longer shown: they wait
+                outbox += await self._due_shown(row, state, settings)
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, state, settings, row.status))
+            return ends
+
+    async def back(self, game_id: str, user_id: int) -> None:
+        """The caller's seat is back before its absence ended: announced; their deadlines run again."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            faction = self._seat_for_absence(row, user_id)
+            if not absence.is_away(row.settings, faction):
+                raise NotAllowed("You are not away: /me away tells the table you will be.")
+            settings, outbox = await self._absence_ended(row, row.settings, faction, self.clock())
+            state = _state(row)
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, state, settings, row.status))
+
+    def _seat_for_absence(self, row: GameRecordRow, user_id: int) -> Faction:
+        if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+            raise NotAllowed(f"The game is {row.status.value}: an absence is for a game going on.")
+        seats = [f for f, user in row.seats.items() if user == user_id]
+        if not seats:
+            raise NotAllowed("You have no seat in this game: only a seated player can be away.")
+        return Faction(seats[0])
+
+    async def _absence_ended(self, row: GameRecordRow, settings: dict, faction: Faction, now: datetime, *,
+                             capped: bool = False, by_itself: bool = False) -> tuple[dict, list[OutgoingMessage]]:
+        """The settings once `faction`'s absence ends at `now` and what the table (and, at the cap, the moderators)
+        is told, the board and the cards with the due times running again."""
+        state = _state(row)
+        own = [prompt for prompt in state.prompts if prompt.faction == faction]
+        opened = await self._opened_times(row, own)
+        entries = [absence.Open(_decision(p), opened[p.opened_at]) for p in own if p.opened_at in opened]
+        since = row.settings.get(absence.AWAY, {}).get(faction.value, {}).get("since", "")
+        ended = absence.end(settings, faction, now, entries, {_decision(p) for p in state.prompts})
+        user = row.seats.get(faction.value)
+        outbox = [_to_table(absence.back_text(settings, faction, user, capped=capped, by_itself=by_itself),
+                            logged=True)]
+        if capped and not trouble.told(ended, trouble.cap_key(faction, since), now):
+            ended = trouble.remembered(ended, trouble.cap_key(faction, since), now)
+            outbox.append(trouble.to_moderators(trouble.cap_text(row.game_id, row.channel_id, faction, user)))
+        if row.status == GameStatus.RUNNING:
+            outbox += await self._due_shown(row, state, ended)
+        return ended, outbox
+
+    async def _opened_times(self, row: GameRecordRow, prompts: list[Prompt]) -> dict[int, datetime]:
+        """When the versions these decisions opened at were reached."""
+        seqs = {p.opened_at for p in prompts} - {0}
+        times = await self.store.action_times(row.game_id, seqs) if seqs else {}
+        times[0] = row.started_at or row.created_at
+        return times
+
+    async def _end_absences(self, game_id: str, now: datetime) -> None:
+        """End the absences whose time (their date, or the cap) has come; the table is told."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                return
+            settings, outbox = row.settings, []
+            for faction, capped in absence.ending(row.settings, now):
+                settings, told = await self._absence_ended(row, settings, faction, now, capped=capped,
+                                                           by_itself=True)
+                outbox += told
+            if outbox:
+                await self.store.set_settings(game_id, settings, outbox,
+                                              due_at=await self._due_index(row, _state(row), settings, row.status))
+
+    async def _absent_defaults(self, game_id: str) -> list[tuple[str, str]]:
+        """The open decisions whose default applies at once because their decider is away (in a game whose absences
+        default), and whose default was not refused: (prompt id, why)."""
+        row = await self._load(game_id)
+        if row.status != GameStatus.RUNNING or not row.settings.get(absence.AWAY):
+            return []
+        state = _state(row)
+        refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
+        return [(prompt.id, f"the {faction_name(prompt.faction)} player is away") for prompt in blocking_prompts(state)
+                if absence.defaults_now(row.settings, prompt.faction) and _decision(prompt) not in refused]
+
+    async def tell_of_error(self, game_id: str, error_id: str, where: str) -> None:
+        """A bot error in a game (bot/discord/errors.py): its moderators are told, with its error id, once a day for
+        the same command or control."""
+        async with self._lock(game_id):
+            row = await self.store.load_game(game_id)
+            now, key = self.clock(), trouble.error_key(where)
+            if row is None or trouble.told(row.settings, key, now, trouble.ERROR_AGAIN):
+                return
+            await self.store.set_settings(
+                game_id, trouble.remembered(row.settings, key, now),
+                [trouble.to_moderators(trouble.error_text(game_id, row.channel_id, error_id, where))],
+                due_at=row.due_at)
+
+    async def _look_for_stuck_games(self, now: datetime) -> None:
+        """At most once every SWEEP_EVERY: the moderators of a running game hear, once, of each decision it has
+        waited on for more than twice its deadline (3 days without one), its pauses and waiting absences left out."""
+        if self._swept is not None and now - self._swept < trouble.SWEEP_EVERY:
+            return
+        self._swept = now
+        for listed in await self.store.list_games():
+            if listed.status == GameStatus.RUNNING and self.shards.owns(listed.guild_id):
+                await self._tell_if_stuck(listed.game_id, now)
+
+    async def _tell_if_stuck(self, game_id: str, now: datetime) -> None:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != GameStatus.RUNNING:
+                return
+            state, settings, outbox = _state(row), row.settings, []
+            waiting = blocking_prompts(state)
+            opened = await self._opened_times(row, waiting)
+            deadlines = settings.get("deadlines", {})
+            for prompt in waiting:
+                if prompt.opened_at not in opened or trouble.told(settings, trouble.stuck_key(_decision(prompt)), now):
+                    continue
+                seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+                begun = opened[prompt.opened_at]
+                start = begun + _stopped(settings, prompt, now) + absence.stood_still(
+                    settings, prompt.faction, _decision(prompt), begun, now)
+                if now - start > trouble.stuck_limit(seconds):
+                    settings = trouble.remembered(settings, trouble.stuck_key(_decision(prompt)), now)
+                    outbox.append(trouble.to_moderators(
+                        trouble.stuck_text(game_id, row.channel_id, prompt, begun, seconds)))
+            if outbox:
+                await self.store.set_settings(game_id, settings, outbox, due_at=row.due_at)
