@@ -841,7 +841,6 @@ class GameService:
         is logged, told to the table and its moderator once, and not tried again (`_default_refused`)."""
         now = now if now is not None else self.clock()
         applied = 0
-        await self._look_for_stuck_games(now)
         for game_id in await self.store.games_due(now, self.shards):
             await self._end_absences(game_id, now)
             expired = [(prompt_id, DEADLINE_ADMIN, f"the deadline of the {kind} passed")
@@ -858,6 +857,7 @@ class GameService:
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
                 applied += 1
+        await self._look_for_stuck_games(now)  # after the defaults: a decision defaulted now is not stuck
         return applied
 
     async def _default_refused(self, game_id: str, prompt_id: str, refusal: Refused) -> None:
