@@ -355,7 +355,6 @@ class GameService:
         self._states: dict[str, tuple[str, GameState]] = {}
         # game_id -> {game version: when it was reached}, for the versions at which its open decisions opened
         self._opened: dict[str, dict[int, datetime]] = {}
-        self._swept: datetime | None = None  # when the tick last looked for games waiting too long (trouble.py)
         self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
@@ -580,9 +579,6 @@ class GameService:
         this action opens (version row.seq + 1). The times of older versions are kept per game; after a restart
         they are read once from the store (the times alone, not the actions)."""
         now = self.clock()
-        if not row.settings.get("deadlines"):
-            stills = after.phase == Phase.ENDED or _clocks_stand_still(row.settings)
-            return (lambda prompt: None), None if stills else _next_due([], row.settings, after)
         known = self._opened.get(row.game_id, {})
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
@@ -594,7 +590,10 @@ class GameService:
         due = {prompt.id: expires for prompt, _, expires in clocks
                if not absence.clock_stopped(row.settings, prompt.faction)}  # an absent player's clock stands still
         ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
-        return (lambda prompt: due.get(prompt.id)), _next_due(clocks, row.settings, after) if ticking else None
+        if not ticking:
+            return (lambda prompt: due.get(prompt.id)), None
+        stuck = _stuck_moment(row.settings, blocking_prompts(after), opened_times, now)
+        return (lambda prompt: due.get(prompt.id)), _earliest(_next_due(clocks, row.settings, after), stuck)
 
     def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
         """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind)."""
@@ -857,7 +856,7 @@ class GameService:
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
                 applied += 1
-        await self._look_for_stuck_games(now)  # after the defaults: a decision defaulted now is not stuck
+            await self._tell_if_stuck(game_id, now)  # after the defaults: a decision defaulted now is not stuck
         return applied
 
     async def _default_refused(self, game_id: str, prompt_id: str, refusal: Refused) -> None:
@@ -908,7 +907,9 @@ class GameService:
         it runs, not paused."""
         if status != GameStatus.RUNNING or _clocks_stand_still(settings):
             return None
-        return _next_due(await self._due_dates(row, state, settings), settings, state)
+        waiting = blocking_prompts(state)
+        stuck = _stuck_moment(settings, waiting, await self._opened_times(row, waiting), self.clock())
+        return _earliest(_next_due(await self._due_dates(row, state, settings), settings, state), stuck)
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
@@ -965,7 +966,9 @@ class GameService:
                 kept[DEFAULT_REFUSED] = refused
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
-            due_at = None if _clocks_stand_still(settings) else _next_due(dates, settings, state)
+            waiting = blocking_prompts(state)
+            stuck = _stuck_moment(settings, waiting, await self._opened_times(row, waiting), now)
+            due_at = None if _clocks_stand_still(settings) else _earliest(_next_due(dates, settings, state), stuck)
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
                 await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
@@ -1208,35 +1211,50 @@ class GameService:
                 [trouble.to_moderators(trouble.error_text(game_id, row.channel_id, error_id, where))],
                 due_at=row.due_at)
 
-    async def _look_for_stuck_games(self, now: datetime) -> None:
-        """At most once every SWEEP_EVERY: the moderators of a running game hear, once, of each decision it has
-        waited on for more than twice its deadline (3 days without one), its pauses and waiting absences left out."""
-        if self._swept is not None and now - self._swept < trouble.SWEEP_EVERY:
-            return
-        self._swept = now
-        for listed in await self.store.list_games():
-            if listed.status == GameStatus.RUNNING and self.shards.owns(listed.guild_id):
-                await self._tell_if_stuck(listed.game_id, now)
-
     async def _tell_if_stuck(self, game_id: str, now: datetime) -> None:
+        """The moderators of a running game hear, once, of each decision it has waited on for more than twice its
+        deadline (3 days without one), its pauses and waiting absences left out (`_stuck_moment` makes the game due
+        then)."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != GameStatus.RUNNING:
                 return
-            state, settings, outbox = _state(row), row.settings, []
+            state, outbox = _state(row), []
             waiting = blocking_prompts(state)
+            settings = trouble.forget_closed(row.settings, {trouble.stuck_key(_decision(p)) for p in state.prompts})
             opened = await self._opened_times(row, waiting)
             deadlines = settings.get("deadlines", {})
             for prompt in waiting:
-                if prompt.opened_at not in opened or trouble.told(settings, trouble.stuck_key(_decision(prompt)), now):
-                    continue
-                seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-                begun = opened[prompt.opened_at]
-                start = begun + _stopped(settings, prompt, now) + absence.stood_still(
-                    settings, prompt.faction, _decision(prompt), begun, now)
-                if now - start > trouble.stuck_limit(seconds):
+                moment = _stuck_moment(settings, [prompt], opened, now)
+                if moment is not None and moment <= now:
+                    seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
                     settings = trouble.remembered(settings, trouble.stuck_key(_decision(prompt)), now)
                     outbox.append(trouble.to_moderators(
-                        trouble.stuck_text(game_id, row.channel_id, prompt, begun, seconds)))
+                        trouble.stuck_text(game_id, row.channel_id, prompt, opened[prompt.opened_at], seconds)))
             if outbox:
-                await self.store.set_settings(game_id, settings, outbox, due_at=row.due_at)
+                await self.store.set_settings(game_id, settings, outbox,
+                                              due_at=await self._due_index(row, state, settings, row.status))
+
+
+def _earliest(*moments: datetime | None) -> datetime | None:
+    return min((moment for moment in moments if moment is not None), default=None)
+
+
+def _stuck_moment(settings: dict, waiting: list[Prompt], opened_times: dict[int, datetime],
+                  now: datetime) -> datetime | None:
+    """When the first of these decisions will have been waited on for more than twice its deadline (3 days without
+    one: bot/app/trouble.py), its pauses and waiting absences left out; None when each was told already (or stands
+    still: its decider is away in a game that waits)."""
+    deadlines = settings.get("deadlines", {})
+    moments = []
+    for prompt in waiting:
+        opened = opened_times.get(prompt.opened_at)
+        if (opened is None or absence.clock_stopped(settings, prompt.faction)
+                or trouble.told(settings, trouble.stuck_key(_decision(prompt)), now)):
+            continue
+        start = opened + _stopped(settings, prompt, now) + absence.stood_still(
+            settings, prompt.faction, _decision(prompt), opened, now)
+        seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+        limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(settings.get("grace", {}), prompt, 0))
+        moments.append(start + limit + timedelta(seconds=1))  # more than the limit
+    return min(moments, default=None)

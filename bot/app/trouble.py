@@ -38,6 +38,13 @@ def remembered(settings: dict[str, Any], key: str, now: datetime) -> dict[str, A
     return {**settings, TOLD: {**settings.get(TOLD, {}), key: now.isoformat()}}
 
 
+def forget_closed(settings: dict[str, Any], open_keys: set[str]) -> dict[str, Any]:
+    """The settings without the stuck decisions told that are closed now (the others are kept)."""
+    kept = {key: when for key, when in settings.get(TOLD, {}).items()
+            if not key.startswith("stuck:") or key in open_keys}
+    return {**settings, TOLD: kept} if kept != settings.get(TOLD, {}) else settings
+
+
 def to_moderators(text: str) -> OutgoingMessage:
     return OutgoingMessage(recipient=Recipient(moderators=True), text=text)
 
