@@ -216,8 +216,9 @@ async def test_an_absence_is_for_a_game_going_on():
 async def test_the_lobby_and_the_status_say_what_an_absence_does():
     service, game, _ = await _game(absence.DEFAULTS)
     settings = (await service.store.load_game(game)).settings
-    assert absence.mode_text(settings) == "Absence (/me away): their decisions take their defaults at once"
-    assert absence.mode_text({}) == "Absence (/me away): their deadlines wait (at most 7 days of absence in 28)"
+    assert absence.mode_text(settings) == "A player away (/me away): their decisions take their defaults at once"
+    assert absence.mode_text({}) == ("A player away (/me away): their deadlines wait (at most 7 days of absence in "
+                                     "any 28)")
     await service.away(game, USERS[F], "1d")
     row = await service.store.load_game(game)
     assert absence.status_lines(row.settings, row.seats) == [

@@ -30,7 +30,7 @@ from engine.names import faction_possessive, the_faction
 ABSENCE = "absence"  # settings: what an absence does, WAIT or DEFAULTS (a game without it: WAIT)
 WAIT, DEFAULTS = "wait", "defaults"
 ABSENCE_CHOICES = {
-    WAIT: "their deadlines wait (at most 7 days of absence in 28)",
+    WAIT: "their deadlines wait (at most 7 days of absence in any 28)",
     DEFAULTS: "their decisions take their defaults at once",
 }
 AWAY = "away"
@@ -53,7 +53,7 @@ def mode(settings: dict[str, Any]) -> str:
 
 def mode_text(settings: dict[str, Any]) -> str:
     """The game's absence rule as the lobby and /game status say it."""
-    return f"Absence (/me away): {ABSENCE_CHOICES[mode(settings)]}"
+    return f"A player away (/me away): {ABSENCE_CHOICES[mode(settings)]}"
 
 
 def parse_until(text: str, now: datetime, zone: str | None = None) -> datetime:

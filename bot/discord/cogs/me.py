@@ -1,6 +1,7 @@
 """/me: what only the caller may see or set, always ephemeral. /me prompts is also the way to read decisions when
 the bot cannot DM the player; /me act opens the any-time panel (bot/discord/anytime_panel.py), /me orders the
-panel of the standing orders alone; /me traitor-order and /me bid-order set two of those orders by command."""
+panel of the standing orders alone; /me traitor-order and /me bid-order set two of those orders by command; /me away
+and /me back tell the table of an absence (bot/app/absence.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.absence import mode_text
+from bot.app.decision_cards import timestamp
 from bot.discord.anytime_panel import orders_panel_for, panel_for
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of, submit_for_seat
 from bot.discord.components import prompt_view
@@ -79,6 +82,29 @@ class MeCog(commands.GroupCog, group_name="me",
         """A standing bidding order (secret); neither option clears it."""
         await submit_for_seat(self.bot, interaction,
                               lambda f: SetBidOrder(faction=f, auto_pass=auto_pass, max_bid=max_bid))
+
+    @app_commands.command(name="away")
+    @app_commands.describe(until="When you are back: 2026-12-24, 2026-12-24 18:00 (your time zone) or a duration "
+                                 "(3d, 36h)")
+    async def away(self, interaction: discord.Interaction, until: str) -> None:
+        """Tell the table you are away until a date; the game's creator chose what that does to your decisions."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            ends = await self.bot.service.away(game.game_id, interaction.user.id, until)
+            self.bot.wake_outbox()
+            await answer(interaction, f"You are away until {timestamp(ends)} ({timestamp(ends, 'R')}); the table is "
+                                      f"told. {mode_text(game.settings)}. /me back ends it earlier.")
+
+    @app_commands.command(name="back")
+    async def back(self, interaction: discord.Interaction) -> None:
+        """End your absence now (/me away): the table is told you are back."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            await self.bot.service.back(game.game_id, interaction.user.id)
+            self.bot.wake_outbox()
+            await answer(interaction, "Welcome back: the table is told, and your decisions wait for you again.")
 
     async def _send_panel(self, interaction: discord.Interaction, make_panel) -> None:
         """The caller's own panel (bot/discord/anytime_panel.py), to them alone."""
