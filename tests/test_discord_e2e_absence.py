@@ -33,6 +33,7 @@ async def test_away_and_back_are_announced_with_their_end_as_a_timestamp_and_sta
     before = table.screens()
     went = await alice.slash(table.channel, "me away", until="3d")
     assert went.ephemeral and reply(went).startswith("You are away until <t:")
+    assert "the table is told. Meanwhile your deadlines wait for you, within 7 days of absence in any 28" in reply(went)
     await deliver(table.env)
     news = table.news(before)
     [told] = [line for line in news["channel"].splitlines() if "is away until" in line]

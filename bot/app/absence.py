@@ -56,6 +56,14 @@ def mode_text(settings: dict[str, Any]) -> str:
     return f"A player away (/me away): {ABSENCE_CHOICES[mode(settings)]}"
 
 
+def for_the_player(settings: dict[str, Any]) -> str:
+    """What an absence does, as the absent player reads it (their answer to /me away)."""
+    if mode(settings) == DEFAULTS:
+        return "Meanwhile your decisions take their defaults (and standing orders) at once."
+    return (f"Meanwhile your deadlines wait for you, within {CAP.days} days of absence in any {WINDOW.days}; /game "
+            "status shows until when.")
+
+
 def parse_until(text: str, now: datetime, zone: str | None = None) -> datetime:
     """When an absence ends, from what the player wrote: a date ("2026-12-24", the start of that day), a date and a
     time ("2026-12-24 18:00") in the player's time zone (`zone`, IANA; else UTC), or a duration from now ("3d",

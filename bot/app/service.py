@@ -1109,16 +1109,18 @@ class GameService:
         time zone when /me settings stored one): announced to the table with its end. Returns the end."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            faction = self._seat_for_absence(row, user_id)
+            seats = self._seats_for_absence(row, user_id)
             now = self.clock()
             zone = absence.zone_of(await self.store.get_value(absence.HOURS_KEY.format(user=user_id)))
+            settings = row.settings
             try:
                 ends = absence.parse_until(until, now, zone)
-                settings = absence.start(row.settings, faction, now, ends)
+                for faction in seats:  # a player a moderator seated twice is away from both seats
+                    settings = absence.start(settings, faction, now, ends)
             except absence.AbsenceError as refusal:
                 raise NotAllowed(str(refusal)) from None
             state = _state(row)
-            outbox = [_to_table(absence.away_text(settings, faction, user_id), logged=True)]
+            outbox = [_to_table(absence.away_text(settings, faction, user_id), logged=True) for faction in seats]
             if row.status == GameStatus.RUNNING:  # the absent player's due times are no longer shown: they wait
                 outbox += await self._due_shown(row, state, settings)
             await self.store.set_settings(game_id, settings, outbox,
@@ -1129,21 +1131,24 @@ class GameService:
         """The caller's seat is back before its absence ended: announced; their deadlines run again."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            faction = self._seat_for_absence(row, user_id)
-            if not absence.is_away(row.settings, faction):
+            away = [f for f in self._seats_for_absence(row, user_id) if absence.is_away(row.settings, f)]
+            if not away:
                 raise NotAllowed("You are not away: /me away tells the table you will be.")
-            settings, outbox = await self._absence_ended(row, row.settings, faction, self.clock())
+            settings, outbox = row.settings, []
+            for faction in away:
+                settings, told = await self._absence_ended(row, settings, faction, self.clock())
+                outbox += told
             state = _state(row)
             await self.store.set_settings(game_id, settings, outbox,
                                           due_at=await self._due_index(row, state, settings, row.status))
 
-    def _seat_for_absence(self, row: GameRecordRow, user_id: int) -> Faction:
+    def _seats_for_absence(self, row: GameRecordRow, user_id: int) -> list[Faction]:
         if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
             raise NotAllowed(f"The game is {row.status.value}: an absence is for a game going on.")
-        seats = [f for f, user in row.seats.items() if user == user_id]
+        seats = [Faction(f) for f, user in row.seats.items() if user == user_id]
         if not seats:
             raise NotAllowed("You have no seat in this game: only a seated player can be away.")
-        return Faction(seats[0])
+        return seats
 
     async def _absence_ended(self, row: GameRecordRow, settings: dict, faction: Faction, now: datetime, *,
                              capped: bool = False, by_itself: bool = False) -> tuple[dict, list[OutgoingMessage]]:

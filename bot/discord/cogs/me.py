@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.absence import mode_text
+from bot.app.absence import for_the_player
 from bot.app.decision_cards import timestamp
 from bot.discord.anytime_panel import orders_panel_for, panel_for
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of, submit_for_seat
@@ -94,7 +94,7 @@ class MeCog(commands.GroupCog, group_name="me",
             ends = await self.bot.service.away(game.game_id, interaction.user.id, until)
             self.bot.wake_outbox()
             await answer(interaction, f"You are away until {timestamp(ends)} ({timestamp(ends, 'R')}); the table is "
-                                      f"told. {mode_text(game.settings)}. /me back ends it earlier.")
+                                      f"told. {for_the_player(game.settings)} /me back ends it earlier.")
 
     @app_commands.command(name="back")
     async def back(self, interaction: discord.Interaction) -> None:
