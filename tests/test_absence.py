@@ -103,6 +103,25 @@ async def test_wait_the_absent_players_deadline_stands_still_and_moves_by_the_ti
     assert A not in await prompts(service, game)
 
 
+async def test_a_pause_during_an_absence_stops_the_absent_players_clock_once_not_twice(waiting):
+    """Away from 2 h for 3 days, the game paused from 12 h to 36 h: the Atreides' pick stood still for the 3 days
+    (the pause fell within them), the Fremen's for the day of the pause."""
+    service, game, clock = waiting
+    clock.at(2 * HOUR)
+    await service.away(game, USERS[A], "3d")
+    clock.at(12 * HOUR)
+    await service.pause(game, True, reason="holidays")
+    clock.at(36 * HOUR)
+    await service.pause(game, False, reason="back")
+    assert await service.tick(clock.at(PICK + DAY - 1)) == 0
+    assert await service.tick(clock.at(PICK + DAY)) == 1  # the Fremen's
+    assert await service.tick(clock.at(2 * HOUR + 3 * DAY)) == 0  # the absence ends
+    assert await service.tick(clock.at(PICK + 3 * DAY - 1)) == 0
+    assert A in await prompts(service, game)
+    assert await service.tick(clock.at(PICK + 3 * DAY)) == 1
+    assert A not in await prompts(service, game)
+
+
 async def test_the_cap_ends_the_absence_tells_the_table_and_the_moderators_once_then_defaults_apply(waiting):
     service, game, clock = waiting
     clock.at(2 * HOUR)

@@ -112,8 +112,36 @@ def _time(text: str) -> datetime:
 
 def away(settings: dict[str, Any]) -> dict[Faction, dict[str, datetime]]:
     """The absences running now: faction -> {"since", "until", "ends"}."""
-    return {Faction(f): {key: _time(value) for key, value in entry.items()}
+    return {Faction(f): {key: _time(entry[key]) for key in ("since", "until", "ends")}
             for f, entry in settings.get(AWAY, {}).items()}
+
+
+def _overlap(start: datetime, end: datetime, other_start: datetime, other_end: datetime) -> timedelta:
+    return max(timedelta(0), min(end, other_end) - max(start, other_start))
+
+
+def _alone(entry: dict[str, Any], start: datetime, now: datetime, stop_began: datetime | None) -> timedelta:
+    """The time from `start` to `now` in which an absence alone stopped a clock: without the game's own stops (its
+    pauses, the bot kept from its channel), which stop every clock anyway (the one running began at `stop_began`)."""
+    alone = max(timedelta(0), now - start)
+    for began, ended in entry.get("stops", []):
+        alone -= _overlap(start, now, _time(began), _time(ended))
+    if stop_began is not None:
+        alone -= _overlap(start, now, stop_began, now)
+    return max(timedelta(0), alone)
+
+
+def stop_ended(settings: dict[str, Any], began: datetime, now: datetime) -> dict[str, Any]:
+    """The settings once a stop of the whole game (a pause) that began at `began` ends at `now`: each running
+    absence keeps the part of it that fell within it, so that a clock does not stand still twice as long."""
+    if not settings.get(AWAY):
+        return settings
+    running = {}
+    for faction, entry in settings[AWAY].items():
+        start = max(began, _time(entry["since"]))
+        stops = entry.get("stops", []) + ([[start.isoformat(), now.isoformat()]] if now > start else [])
+        running[faction] = {**entry, "stops": stops} if stops else entry
+    return {**settings, AWAY: running}
 
 
 def is_away(settings: dict[str, Any], faction: Faction) -> bool:
@@ -162,14 +190,15 @@ def start(settings: dict[str, Any], faction: Faction, now: datetime, until: date
     return {**settings, AWAY: {**settings.get(AWAY, {}), faction.value: entry}}
 
 
-def stood_still(settings: dict[str, Any], faction: Faction, decision: str, opened: datetime,
-                now: datetime) -> timedelta:
-    """How long a decision's clock stood still while its decider was away: its past absences (AWAY_FOR) and the
-    running one since the decision opened, in a game whose absences wait."""
+def stood_still(settings: dict[str, Any], faction: Faction, decision: str, opened: datetime, now: datetime,
+                stop_began: datetime | None = None) -> timedelta:
+    """How long a decision's clock stood still while its decider was away and the game itself ran (a pause stops
+    it anyway: `stop_began`, the running one's start): its past absences (AWAY_FOR) and the running one since the
+    decision opened, in a game whose absences wait."""
     total = timedelta(seconds=settings.get(AWAY_FOR, {}).get(decision, 0))
     if clock_stopped(settings, faction):
-        since = _time(settings[AWAY][faction.value]["since"])
-        total += max(timedelta(0), now - max(since, opened))
+        entry = settings[AWAY][faction.value]
+        total += _alone(entry, max(_time(entry["since"]), opened), now, stop_began)
     return total
 
 
@@ -182,9 +211,10 @@ class Open:
 
 
 def end(settings: dict[str, Any], faction: Faction, now: datetime, open_decisions: Iterable[Open],
-        all_open: Iterable[str]) -> dict[str, Any]:
-    """The settings once the faction's absence ends at `now`: the time it stopped each of their open decisions is
-    kept (AWAY_FOR, only for decisions still open: `all_open`), and the absence counts towards the cap."""
+        all_open: Iterable[str], stop_began: datetime | None = None) -> dict[str, Any]:
+    """The settings once the faction's absence ends at `now`: the time it alone stopped each of their open
+    decisions is kept (AWAY_FOR, only for decisions still open: `all_open`), and the absence counts towards the
+    cap."""
     if not is_away(settings, faction):
         raise AbsenceError("You are not away: /me away tells the table you will be.")
     since = _time(settings[AWAY][faction.value]["since"])
@@ -192,9 +222,10 @@ def end(settings: dict[str, Any], faction: Faction, now: datetime, open_decision
     stopped = {decision: seconds for decision, seconds in settings.get(AWAY_FOR, {}).items() if decision in keep}
     past = dict(settings.get(AWAY_PAST, {}))
     if mode(settings) == WAIT:
+        running = settings[AWAY][faction.value]
         for entry in open_decisions:
             stopped[entry.decision] = stopped.get(entry.decision, 0) + round(
-                max(timedelta(0), now - max(since, entry.opened)).total_seconds())
+                _alone(running, max(since, entry.opened), now, stop_began).total_seconds())
         recent = [pair for pair in past.get(faction.value, []) if _time(pair[1]) > now - WINDOW]
         past[faction.value] = [*recent, [since.isoformat(), now.isoformat()]]
     rest = {f: entry for f, entry in settings[AWAY].items() if f != faction.value}

@@ -186,6 +186,12 @@ def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
             + (now - min(stops) if stops else timedelta(0)))
 
 
+def _stop_began(settings: dict) -> datetime | None:
+    """When the running stop of every clock (a pause, a stall, or both) began; None while the clocks run."""
+    return min((datetime.fromisoformat(settings[key]) for key in (PAUSED_AT, STALLED_AT) if settings.get(key)),
+               default=None)
+
+
 def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str) -> dict:
     """The settings once the clock's `stop` (a pause, PAUSED_AT; a stall, STALLED_AT) ends: the time each open
     decision's clock stood still so far is kept in `paused_for`, and the other stop, if still on, counts from
@@ -196,6 +202,8 @@ def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str)
     for other in {PAUSED_AT, STALLED_AT} - {stop}:
         if settings.get(other):
             restarted[other] = now.isoformat()
+    if (began := _stop_began(settings)) is not None:  # an absence running meanwhile must not count it again
+        restarted = absence.stop_ended(restarted, began, now)
     return restarted
 
 
@@ -206,8 +214,8 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime) -
     seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
     if seconds is None:
         return None
-    start = opened + _stopped(settings, prompt, now) + absence.stood_still(settings, prompt.faction,
-                                                                           _decision(prompt), opened, now)
+    start = opened + _stopped(settings, prompt, now) + absence.stood_still(
+        settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
     return start, start + timedelta(seconds=seconds + _entry(settings.get("grace", {}), prompt, 0))
 
 
@@ -1159,7 +1167,8 @@ class GameService:
         opened = await self._opened_times(row, own)
         entries = [absence.Open(_decision(p), opened[p.opened_at]) for p in own if p.opened_at in opened]
         since = row.settings.get(absence.AWAY, {}).get(faction.value, {}).get("since", "")
-        ended = absence.end(settings, faction, now, entries, {_decision(p) for p in state.prompts})
+        ended = absence.end(settings, faction, now, entries, {_decision(p) for p in state.prompts},
+                            _stop_began(settings))
         user = row.seats.get(faction.value)
         outbox = [_to_table(absence.back_text(settings, faction, user, capped=capped, by_itself=by_itself),
                             logged=True)]
@@ -1258,7 +1267,7 @@ def _stuck_moment(settings: dict, waiting: list[Prompt], opened_times: dict[int,
                 or trouble.told(settings, trouble.stuck_key(_decision(prompt)), now)):
             continue
         start = opened + _stopped(settings, prompt, now) + absence.stood_still(
-            settings, prompt.faction, _decision(prompt), opened, now)
+            settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
         seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
         limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(settings.get("grace", {}), prompt, 0))
         moments.append(start + limit + timedelta(seconds=1))  # more than the limit
