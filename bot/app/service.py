@@ -600,7 +600,7 @@ class GameService:
         ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
         if not ticking:
             return (lambda prompt: due.get(prompt.id)), None
-        stuck = _stuck_moment(row.settings, blocking_prompts(after), opened_times, now)
+        stuck = _stuck_moment(row.settings, after, blocking_prompts(after), opened_times, now)
         return (lambda prompt: due.get(prompt.id)), _earliest(_next_due(clocks, row.settings, after), stuck)
 
     def _deadline_of(self, row: GameRecordRow) -> Callable[[Prompt], datetime | None]:
@@ -849,10 +849,10 @@ class GameService:
         now = now if now is not None else self.clock()
         applied = 0
         for game_id in await self.store.games_due(now, self.shards):
-            await self._end_absences(game_id, now)
+            absent = await self._absences_and_trouble(game_id, now)
             expired = [(prompt_id, DEADLINE_ADMIN, f"the deadline of the {kind} passed")
                        for prompt_id, kind in await self._remind(game_id, now)]
-            expired += [(prompt_id, ABSENCE_ADMIN, why) for prompt_id, why in await self._absent_defaults(game_id)
+            expired += [(prompt_id, ABSENCE_ADMIN, why) for prompt_id, why in absent
                         if prompt_id not in {taken for taken, _, _ in expired}]
             for prompt_id, admin, reason in expired:
                 try:
@@ -864,7 +864,6 @@ class GameService:
                 except ServiceError:  # answered, closed by an earlier default, or the game stopped meanwhile
                     continue
                 applied += 1
-            await self._tell_if_stuck(game_id, now)  # after the defaults: a decision defaulted now is not stuck
         return applied
 
     async def _default_refused(self, game_id: str, prompt_id: str, refusal: Refused) -> None:
@@ -916,7 +915,7 @@ class GameService:
         if status != GameStatus.RUNNING or _clocks_stand_still(settings):
             return None
         waiting = blocking_prompts(state)
-        stuck = _stuck_moment(settings, waiting, await self._opened_times(row, waiting), self.clock())
+        stuck = _stuck_moment(settings, state, waiting, await self._opened_times(row, waiting), self.clock())
         return _earliest(_next_due(await self._due_dates(row, state, settings), settings, state), stuck)
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
@@ -975,7 +974,7 @@ class GameService:
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
             waiting = blocking_prompts(state)
-            stuck = _stuck_moment(settings, waiting, await self._opened_times(row, waiting), now)
+            stuck = _stuck_moment(settings, state, waiting, await self._opened_times(row, waiting), now)
             due_at = None if _clocks_stand_still(settings) else _earliest(_next_due(dates, settings, state), stuck)
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
@@ -1186,31 +1185,48 @@ class GameService:
         times[0] = row.started_at or row.created_at
         return times
 
-    async def _end_absences(self, game_id: str, now: datetime) -> None:
-        """End the absences whose time (their date, or the cap) has come; the table is told."""
+    async def _absences_and_trouble(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
+        """A due game's absences and troubles, with one read of the game: the absences whose time (their date, or
+        the cap) has come end and the table is told; its moderators hear, once, of each decision waited on for more
+        than twice its deadline (`_stuck_moment`). Returns the open decisions whose default applies at once because
+        their decider is away (in a game whose absences default) and was not refused: (prompt id, why)."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-                return
-            settings, outbox = row.settings, []
+                return []
+            state, outbox = _state(row), []
+            settings = trouble.forget_closed(row.settings, {trouble.stuck_key(_decision(p)) for p in state.prompts})
             for faction, capped in absence.ending(row.settings, now):
                 settings, told = await self._absence_ended(row, settings, faction, now, capped=capped,
                                                            by_itself=True)
                 outbox += told
-            if outbox:
+            if row.status == GameStatus.RUNNING:
+                settings, told = await self._stuck_told(row, state, settings, now)
+                outbox += told
+            if outbox or settings != row.settings:
                 await self.store.set_settings(game_id, settings, outbox,
-                                              due_at=await self._due_index(row, _state(row), settings, row.status))
+                                              due_at=await self._due_index(row, state, settings, row.status))
+            if row.status != GameStatus.RUNNING or not settings.get(absence.AWAY):
+                return []
+            refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+            return [(prompt.id, f"the {faction_name(prompt.faction)} player is away")
+                    for prompt in blocking_prompts(state)
+                    if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused]
 
-    async def _absent_defaults(self, game_id: str) -> list[tuple[str, str]]:
-        """The open decisions whose default applies at once because their decider is away (in a game whose absences
-        default), and whose default was not refused: (prompt id, why)."""
-        row = await self._load(game_id)
-        if row.status != GameStatus.RUNNING or not row.settings.get(absence.AWAY):
-            return []
-        state = _state(row)
-        refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
-        return [(prompt.id, f"the {faction_name(prompt.faction)} player is away") for prompt in blocking_prompts(state)
-                if absence.defaults_now(row.settings, prompt.faction) and _decision(prompt) not in refused]
+    async def _stuck_told(self, row: GameRecordRow, state: GameState, settings: dict,
+                          now: datetime) -> tuple[dict, list[OutgoingMessage]]:
+        """The decisions waited on too long by now (`_stuck_moment`), told to the moderators and remembered."""
+        waiting, outbox = blocking_prompts(state), []
+        opened = await self._opened_times(row, waiting)
+        deadlines = settings.get("deadlines", {})
+        for prompt in waiting:
+            moment = _stuck_moment(settings, state, [prompt], opened, now)
+            if moment is not None and moment <= now:
+                seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+                settings = trouble.remembered(settings, trouble.stuck_key(_decision(prompt)), now)
+                outbox.append(trouble.to_moderators(
+                    trouble.stuck_text(row.game_id, row.channel_id, prompt, opened[prompt.opened_at], seconds)))
+        return settings, outbox
 
     async def tell_of_error(self, game_id: str, error_id: str, where: str) -> None:
         """A bot error in a game (bot/discord/errors.py): its moderators are told, with its error id, once a day for
@@ -1225,50 +1241,29 @@ class GameService:
                 [trouble.to_moderators(trouble.error_text(game_id, row.channel_id, error_id, where))],
                 due_at=row.due_at)
 
-    async def _tell_if_stuck(self, game_id: str, now: datetime) -> None:
-        """The moderators of a running game hear, once, of each decision it has waited on for more than twice its
-        deadline (3 days without one), its pauses and waiting absences left out (`_stuck_moment` makes the game due
-        then)."""
-        async with self._lock(game_id):
-            row = await self._load(game_id)
-            if row.status != GameStatus.RUNNING:
-                return
-            state, outbox = _state(row), []
-            waiting = blocking_prompts(state)
-            settings = trouble.forget_closed(row.settings, {trouble.stuck_key(_decision(p)) for p in state.prompts})
-            opened = await self._opened_times(row, waiting)
-            deadlines = settings.get("deadlines", {})
-            for prompt in waiting:
-                moment = _stuck_moment(settings, [prompt], opened, now)
-                if moment is not None and moment <= now:
-                    seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-                    settings = trouble.remembered(settings, trouble.stuck_key(_decision(prompt)), now)
-                    outbox.append(trouble.to_moderators(
-                        trouble.stuck_text(game_id, row.channel_id, prompt, opened[prompt.opened_at], seconds)))
-            if outbox:
-                await self.store.set_settings(game_id, settings, outbox,
-                                              due_at=await self._due_index(row, state, settings, row.status))
-
 
 def _earliest(*moments: datetime | None) -> datetime | None:
     return min((moment for moment in moments if moment is not None), default=None)
 
 
-def _stuck_moment(settings: dict, waiting: list[Prompt], opened_times: dict[int, datetime],
+def _stuck_moment(settings: dict, state: GameState, waiting: list[Prompt], opened_times: dict[int, datetime],
                   now: datetime) -> datetime | None:
     """When the first of these decisions will have been waited on for more than twice its deadline (3 days without
-    one: bot/app/trouble.py), its pauses and waiting absences left out; None when each was told already (or stands
-    still: its decider is away in a game that waits)."""
+    one: bot/app/trouble.py), its pauses and waiting absences left out; None when each was told already, stands
+    still (its decider is away in a game that waits), or has a deadline whose default the rules did not refuse
+    (it is applied then: the game does not wait on it)."""
     deadlines = settings.get("deadlines", {})
+    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
     moments = []
     for prompt in waiting:
         opened = opened_times.get(prompt.opened_at)
+        seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
         if (opened is None or absence.clock_stopped(settings, prompt.faction)
+                or (seconds is not None and _decision(prompt) not in refused)
                 or trouble.told(settings, trouble.stuck_key(_decision(prompt)), now)):
             continue
         start = opened + _stopped(settings, prompt, now) + absence.stood_still(
             settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
-        seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
         limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(settings.get("grace", {}), prompt, 0))
         moments.append(start + limit + timedelta(seconds=1))  # more than the limit
     return min(moments, default=None)
