@@ -914,8 +914,7 @@ class GameService:
         it runs, not paused."""
         if status != GameStatus.RUNNING or _clocks_stand_still(settings):
             return None
-        waiting = blocking_prompts(state)
-        stuck = _stuck_moment(settings, state, waiting, await self._opened_times(row, waiting), self.clock())
+        stuck = await self._stuck_due(row, state, settings, self.clock())
         return _earliest(_next_due(await self._due_dates(row, state, settings), settings, state), stuck)
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
@@ -973,8 +972,7 @@ class GameService:
                 kept[DEFAULT_REFUSED] = refused
             changed = any(row.settings.get(key, {}) != value for key, value in kept.items())
             settings = {**row.settings, **kept} if changed else row.settings
-            waiting = blocking_prompts(state)
-            stuck = _stuck_moment(settings, state, waiting, await self._opened_times(row, waiting), now)
+            stuck = await self._stuck_due(row, state, settings, now)
             due_at = None if _clocks_stand_still(settings) else _earliest(_next_due(dates, settings, state), stuck)
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
@@ -1213,10 +1211,18 @@ class GameService:
                     for prompt in blocking_prompts(state)
                     if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused]
 
+    async def _stuck_due(self, row: GameRecordRow, state: GameState, settings: dict, now: datetime) -> datetime | None:
+        """When the game next has a decision waited on too long to tell its moderators of (`_stuck_moment`); the
+        times decisions opened are read only when one may be."""
+        waiting = _may_be_stuck(settings, state, now)
+        return _stuck_moment(settings, state, waiting, await self._opened_times(row, waiting), now) if waiting else None
+
     async def _stuck_told(self, row: GameRecordRow, state: GameState, settings: dict,
                           now: datetime) -> tuple[dict, list[OutgoingMessage]]:
         """The decisions waited on too long by now (`_stuck_moment`), told to the moderators and remembered."""
-        waiting, outbox = blocking_prompts(state), []
+        waiting, outbox = _may_be_stuck(settings, state, now), []
+        if not waiting:
+            return settings, outbox
         opened = await self._opened_times(row, waiting)
         deadlines = settings.get("deadlines", {})
         for prompt in waiting:
@@ -1244,6 +1250,17 @@ class GameService:
 
 def _earliest(*moments: datetime | None) -> datetime | None:
     return min((moment for moment in moments if moment is not None), default=None)
+
+
+def _may_be_stuck(settings: dict, state: GameState, now: datetime) -> list[Prompt]:
+    """The decisions the game waits on that its moderators may have to hear of (`_stuck_moment`): not told yet, not
+    standing still for an absence, and without a deadline or with a default the rules refused."""
+    deadlines = settings.get("deadlines", {})
+    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    return [prompt for prompt in blocking_prompts(state)
+            if not absence.clock_stopped(settings, prompt.faction)
+            and (deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND)) is None or _decision(prompt) in refused)
+            and not trouble.told(settings, trouble.stuck_key(_decision(prompt)), now)]
 
 
 def _stuck_moment(settings: dict, state: GameState, waiting: list[Prompt], opened_times: dict[int, datetime],
