@@ -352,3 +352,17 @@ async def test_absence_and_its_trouble_tell_no_other_reader_anything_secret():
     """The same story dealt two ways (other hands, other traitors) reads the same to the table and the moderators,
     and names no card or traitor."""
     assert await _absence_story(7) == await _absence_story(8)
+
+
+async def test_a_moderators_dm_that_may_have_gone_out_before_a_crash_is_not_sent_again(waiting):
+    """At most once: a row being sent when the bot stopped (its DMs cannot be searched for it) is marked sent."""
+    service, game, _ = waiting
+    await service.tell_of_error(game, "abcd1234", "/me away")
+    [row] = await service.store.pending_outbox()
+    await service.store.mark_sending(row.id)
+    gateway = RecordingGateway()
+    await service.deliver(gateway)
+    assert gateway.told_moderators == [] and await service.store.pending_outbox() == []
+    await service.tell_of_error(game, "ef567890", "/me back")
+    await service.deliver(gateway)
+    assert [text for _, _, text in gateway.told_moderators if "ef567890" in text]
