@@ -83,6 +83,15 @@ async def test_away_is_announced_with_its_end_as_a_timestamp_and_back_too(waitin
     assert moderators(sent) == []
 
 
+async def test_wait_a_decision_opening_for_an_absent_player_shows_no_due_time_on_its_card(waiting):
+    service, game, clock = waiting
+    await service.away(game, USERS[A], "3d")
+    row = await service.store.load_game(game)
+    picks = await prompts(service, game)
+    assert service._deadline_of(row)(picks[A]) is None  # it waits for them: no "Answer by" on a new card
+    assert service._deadline_of(row)(picks[F]) == START + timedelta(seconds=PICK)
+
+
 async def test_wait_the_absent_players_deadline_stands_still_and_moves_by_the_time_away_the_others_pass(waiting):
     service, game, clock = waiting
     clock.at(2 * HOUR)

@@ -610,7 +610,9 @@ class GameService:
 
         def deadline(prompt: Prompt) -> datetime | None:
             seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-            return now + timedelta(seconds=seconds) if seconds is not None else None
+            if seconds is None or absence.clock_stopped(row.settings, prompt.faction):  # it waits for its decider
+                return None
+            return now + timedelta(seconds=seconds)
 
         return deadline
 
