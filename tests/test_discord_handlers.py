@@ -289,9 +289,13 @@ async def test_a_buttons_unexpected_failure_answers_with_an_id_that_is_logged(ru
         await PromptButton("g55", prompt.id, 0, "first").callback(pressed)
     [(text, ephemeral)] = pressed.answers
     ref = text.split("error id ")[1].split(")")[0]
-    assert ephemeral and text == f"Something went wrong on our side (error id {ref}); tell a moderator."
+    assert ephemeral and text == f"Something went wrong on our side (error id {ref}); the game's moderators are told."
     [logged] = [r for r in caplog.records if ref in r.getMessage()]
     assert "the control PromptButton" in logged.getMessage() and logged.exc_info[1].args == ("the store fell over",)
+    # issue 26 item 5: the game's moderators hear of it, with its id, and the table does not
+    told = [row.message for row in await running.service.store.pending_outbox() if ref in row.message.text]
+    assert [message.recipient.moderators for message in told] == [True]
+    assert "in the control PromptButton" in told[0].text and "the store fell over" not in told[0].text
 
 
 # --- one routing test: a real discord.Interaction from a payload, dispatched by the command tree ----------

@@ -59,7 +59,7 @@ async def test_the_groups_and_their_commands(bot):
                                                          "choose-battle", "ask", "answer", "voice", "call"}
     assert {c.name for c in groups["nexus"].commands} == {"propose", "accept", "break", "done"}
     assert {c.name for c in groups["me"].commands} == {"hand", "prompts", "orders", "act", "traitor-order",
-                                                       "bid-order", "settings"}
+                                                       "bid-order", "settings", "away", "back"}
     assert {c.name for c in groups["card"].commands} == {"karama", "storm-cards", "hajr", "ghola", "truthtrance",
                                                          "answer-truthtrance", "worm", "advisor", "ship-back",
                                                          "worm-place", "guild-timing", "coexist", "special-karama",

@@ -111,6 +111,7 @@ async def test_the_lobby_is_the_one_post_that_announces_the_game(lobby):
         "Pace: daily (a look in every day): 4 h for a yes or no asked of everyone (a storm card, a traitor call), 8 h "
         "for a small choice (the storm dial, a prescience question), 6 h for a bid, 1 day for revival, shipment and "
         "movement, 1 day for battle plans, alliances and the setup's choices.",
+        "A player away (/me away): their deadlines wait (at most 7 days of absence in any 28).",
         "- Atreides: free", "- Harkonnen: free", "- Fremen: free",
         "Take a free seat with its button (or /game join).",
     ]

@@ -53,8 +53,11 @@ MERGED_TEXT_LIMIT = 1500
 Lane = tuple[str, str | None]  # (game id, the faction whose DMs, or None for the game's channel and threads)
 
 
+MODERATORS_LANE = "@moderators"  # the lane of a game's messages to its moderators (Recipient.moderators)
+
+
 def _lane(row: OutboxRow) -> Lane:
-    return row.game_id, row.message.recipient.faction
+    return row.game_id, MODERATORS_LANE if row.message.recipient.moderators else row.message.recipient.faction
 
 
 def _pictured(message: OutgoingMessage) -> bool:
@@ -231,6 +234,8 @@ class Courier:
         """Deliver one message (or merged edit); how many rows went out, or None when the lane must wait."""
         first = rows[0]
         game = await self.store.load_game(first.game_id)
+        if first.message.recipient.moderators:
+            return await self._tell_moderators(game, first, gateway)
         faction = first.message.recipient.faction
         known_unreachable = faction in game.settings.get("unreachable", [])
         stalled = faction is None and game.settings.get(STALLED_AT) is not None
@@ -297,6 +302,14 @@ class Courier:
             return message, {}
         update = {"silent": True} if faction is not None else {"unpinged": users}
         return message.model_copy(update=update), hushed if message.edit_of is None else {}
+    async def _tell_moderators(self, game: GameRecordRow, row: OutboxRow, gateway: Gateway) -> int:
+        """A message to the game's moderators, by DM (Gateway.tell_moderators, which logs a DM that fails). At most
+        once: one that may have gone out already (a crash while it was being sent) is not sent again."""
+        if row.sending_since is None:
+            await self.store.mark_sending(row.id)
+            await gateway.tell_moderators(game, await self.store.moderator_role(game.guild_id), row.message.text)
+        await self.store.mark_outbox(row.id, "sent")
+        return 1
 
     def _time_to_try(self, game: GameRecordRow) -> bool:
         """Whether to try the refusing channel again now: after as long as it has refused, at most STALLED_RETRY."""

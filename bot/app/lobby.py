@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.app import absence
 from bot.app.anytime_words import title
 from bot.app.feed import cancellation_text
 from bot.app.paces import Pace, pace_text
@@ -38,7 +39,7 @@ def lobby_text(setup: GameSetup, seats: dict[str, int], settings: dict[str, Any]
     cancelled = cancellation_text(settings)
     state = "was cancelled" if cancelled else "has started" if started else "is open"
     lines = [f"**A game of Dune {state}: {names}.**", f"Options: {options_text(setup.options)}.",
-             f"Pace: {pace_text(Pace(settings.get('pace', Pace.NONE)))}."]
+             f"Pace: {pace_text(Pace(settings.get('pace', Pace.NONE)))}.", f"{absence.mode_text(settings)}."]
     lines += [f"- {faction_name(f)}: " + (f"<@{seats[f.value]}>" if f.value in seats else "free")
               for f in setup.factions]
     if cancelled:

@@ -33,6 +33,9 @@ class Recipient(BaseModel):
     # With channel=True: the thread opened from the message created under this key (OutgoingMessage.key and
     # opens_thread), e.g. "turn:3"; the channel itself when that message was never posted.
     thread: str | None = None
+    # The game's moderators instead (its creator and the server's moderator role, by DM: Gateway.tell_moderators),
+    # never the table: a trouble they should hear of (bot/app/trouble.py).
+    moderators: bool = False
 
 
 MENTION = re.compile(r"\{@([a-z_]+)\}")

@@ -21,7 +21,7 @@ from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import counted, faction_name, option_name, the_faction
-from engine.rules.admin import DEADLINE_ADMIN
+from engine.rules.admin import ABSENCE_ADMIN, DEADLINE_ADMIN
 from engine.rules.karama import Advantage, advantage_words
 from engine.secrecy.views import FactionSecrets, view
 
@@ -176,7 +176,8 @@ def closing_messages(before: GameState, after: GameState, action: Action,
             text = (f"Paused: the game waits for {KARAMA_WINDOW_WORDS}. This decision is asked again, in a new "
                     "card, once they have.")
         elif isinstance(action, ForceDefault) and action.prompt_id == prompt.id:
-            how = "The deadline passed" if action.admin == DEADLINE_ADMIN else "Forced by the moderator"
+            how = {DEADLINE_ADMIN: "The deadline passed", ABSENCE_ADMIN: "You are away"}.get(
+                action.admin, "Forced by the moderator")
             words = _default_words(before, prompt) or "its default."
             text = f"{how}: {words}"
         elif prompt.id in again:

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import Field, StrictInt, ValidationError
 
+from bot.app import absence, trouble
 from bot.app.decision_cards import timestamp
 from bot.app.delivery import STALLED_AT, Courier
 from bot.app.feed import CANCELLED, cancellation_text, status_board, status_opening
@@ -107,7 +108,7 @@ from engine.names import (
 )
 from engine.options import GameOptions, GameSetup
 from engine.record import GameRecord, record_game, verify_history
-from engine.rules.admin import DEADLINE_ADMIN
+from engine.rules.admin import ABSENCE_ADMIN, DEADLINE_ADMIN
 from engine.secrecy.views import view
 
 log = logging.getLogger(__name__)
@@ -240,6 +241,12 @@ def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
             + (now - min(stops) if stops else timedelta(0)))
 
 
+def _stop_began(settings: dict) -> datetime | None:
+    """When the running stop of every clock (a pause, a stall, or both) began; None while the clocks run."""
+    return min((datetime.fromisoformat(settings[key]) for key in (PAUSED_AT, STALLED_AT) if settings.get(key)),
+               default=None)
+
+
 def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str) -> dict:
     """The settings once the clock's `stop` (a pause, PAUSED_AT; a stall, STALLED_AT) ends: the time each open
     decision's clock stood still so far is kept in `paused_for`, and the other stop, if still on, counts from
@@ -250,6 +257,8 @@ def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str)
     for other in {PAUSED_AT, STALLED_AT} - {stop}:
         if settings.get(other):
             restarted[other] = now.isoformat()
+    if (began := _stop_began(settings)) is not None:  # an absence running meanwhile must not count it again
+        restarted = absence.stop_ended(restarted, began, now)
     return restarted
 
 
@@ -262,7 +271,8 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime,
     seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
     if seconds is None:
         return None
-    start = opened + _stopped(settings, prompt, now)
+    start = opened + _stopped(settings, prompt, now) + absence.stood_still(
+        settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
     due, grace = start + timedelta(seconds=seconds), timedelta(seconds=_entry(settings.get("grace", {}), prompt, 0))
     if quiet is None:
         return start, due + grace
@@ -304,10 +314,11 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
     reminder not sent yet, or expiry, of a decision whose default was not refused, or DM owed to a player whose
     quiet hours end (QUIET_OWED); None when there is none."""
     stages, refused = _open_stages(settings, state), _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
-    moments = [datetime.fromisoformat(owed["until"]) for owed in settings.get(QUIET_OWED, {}).values()]
+    moments = _absence_moments(settings, state, refused)
+    moments += [datetime.fromisoformat(owed["until"]) for owed in settings.get(QUIET_OWED, {}).values()]
     for prompt, opened, expires in dates:
         decision = _decision(prompt)
-        if decision in refused:
+        if decision in refused or absence.clock_stopped(settings, prompt.faction):
             continue
         stage = stages.get(decision)
         half, last = _reminder_times(opened, expires, (quiet or {}).get(prompt.faction.value))
@@ -315,6 +326,18 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
                  if moment is not None]
         moments.append(min(later, default=expires))
     return min(moments, default=None)
+
+
+def _absence_moments(settings: dict, state: GameState, refused: dict) -> list[datetime]:
+    """When absences give a game something to do: the end of each (its date, or its cap), and, where an absence
+    defaults, at once (since it began) for each open decision of the absent player whose default was not refused."""
+    if not settings.get(absence.AWAY):
+        return []
+    moments = [absence.next_end(settings)]
+    for prompt in blocking_prompts(state):
+        if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused:
+            moments.append(absence.away(settings)[prompt.faction]["since"])
+    return moments
 
 
 def _clocks(settings: dict, prompts: list[Prompt], opened_times: dict[int, datetime],
@@ -446,10 +469,11 @@ class GameService:
 
     async def create_game(self, guild_id: int, channel_id: int, factions: list[Faction],
                           options: GameOptions | None = None, seed: int | None = None, *, pace: Pace = Pace.NONE,
-                          creator: int | None = None) -> GameRecordRow:
+                          creator: int | None = None, absence_mode: str = absence.WAIT) -> GameRecordRow:
         """Open a game in a channel with the pace's deadlines (bot/app/paces.py), and post its lobby: the seats,
-        the options and the pace, edited in place as seats fill. `creator` may start it like a moderator. A channel
-        holds one game at a time: a new one once the last has ended (`_new_game_id`)."""
+        the options and the pace, edited in place as seats fill. `creator` may start it like a moderator.
+        `absence_mode`: what a player's absence does (bot/app/absence.py: their deadlines wait, or they default). A
+        channel holds one game at a time: a new one once the last has ended (`_new_game_id`)."""
         game_id = await self._new_game_id(channel_id)
         try:
             setup = GameSetup(factions=tuple(factions), options=options or GameOptions(),
@@ -462,6 +486,10 @@ class GameService:
             settings["deadlines"] = deadlines
         if creator is not None:
             settings["creator"] = creator
+        if absence_mode not in absence.ABSENCE_CHOICES:
+            raise NotAllowed(f"An absence either waits or defaults, not {absence_mode!r}.")
+        if absence_mode != absence.WAIT:  # a game without it waits (the games created before absences existed)
+            settings[absence.ABSENCE] = absence_mode
         row = GameRecordRow(game_id=game_id, guild_id=guild_id, channel_id=channel_id,
                             status=GameStatus.OPEN, setup_json=setup.model_dump_json(),
                             state_json=state.model_dump_json(), seq=0, created_at=self.clock(), settings=settings,
@@ -646,8 +674,6 @@ class GameService:
         now = self.clock()
         ticking = after.phase != Phase.ENDED and not _clocks_stand_still(row.settings)
         timers = timers_due(row.settings) if after.phase != Phase.ENDED else None  # a vote, a voted pause
-        if not row.settings.get("deadlines"):  # a DM owed after quiet hours may still make the game due
-            return (lambda prompt: None), earliest(_next_due([], row.settings, after) if ticking else None, timers)
         known = self._opened.get(row.game_id, {})
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
@@ -656,9 +682,13 @@ class GameService:
         opened_times = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
         self._opened[row.game_id] = opened_times
         clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now, quiet)
-        due = {prompt.id: expires for prompt, _, expires in clocks}
-        return (lambda prompt: due.get(prompt.id)), earliest(
-            _next_due(clocks, row.settings, after, quiet) if ticking else None, timers)
+        due = {prompt.id: expires for prompt, _, expires in clocks
+               if not absence.clock_stopped(row.settings, prompt.faction)}  # an absent player's clock stands still
+        if not ticking:
+            return (lambda prompt: due.get(prompt.id)), timers
+        stuck = _stuck_moment(row.settings, after, blocking_prompts(after), opened_times, now)
+        return (lambda prompt: due.get(prompt.id)), earliest(_next_due(clocks, row.settings, after, quiet), stuck,
+                                                             timers)
 
     def _deadline_of(self, row: GameRecordRow,
                      quiet: dict[str, PlayerHours] | None = None) -> Callable[[Prompt], datetime | None]:
@@ -669,7 +699,7 @@ class GameService:
 
         def deadline(prompt: Prompt) -> datetime | None:
             seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
-            if seconds is None:
+            if seconds is None or absence.clock_stopped(row.settings, prompt.faction):  # it waits for its decider
                 return None
             hours = (quiet or {}).get(prompt.faction.value)
             due = now + timedelta(seconds=seconds)
@@ -825,7 +855,8 @@ class GameService:
         row = await self._load(game_id)
         if row.status != GameStatus.RUNNING:
             return {}
-        return {prompt.id: expires for prompt, _, expires in await self._due_dates(row, _state(row))}
+        return {prompt.id: expires for prompt, _, expires in await self._due_dates(row, _state(row))
+                if not absence.clock_stopped(row.settings, prompt.faction)}
 
     # --- deadlines ---------------------------------------------------------------------------
 
@@ -913,11 +944,15 @@ class GameService:
         now = now if now is not None else self.clock()
         applied = 0
         for game_id in await self.store.games_due(now, self.shards):
-            for prompt_id, kind in await self._remind(game_id, now):
+            absent = await self._absences_and_trouble(game_id, now)
+            expired = [(prompt_id, DEADLINE_ADMIN, f"the deadline of the {kind} passed")
+                       for prompt_id, kind in await self._remind(game_id, now)]
+            expired += [(prompt_id, ABSENCE_ADMIN, why) for prompt_id, why in absent
+                        if prompt_id not in {taken for taken, _, _ in expired}]
+            for prompt_id, admin, reason in expired:
                 try:
-                    await self.submit(game_id, 0, ForceDefault(
-                        admin=DEADLINE_ADMIN, reason=f"the deadline of the {kind} passed", prompt_id=prompt_id),
-                        admin=True, prompt_id=prompt_id)
+                    await self.submit(game_id, 0, ForceDefault(admin=admin, reason=reason, prompt_id=prompt_id),
+                                      admin=True, prompt_id=prompt_id)
                 except Refused as refusal:
                     await self._default_refused(game_id, prompt_id, refusal)
                     continue
@@ -980,15 +1015,17 @@ class GameService:
             return None
         if status != GameStatus.RUNNING or _clocks_stand_still(settings):
             return timers_due(settings)
+        stuck = await self._stuck_due(row, state, settings, self.clock())
         return earliest(_next_due(await self._due_dates(row, state, settings), settings, state,
-                                  await self.hours.seats(row.seats)), timers_due(settings))
+                                  await self.hours.seats(row.seats)), stuck, timers_due(settings))
 
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
         those shown: their due times changed, or the game was paused (then they show none)."""
         paused = bool(settings.get(PAUSED_AT))
         due = {} if paused else {prompt.id: expires
-                                 for prompt, _, expires in await self._due_dates(row, state, settings)}
+                                 for prompt, _, expires in await self._due_dates(row, state, settings)
+                                 if not absence.clock_stopped(settings, prompt.faction)}
         cards = [card_in_place(decision_card(state, prompt, due.get(prompt.id)), prompt.id)
                  for prompt in blocking_prompts(state)]
         return [status_board(state, lambda prompt: due.get(prompt.id), paused=paused), *cards]
@@ -1044,8 +1081,10 @@ class GameService:
             settings, follow_ups = quiet_hours_over(settings, state, {p.id: due for p, _, due in dates}, now)
             outbox += follow_ups
             changed = changed or bool(follow_ups)
-            due_at = earliest(None if _clocks_stand_still(settings) else _next_due(dates, settings, state, quiet),
-                              timers_due(settings))
+            stuck = await self._stuck_due(row, state, settings, now)
+            running = None if _clocks_stand_still(settings) else earliest(_next_due(dates, settings, state, quiet),
+                                                                          stuck)
+            due_at = earliest(running, timers_due(settings))
             if changed or due_at != row.due_at:
                 # the reminders, their record and when the game is next due: one transaction
                 await self.store.set_settings(game_id, settings, outbox, due_at=due_at)
@@ -1500,3 +1539,177 @@ class GameService:
                                         "over.", logged=True))
             await self.store.set_settings(game_id, settings, outbox,
                                           due_at=await self._due_index(row, _state(row), settings, row.status))
+
+    # --- absence (issue 26 item 2: bot/app/absence.py) and moderators hearing of trouble (item 5: trouble.py) ----
+
+    async def away(self, game_id: str, user_id: int, until: str) -> datetime:
+        """The caller's seat is away until `until` (bot/app/absence.py parse_until; a date and time in the player's
+        time zone when /me settings stored one): announced to the table with its end. Returns the end."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            seats = self._seats_for_absence(row, user_id)
+            now = self.clock()
+            zone = absence.zone_of(await self.store.get_value(absence.HOURS_KEY.format(user=user_id)))
+            settings = row.settings
+            try:
+                ends = absence.parse_until(until, now, zone)
+                for faction in seats:  # a player a moderator seated twice is away from both seats
+                    settings = absence.start(settings, faction, now, ends)
+            except absence.AbsenceError as refusal:
+                raise NotAllowed(str(refusal)) from None
+            state = _state(row)
+            outbox = [_to_table(absence.away_text(settings, faction, user_id), logged=True) for faction in seats]
+            if row.status == GameStatus.RUNNING:  # the absent player's due times are no longer shown: they wait
+                outbox += await self._due_shown(row, state, settings)
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, state, settings, row.status))
+            return ends
+
+    async def back(self, game_id: str, user_id: int) -> None:
+        """The caller's seat is back before its absence ended: announced; their deadlines run again."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            away = [f for f in self._seats_for_absence(row, user_id) if absence.is_away(row.settings, f)]
+            if not away:
+                raise NotAllowed("You are not away: /me away tells the table you will be.")
+            settings, outbox = row.settings, []
+            for faction in away:
+                settings, told = await self._absence_ended(row, settings, faction, self.clock())
+                outbox += told
+            state = _state(row)
+            await self.store.set_settings(game_id, settings, outbox,
+                                          due_at=await self._due_index(row, state, settings, row.status))
+
+    def _seats_for_absence(self, row: GameRecordRow, user_id: int) -> list[Faction]:
+        if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+            raise NotAllowed(f"The game is {row.status.value}: an absence is for a game going on.")
+        seats = [Faction(f) for f, user in row.seats.items() if user == user_id]
+        if not seats:
+            raise NotAllowed("You have no seat in this game: only a seated player can be away.")
+        return seats
+
+    async def _absence_ended(self, row: GameRecordRow, settings: dict, faction: Faction, now: datetime, *,
+                             capped: bool = False, by_itself: bool = False) -> tuple[dict, list[OutgoingMessage]]:
+        """The settings once `faction`'s absence ends at `now` and what the table (and, at the cap, the moderators)
+        is told, the board and the cards with the due times running again."""
+        state = _state(row)
+        own = [prompt for prompt in state.prompts if prompt.faction == faction]
+        opened = await self._opened_times(row, own)
+        entries = [absence.Open(_decision(p), opened[p.opened_at]) for p in own if p.opened_at in opened]
+        since = row.settings.get(absence.AWAY, {}).get(faction.value, {}).get("since", "")
+        ended = absence.end(settings, faction, now, entries, {_decision(p) for p in state.prompts},
+                            _stop_began(settings))
+        user = row.seats.get(faction.value)
+        outbox = [_to_table(absence.back_text(settings, faction, user, capped=capped, by_itself=by_itself),
+                            logged=True)]
+        if capped and not trouble.told(ended, trouble.cap_key(faction, since), now):
+            ended = trouble.remembered(ended, trouble.cap_key(faction, since), now)
+            outbox.append(trouble.to_moderators(trouble.cap_text(row.game_id, row.channel_id, faction, user)))
+        if row.status == GameStatus.RUNNING:
+            outbox += await self._due_shown(row, state, ended)
+        return ended, outbox
+
+    async def _opened_times(self, row: GameRecordRow, prompts: list[Prompt]) -> dict[int, datetime]:
+        """When the versions these decisions opened at were reached."""
+        seqs = {p.opened_at for p in prompts} - {0}
+        times = await self.store.action_times(row.game_id, seqs) if seqs else {}
+        times[0] = row.started_at or row.created_at
+        return times
+
+    async def _absences_and_trouble(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
+        """A due game's absences and troubles, with one read of the game: the absences whose time (their date, or
+        the cap) has come end and the table is told; its moderators hear, once, of each decision waited on for more
+        than twice its deadline (`_stuck_moment`). Returns the open decisions whose default applies at once because
+        their decider is away (in a game whose absences default) and was not refused: (prompt id, why)."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+                return []
+            state, outbox = _state(row), []
+            settings = trouble.forget_closed(row.settings, {trouble.stuck_key(_decision(p)) for p in state.prompts})
+            for faction, capped in absence.ending(row.settings, now):
+                settings, told = await self._absence_ended(row, settings, faction, now, capped=capped,
+                                                           by_itself=True)
+                outbox += told
+            if row.status == GameStatus.RUNNING:
+                settings, told = await self._stuck_told(row, state, settings, now)
+                outbox += told
+            if outbox or settings != row.settings:
+                await self.store.set_settings(game_id, settings, outbox,
+                                              due_at=await self._due_index(row, state, settings, row.status))
+            if row.status != GameStatus.RUNNING or not settings.get(absence.AWAY):
+                return []
+            refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+            return [(prompt.id, f"the {faction_name(prompt.faction)} player is away")
+                    for prompt in blocking_prompts(state)
+                    if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused]
+
+    async def _stuck_due(self, row: GameRecordRow, state: GameState, settings: dict, now: datetime) -> datetime | None:
+        """When the game next has a decision waited on too long to tell its moderators of (`_stuck_moment`); the
+        times decisions opened are read only when one may be."""
+        waiting = _may_be_stuck(settings, state, now)
+        return _stuck_moment(settings, state, waiting, await self._opened_times(row, waiting), now) if waiting else None
+
+    async def _stuck_told(self, row: GameRecordRow, state: GameState, settings: dict,
+                          now: datetime) -> tuple[dict, list[OutgoingMessage]]:
+        """The decisions waited on too long by now (`_stuck_moment`), told to the moderators and remembered."""
+        waiting, outbox = _may_be_stuck(settings, state, now), []
+        if not waiting:
+            return settings, outbox
+        opened = await self._opened_times(row, waiting)
+        deadlines = settings.get("deadlines", {})
+        for prompt in waiting:
+            moment = _stuck_moment(settings, state, [prompt], opened, now)
+            if moment is not None and moment <= now:
+                seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+                settings = trouble.remembered(settings, trouble.stuck_key(_decision(prompt)), now)
+                outbox.append(trouble.to_moderators(
+                    trouble.stuck_text(row.game_id, row.channel_id, prompt, opened[prompt.opened_at], seconds)))
+        return settings, outbox
+
+    async def tell_of_error(self, game_id: str, error_id: str, where: str) -> None:
+        """A bot error in a game (bot/discord/errors.py): its moderators are told, with its error id, once a day for
+        the same command or control."""
+        async with self._lock(game_id):
+            row = await self.store.load_game(game_id)
+            now, key = self.clock(), trouble.error_key(where)
+            if row is None or trouble.told(row.settings, key, now, trouble.ERROR_AGAIN):
+                return
+            await self.store.set_settings(
+                game_id, trouble.remembered(row.settings, key, now),
+                [trouble.to_moderators(trouble.error_text(game_id, row.channel_id, error_id, where))],
+                due_at=row.due_at)
+
+
+def _may_be_stuck(settings: dict, state: GameState, now: datetime) -> list[Prompt]:
+    """The decisions the game waits on that its moderators may have to hear of (`_stuck_moment`): not told yet, not
+    standing still for an absence, and without a deadline or with a default the rules refused."""
+    deadlines = settings.get("deadlines", {})
+    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    return [prompt for prompt in blocking_prompts(state)
+            if not absence.clock_stopped(settings, prompt.faction)
+            and (deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND)) is None or _decision(prompt) in refused)
+            and not trouble.told(settings, trouble.stuck_key(_decision(prompt)), now)]
+
+
+def _stuck_moment(settings: dict, state: GameState, waiting: list[Prompt], opened_times: dict[int, datetime],
+                  now: datetime) -> datetime | None:
+    """When the first of these decisions will have been waited on for more than twice its deadline (3 days without
+    one: bot/app/trouble.py), its pauses and waiting absences left out; None when each was told already, stands
+    still (its decider is away in a game that waits), or has a deadline whose default the rules did not refuse
+    (it is applied then: the game does not wait on it)."""
+    deadlines = settings.get("deadlines", {})
+    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    moments = []
+    for prompt in waiting:
+        opened = opened_times.get(prompt.opened_at)
+        seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+        if (opened is None or absence.clock_stopped(settings, prompt.faction)
+                or (seconds is not None and _decision(prompt) not in refused)
+                or trouble.told(settings, trouble.stuck_key(_decision(prompt)), now)):
+            continue
+        start = opened + _stopped(settings, prompt, now) + absence.stood_still(
+            settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
+        limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(settings.get("grace", {}), prompt, 0))
+        moments.append(start + limit + timedelta(seconds=1))  # more than the limit
+    return min(moments, default=None)

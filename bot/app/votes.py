@@ -168,5 +168,6 @@ def timers_due(settings: dict) -> datetime | None:
     return min(moments, default=None)
 
 
-def earliest(first: datetime | None, second: datetime | None) -> datetime | None:
-    return min((moment for moment in (first, second) if moment is not None), default=None)
+def earliest(*moments: datetime | None) -> datetime | None:
+    """The first of the moments given (None: none is)."""
+    return min((moment for moment in moments if moment is not None), default=None)

@@ -1,10 +1,12 @@
 """Errors from app commands: refusals answer ephemerally; anything unexpected answers with a short error id
-and logs its traceback under that id, so a player's report can be matched to the log."""
+and logs its traceback under that id, so a player's report can be matched to the log, and the game's moderators
+hear of it by DM with that id (GameService.tell_of_error)."""
 
 from __future__ import annotations
 
 import functools
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -36,11 +38,45 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
             where = f"/{interaction.command.qualified_name}" if interaction.command else "an interaction"
         log.error("error %s in %s (user %s)", ref, where, interaction.user.id,
                   exc_info=(type(original), original, original.__traceback__))
-        text = f"Something went wrong on our side (error id {ref}); tell a moderator."
+        told = await _tell_moderators(interaction, ref, where)
+        text = (f"Something went wrong on our side (error id {ref}); "
+                f"{'the game' + chr(39) + 's moderators are told' if told else 'tell a moderator'}.")
     try:
         await answer(interaction, text)
     except discord.HTTPException:  # the interaction expired; the log has it
         log.warning("could not answer an interaction after an error: %s", text)
+
+
+GAME_ID = re.compile(r"^g\d+(?:-\d+)?$")
+
+
+def _game_id_of(interaction: discord.Interaction) -> str | None:
+    """The game a control belongs to, from its custom id ("mentat:<kind>:<game id>:..."; bot/discord/components.py)."""
+    data = getattr(interaction, "data", None)
+    custom_id = data.get("custom_id", "") if isinstance(data, dict) else ""
+    return next((part for part in str(custom_id).split(":")[1:3] if GAME_ID.match(part)), None)
+
+
+async def _tell_moderators(interaction: discord.Interaction, ref: str, where: str) -> bool:
+    """A bot error in a game: its moderators hear of it, with its error id (issue 26 item 5; GameService.tell_of_error).
+    The game is the control's (a DM card's button) or the channel's; the report itself never fails on this."""
+    bot = interaction.client
+    service = getattr(bot, "service", None)
+    if service is None:
+        return False
+    try:
+        game_id = _game_id_of(interaction)
+        if game_id is None and interaction.channel_id is not None:
+            game = await service.game_in_channel(interaction.channel_id)
+            game_id = game.game_id if game is not None else None
+        if game_id is None:
+            return False
+        await service.tell_of_error(game_id, ref, where)
+        bot.wake_outbox()
+        return True
+    except Exception:  # noqa: BLE001 - the player's answer comes first; the log has this too
+        log.exception("could not tell the moderators of error %s", ref)
+        return False
 
 
 def reported(handler: Callable[[Any, discord.Interaction], Awaitable[None]]):

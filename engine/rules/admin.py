@@ -15,6 +15,7 @@ from engine.names import card_name, faction_does, faction_name, faction_possessi
 from engine.rules.board import territory_of
 
 DEADLINE_ADMIN = "deadline"  # the admin name under which a front applies an expired decision's default
+ABSENCE_ADMIN = "absence"  # ... and an absent player's default, in a game whose absences default (bot/app/absence.py)
 
 
 @handles(ForceDefault)
@@ -30,6 +31,8 @@ def force_default(state: GameState, action: ForceDefault, log: EventLog) -> None
         "admin_forced_default",
         f"{faction_does(prompt.faction, 'did', start=True)} not answer before the deadline: the default applies to "
         f"{what}." if action.admin == DEADLINE_ADMIN
+        else f"The {faction_name(prompt.faction)} player is away: the default applies to {what}."
+        if action.admin == ABSENCE_ADMIN
         else f"Admin {action.admin} applied the default to {faction_possessive(prompt.faction)} decision, {what} "
         f"({action.reason}).",
         admin=action.admin, reason=action.reason, prompt=prompt.id, faction=prompt.faction.value,

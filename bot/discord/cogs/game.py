@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.absence import ABSENCE_CHOICES, WAIT, mode_text, status_lines
 from bot.app.feed import CANCELLED
 from bot.app.map_picture import render_map
 from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
@@ -55,6 +56,7 @@ VOTE_CHOICES = [app_commands.Choice(name=name, value=kind.value) for kind, name 
     (VoteKind.EXTEND, "extend: give a seat more hours for its open decisions"),
     (VoteKind.REPLACE, "replace: offer a seat to a substitute"),
     (VoteKind.END, "end: end the game without a winner (every seat but one must agree)"))]
+ABSENCE_OPTIONS = [app_commands.Choice(name=f"{mode}: {words}", value=mode) for mode, words in ABSENCE_CHOICES.items()]
 GAME_OPTION = "One of the games this channel held (the game going on, or the last one, when left out)"
 
 
@@ -71,17 +73,20 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
                                    "double_spice_blow, turns=10)",
                            pace=f"How long players have to decide (default {DEFAULT_PACE.value}); /admin deadline "
                                 "changes it",
-                           seed="A fixed random seed (for a replayable game); random when left out")
-    @app_commands.choices(pace=PACE_CHOICES)
+                           seed="A fixed random seed (for a replayable game); random when left out",
+                           absence="What a player's absence (/me away) does to their decisions (default: they wait)")
+    @app_commands.choices(pace=PACE_CHOICES, absence=ABSENCE_OPTIONS)
     async def new(self, interaction: discord.Interaction, factions: str, options: str | None = None,
-                  pace: str = DEFAULT_PACE.value, seed: app_commands.Range[int, 0, 2**31 - 1] | None = None) -> None:
+                  pace: str = DEFAULT_PACE.value, seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+                  absence: str = WAIT) -> None:
         """Open a new game in this channel: its lobby is posted, with a button for each seat."""
         async with refusals(interaction):
             require_in_channel(interaction)
             chosen = parse_factions(factions)
             rules = parse_options(options)
             game = await self.bot.service.create_game(interaction.guild_id or 0, interaction.channel_id or 0, chosen,
-                                                      rules, seed, pace=Pace(pace), creator=interaction.user.id)
+                                                      rules, seed, pace=Pace(pace), creator=interaction.user.id,
+                                                      absence_mode=absence)
             self.bot.wake_outbox()  # the lobby post: the table's one news of the new game
             await answer(interaction, f"Game {game.game_id} is open; its lobby is posted in this channel. Once every "
                                       "seat is taken, you (or a moderator) start it there.")
@@ -116,8 +121,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             game = await game_here(self.bot.service, interaction)
             state = await self.bot.service.state_of(game.game_id)
             due = await self.bot.service.due_times(game.game_id)
-            await answer(interaction, f"{status_text(game, view(state, None), due)}\n"
-                                      f"{settings_pace_text(game.settings)}", ephemeral=False)
+            away = "".join(f"\n{line}" for line in status_lines(game.settings, game.seats))
+            await answer(interaction, f"{status_text(game, view(state, None), due)}{away}\n"
+                                      f"{settings_pace_text(game.settings)}\n{mode_text(game.settings)}.",
+                         ephemeral=False)
 
     @app_commands.command(name="map")
     @app_commands.describe(mine="Your own faction's map, with what only you know (your traps), shown to you alone")

@@ -1,7 +1,8 @@
 """/me: what only the caller may see or set, always ephemeral. /me prompts is also the way to read decisions when
 the bot cannot DM the player; /me act opens the any-time panel (bot/discord/anytime_panel.py), /me orders the
 panel of the standing orders alone; /me traitor-order and /me bid-order set two of those orders by command.
-/me settings keeps the caller's time zone and quiet hours, theirs in every game (bot/app/hours.py)."""
+/me settings keeps the caller's time zone and quiet hours, theirs in every game (bot/app/hours.py); /me away and
+/me back tell the table of an absence (bot/app/absence.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.absence import for_the_player
+from bot.app.decision_cards import timestamp
 from bot.app.hours import zone_choices
 from bot.discord.anytime_panel import orders_panel_for, panel_for
 from bot.discord.common import NO_MENTIONS, answer, game_here, refusals, seat_of, submit_for_seat
@@ -103,6 +106,28 @@ class MeCog(commands.GroupCog, group_name="me",
     @settings.autocomplete("time_zone")
     async def _zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=zone, value=zone) for zone in zone_choices(current)]
+    @app_commands.command(name="away")
+    @app_commands.describe(until="When you are back: 2026-12-24, 2026-12-24 18:00 (your time zone) or a duration "
+                                 "(3d, 36h)")
+    async def away(self, interaction: discord.Interaction, until: str) -> None:
+        """Tell the table you are away until a date; the game's creator chose what that does to your decisions."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            ends = await self.bot.service.away(game.game_id, interaction.user.id, until)
+            self.bot.wake_outbox()
+            await answer(interaction, f"You are away until {timestamp(ends)} ({timestamp(ends, 'R')}); the table is "
+                                      f"told. {for_the_player(game.settings)} /me back ends it earlier.")
+
+    @app_commands.command(name="back")
+    async def back(self, interaction: discord.Interaction) -> None:
+        """End your absence now (/me away): the table is told you are back."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            game = await game_here(self.bot.service, interaction)
+            await self.bot.service.back(game.game_id, interaction.user.id)
+            self.bot.wake_outbox()
+            await answer(interaction, "Welcome back: the table is told, and your decisions wait for you again.")
 
     async def _send_panel(self, interaction: discord.Interaction, make_panel) -> None:
         """The caller's own panel (bot/discord/anytime_panel.py), to them alone."""
