@@ -11,7 +11,7 @@ import pytest
 from bot.app.paces import Pace
 from bot.app.ports import GameStatus
 from bot.app.service import GameService, NotAllowed
-from bot.app.votes import VOTE, VoteKind, seats_needed
+from bot.app.votes import VOTE, VoteKind, seats_needed, timers_due
 from bot.store.memory import MemoryGameStore
 from engine.ids import Faction
 from tests.test_deadlines import DAY, HOUR, START, USERS, FakeClock, drain, drain_messages
@@ -214,7 +214,8 @@ async def test_a_moderator_who_resumes_a_pause_the_table_voted_is_announced_as_a
     told = [t for f, t in await drain(service) if f is None]
     assert "**Moderator override:** Admin mod resumed the game; the pause the table voted is over." in told
     row = await service.store.load_game(game)
-    assert row.status == GameStatus.RUNNING and row.due_at is None  # no deadlines: nothing is due, no stale timer
+    # no stale timer: the game is due only when its decisions have waited 3 days (its moderators hear of it)
+    assert row.status == GameStatus.RUNNING and timers_due(row.settings) is None
     await service.pause(game, True, by="mod")  # a later pause of a moderator's is no table's: no override told
     await service.override_vote(game, by="mod", did="paused the game")
     assert not any("override" in t for f, t in await drain(service))
