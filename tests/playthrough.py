@@ -307,6 +307,7 @@ class Table:
     model: Any = None  # tests/discord_model.py DiscordModel, with --model
     gap: float = 0.0  # virtual seconds let pass after each answer (with --model), its delivery included
     results: list[Any] = field(default_factory=list)  # SimCord's result of each interaction (read live)
+    guild: Any = None  # the server the game is played in (for a member who joins later)
 
     def __post_init__(self) -> None:
         self.screens = {f: Screen(self.env, m.user.dm_channel.id, m.id) for f, m in self.players.items()}
@@ -538,7 +539,8 @@ async def seat_the_table(env, factions: list[Faction], seed: int, options: str, 
     moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
     moderator = guild.add_member(env.create_user("moderator"), roles=[moderators])
     players = {f: guild.add_member(env.create_user(f"{f.value}-player")) for f in factions}
-    table = Table(env, channel, moderator, players, summary, random.Random(seed), answer_time=answer_time)
+    table = Table(env, channel, moderator, players, summary, random.Random(seed), answer_time=answer_time,
+                  guild=guild)
     paced = {"pace": pace} if pace is not None else {}
     log(reply_text(await table.slash(moderator, "game new", factions=", ".join(f.value for f in factions),
                                      options=options, seed=seed, **paced)))
