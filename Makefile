@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint crash noninterference demo bench playthrough wheel-check clean
+.PHONY: venv test lint crash noninterference demo bench playthrough wheel-check clean rules-map
 
 venv: $(STAMP)
 
@@ -66,3 +66,7 @@ playthrough: venv
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .ruff_cache
+
+# docs/rules-map.md, made again from the rules the code and the tests cite (make test checks it is current).
+rules-map: venv
+	$(BIN)/python -m tests.rules_map --write
