@@ -530,9 +530,9 @@ class Table:
 
 
 async def seat_the_table(env, factions: list[Faction], seed: int, options: str, summary: Summary,
-                         pace: str | None = None, answer_time: float = WAKE) -> Table:
+                         pace: str | None = None, answer_time: float = WAKE, before_start=None) -> Table:
     """The moderator opens the game (at the bot's default pace unless given one), each player takes a seat, the
-    moderator starts it."""
+    moderator starts it (`before_start(table)`, if given, is awaited just before)."""
     await env.bot.tree.sync()
     guild = env.create_guild()
     channel = guild.create_text_channel("dune")
@@ -546,6 +546,8 @@ async def seat_the_table(env, factions: list[Faction], seed: int, options: str, 
                                      options=options, seed=seed, **paced)))
     for faction, member in players.items():
         await table.slash(member, "game join", faction=faction.value)
+    if before_start is not None:
+        await before_start(table)
     log(reply_text(await table.slash(moderator, "game start")))
     return table
 

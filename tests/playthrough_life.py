@@ -3,7 +3,7 @@ group spread over the world would play it for weeks, through the Discord model (
 latency, rate limits, 15-minute tokens, archiving threads; the `weekly` pace, 20 virtual minutes between answers).
 
 - Every player lives in another time zone (LIFE_ZONES) and sets it with quiet hours from 23:00 to 07:00 with
-  `/me settings` before the first decision; a player answers only while awake, and while nobody holding a card
+  `/me settings` as they sit down, before the game starts; a player answers only while awake, and while nobody holding a card
   is, the clock runs on (WAKE_STEP at a time).
 - In turn AWAY_TURN one player goes away for AWAY_DAYS days (`/me away until:3d`, the game's absence mode
   `wait`): their deadlines stand still and they answer nothing until the absence is over.
@@ -234,21 +234,25 @@ async def life_playthrough(seed: int = 1, max_interactions: int = pt.MAX_INTERAC
     try:
         with env.time_context(), pt.pytest.MonkeyPatch.context() as patcher:
             modelled = pt.ModelGame(env, patcher, 20 * 60.0)
+            life, rng = Life(), pt.random.Random(seed)
+
+            async def set_hours(table: pt.Table) -> None:
+                """Each player sets their zone and quiet hours as they sit down, before the game starts; the
+                newcomer who will take the replaced seat lives where its player did."""
+                zones = rng.sample(LIFE_ZONES, len(factions))
+                for member, zone in zip(table.players.values(), zones, strict=True):
+                    life.zones[member.id] = ZoneInfo(zone)
+                    await table.slash(member, "me settings", time_zone=zone, quiet_from=QUIET_FROM,
+                                      quiet_until=QUIET_UNTIL)
+                life.replaced = rng.choice(factions)
+                life.substitute = table.guild.add_member(env.create_user("newcomer"))
+                life.zones[life.substitute.id] = life.zones[table.players[life.replaced].id]
+                await table.slash(life.substitute, "me settings", time_zone=str(life.zones[life.substitute.id]),
+                                  quiet_from=QUIET_FROM, quiet_until=QUIET_UNTIL)
+
             table = await pt.seat_the_table(env, factions, seed, "all", summary, pace=modelled.pace,
-                                            answer_time=modelled.answer_time)
+                                            answer_time=modelled.answer_time, before_start=set_hours)
             table.model, table.gap = modelled.model, modelled.gap
-            life = Life()
-            rng = pt.random.Random(seed)
-            zones = rng.sample(LIFE_ZONES, len(factions))
-            for member, zone in zip(table.players.values(), zones, strict=True):
-                life.zones[member.id] = ZoneInfo(zone)
-                await table.slash(member, "me settings", time_zone=zone, quiet_from=QUIET_FROM,
-                                  quiet_until=QUIET_UNTIL)
-            life.replaced = rng.choice(factions)
-            life.substitute = table.guild.add_member(env.create_user("newcomer"))
-            life.zones[life.substitute.id] = life.zones[table.players[life.replaced].id]  # the seat's hours
-            await table.slash(life.substitute, "me settings", time_zone=str(life.zones[life.substitute.id]),
-                              quiet_from=QUIET_FROM, quiet_until=QUIET_UNTIL)
             lt = LifeTable(table, life, [*table.players.values(), life.substitute])
             for faction in factions:
                 await table.set_standing_orders(faction)
