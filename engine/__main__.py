@@ -111,9 +111,9 @@ def _autoplay(args: argparse.Namespace) -> int:
         if result.violations or result.stalled:
             problem = result.violations[0] if result.violations else "stalled"
             print(f"game {number} (seed {seed}): {problem}")
-    events: Counter = Counter()
-    played: Counter = Counter()
-    bt: Counter = Counter({name: 0 for name in BT_COUNTS})
+    events: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    bt: Counter[str] = Counter({name: 0 for name in BT_COUNTS})
     for result in results:
         events.update(result.event_counts)
         played.update(result.cards_played)

@@ -111,7 +111,7 @@ def _card_violations(state: GameState, data) -> list[str]:
 
 def _board_violations(state: GameState) -> list[str]:
     problems = []
-    by_territory: dict[str, set] = {}
+    by_territory: dict[str, set[Faction]] = {}
     for location, here in state.forces.items():
         if any(n <= 0 for n in here.values()):
             problems.append(f"non-positive token count in {location}: {here}")

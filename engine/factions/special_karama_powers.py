@@ -66,7 +66,7 @@ def use_special_karama(state: GameState, action: UseSpecialKarama, log: EventLog
 
 def _atreides(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
     """See the opponent's whole plan in one of their battles (not a BT attack, R-27), before making theirs."""
-    battle = state.battle.current if _in_battle(state) else None
+    battle = state.current_battle() if _in_battle(state) else None
     if battle is None or battle.attack or A not in (battle.aggressor, battle.defender):
         _refuse("The Atreides see a whole battle plan only in a battle of their own (A-14).")
     opponent = battle.defender if battle.aggressor == A else battle.aggressor

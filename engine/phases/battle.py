@@ -13,6 +13,8 @@ until the reveal. Both sides are asked about traitors every time, so being asked
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import (
     AnswerPrescience,
     AskPrescience,
@@ -143,7 +145,7 @@ def run_battles(state: GameState, log: EventLog) -> bool:
     if state.step == "":
         state.battle = BattleState(traps_to_spring=bt_attack.triggered_traps(state))
         state.step = TRAPS_STEP
-    battle = state.battle.current
+    battle = state.battle_round().current
     if battle is not None:
         return _advance_battle(state, battle, log)
     if state.step == TRAPS_STEP:
@@ -214,7 +216,7 @@ def record_victory(state: GameState, battle: Battle, winner: Faction) -> None:
 def _start_battle(state: GameState, territory: str, group: list[str], aggressor: Faction, defender: Faction,
                   log: EventLog) -> None:
     close_open_field_betrayals(state)
-    state.battle.current = Battle(territory=territory, locations=group, aggressor=aggressor, defender=defender)
+    state.battle_round().current = Battle(territory=territory, locations=group, aggressor=aggressor, defender=defender)
     log.public(
         "battle_started",
         f"Battle in {territory}: {faction_name(aggressor)} (aggressor) against {faction_name(defender)}. "
@@ -273,7 +275,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         return True
     if battle.step == VOICE:
         if bt_attack.attack_lost_its_weapon(state, battle, log):
-            state.battle.current = None
+            state.battle_round().current = None
             return True
         battle.step = PLANS
         for side in (battle.aggressor, battle.defender):
@@ -286,7 +288,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         _reveal(state, battle, log)
         if battle.attack:
             bt_attack.resolve_attack(state, battle, log)
-            state.battle.current = None
+            state.battle_round().current = None
             return True
         for faction in _traitor_askers(state, battle):
             open_prompt(state, PromptKind.TRAITOR_CALL, faction, secret=True,
@@ -297,7 +299,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         return True
     if battle.step == TRAITORS:
         _resolve(state, battle, log)
-        state.battle.current = None
+        state.battle_round().current = None
         open_reveal_window(state, battle.territory)
         return True
     return False
@@ -309,7 +311,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
 @handles(AskPrescience)
 def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.PRESCIENCE, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     battle.prescience_element = action.element
     if action.element is None:
         log.public("prescience_declined", "The Atreides ask no prescience question.")
@@ -323,7 +325,7 @@ def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> No
 @handles(AnswerPrescience)
 def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.PRESCIENCE_ANSWER, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     element = prompt.detail["element"]
     legal = _answer_options(state, battle, action.faction, element)
     if action.answer not in legal:
@@ -347,7 +349,7 @@ def _answer_options(state: GameState, battle: Battle, faction: Faction, element:
 @handles(UseVoice)
 def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.VOICE, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     if action.command is None:
         log.public("voice_declined", "The Bene Gesserit use no Voice.")
         return
@@ -377,7 +379,7 @@ def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -
 @handles(SubmitBattlePlan)
 def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.BATTLE_PLAN, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     plan = BattlePlan(leader=action.leader, cheap_hero=action.cheap_hero, dial=action.dial,
                       weapon=action.weapon, defense=action.defense, kwisatz_haderach=action.kwisatz_haderach,
                       spice=action.spice)
@@ -417,11 +419,11 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
             else:  # our reading: spent since the plan was made (a Karama, A-15 worthless cards): not played
                 setattr(plan, slot, None)
         if plan.leader and not battle.attack:  # a BT attack or trap is no battle: nobody "led tokens" there (BT-11)
-            state.battle.leader_territory[plan.leader] = battle.territory
+            state.battle_round().leader_territory[plan.leader] = battle.territory
         if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
             plan.kwisatz_haderach = False  # A-14: he does not fight beside the leader this time
         if plan.kwisatz_haderach:
-            state.battle.kwisatz_haderach_territory = battle.territory
+            state.battle_round().kwisatz_haderach_territory = battle.territory
     what = {"leader": "BT attack", "trap": "Trap"}.get(battle.attack or "", "Battle")
     log.public(
         "plans_revealed",
@@ -482,7 +484,7 @@ def traitor_options(state: GameState, battle: Battle, faction: Faction) -> list[
     return ["call", "no"] if _can_call(state, battle, faction) else ["no"]
 
 
-def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict:
+def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
     """What the traitor question is about, all public once the plans are revealed: the opposing side and its leader
     (None: a cheap hero or nobody), whether the Kwisatz Haderach is beside him, and the ally an asker speaks for."""
     side, opponent = _helper_in(state, battle, faction)
@@ -494,7 +496,7 @@ def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict:
 @handles(CallTraitor)
 def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.TRAITOR_CALL, "A-13")
-    battle = state.battle.current
+    battle = state.current_battle()
     if action.call and not _can_call(state, battle, action.faction):
         side = _helper_in(state, battle, action.faction)
         if side is not None and battle.plans[side[1]].kwisatz_haderach:
@@ -530,7 +532,7 @@ def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) 
                 auto=action.auto)
     if action.auto and state.prompt_of(faction, PromptKind.TRAITOR_CALL) is not None:
         take_prompt(state, faction, PromptKind.TRAITOR_CALL, "A-13")
-        battle = state.battle.current
+        battle = state.current_battle()
         _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log, by_order=True)
 
 
@@ -813,7 +815,7 @@ def _plan_action(state: GameState, faction: Faction, plan: BattlePlan, battle: B
 
 @default_for(PromptKind.BATTLE_PLAN)
 def _default_plan(state: GameState, prompt: Prompt) -> SubmitBattlePlan:
-    battle = state.battle.current
+    battle = state.current_battle()
     return _plan_action(state, prompt.faction, _minimal_plan(state, battle, prompt.faction), battle)
 
 
@@ -862,14 +864,14 @@ def _sample_prescience(state: GameState, prompt: Prompt, rng: Rng) -> AskPrescie
 @default_for(PromptKind.PRESCIENCE_ANSWER)
 def _default_answer(state: GameState, prompt: Prompt) -> AnswerPrescience:
     """Answer with what the minimal plan would play, so the binding answer leaves a legal plan."""
-    battle = state.battle.current
+    battle = state.current_battle()
     plan = _minimal_plan(state, battle, prompt.faction)
     return AnswerPrescience(faction=prompt.faction, answer=plan_element(plan, prompt.detail["element"]))
 
 
 @sampler_for(PromptKind.PRESCIENCE_ANSWER)
 def _sample_answer(state: GameState, prompt: Prompt, rng: Rng) -> AnswerPrescience:
-    options = _answer_options(state, state.battle.current, prompt.faction, prompt.detail["element"])
+    options = _answer_options(state, state.current_battle(), prompt.faction, prompt.detail["element"])
     return AnswerPrescience(faction=prompt.faction, answer=rng.choice(options))
 
 
@@ -895,7 +897,7 @@ def _default_traitor_call(state: GameState, prompt: Prompt) -> CallTraitor:
 @sampler_for(PromptKind.TRAITOR_CALL)
 def _sample_traitor_call(state: GameState, prompt: Prompt, rng: Rng) -> CallTraitor:
     """Random players call whenever they can, so traitors show up in random games."""
-    return CallTraitor(faction=prompt.faction, call=_can_call(state, state.battle.current, prompt.faction))
+    return CallTraitor(faction=prompt.faction, call=_can_call(state, state.current_battle(), prompt.faction))
 
 
 def cards_on_the_table(state: GameState) -> list[str]:

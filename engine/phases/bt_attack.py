@@ -12,6 +12,8 @@ revealed"). With the impairers off a worthless card still fills the weapon slot 
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import ChooseBtAttack, ChooseBtImpairment
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -61,8 +63,8 @@ def triggered_traps(state: GameState) -> list[str]:
 
 def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
     """Start the next trap's attack on a random leader of the faction that sprang it; False when none is left."""
-    while state.battle.traps_to_spring:
-        stronghold = state.battle.traps_to_spring.pop(0)
+    while state.battle_round().traps_to_spring:
+        stronghold = state.battle_round().traps_to_spring.pop(0)
         trap = state.traps.pop(stronghold)
         victim = trap.triggered_by
         alive = leaders_held(state, victim)  # his captives too, not those held captive (A-15)
@@ -77,7 +79,7 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
         battle = _new_attack(stronghold, victim, leader, "trap", trap.card)
         battle.plans[BT] = BattlePlan(weapon=trap.card)  # the trap's card is its whole plan
         battle.step = "voice"  # BT-34: no prescience question and no Voice against a trap
-        state.battle.current = battle
+        state.battle_round().current = battle
         log.public("trap_attack", f"The trap on {stronghold} strikes {leader_name(leader)}, drawn at random from "
                    f"the {faction_name(victim)} leaders (BT-32).", territory=stronghold, leader=leader,
                    faction=victim.value)
@@ -95,7 +97,8 @@ def attack_targets(state: GameState) -> dict[str, str]:
     """BT-11: leaders who led tokens in a battle this round and survived -> the territory of that battle.
     A cheap hero is no leader (BT-15); the Kwisatz Haderach is never a target (R-5)."""
     dead = {leader for fs in state.factions.values() for leader in fs.leaders_in_tanks}
-    return {leader: territory for leader, territory in state.battle.leader_territory.items() if leader not in dead}
+    led = state.battle_round().leader_territory
+    return {leader: territory for leader, territory in led.items() if leader not in dead}
 
 
 def attack_cards(state: GameState) -> list[str]:
@@ -138,7 +141,7 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
                             "in a battle this round and survived.", prompt.options)
     territory = attack_targets(state)[action.leader]
     victim = holder(state, action.leader)  # a captive leading for the Harkonnen is theirs (A-15)
-    state.battle.current = _new_attack(territory, victim, action.leader, "leader")
+    state.battle_round().current = _new_attack(territory, victim, action.leader, "leader")
     log.public("bt_attack", f"The Bene Tleilaxu attack {leader_name(action.leader)} in {territory} (BT-11).",
                leader=action.leader, territory=territory, faction=victim.value)
 
@@ -156,7 +159,7 @@ def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> b
 # --- plans -----------------------------------------------------------------------------------
 
 
-def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
+def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
     """BT-12: the BT fill the weapon slot (and may add a worthless card); the defender names his leader and
     may play a defense and/or a worthless card (engine/phases/battle_plans.py narrows it by prescience and the
     Voice)."""
@@ -183,7 +186,7 @@ def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     }
 
 
-def attack_cards_problem(battle: Battle, faction: Faction, hand: dict, weapon: str | None, defense: str | None
+def attack_cards_problem(battle: Battle, faction: Faction, hand: dict[str, Any], weapon: str | None, defense: str | None
                          ) -> tuple[str, list[str] | None] | None:
     """The cards of a BT attack (engine/phases/battle_plans.py `cards_problem`): R-34, BT-12."""
     if faction != BT:
@@ -279,7 +282,7 @@ def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
 
 def _impose(state: GameState, victim: Faction, impair: str) -> str:
     """BT-16, R-17: bar the faction from shipping or moving during the next turn; the words for the event."""
-    state.bt.impairments.append(Impairment(faction=victim, kind=impair, turn=state.turn + 1))
+    state.bt_state().impairments.append(Impairment(faction=victim, kind=impair, turn=state.turn + 1))
     what = "ship" if impair == NO_SHIPPING else "move on-board tokens"
     return f"{faction_does(victim, 'may')} not {what} next turn (BT-16)."
 

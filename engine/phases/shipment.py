@@ -134,7 +134,7 @@ def _shipment_destinations(state: GameState, faction: Faction) -> list[str]:
 
 def _cross_sources(state: GameState, faction: Faction) -> list[str]:
     """A-23: where the Guild may ship from (territory to territory, or back to reserves)."""
-    if faction != GUILD or Advantage.CROSS_SHIPPING in state.movement.cancelled:
+    if faction != GUILD or Advantage.CROSS_SHIPPING in state.current_movement().cancelled:
         return []
     held = [loc for loc, here in state.forces.items() if faction in here]
     return board_order(loc for loc in held if can_leave(state, faction, loc))
@@ -145,7 +145,7 @@ def open_shipment_prompt(state: GameState, faction: Faction) -> None:
     sources = _cross_sources(state, faction)
     if not fs.reserves and not sources:
         return
-    half = (faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in state.movement.cancelled) or (
+    half = (faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in state.current_movement().cancelled) or (
         GUILD in state.ally_of(faction))
     destinations = _shipment_destinations(state, faction)
     # The menus' facts: each destination's rate (`strongholds` take stronghold_rate, the rest elsewhere_rate; the
@@ -262,7 +262,7 @@ def _cost_after_half_price_karama(state: GameState, faction: Faction, cost: int,
     (the Karama is spent) and the Guild decides again: None."""
     if not karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log):
         return cost
-    state.movement.cancelled.append(Advantage.HALF_PRICE_SHIPPING)
+    state.current_movement().cancelled.append(Advantage.HALF_PRICE_SHIPPING)
     if _payment_problem(state, faction, base, ally, ally_pays):
         _karama_reopens(state, faction, f"The Spacing Guild cannot pay the full {base} spice for that shipment: it "
                         "was not made, and they decide again.", log)
@@ -320,7 +320,7 @@ def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
 def _check_guild_power(state: GameState, faction: Faction, what: str) -> None:
     if faction != GUILD:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-23", f"Only the Spacing Guild may {what}.")
-    if Advantage.CROSS_SHIPPING in state.movement.cancelled:
+    if Advantage.CROSS_SHIPPING in state.current_movement().cancelled:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-14",
                             f"A Karama cancelled your shipping from the board this turn; you may not {what}.")
 
@@ -371,7 +371,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     cost = ship_back_cost(action.tokens)
     _check_payment(state, faction, cost, None, 0, "A-23")
     if karama_cancels(state, Advantage.CROSS_SHIPPING, log):
-        state.movement.cancelled.append(Advantage.CROSS_SHIPPING)
+        state.current_movement().cancelled.append(Advantage.CROSS_SHIPPING)
         _karama_reopens(state, faction, "The Spacing Guild's shipment back to reserves was not made; they decide "
                         "again.", log)
         return
@@ -388,7 +388,7 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
     """Ship nothing; `no_move` waives the faction's move in this same turn too (engine/phases/movement.py
     answers it when it is asked). Shipments and moves are public: the table reads each answer as it comes."""
     take_prompt(state, action.faction, PromptKind.SHIPMENT, RULE_SHIP)
-    state.movement.no_move = action.no_move
+    state.current_movement().no_move = action.no_move
     log.public("shipment_skipped", f"{faction_does(action.faction, 'do', start=True)} not ship this turn.",
                faction=action.faction.value)
 

@@ -153,7 +153,7 @@ def move_card(state: GameState, action: MoveCard, log: EventLog) -> None:
                             f"{card_name(action.card)} cannot be moved now: it is out of the game or on the table "
                             "for everyone to see it resolve.")
     if holder is waiting:
-        state.bidding.cards.remove(action.card)
+        state.current_bidding().cards.remove(action.card)
     elif holder is not None:
         holder.remove(action.card)
     else:

@@ -20,6 +20,8 @@ faction that proposes or accepts speaks for its whole alliance; the other member
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import (
     AcceptAlliance,
     BreakAlliance,
@@ -100,7 +102,7 @@ def _partner_problem(state: GameState, faction: Faction, partner: Faction) -> Ru
     return None
 
 
-def nexus_choices(state: GameState, faction: Faction) -> dict:
+def nexus_choices(state: GameState, faction: Faction) -> dict[str, Any]:
     """What the faction may do in the Nexus now (all of it public): propose to whom (`propose_to`: factions still
     talking that an alliance with it may take in), accept whose standing offer (`offers`), break its alliance
     with `allies` (`may_break`); ending its part is always open."""

@@ -272,7 +272,7 @@ def _special_karama(state: GameState, faction: Faction) -> AnytimeChoice | None:
 
 def _atreides_may_see_plan(state: GameState) -> bool:
     """In a battle of their own (not a BT attack), once the opponent's plan is in and before theirs (A-14)."""
-    battle = state.battle.current if _in_battle(state) else None
+    battle = state.current_battle() if _in_battle(state) else None
     if battle is None or battle.attack or A not in (battle.aggressor, battle.defender):
         return False
     opponent = battle.defender if battle.aggressor == A else battle.aggressor

@@ -205,7 +205,7 @@ def _not_your_turn_to_ship_or_move(state: GameState, faction: Faction, kind: Pro
 
 
 def _turn_over(state: GameState, faction: Faction) -> bool:
-    m = state.movement
+    m = state.current_movement()
     if faction not in m.order:
         return False
     if faction == GUILD and state.setup.options.character_advantages and not m.guild_in_order:
