@@ -378,27 +378,27 @@ class GameState(BaseModel):
 
     def current_bidding(self) -> BiddingState:
         """The auction of the bidding round in progress."""
-        return _present(self.bidding, "the bidding round")
+        return required(self.bidding, "the bidding round")
 
     def current_movement(self) -> MovementState:
         """The shipment and movement round in progress."""
-        return _present(self.movement, "the movement round")
+        return required(self.movement, "the movement round")
 
     def battle_round(self) -> BattleState:
         """The battle round in progress."""
-        return _present(self.battle, "the battle round")
+        return required(self.battle, "the battle round")
 
     def current_battle(self) -> Battle:
         """The battle (or BT attack) being fought."""
-        return _present(self.battle_round().current, "a battle being fought")
+        return required(self.battle_round().current, "a battle being fought")
 
     def bt_state(self) -> BtState:
         """The BT's powers in play (the BT are in the game)."""
-        return _present(self.bt, "the Bene Tleilaxu's state")
+        return required(self.bt, "the Bene Tleilaxu's state")
 
     def current_spice_blow(self) -> SpiceBlowState:
         """The spice blow in progress."""
-        return _present(self.spice_blow, "a spice blow")
+        return required(self.spice_blow, "a spice blow")
 
     def in_game(self, faction: Faction) -> bool:
         return faction in self.factions
@@ -439,7 +439,9 @@ class GameState(BaseModel):
 _Part = TypeVar("_Part")
 
 
-def _present(part: _Part | None, what: str) -> _Part:
+def required(part: _Part | None, what: str) -> _Part:
+    """The part, which the rules guarantee here (a sold card's buyer, the battle's prescience target), else
+    MissingPart: the typed and never-stripped form of `assert part is not None`."""
     if part is None:
         raise MissingPart(f"the state has no {what} here")
     return part

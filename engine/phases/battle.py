@@ -32,7 +32,7 @@ from engine.factions.captives import captives_go_home, kill_leader, offer_captur
 from engine.factions.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
-from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
+from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind, required
 from engine.names import (
     advisors_among,
     agreeing,
@@ -259,7 +259,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == PRESCIENCE:
         battle.step = ANSWER
         if battle.prescience_element is not None:
-            target, element = battle.prescience_target, battle.prescience_element
+            target, element = required(battle.prescience_target, "the prescience target"), battle.prescience_element
             # the options are the truthful answers, so a menu can offer them (the handler checks them again)
             open_prompt(state, PromptKind.PRESCIENCE_ANSWER, target, secret=True, element=element,
                         options=_answer_options(state, battle, target, element))
@@ -316,10 +316,11 @@ def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> No
     if action.element is None:
         log.public("prescience_declined", "The Atreides ask no prescience question.")
     else:
+        target = required(battle.prescience_target, "the prescience target")
         log.public("prescience_asked", f"The Atreides use prescience: "
-                   f"{faction_does(battle.prescience_target, 'must')} reveal the {action.element} of the plan to "
+                   f"{faction_does(target, 'must')} reveal the {action.element} of the plan to "
                    "them.", element=action.element,
-                   target=battle.prescience_target.value)
+                   target=target.value)
 
 
 @handles(AnswerPrescience)
@@ -333,7 +334,7 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
                             f"Your {element} must be answered truthfully from what you can play.", legal)
     battle.prescience_answer = action.answer
     shown = describe_element(element, action.answer)
-    audience = (battle.prescience_asker, action.faction)
+    audience = (required(battle.prescience_asker, "the prescience asker"), action.faction)
     told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as the {element}")
     log.private("prescience_answered", audience, f"Prescience: {the_faction(action.faction)} {told}. The plan is "
                 "bound to it.", element=element, answer=action.answer)
@@ -358,8 +359,9 @@ def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"The Voice cannot command {key!r}.", prompt.options)
     battle.voice = key
     verb = "must play" if action.command == "play" else "must not play"
-    log.public("voice_used", f"The Voice: {faction_name(battle.voice_target)} {verb} a {action.category} "
-               "if they can.", target=battle.voice_target.value, command=action.command, category=action.category)
+    target = required(battle.voice_target, "the Voice's target")
+    log.public("voice_used", f"The Voice: {faction_name(target)} {verb} a {action.category} "
+               "if they can.", target=target.value, command=action.command, category=action.category)
 
 
 # --- plans -----------------------------------------------------------------------------------
@@ -487,7 +489,7 @@ def traitor_options(state: GameState, battle: Battle, faction: Faction) -> list[
 def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
     """What the traitor question is about, all public once the plans are revealed: the opposing side and its leader
     (None: a cheap hero or nobody), whether the Kwisatz Haderach is beside him, and the ally an asker speaks for."""
-    side, opponent = _helper_in(state, battle, faction)
+    side, opponent = required(_helper_in(state, battle, faction), "a side the asker fights on or helps")
     plan = battle.plans[opponent]
     return {"territory": battle.territory, "opponent": opponent.value, "leader": plan.leader,
             "kwisatz_haderach": plan.kwisatz_haderach, "ally": side.value if side != faction else None}
@@ -558,7 +560,8 @@ def _resolve(state: GameState, battle: Battle, log: EventLog) -> None:
     elif betrayed[a] or betrayed[d]:
         victim = a if betrayed[a] else d
         winner = d if victim == a else a
-        _traitor_win(state, battle, winner=winner, victim=victim, caller=betrayed[victim], log=log)
+        caller = required(betrayed[victim], "the traitor's caller")
+        _traitor_win(state, battle, winner=winner, victim=victim, caller=caller, log=log)
     else:
         winner = _fight(state, battle, log)
     _pay_dialed_spice(state, battle, keepers=[side for side in (a, d) if betrayed[a if side == d else d]], log=log)
@@ -647,9 +650,12 @@ def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
     """A-13: both leaders traitors: both sides lose everything there and nobody is paid. Each call reveals its
     caller's traitor, as a single call does: the news names both."""
     sides = (battle.aggressor, battle.defender)
-    traitors = {_betrayed(state, battle, side): battle.plans[side].leader for side in sides}
+    # each leader was called a traitor: each side has the caller of its traitor and its leader
+    betrayals = {side: (required(_betrayed(state, battle, side), "the traitor's caller"),
+                        required(battle.plans[side].leader, "the betrayed leader")) for side in sides}
+    traitors = dict(betrayals.values())
     for side in sides:
-        _kill_leader(state, side, battle.plans[side].leader)
+        _kill_leader(state, side, betrayals[side][1])
         _lose_everything(state, battle, side)
         _discard_played(state, battle, side)
     calls = " and ".join(f"{faction_does(caller, 'reveal')} {leader_name(leader)}"
@@ -662,7 +668,7 @@ def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
 def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Faction, caller: Faction,
                  log: EventLog) -> None:
     """The caller's side wins outright, loses nothing; the traitor dies and the caller is paid his strength."""
-    traitor = battle.plans[victim].leader
+    traitor = required(battle.plans[victim].leader, "the betrayed leader")
     strength = load_game_data().leader(traitor).strength
     _kill_leader(state, victim, traitor)
     lost = _lose_everything(state, battle, victim)
@@ -702,8 +708,9 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
     loser = opponent[winner]
     paid = 0
     for side in (a, d):
-        if killed[side] and plans[side].leader:
-            _kill_leader(state, side, plans[side].leader)
+        leader = plans[side].leader
+        if killed[side] and leader:
+            _kill_leader(state, side, leader)
             paid += _leader_strength(plans[side])  # A-18: every leader killed, his own included
     lost = _lose_everything(state, battle, loser)
     played = _discard_played(state, battle, loser)
@@ -712,7 +719,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
     kept = _winner_cards(state, winner, plans[winner])
     if paid:
         bank_pays(state, winner, paid)
-    dead = [leader_name(plans[s].leader) for s in (a, d) if killed[s] and plans[s].leader]
+    dead = [leader_name(leader) for s in (a, d) if killed[s] and (leader := plans[s].leader)]
     log.public(
         "battle_won",
         f"{faction_does(winner, 'win', start=True)} in {battle.territory}, {totals[winner]} to {totals[loser]}"
@@ -763,8 +770,9 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
     """Lasgun and shield: every token and all spice in the territory, both leaders, all played cards; no
     winner and nobody paid."""
     for side in (battle.aggressor, battle.defender):
-        if battle.plans[side].leader:
-            _kill_leader(state, side, battle.plans[side].leader)
+        leader = battle.plans[side].leader
+        if leader:
+            _kill_leader(state, side, leader)
         _discard_played(state, battle, side)
         if battle.plans[side].kwisatz_haderach:  # A-15: the only way he dies
             state.kwisatz_haderach.dead = True

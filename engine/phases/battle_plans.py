@@ -141,7 +141,8 @@ def binding_answer(battle: Battle, faction: Faction, hand: dict[str, Any]) -> st
     play binds nothing (its card spent since as a Karama, its tokens taken since by an admin correction), like
     a Voice that cannot be obeyed; else the plan would have no legal form and the game would stop (issue 12)."""
     answer = battle.prescience_answer if battle.prescience_target == faction else None
-    if answer is None or answer not in answers_in(hand, battle, faction, battle.prescience_element):
+    element = battle.prescience_element  # asked whenever there is an answer
+    if answer is None or element is None or answer not in answers_in(hand, battle, faction, element):
         return None
     return answer
 

@@ -19,7 +19,7 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
-from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
+from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind, required
 from engine.names import card_name, counted, faction_does, faction_name
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -243,11 +243,11 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
     b.high_ally, b.high_ally_pays = (ally, ally_pays) if ally_pays else (None, 0)
     if not state.setup.options.pass_is_final:
         b.passed = []  # without A-6 `pass_is_final`, everyone else must pass again after a new bid
-    support = f" ({faction_does(ally, 'pay')} {ally_pays} of it, A-8)" if ally_pays else ""
+    support = f" ({faction_does(ally, 'pay')} {ally_pays} of it, A-8)" if ally_pays and ally is not None else ""
     log.public("bid_made", f"{faction_does(faction, 'bid', start=True)}"
                            f" {amount} spice for {_ordinal_card(b)}{support}.",
                faction=faction.value, amount=amount, card_number=b.card_number,
-               ally=ally.value if ally_pays else None, ally_pays=ally_pays)
+               ally=ally.value if ally_pays and ally is not None else None, ally_pays=ally_pays)
 
 
 def _record_pass(state: GameState, faction: Faction, log: EventLog) -> None:
@@ -263,7 +263,7 @@ def _next_turn(state: GameState, log: EventLog) -> None:
     sold, or (nobody bid) it and the rest go back on the deck."""
     b = state.current_bidding()
     count = len(b.bidders)
-    start = b.bidders.index(b.to_bid)
+    start = b.bidders.index(required(b.to_bid, "a bidder whose turn it is"))
     for k in range(1, count + 1):
         candidate = b.bidders[(start + k) % count]
         if candidate != b.high_bidder and candidate not in b.passed:
@@ -281,11 +281,11 @@ def _next_turn(state: GameState, log: EventLog) -> None:
 def _sell(state: GameState, log: EventLog) -> None:
     """The high bidder pays (to the Emperor unless the Emperor buys, or Karama cancels it) and takes the card."""
     b = state.current_bidding()
-    buyer, price = b.high_bidder, b.high_bid
+    buyer, price = required(b.high_bidder, "a high bidder on the card sold"), b.high_bid
     card = b.cards.pop(0)
     payers = [(buyer, price - b.high_ally_pays)]
     if b.high_ally_pays:
-        payers.append((b.high_ally, b.high_ally_pays))
+        payers.append((required(b.high_ally, "the ally paying part of the bid"), b.high_ally_pays))
     emperor = Faction.EMPEROR
     # The Emperor is paid for cards others buy; never by himself: his share of an ally's bid goes to the bank (A-29).
     would_pay_emperor = state.in_game(emperor) and buyer != emperor and any(p != emperor for p, _ in payers)

@@ -23,7 +23,7 @@ from engine.factions.bt_traitors import close_open_field_betrayals
 from engine.factions.captives import holder, kill_leader, leaders_held
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
-from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
+from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind, required
 from engine.names import advisors_among, card_name, faction_does, faction_name, leader_name
 from engine.rng import Rng
 from engine.rules.combat import category, weapon_kills
@@ -66,7 +66,7 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
     while state.battle_round().traps_to_spring:
         stronghold = state.battle_round().traps_to_spring.pop(0)
         trap = state.traps.pop(stronghold)
-        victim = trap.triggered_by
+        victim = required(trap.triggered_by, "the faction that sprang the trap")  # triggered_traps: sprung ones
         alive = leaders_held(state, victim)  # his captives too, not those held captive (A-15)
         if not alive:  # R-13
             state.treachery_discard.append(trap.card)
@@ -146,12 +146,17 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
                leader=action.leader, territory=territory, faction=victim.value)
 
 
+def _target(attack: Battle) -> str:
+    """The leader a BT attack or trap strikes, chosen (BT-11) or drawn (BT-32) when it began."""
+    return required(attack.target_leader, "the attack's target leader")
+
+
 def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> bool:
     """R-34: the BT attack's plan must fill the weapon slot. If the BT spent their last such card after
     choosing the target (a Karama against prescience or Voice), the attack is called off; True if so."""
     if battle.attack != "leader" or attack_cards(state):
         return False
-    log.public("bt_attack_called_off", f"The Bene Tleilaxu attack on {leader_name(battle.target_leader)} is "
+    log.public("bt_attack_called_off", f"The Bene Tleilaxu attack on {leader_name(_target(battle))} is "
                "called off: they hold no card left for its weapon slot (R-34).", leader=battle.target_leader)
     return True
 
@@ -235,8 +240,8 @@ def check_impairment(state: GameState, battle: Battle, faction: Faction, plan: B
 def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
     """BT-12..BT-15, BT-33, BT-50, R-4, R-15, R-16, R-18."""
     bt_plan, defense_plan = battle.plans[BT], battle.plans[battle.defender]
-    weapon, defense = bt_plan.weapon, defense_plan.defense
-    leader = battle.target_leader
+    weapon, defense = required(bt_plan.weapon, "the attack's weapon (R-34)"), defense_plan.defense
+    leader = _target(battle)
     karama_trap = battle.attack == "trap" and is_karama(weapon)
     shielded = defense is not None and category(defense) == CardCategory.SHIELD
     explosion = karama_trap or (_as_lasgun(weapon) and shielded)

@@ -17,6 +17,7 @@ also opens for declaring co-existence (engine/factions/coexistence.py).
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from engine.actions import GuildTiming, Move, SetCoexistence, SetGuildTimingOrder, SkipMove
 from engine.data import POLAR_SINK, load_game_data
@@ -27,7 +28,7 @@ from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_imp
 from engine.factions.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
 from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
-from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
+from engine.model import GameState, MovementState, Phase, Prompt, PromptKind, required
 from engine.names import faction_does, faction_name, location_label, the_faction
 from engine.phases.revival import open_revival_prompts
 from engine.phases.shipment import (
@@ -142,7 +143,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
             _answer_guild_timing_by_order(state, log)
             return True
         m.stage = ""
-    faction = turn_faction(state)
+    faction = required(turn_faction(state), "a faction whose turn it is")
     if m.stage == "":
         m.turns_taken.append(faction)
         m.cancelled = []
@@ -338,7 +339,7 @@ def _open_movement_prompt(state: GameState, faction: Faction) -> None:
         return
     # Beyond the moves: why the range is what it is, an impairment (BT-16), and where the Bene Gesserit may
     # declare co-existence now: territories whose fighters may become advisors, and the reverse.
-    extra = dict(coexist={"advisors": declarable_territories(state, True),
+    extra: dict[str, Any] = dict(coexist={"advisors": declarable_territories(state, True),
                           "fighters": declarable_territories(state, False)}) if coexisting else {}
     open_prompt(state, PromptKind.MOVEMENT, faction, secret=False, options=list(sources), range=distance,
                 destinations=sources, tokens={loc: movable_tokens(state, faction, loc) for loc in sources},
