@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                            "that no default or sampler changes the state it reads")
     auto.set_defaults(run=_autoplay)
     args = parser.parse_args(argv)
-    return args.run(args)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ class Rng(BaseModel):
     def _without_an_empty_script(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """A game without scripted draws dumps as before they existed, so that the states (and the state hashes
         of saved games) of every real game are unchanged."""
-        dumped = handler(self)
+        dumped: dict[str, Any] = handler(self)
         if not self.scripted:
             dumped.pop("scripted", None)
         return dumped

@@ -34,7 +34,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, open_prompt_of, sampler_for
 from engine.ids import Faction
-from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow
+from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow, required
 from engine.names import faction_does, faction_name, faction_possessive, leader_name, pronouns
 from engine.rng import Rng
 from engine.rules.board import locations_of
@@ -104,10 +104,10 @@ def open_karama_window(state: GameState, leader: str, faction: Faction, betrayal
 def answer_karama_window(state: GameState, action: AnswerRevealKarama, log: EventLog) -> None:
     faction = action.faction
     open_prompt_of(state, faction, KIND, RULE)  # stays open until the window closes
-    window = state.bt_state().karama_window
     if action.cancel and not karama_cards(state, faction):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "You hold no Karama card: you cannot cancel the "
                             "reveal, only let it stand.", [LET_IT_STAND])
+    window = required(state.bt_state().karama_window, "a Karama window open while its decisions are")
     window.answers[faction] = action.cancel
     what = "cancel the reveal with Karama" if action.cancel else "let the reveal stand"
     closing = all(f in window.answers for f in asked(state))

@@ -69,7 +69,8 @@ def spice_win_due(state: GameState, log: EventLog) -> bool:
     """BT-27, R-9: at the end of the turn after the declaration the BT still hold at least 35 spice.
     (R-10: the caller asks only when no stronghold victory was found.)"""
     end_lapsed_declaration(state, log)
-    return declaration_running(state) and state.bt_state().declared_turn < state.turn
+    declared = state.bt.declared_turn if state.bt is not None else None  # declaration_running, narrowed
+    return declared is not None and declared < state.turn
 
 
 def spice_win_team(state: GameState) -> list[Faction]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from engine.actions import ReturnCards, UseSpecialKarama
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
@@ -22,7 +24,8 @@ A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPERO
                          Faction.HARKONNEN, Faction.BENE_TLEILAXU)
 
 
-def _refuse(message: str, allowed: list[str] | None = None, code: ViolationCode = ViolationCode.NOT_ALLOWED) -> None:
+def _refuse(message: str, allowed: list[str] | None = None,
+            code: ViolationCode = ViolationCode.NOT_ALLOWED) -> NoReturn:
     raise RuleViolation(code, RULE, message, allowed or [])
 
 
@@ -169,7 +172,8 @@ def cards_owed(state: GameState, prompt: Prompt) -> int:
     """As many cards as were taken; our reading: if the Harkonnen played some of their cards since (a taken Karama
     against the BT, a Truthtrance), they give back all they still hold when that is fewer, so the swap can always
     end (issue 12)."""
-    return min(prompt.detail["count"], len(state.faction(H).hand))
+    taken: int = prompt.detail["count"]
+    return min(taken, len(state.faction(H).hand))
 
 
 @default_for(PromptKind.HAND_SWAP)

@@ -31,7 +31,7 @@ from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_imp
 from engine.factions.special_karama import FREMEN_WORM, spend_special_karama
 from engine.flow import blocking_prompts, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction, TerritoryKind
-from engine.model import GameState, Phase, Prompt, PromptKind, SpiceBlowState
+from engine.model import GameState, Phase, Prompt, PromptKind, SpiceBlowState, required
 from engine.names import counted, faction_name, location_label
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -292,7 +292,7 @@ def fire_fremen_karama_worm(state: GameState, log: EventLog) -> None:
     state.current_spice_blow().worm_in_phase = True
     log.public("karama_worm", f"The Fremen play Karama (special power, A-14): Shai-Hulud devours {order.territory}.",
                faction=Faction.FREMEN.value, card=order.card, territory=order.territory)
-    devour_territory(state, order.territory, log)
+    devour_territory(state, required(order.territory, "the territory the Fremen named"), log)
 
 
 # --- the Fremen ride the worm (A-28) ---------------------------------------------------------------
