@@ -443,5 +443,5 @@ def required(part: _Part | None, what: str) -> _Part:
     """The part, which the rules guarantee here (a sold card's buyer, the battle's prescience target), else
     MissingPart: the typed and never-stripped form of `assert part is not None`."""
     if part is None:
-        raise MissingPart(f"the state has no {what} here")
+        raise MissingPart(f"{what}: absent where the rules guarantee it (an engine bug)")
     return part

@@ -162,8 +162,9 @@ def _betray(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None
         lost = sum(wipe_out(state, loc, record.faction) for loc in locations_of(record.territory))
         if record in state.victories:
             state.victories.remove(record)
-        if record.territory not in state.bt_state().controlled:
-            state.bt_state().controlled.append(record.territory)
+        controlled = state.bt_state().controlled
+        if record.territory not in controlled:
+            controlled.append(record.territory)
         taken.append((record.territory, lost))
     where = " and ".join(f"{lost} token{'s' if lost != 1 else ''} in {territory}" for territory, lost in taken)
     log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with "

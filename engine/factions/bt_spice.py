@@ -45,8 +45,8 @@ def end_lapsed_declaration(state: GameState, log: EventLog) -> None:
     ends; they may declare again at a later collection round."""
     if not declaration_running(state) or state.faction(BT).spice >= SPICE_WIN:
         return
-    state.bt_state().open_spice = 0
-    state.bt_state().declared_turn = None
+    bt = state.bt_state()
+    bt.open_spice, bt.declared_turn = 0, None
     log.public("spice_declaration_ended",
                "The Bene Tleilaxu hold less than 35 spice: their open pile returns behind the shield and their "
                "spice-win declaration ends (BT-28).", faction=BT.value)

@@ -82,9 +82,9 @@ def run_movement(state: GameState, log: EventLog) -> bool:
         return True
     if state.step == REVIVAL_STEP:
         state.step = TURNS_STEP
+        order = state.current_movement().order
         log.public("shipment_order", "Shipment and movement, in storm order: "
-                   + ", ".join(faction_name(f) for f in state.current_movement().order) + ".",
-                   order=[f.value for f in state.current_movement().order])
+                   + ", ".join(faction_name(f) for f in order) + ".", order=[f.value for f in order])
         _guild_out_of_order_or_karama(state, log)
         return True
     if state.step == TURNS_STEP:
