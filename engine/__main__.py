@@ -111,9 +111,9 @@ def _autoplay(args: argparse.Namespace) -> int:
         if result.violations or result.stalled:
             problem = result.violations[0] if result.violations else "stalled"
             print(f"game {number} (seed {seed}): {problem}")
-    events: Counter = Counter()
-    played: Counter = Counter()
-    bt: Counter = Counter({name: 0 for name in BT_COUNTS})
+    events: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    bt: Counter[str] = Counter({name: 0 for name in BT_COUNTS})
     for result in results:
         events.update(result.event_counts)
         played.update(result.cards_played)
@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                            "that no default or sampler changes the state it reads")
     auto.set_defaults(run=_autoplay)
     args = parser.parse_args(argv)
-    return args.run(args)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -639,11 +639,12 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 
-ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+# An Annotated union is what TypeAdapter takes, yet its stub types the argument as a class: mypy cannot see it.
+ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)  # type: ignore[arg-type]
 ACTION_LIST_ADAPTER: TypeAdapter[list[Action]] = TypeAdapter(list[Action])
 
 
-def parse_action(raw: dict | str) -> Action:
+def parse_action(raw: dict[str, Any] | str) -> Action:
     """Validate a JSON object (or text) as one action."""
     if isinstance(raw, str):
         return ACTION_ADAPTER.validate_json(raw)

@@ -232,7 +232,8 @@ class Board(_Frozen):
             if first == second or second in neighbours[first]:
                 raise ValueError(f"{edge}: a loop or given twice")
             sectors = [_sector_of(loc) for loc in (first, second)]
-            if None not in sectors and not _sectors_touch(*sectors):
+            known = [sector for sector in sectors if sector is not None]  # the Polar Sink has no sector to check
+            if len(known) == 2 and not _sectors_touch(*known):
                 raise ValueError(f"{edge}: sectors {sectors} are not side by side")
             neighbours[first].add(second)
             neighbours[second].add(first)
@@ -248,7 +249,7 @@ class Board(_Frozen):
             _check_connected(territory, neighbours)
         order = {loc: position for position, loc in enumerate(owner)}
         self._location_territory = owner
-        self._neighbours = {loc: tuple(sorted(near, key=order.get)) for loc, near in neighbours.items()}
+        self._neighbours = {loc: tuple(sorted(near, key=order.__getitem__)) for loc, near in neighbours.items()}
 
     def territory(self, name: str) -> Territory:
         return _lookup(self.territories, name, "territory")

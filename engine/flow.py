@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from engine.actions import Action
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.ids import Faction
@@ -16,8 +17,8 @@ from engine.rng import Rng
 
 Handler = Callable[[GameState, Any, EventLog], None]
 StepRunner = Callable[[GameState, EventLog], bool]
-DefaultMaker = Callable[[GameState, Prompt], BaseModel]
-Sampler = Callable[[GameState, Prompt, Rng], BaseModel]
+DefaultMaker = Callable[[GameState, Prompt], Action]
+Sampler = Callable[[GameState, Prompt, Rng], Action]
 # Why a faction has no open decision of a kind now: the refusal naming the rule that forbids it, or None.
 RefusalReason = Callable[[GameState, Faction, PromptKind], RuleViolation | None]
 
@@ -28,6 +29,9 @@ SAMPLERS: dict[PromptKind, Sampler] = {}
 REFUSAL_REASONS: list[tuple[frozenset[PromptKind], RefusalReason]] = []
 
 A = TypeVar("A", bound=BaseModel)
+# The registering decorators hand back the function as it was typed: its callers keep its own return type.
+D = TypeVar("D", bound=DefaultMaker)
+S = TypeVar("S", bound=Sampler)
 ASKS_AGAIN = "asks_again"  # in a prompt's detail: the ids of the decisions it asks again, oldest first
 
 
@@ -52,24 +56,24 @@ def runs_phase(phase: Phase) -> Callable[[StepRunner], StepRunner]:
     return register
 
 
-def default_for(kind: PromptKind) -> Callable[[DefaultMaker], DefaultMaker]:
+def default_for(kind: PromptKind) -> Callable[[D], D]:
     """Register the action used when a prompt of this kind is forced (admin) or expires."""
 
-    def register(fn: DefaultMaker) -> DefaultMaker:
+    def register(fn: D) -> D:
         DEFAULTS[kind] = fn
         return fn
 
     return register
 
 
-def sampler_for(kind: PromptKind) -> Callable[[Sampler], Sampler]:
+def sampler_for(kind: PromptKind) -> Callable[[S], S]:
     """Register a generator of random legal answers to a prompt (automatic players, fuzzing).
 
     A sample may occasionally be refused (its rule is checked on submission); players then retry or
     fall back to the prompt's default, which must always be legal.
     """
 
-    def register(fn: Sampler) -> Sampler:
+    def register(fn: S) -> S:
         SAMPLERS[kind] = fn
         return fn
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
 from engine.ids import Faction
 from engine.options import GameSetup
 from engine.rng import Rng
+
+
+class MissingPart(RuntimeError):
+    """A part of the state the rules guarantee at this point (the auction in bidding, the battle being fought) is
+    absent: a bug in the engine, never a player's mistake (those are RuleViolations, engine/errors.py)."""
 
 
 class Phase(StrEnum):
@@ -369,6 +374,32 @@ class GameState(BaseModel):
     def faction(self, faction: Faction) -> FactionState:
         return self.factions[faction]
 
+    # The optional parts, where the rules guarantee them: each raises MissingPart rather than let a None through.
+
+    def current_bidding(self) -> BiddingState:
+        """The auction of the bidding round in progress."""
+        return required(self.bidding, "the bidding round")
+
+    def current_movement(self) -> MovementState:
+        """The shipment and movement round in progress."""
+        return required(self.movement, "the movement round")
+
+    def battle_round(self) -> BattleState:
+        """The battle round in progress."""
+        return required(self.battle, "the battle round")
+
+    def current_battle(self) -> Battle:
+        """The battle (or BT attack) being fought."""
+        return required(self.battle_round().current, "a battle being fought")
+
+    def bt_state(self) -> BtState:
+        """The BT's powers in play (the BT are in the game)."""
+        return required(self.bt, "the Bene Tleilaxu's state")
+
+    def current_spice_blow(self) -> SpiceBlowState:
+        """The spice blow in progress."""
+        return required(self.spice_blow, "a spice blow")
+
     def in_game(self, faction: Faction) -> bool:
         return faction in self.factions
 
@@ -403,3 +434,14 @@ class GameState(BaseModel):
             here.pop(faction, None)
             if not here:
                 del self.forces[location]
+
+
+_Part = TypeVar("_Part")
+
+
+def required(part: _Part | None, what: str) -> _Part:
+    """The part, which the rules guarantee here (a sold card's buyer, the battle's prescience target), else
+    MissingPart: the typed and never-stripped form of `assert part is not None`."""
+    if part is None:
+        raise MissingPart(f"{what}: absent where the rules guarantee it (an engine bug)")
+    return part

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -16,7 +16,7 @@ from engine.model import GameState
 from engine.options import GameSetup
 from engine.version import __version__
 
-FORMAT = "mentat-game/1"
+FORMAT: Final = "mentat-game/1"
 
 
 class GameRecord(BaseModel):

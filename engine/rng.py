@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -25,10 +25,10 @@ class Rng(BaseModel):
     scripted: dict[str, list[str]] = Field(default_factory=dict)  # draw name -> values to hand out, in order
 
     @model_serializer(mode="wrap")
-    def _without_an_empty_script(self, handler: SerializerFunctionWrapHandler) -> dict:
+    def _without_an_empty_script(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """A game without scripted draws dumps as before they existed, so that the states (and the state hashes
         of saved games) of every real game are unchanged."""
-        dumped = handler(self)
+        dumped: dict[str, Any] = handler(self)
         if not self.scripted:
             dumped.pop("scripted", None)
         return dumped

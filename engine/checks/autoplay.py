@@ -161,9 +161,9 @@ BT_COUNTS = ("revival_spice", "traitors_marked", "traitor_reveals", "betrayals",
              "traps_laid", "traps_triggered", "cards_given", "spice_win_declared", "spice_wins", "karama_vs_bt")
 
 
-def bt_counts(events: list[Event]) -> Counter:
+def bt_counts(events: list[Event]) -> Counter[str]:
     """How often each Bene Tleilaxu power was used, read from the events (the `bt` object of the summary)."""
-    counts: Counter = Counter({name: 0 for name in BT_COUNTS})
+    counts: Counter[str] = Counter({name: 0 for name in BT_COUNTS})
     for e in events:
         if e.type == "revived" and e.data.get("paid_to") == "bene_tleilaxu":
             counts["revival_spice"] += e.data.get("cost") or 0
@@ -203,15 +203,15 @@ class GameResult(NamedTuple):
     winners: list[str]
     turns: int
     actions: int
-    event_counts: Counter
-    cards_played: Counter
-    bt: Counter
+    event_counts: Counter[str]
+    cards_played: Counter[str]
+    bt: Counter[str]
 
 
-def cards_played(events: list[Event]) -> Counter:
+def cards_played(events: list[Event]) -> Counter[str]:
     """Treachery cards the table saw played, by name: battle plans, special cards, Karama."""
     names = {card.id: card.name for card in load_game_data().treachery_cards}
-    played: Counter = Counter()
+    played: Counter[str] = Counter()
     for event in events:
         if not event.public:
             continue

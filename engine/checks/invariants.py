@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.data import load_game_data
+from engine.data import GameData, load_game_data
 from engine.factions.elites import elites_in_reserves
 from engine.ids import Faction
 from engine.model import GameState
@@ -90,7 +90,7 @@ def _battle_violations(state: GameState) -> list[str]:
     return problems
 
 
-def _card_violations(state: GameState, data) -> list[str]:
+def _card_violations(state: GameState, data: GameData) -> list[str]:
     places = [*state.treachery_deck, *state.treachery_discard, *state.removed_cards]
     places += [c for fs in state.factions.values() for c in fs.hand]
     places += [trap.card for trap in state.traps.values()]
@@ -111,7 +111,7 @@ def _card_violations(state: GameState, data) -> list[str]:
 
 def _board_violations(state: GameState) -> list[str]:
     problems = []
-    by_territory: dict[str, set] = {}
+    by_territory: dict[str, set[Faction]] = {}
     for location, here in state.forces.items():
         if any(n <= 0 for n in here.values()):
             problems.append(f"non-positive token count in {location}: {here}")

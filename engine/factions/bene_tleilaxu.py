@@ -71,6 +71,6 @@ def is_bt_ally(state: GameState, faction: Faction) -> bool:
 def bt_alliance_revival(state: GameState, faction: Faction) -> tuple[int, int] | None:
     """BT-60, R-14: (tokens, leaders) an ally of the BT may revive free this turn, replacing A-7's limits and
     the all-five-dead rule, once the BT granted it (engine/phases/revival.py); None otherwise."""
-    if not is_bt_ally(state, faction) or not state.bt.revival_grants.get(faction):
+    if not is_bt_ally(state, faction) or not state.bt_state().revival_grants.get(faction):
         return None
     return ALLY_TOKENS, ALLY_LEADERS

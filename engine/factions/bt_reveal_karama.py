@@ -34,7 +34,7 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.flow import default_for, handles, open_prompt, open_prompt_of, sampler_for
 from engine.ids import Faction
-from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow
+from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow, required
 from engine.names import faction_does, faction_name, faction_possessive, leader_name, pronouns
 from engine.rng import Rng
 from engine.rules.board import locations_of
@@ -82,7 +82,7 @@ def open_karama_window(state: GameState, leader: str, faction: Faction, betrayal
     Called by engine/factions/bt_traitors.py once the reveal is public."""
     window = RevealKaramaWindow(leader=leader, faction=faction, betrayals=list(betrayals),
                                 set_aside=list(state.prompts))
-    state.bt.karama_window = window
+    state.bt_state().karama_window = window
     state.prompts = []
     for decider in asked(state):
         options = [LET_IT_STAND, CANCEL] if karama_cards(state, decider) else [LET_IT_STAND]
@@ -104,10 +104,10 @@ def open_karama_window(state: GameState, leader: str, faction: Faction, betrayal
 def answer_karama_window(state: GameState, action: AnswerRevealKarama, log: EventLog) -> None:
     faction = action.faction
     open_prompt_of(state, faction, KIND, RULE)  # stays open until the window closes
-    window = state.bt.karama_window
     if action.cancel and not karama_cards(state, faction):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "You hold no Karama card: you cannot cancel the "
                             "reveal, only let it stand.", [LET_IT_STAND])
+    window = required(state.bt_state().karama_window, "a Karama window open while its decisions are")
     window.answers[faction] = action.cancel
     what = "cancel the reveal with Karama" if action.cancel else "let the reveal stand"
     closing = all(f in window.answers for f in asked(state))
@@ -118,7 +118,7 @@ def answer_karama_window(state: GameState, action: AnswerRevealKarama, log: Even
 
 
 def _close(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None:
-    state.bt.karama_window = None
+    state.bt_state().karama_window = None
     state.prompts = [p for p in state.prompts if p.kind != KIND]
     canceller = next((f for f in asked(state) if window.answers.get(f) and karama_cards(state, f)), None)
     if canceller is not None:
@@ -162,8 +162,9 @@ def _betray(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None
         lost = sum(wipe_out(state, loc, record.faction) for loc in locations_of(record.territory))
         if record in state.victories:
             state.victories.remove(record)
-        if record.territory not in state.bt.controlled:
-            state.bt.controlled.append(record.territory)
+        controlled = state.bt_state().controlled
+        if record.territory not in controlled:
+            controlled.append(record.territory)
         taken.append((record.territory, lost))
     where = " and ".join(f"{lost} token{'s' if lost != 1 else ''} in {territory}" for territory, lost in taken)
     log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with "

@@ -45,8 +45,8 @@ def end_lapsed_declaration(state: GameState, log: EventLog) -> None:
     ends; they may declare again at a later collection round."""
     if not declaration_running(state) or state.faction(BT).spice >= SPICE_WIN:
         return
-    state.bt.open_spice = 0
-    state.bt.declared_turn = None
+    bt = state.bt_state()
+    bt.open_spice, bt.declared_turn = 0, None
     log.public("spice_declaration_ended",
                "The Bene Tleilaxu hold less than 35 spice: their open pile returns behind the shield and their "
                "spice-win declaration ends (BT-28).", faction=BT.value)
@@ -69,7 +69,8 @@ def spice_win_due(state: GameState, log: EventLog) -> bool:
     """BT-27, R-9: at the end of the turn after the declaration the BT still hold at least 35 spice.
     (R-10: the caller asks only when no stronghold victory was found.)"""
     end_lapsed_declaration(state, log)
-    return declaration_running(state) and state.bt.declared_turn < state.turn
+    declared = state.bt.declared_turn if state.bt is not None else None  # declaration_running, narrowed
+    return declared is not None and declared < state.turn
 
 
 def spice_win_team(state: GameState) -> list[Faction]:

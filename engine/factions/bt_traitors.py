@@ -121,8 +121,9 @@ def mark_traitor(state: GameState, action: MarkBtTraitor, log: EventLog) -> None
     if not is_alive(state, leader):
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-22",
                             f"{leader_name(leader)} has died since being revived and cannot be marked.", [NO])
-    state.bt.marked.append(leader)
-    state.bt.last_mark_turn = state.turn
+    bt = state.bt_state()
+    bt.marked.append(leader)
+    bt.last_mark_turn = state.turn
     them = pronouns(leader)
     log.private("bt_traitor_marked", BT, f"You mark {leader_name(leader)} as your traitor (BT-20). Reveal "
                 f"{them.object} when {them.subject} has won a territory for {them.possessive} faction (BT-23).",
@@ -172,17 +173,17 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
     if action.faction != BT:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-23", "Only the Bene Tleilaxu reveal BT traitors.")
     forget_dead_marks(state)
-    leader = action.leader
-    if leader not in state.bt.marked:
+    leader, bt = action.leader, state.bt_state()
+    if leader not in bt.marked:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "R-25", f"{_name(leader)} is not one of your traitors.",
-                            list(state.bt.marked))
+                            list(bt.marked))
     faction = state.captured.get(leader, leader_faction(leader))  # a captive fights for his captors
     if fighting_now(state, faction):
         # Our reading: his plan may be on the wheel; the reveal waits until the battle is resolved (public facts).
         raise RuleViolation(ViolationCode.WRONG_PHASE, "BT-23",
                             f"{faction_does(faction, 'are', start=True)} fighting a battle; reveal "
                             f"{leader_name(leader)} once it is resolved.")
-    state.bt.marked.remove(leader)  # BT-22: whatever happens, the mark is used up
+    bt.marked.remove(leader)  # BT-22: whatever happens, the mark is used up
     betrayals = open_betrayals(state, leader)
     if not betrayals:
         beside_kh = any(v.leader == leader and v.with_kwisatz_haderach for v in state.victories)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from engine.actions import ReturnCards, UseSpecialKarama
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
@@ -22,7 +24,8 @@ A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPERO
                          Faction.HARKONNEN, Faction.BENE_TLEILAXU)
 
 
-def _refuse(message: str, allowed: list[str] | None = None, code: ViolationCode = ViolationCode.NOT_ALLOWED) -> None:
+def _refuse(message: str, allowed: list[str] | None = None,
+            code: ViolationCode = ViolationCode.NOT_ALLOWED) -> NoReturn:
     raise RuleViolation(code, RULE, message, allowed or [])
 
 
@@ -66,7 +69,7 @@ def use_special_karama(state: GameState, action: UseSpecialKarama, log: EventLog
 
 def _atreides(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
     """See the opponent's whole plan in one of their battles (not a BT attack, R-27), before making theirs."""
-    battle = state.battle.current if _in_battle(state) else None
+    battle = state.current_battle() if _in_battle(state) else None
     if battle is None or battle.attack or A not in (battle.aggressor, battle.defender):
         _refuse("The Atreides see a whole battle plan only in a battle of their own (A-14).")
     opponent = battle.defender if battle.aggressor == A else battle.aggressor
@@ -169,7 +172,8 @@ def cards_owed(state: GameState, prompt: Prompt) -> int:
     """As many cards as were taken; our reading: if the Harkonnen played some of their cards since (a taken Karama
     against the BT, a Truthtrance), they give back all they still hold when that is fewer, so the swap can always
     end (issue 12)."""
-    return min(prompt.detail["count"], len(state.faction(H).hand))
+    taken: int = prompt.detail["count"]
+    return min(taken, len(state.faction(H).hand))
 
 
 @default_for(PromptKind.HAND_SWAP)

@@ -13,6 +13,8 @@ until the reveal. Both sides are asked about traitors every time, so being asked
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import (
     AnswerPrescience,
     AskPrescience,
@@ -30,7 +32,7 @@ from engine.factions.captives import captives_go_home, kill_leader, offer_captur
 from engine.factions.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
-from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
+from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind, required
 from engine.names import (
     advisors_among,
     agreeing,
@@ -143,7 +145,7 @@ def run_battles(state: GameState, log: EventLog) -> bool:
     if state.step == "":
         state.battle = BattleState(traps_to_spring=bt_attack.triggered_traps(state))
         state.step = TRAPS_STEP
-    battle = state.battle.current
+    battle = state.battle_round().current
     if battle is not None:
         return _advance_battle(state, battle, log)
     if state.step == TRAPS_STEP:
@@ -214,7 +216,7 @@ def record_victory(state: GameState, battle: Battle, winner: Faction) -> None:
 def _start_battle(state: GameState, territory: str, group: list[str], aggressor: Faction, defender: Faction,
                   log: EventLog) -> None:
     close_open_field_betrayals(state)
-    state.battle.current = Battle(territory=territory, locations=group, aggressor=aggressor, defender=defender)
+    state.battle_round().current = Battle(territory=territory, locations=group, aggressor=aggressor, defender=defender)
     log.public(
         "battle_started",
         f"Battle in {territory}: {faction_name(aggressor)} (aggressor) against {faction_name(defender)}. "
@@ -257,7 +259,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
     if battle.step == PRESCIENCE:
         battle.step = ANSWER
         if battle.prescience_element is not None:
-            target, element = battle.prescience_target, battle.prescience_element
+            target, element = required(battle.prescience_target, "the prescience target"), battle.prescience_element
             # the options are the truthful answers, so a menu can offer them (the handler checks them again)
             open_prompt(state, PromptKind.PRESCIENCE_ANSWER, target, secret=True, element=element,
                         options=_answer_options(state, battle, target, element))
@@ -273,7 +275,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         return True
     if battle.step == VOICE:
         if bt_attack.attack_lost_its_weapon(state, battle, log):
-            state.battle.current = None
+            state.battle_round().current = None
             return True
         battle.step = PLANS
         for side in (battle.aggressor, battle.defender):
@@ -286,7 +288,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         _reveal(state, battle, log)
         if battle.attack:
             bt_attack.resolve_attack(state, battle, log)
-            state.battle.current = None
+            state.battle_round().current = None
             return True
         for faction in _traitor_askers(state, battle):
             open_prompt(state, PromptKind.TRAITOR_CALL, faction, secret=True,
@@ -297,7 +299,7 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
         return True
     if battle.step == TRAITORS:
         _resolve(state, battle, log)
-        state.battle.current = None
+        state.battle_round().current = None
         open_reveal_window(state, battle.territory)
         return True
     return False
@@ -309,21 +311,22 @@ def _advance_battle(state: GameState, battle: Battle, log: EventLog) -> bool:
 @handles(AskPrescience)
 def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.PRESCIENCE, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     battle.prescience_element = action.element
     if action.element is None:
         log.public("prescience_declined", "The Atreides ask no prescience question.")
     else:
+        target = required(battle.prescience_target, "the prescience target")
         log.public("prescience_asked", f"The Atreides use prescience: "
-                   f"{faction_does(battle.prescience_target, 'must')} reveal the {action.element} of the plan to "
+                   f"{faction_does(target, 'must')} reveal the {action.element} of the plan to "
                    "them.", element=action.element,
-                   target=battle.prescience_target.value)
+                   target=target.value)
 
 
 @handles(AnswerPrescience)
 def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.PRESCIENCE_ANSWER, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     element = prompt.detail["element"]
     legal = _answer_options(state, battle, action.faction, element)
     if action.answer not in legal:
@@ -331,7 +334,7 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
                             f"Your {element} must be answered truthfully from what you can play.", legal)
     battle.prescience_answer = action.answer
     shown = describe_element(element, action.answer)
-    audience = (battle.prescience_asker, action.faction)
+    audience = (required(battle.prescience_asker, "the prescience asker"), action.faction)
     told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as the {element}")
     log.private("prescience_answered", audience, f"Prescience: {the_faction(action.faction)} {told}. The plan is "
                 "bound to it.", element=element, answer=action.answer)
@@ -347,7 +350,7 @@ def _answer_options(state: GameState, battle: Battle, faction: Faction, element:
 @handles(UseVoice)
 def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.VOICE, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     if action.command is None:
         log.public("voice_declined", "The Bene Gesserit use no Voice.")
         return
@@ -356,8 +359,9 @@ def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, RULE, f"The Voice cannot command {key!r}.", prompt.options)
     battle.voice = key
     verb = "must play" if action.command == "play" else "must not play"
-    log.public("voice_used", f"The Voice: {faction_name(battle.voice_target)} {verb} a {action.category} "
-               "if they can.", target=battle.voice_target.value, command=action.command, category=action.category)
+    target = required(battle.voice_target, "the Voice's target")
+    log.public("voice_used", f"The Voice: {faction_name(target)} {verb} a {action.category} "
+               "if they can.", target=target.value, command=action.command, category=action.category)
 
 
 # --- plans -----------------------------------------------------------------------------------
@@ -377,7 +381,7 @@ def _karama_against_sardaukar(state: GameState, battle: Battle, log: EventLog) -
 @handles(SubmitBattlePlan)
 def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.BATTLE_PLAN, RULE)
-    battle = state.battle.current
+    battle = state.current_battle()
     plan = BattlePlan(leader=action.leader, cheap_hero=action.cheap_hero, dial=action.dial,
                       weapon=action.weapon, defense=action.defense, kwisatz_haderach=action.kwisatz_haderach,
                       spice=action.spice)
@@ -417,11 +421,11 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
             else:  # our reading: spent since the plan was made (a Karama, A-15 worthless cards): not played
                 setattr(plan, slot, None)
         if plan.leader and not battle.attack:  # a BT attack or trap is no battle: nobody "led tokens" there (BT-11)
-            state.battle.leader_territory[plan.leader] = battle.territory
+            state.battle_round().leader_territory[plan.leader] = battle.territory
         if plan.kwisatz_haderach and karama_cancels(state, Advantage.KWISATZ_HADERACH, log):
             plan.kwisatz_haderach = False  # A-14: he does not fight beside the leader this time
         if plan.kwisatz_haderach:
-            state.battle.kwisatz_haderach_territory = battle.territory
+            state.battle_round().kwisatz_haderach_territory = battle.territory
     what = {"leader": "BT attack", "trap": "Trap"}.get(battle.attack or "", "Battle")
     log.public(
         "plans_revealed",
@@ -482,10 +486,10 @@ def traitor_options(state: GameState, battle: Battle, faction: Faction) -> list[
     return ["call", "no"] if _can_call(state, battle, faction) else ["no"]
 
 
-def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict:
+def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
     """What the traitor question is about, all public once the plans are revealed: the opposing side and its leader
     (None: a cheap hero or nobody), whether the Kwisatz Haderach is beside him, and the ally an asker speaks for."""
-    side, opponent = _helper_in(state, battle, faction)
+    side, opponent = required(_helper_in(state, battle, faction), "a side the asker fights on or helps")
     plan = battle.plans[opponent]
     return {"territory": battle.territory, "opponent": opponent.value, "leader": plan.leader,
             "kwisatz_haderach": plan.kwisatz_haderach, "ally": side.value if side != faction else None}
@@ -494,7 +498,7 @@ def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict:
 @handles(CallTraitor)
 def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
     take_prompt(state, action.faction, PromptKind.TRAITOR_CALL, "A-13")
-    battle = state.battle.current
+    battle = state.current_battle()
     if action.call and not _can_call(state, battle, action.faction):
         side = _helper_in(state, battle, action.faction)
         if side is not None and battle.plans[side[1]].kwisatz_haderach:
@@ -530,7 +534,7 @@ def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) 
                 auto=action.auto)
     if action.auto and state.prompt_of(faction, PromptKind.TRAITOR_CALL) is not None:
         take_prompt(state, faction, PromptKind.TRAITOR_CALL, "A-13")
-        battle = state.battle.current
+        battle = state.current_battle()
         _record_traitor_answer(state, battle, faction, _can_call(state, battle, faction), log, by_order=True)
 
 
@@ -556,7 +560,8 @@ def _resolve(state: GameState, battle: Battle, log: EventLog) -> None:
     elif betrayed[a] or betrayed[d]:
         victim = a if betrayed[a] else d
         winner = d if victim == a else a
-        _traitor_win(state, battle, winner=winner, victim=victim, caller=betrayed[victim], log=log)
+        caller = required(betrayed[victim], "the traitor's caller")
+        _traitor_win(state, battle, winner=winner, victim=victim, caller=caller, log=log)
     else:
         winner = _fight(state, battle, log)
     _pay_dialed_spice(state, battle, keepers=[side for side in (a, d) if betrayed[a if side == d else d]], log=log)
@@ -645,9 +650,12 @@ def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
     """A-13: both leaders traitors: both sides lose everything there and nobody is paid. Each call reveals its
     caller's traitor, as a single call does: the news names both."""
     sides = (battle.aggressor, battle.defender)
-    traitors = {_betrayed(state, battle, side): battle.plans[side].leader for side in sides}
+    # each leader was called a traitor: each side has the caller of its traitor and its leader
+    betrayals = {side: (required(_betrayed(state, battle, side), "the traitor's caller"),
+                        required(battle.plans[side].leader, "the betrayed leader")) for side in sides}
+    traitors = dict(betrayals.values())
     for side in sides:
-        _kill_leader(state, side, battle.plans[side].leader)
+        _kill_leader(state, side, betrayals[side][1])
         _lose_everything(state, battle, side)
         _discard_played(state, battle, side)
     calls = " and ".join(f"{faction_does(caller, 'reveal')} {leader_name(leader)}"
@@ -660,7 +668,7 @@ def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
 def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Faction, caller: Faction,
                  log: EventLog) -> None:
     """The caller's side wins outright, loses nothing; the traitor dies and the caller is paid his strength."""
-    traitor = battle.plans[victim].leader
+    traitor = required(battle.plans[victim].leader, "the betrayed leader")
     strength = load_game_data().leader(traitor).strength
     _kill_leader(state, victim, traitor)
     lost = _lose_everything(state, battle, victim)
@@ -700,8 +708,9 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
     loser = opponent[winner]
     paid = 0
     for side in (a, d):
-        if killed[side] and plans[side].leader:
-            _kill_leader(state, side, plans[side].leader)
+        leader = plans[side].leader
+        if killed[side] and leader:
+            _kill_leader(state, side, leader)
             paid += _leader_strength(plans[side])  # A-18: every leader killed, his own included
     lost = _lose_everything(state, battle, loser)
     played = _discard_played(state, battle, loser)
@@ -710,7 +719,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
     kept = _winner_cards(state, winner, plans[winner])
     if paid:
         bank_pays(state, winner, paid)
-    dead = [leader_name(plans[s].leader) for s in (a, d) if killed[s] and plans[s].leader]
+    dead = [leader_name(leader) for s in (a, d) if killed[s] and (leader := plans[s].leader)]
     log.public(
         "battle_won",
         f"{faction_does(winner, 'win', start=True)} in {battle.territory}, {totals[winner]} to {totals[loser]}"
@@ -761,8 +770,9 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
     """Lasgun and shield: every token and all spice in the territory, both leaders, all played cards; no
     winner and nobody paid."""
     for side in (battle.aggressor, battle.defender):
-        if battle.plans[side].leader:
-            _kill_leader(state, side, battle.plans[side].leader)
+        leader = battle.plans[side].leader
+        if leader:
+            _kill_leader(state, side, leader)
         _discard_played(state, battle, side)
         if battle.plans[side].kwisatz_haderach:  # A-15: the only way he dies
             state.kwisatz_haderach.dead = True
@@ -813,7 +823,7 @@ def _plan_action(state: GameState, faction: Faction, plan: BattlePlan, battle: B
 
 @default_for(PromptKind.BATTLE_PLAN)
 def _default_plan(state: GameState, prompt: Prompt) -> SubmitBattlePlan:
-    battle = state.battle.current
+    battle = state.current_battle()
     return _plan_action(state, prompt.faction, _minimal_plan(state, battle, prompt.faction), battle)
 
 
@@ -862,14 +872,14 @@ def _sample_prescience(state: GameState, prompt: Prompt, rng: Rng) -> AskPrescie
 @default_for(PromptKind.PRESCIENCE_ANSWER)
 def _default_answer(state: GameState, prompt: Prompt) -> AnswerPrescience:
     """Answer with what the minimal plan would play, so the binding answer leaves a legal plan."""
-    battle = state.battle.current
+    battle = state.current_battle()
     plan = _minimal_plan(state, battle, prompt.faction)
     return AnswerPrescience(faction=prompt.faction, answer=plan_element(plan, prompt.detail["element"]))
 
 
 @sampler_for(PromptKind.PRESCIENCE_ANSWER)
 def _sample_answer(state: GameState, prompt: Prompt, rng: Rng) -> AnswerPrescience:
-    options = _answer_options(state, state.battle.current, prompt.faction, prompt.detail["element"])
+    options = _answer_options(state, state.current_battle(), prompt.faction, prompt.detail["element"])
     return AnswerPrescience(faction=prompt.faction, answer=rng.choice(options))
 
 
@@ -895,7 +905,7 @@ def _default_traitor_call(state: GameState, prompt: Prompt) -> CallTraitor:
 @sampler_for(PromptKind.TRAITOR_CALL)
 def _sample_traitor_call(state: GameState, prompt: Prompt, rng: Rng) -> CallTraitor:
     """Random players call whenever they can, so traitors show up in random games."""
-    return CallTraitor(faction=prompt.faction, call=_can_call(state, state.battle.current, prompt.faction))
+    return CallTraitor(faction=prompt.faction, call=_can_call(state, state.current_battle(), prompt.faction))
 
 
 def cards_on_the_table(state: GameState) -> list[str]:

@@ -12,6 +12,8 @@ it offers only plans the check accepts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.factions.captives import leaders_held
@@ -67,7 +69,7 @@ def dial_limit(state: GameState, battle: Battle, faction: Faction) -> int:
     return battle_tokens(state, battle.locations, faction, elite_worth_in(battle, faction))
 
 
-def hand_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
+def hand_shape(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
     """What the side's hand and tokens allow before prescience or the Voice bind anything: the truthful
     prescience answers are drawn from it."""
     if battle.attack:
@@ -119,7 +121,7 @@ def describe_element(element: str, answer: str) -> str:
     return leader_name(answer) if element == "leader" else card_name(answer)
 
 
-def answers_in(hand: dict, battle: Battle, faction: Faction, element: str) -> list[str]:
+def answers_in(hand: dict[str, Any], battle: Battle, faction: Faction, element: str) -> list[str]:
     """The truthful prescience answers: what the side's plan may hold, from its hand shape."""
     if element == "dial":
         return [str(n) for n in range(hand["max_dial"] + 1)]
@@ -134,17 +136,18 @@ def answers_in(hand: dict, battle: Battle, faction: Faction, element: str) -> li
     return [*cards, NONE] if hand["may_play_cards"] else [NONE]
 
 
-def binding_answer(battle: Battle, faction: Faction, hand: dict) -> str | None:
+def binding_answer(battle: Battle, faction: Faction, hand: dict[str, Any]) -> str | None:
     """The prescience answer this side's plan must follow, if any. Our reading: an answer the side can no longer
     play binds nothing (its card spent since as a Karama, its tokens taken since by an admin correction), like
     a Voice that cannot be obeyed; else the plan would have no legal form and the game would stop (issue 12)."""
     answer = battle.prescience_answer if battle.prescience_target == faction else None
-    if answer is None or answer not in answers_in(hand, battle, faction, battle.prescience_element):
+    element = battle.prescience_element  # asked whenever there is an answer
+    if answer is None or element is None or answer not in answers_in(hand, battle, faction, element):
         return None
     return answer
 
 
-def _can_obey_play(battle: Battle, faction: Faction, wanted: str, hand: dict) -> bool:
+def _can_obey_play(battle: Battle, faction: Faction, wanted: str, hand: dict[str, Any]) -> bool:
     """A 'play' Voice binds only when the side can play such a card, prescience's binding answer allowing."""
     if not hand["may_play_cards"]:
         return False
@@ -167,7 +170,7 @@ def forbidden_by_voice(battle: Battle, card: str, kind: str) -> bool:
     return category(card).value == kind
 
 
-def binding_voice(battle: Battle, faction: Faction, hand: dict) -> tuple[str, str] | None:
+def binding_voice(battle: Battle, faction: Faction, hand: dict[str, Any]) -> tuple[str, str] | None:
     """The Voice this side's plan must obey, as (command, kind of card), or None when there is none or it cannot
     be obeyed: a 'play' command for a kind the side cannot play; a 'not' command against the card prescience
     bound it to (the answer came first), or in a BT attack against every card the weapon slot could hold (R-34)."""
@@ -182,8 +185,8 @@ def binding_voice(battle: Battle, faction: Faction, hand: dict) -> tuple[str, st
     return (command, wanted) if slot_left and not bound_forbidden else None
 
 
-def _prescience_problem(battle: Battle, faction: Faction, hand: dict, plan: BattlePlan, elements: tuple[str, ...]
-                        ) -> Refusal | None:
+def _prescience_problem(battle: Battle, faction: Faction, hand: dict[str, Any], plan: BattlePlan,
+                        elements: tuple[str, ...]) -> Refusal | None:
     answer = binding_answer(battle, faction, hand)
     element = battle.prescience_element
     if answer is not None and element in elements and plan_element(plan, element) != answer:
@@ -194,7 +197,7 @@ def _prescience_problem(battle: Battle, faction: Faction, hand: dict, plan: Batt
 # --- the three parts of a plan -------------------------------------------------------------------------
 
 
-def dial_problem(state: GameState, battle: Battle, faction: Faction, hand: dict, dial: int, spice: int
+def dial_problem(state: GameState, battle: Battle, faction: Faction, hand: dict[str, Any], dial: int, spice: int
                  ) -> Refusal | None:
     """The dial and the spice backing it (A-15 `advanced_combat`)."""
     if dial > hand["max_dial"]:
@@ -208,7 +211,7 @@ def dial_problem(state: GameState, battle: Battle, faction: Faction, hand: dict,
     return _prescience_problem(battle, faction, hand, BattlePlan(dial=dial), ("dial",))
 
 
-def head_problem(battle: Battle, faction: Faction, hand: dict, leader: str | None, cheap_hero: str | None,
+def head_problem(battle: Battle, faction: Faction, hand: dict[str, Any], leader: str | None, cheap_hero: str | None,
                  kwisatz_haderach: bool) -> Refusal | None:
     """Who leads: a leader or a cheap hero when the side has one (A-13), the Kwisatz Haderach only beside a
     leader (A-15)."""
@@ -229,7 +232,7 @@ def head_problem(battle: Battle, faction: Faction, hand: dict, leader: str | Non
     return _prescience_problem(battle, faction, hand, BattlePlan(leader=leader, cheap_hero=cheap_hero), ("leader",))
 
 
-def cards_problem(state: GameState, battle: Battle, faction: Faction, hand: dict, weapon: str | None,
+def cards_problem(state: GameState, battle: Battle, faction: Faction, hand: dict[str, Any], weapon: str | None,
                   defense: str | None) -> Refusal | None:
     """The weapon and defense slots: cards from the hand that fit them, one card a slot, as prescience and the
     Voice bind them; a BT attack's own rules (R-34, BT-12)."""
@@ -274,7 +277,7 @@ def check_plan(state: GameState, battle: Battle, faction: Faction, plan: BattleP
 # --- the shape a form offers -----------------------------------------------------------------------------
 
 
-def plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
+def plan_shape(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
     """Every choice of each part that `check_plan` accepts, for the BATTLE_PLAN prompt's detail (the decider's
     alone): the leaders and cheap heroes, whether the Kwisatz Haderach may go beside a leader, the dial's range
     and the most spice that may back it, the legal [weapon, defense] pairs (None: an empty slot) and the

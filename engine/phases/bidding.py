@@ -19,7 +19,7 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
-from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind
+from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind, required
 from engine.names import card_name, counted, faction_does, faction_name
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -103,7 +103,7 @@ def _choam_charity(state: GameState, log: EventLog) -> None:
 
 def _deal_auction(state: GameState, log: EventLog) -> None:
     """A-5: one card, face down, per faction whose hand is not full at the start of bidding."""
-    b = state.bidding
+    b = state.current_bidding()
     eligible = [f for f in b.order if not hand_full(state, f)]
     for _ in eligible:
         card = draw_treachery_card(state, log)
@@ -137,7 +137,7 @@ def bidding_round(order: list[Faction], opener: Faction, eligible: list[Faction]
 
 def _open_card(state: GameState, log: EventLog) -> None:
     """The next card comes up; its opener is the next eligible faction after the last card's opener."""
-    b = state.bidding
+    b = state.current_bidding()
     bidders = [f for f in b.order if not hand_full(state, f)]
     if not bidders:
         _return_to_deck(state, log, f"No faction can bid any more (every hand is full): the {len(b.cards)} "
@@ -173,7 +173,7 @@ def _has_bid_order(order: BidOrder) -> bool:
 def _cannot_outbid(state: GameState, faction: Faction) -> bool:
     """Even the smallest raise, the high bid + 1, is beyond the faction's own spice (an ally's share, A-8, is not
     counted: it is the ally's secret until offered)."""
-    return state.bidding.high_bid >= state.faction(faction).spice
+    return state.current_bidding().high_bid >= state.faction(faction).spice
 
 
 def _order_answers(state: GameState, faction: Faction) -> bool:
@@ -195,7 +195,7 @@ def _apply_standing_order(state: GameState, faction: Faction, log: EventLog) -> 
     """A-6: auto-pass, or outbid the high bid by 1 up to the order's limit (and the spice in hand); without a bid
     order, the order to pass when outbid passes. The table reads the bid or the pass a click would have made; only
     the owner reads that the order made it."""
-    b = state.bidding
+    b = state.current_bidding()
     order = state.faction(faction).bid_order
     wanted = b.high_bid + 1
     if not order.auto_pass and order.max_bid is not None and wanted <= min(order.max_bid,
@@ -222,7 +222,7 @@ def _orders_lapse(state: GameState, span: str) -> None:
 
 
 def _open_bid_prompt(state: GameState, faction: Faction) -> None:
-    b = state.bidding
+    b = state.current_bidding()
     # Public prompt (bidding is open); the detail is shown to the bidder only. max_bid is the bidder's own
     # spice: an ally's share (A-8) is offered through Bid.ally_pays, so the ally's spice stays hidden.
     open_prompt(
@@ -238,20 +238,20 @@ def _open_bid_prompt(state: GameState, faction: Faction) -> None:
 
 def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction | None, ally_pays: int,
                 log: EventLog) -> None:
-    b = state.bidding
+    b = state.current_bidding()
     b.high_bid, b.high_bidder = amount, faction
     b.high_ally, b.high_ally_pays = (ally, ally_pays) if ally_pays else (None, 0)
     if not state.setup.options.pass_is_final:
         b.passed = []  # without A-6 `pass_is_final`, everyone else must pass again after a new bid
-    support = f" ({faction_does(ally, 'pay')} {ally_pays} of it, A-8)" if ally_pays else ""
+    support = f" ({faction_does(ally, 'pay')} {ally_pays} of it, A-8)" if ally_pays and ally is not None else ""
     log.public("bid_made", f"{faction_does(faction, 'bid', start=True)}"
                            f" {amount} spice for {_ordinal_card(b)}{support}.",
                faction=faction.value, amount=amount, card_number=b.card_number,
-               ally=ally.value if ally_pays else None, ally_pays=ally_pays)
+               ally=ally.value if ally_pays and ally is not None else None, ally_pays=ally_pays)
 
 
 def _record_pass(state: GameState, faction: Faction, log: EventLog) -> None:
-    b = state.bidding
+    b = state.current_bidding()
     b.passed.append(faction)
     log.public("bid_passed", f"{faction_does(faction, 'pass', start=True)}"
                              f" on {_ordinal_card(b)}.", faction=faction.value,
@@ -261,9 +261,9 @@ def _record_pass(state: GameState, faction: Faction, log: EventLog) -> None:
 def _next_turn(state: GameState, log: EventLog) -> None:
     """The next bidder in storm order who is not the high bidder and has not passed; else the card is
     sold, or (nobody bid) it and the rest go back on the deck."""
-    b = state.bidding
+    b = state.current_bidding()
     count = len(b.bidders)
-    start = b.bidders.index(b.to_bid)
+    start = b.bidders.index(required(b.to_bid, "a bidder whose turn it is"))
     for k in range(1, count + 1):
         candidate = b.bidders[(start + k) % count]
         if candidate != b.high_bidder and candidate not in b.passed:
@@ -280,12 +280,12 @@ def _next_turn(state: GameState, log: EventLog) -> None:
 
 def _sell(state: GameState, log: EventLog) -> None:
     """The high bidder pays (to the Emperor unless the Emperor buys, or Karama cancels it) and takes the card."""
-    b = state.bidding
-    buyer, price = b.high_bidder, b.high_bid
+    b = state.current_bidding()
+    buyer, price = required(b.high_bidder, "a high bidder on the card sold"), b.high_bid
     card = b.cards.pop(0)
     payers = [(buyer, price - b.high_ally_pays)]
     if b.high_ally_pays:
-        payers.append((b.high_ally, b.high_ally_pays))
+        payers.append((required(b.high_ally, "the ally paying part of the bid"), b.high_ally_pays))
     emperor = Faction.EMPEROR
     # The Emperor is paid for cards others buy; never by himself: his share of an ally's bid goes to the bank (A-29).
     would_pay_emperor = state.in_game(emperor) and buyer != emperor and any(p != emperor for p, _ in payers)
@@ -339,7 +339,7 @@ def _harkonnen_extra_card(state: GameState, log: EventLog) -> None:
 
 def _return_to_deck(state: GameState, log: EventLog, message: str) -> None:
     """A-5: the unsold cards go back on top of the deck in their order; bidding ends for the turn."""
-    b = state.bidding
+    b = state.current_bidding()
     state.treachery_deck = b.cards + state.treachery_deck
     log.public("auction_returned", message, cards=len(b.cards))
     b.cards = []
@@ -362,7 +362,7 @@ def _finish(state: GameState, log: EventLog) -> None:
 def bid(state: GameState, action: Bid, log: EventLog) -> None:
     faction = action.faction
     take_prompt(state, faction, PromptKind.BID, RULE)  # a full hand, a final pass...: engine/rules/refusals.py
-    b = state.bidding
+    b = state.current_bidding()
     minimum = b.high_bid + 1
     if action.amount < minimum:
         raise RuleViolation(
@@ -451,7 +451,7 @@ def _order_words(state: GameState, order: BidOrder) -> str:
     if not order.auto_pass and order.max_bid is None:
         return "Your standing bid order is cleared: you will be asked for each bid (A-6)."
     if order.lasts == "this_card":
-        span = f"for {_ordinal_card(state.bidding)} only"
+        span = f"for {_ordinal_card(state.current_bidding())} only"
     else:
         span = "for the rest of this turn's auction" if order.lasts == "this_turn" else "until you change it"
     what = ("pass on every card" if order.auto_pass

@@ -12,6 +12,8 @@ revealed"). With the impairers off a worthless card still fills the weapon slot 
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import ChooseBtAttack, ChooseBtImpairment
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -21,7 +23,7 @@ from engine.factions.bt_traitors import close_open_field_betrayals
 from engine.factions.captives import holder, kill_leader, leaders_held
 from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
-from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
+from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind, required
 from engine.names import advisors_among, card_name, faction_does, faction_name, leader_name
 from engine.rng import Rng
 from engine.rules.combat import category, weapon_kills
@@ -61,10 +63,10 @@ def triggered_traps(state: GameState) -> list[str]:
 
 def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
     """Start the next trap's attack on a random leader of the faction that sprang it; False when none is left."""
-    while state.battle.traps_to_spring:
-        stronghold = state.battle.traps_to_spring.pop(0)
+    while state.battle_round().traps_to_spring:
+        stronghold = state.battle_round().traps_to_spring.pop(0)
         trap = state.traps.pop(stronghold)
-        victim = trap.triggered_by
+        victim = required(trap.triggered_by, "the faction that sprang the trap")  # triggered_traps: sprung ones
         alive = leaders_held(state, victim)  # his captives too, not those held captive (A-15)
         if not alive:  # R-13
             state.treachery_discard.append(trap.card)
@@ -77,7 +79,7 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
         battle = _new_attack(stronghold, victim, leader, "trap", trap.card)
         battle.plans[BT] = BattlePlan(weapon=trap.card)  # the trap's card is its whole plan
         battle.step = "voice"  # BT-34: no prescience question and no Voice against a trap
-        state.battle.current = battle
+        state.battle_round().current = battle
         log.public("trap_attack", f"The trap on {stronghold} strikes {leader_name(leader)}, drawn at random from "
                    f"the {faction_name(victim)} leaders (BT-32).", territory=stronghold, leader=leader,
                    faction=victim.value)
@@ -95,7 +97,8 @@ def attack_targets(state: GameState) -> dict[str, str]:
     """BT-11: leaders who led tokens in a battle this round and survived -> the territory of that battle.
     A cheap hero is no leader (BT-15); the Kwisatz Haderach is never a target (R-5)."""
     dead = {leader for fs in state.factions.values() for leader in fs.leaders_in_tanks}
-    return {leader: territory for leader, territory in state.battle.leader_territory.items() if leader not in dead}
+    led = state.battle_round().leader_territory
+    return {leader: territory for leader, territory in led.items() if leader not in dead}
 
 
 def attack_cards(state: GameState) -> list[str]:
@@ -138,9 +141,14 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
                             "in a battle this round and survived.", prompt.options)
     territory = attack_targets(state)[action.leader]
     victim = holder(state, action.leader)  # a captive leading for the Harkonnen is theirs (A-15)
-    state.battle.current = _new_attack(territory, victim, action.leader, "leader")
+    state.battle_round().current = _new_attack(territory, victim, action.leader, "leader")
     log.public("bt_attack", f"The Bene Tleilaxu attack {leader_name(action.leader)} in {territory} (BT-11).",
                leader=action.leader, territory=territory, faction=victim.value)
+
+
+def _target(attack: Battle) -> str:
+    """The leader a BT attack or trap strikes, chosen (BT-11) or drawn (BT-32) when it began."""
+    return required(attack.target_leader, "the attack's target leader")
 
 
 def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> bool:
@@ -148,7 +156,7 @@ def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> b
     choosing the target (a Karama against prescience or Voice), the attack is called off; True if so."""
     if battle.attack != "leader" or attack_cards(state):
         return False
-    log.public("bt_attack_called_off", f"The Bene Tleilaxu attack on {leader_name(battle.target_leader)} is "
+    log.public("bt_attack_called_off", f"The Bene Tleilaxu attack on {leader_name(_target(battle))} is "
                "called off: they hold no card left for its weapon slot (R-34).", leader=battle.target_leader)
     return True
 
@@ -156,7 +164,7 @@ def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> b
 # --- plans -----------------------------------------------------------------------------------
 
 
-def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
+def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
     """BT-12: the BT fill the weapon slot (and may add a worthless card); the defender names his leader and
     may play a defense and/or a worthless card (engine/phases/battle_plans.py narrows it by prescience and the
     Voice)."""
@@ -183,7 +191,7 @@ def attack_shape(state: GameState, battle: Battle, faction: Faction) -> dict:
     }
 
 
-def attack_cards_problem(battle: Battle, faction: Faction, hand: dict, weapon: str | None, defense: str | None
+def attack_cards_problem(battle: Battle, faction: Faction, hand: dict[str, Any], weapon: str | None, defense: str | None
                          ) -> tuple[str, list[str] | None] | None:
     """The cards of a BT attack (engine/phases/battle_plans.py `cards_problem`): R-34, BT-12."""
     if faction != BT:
@@ -232,8 +240,8 @@ def check_impairment(state: GameState, battle: Battle, faction: Faction, plan: B
 def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
     """BT-12..BT-15, BT-33, BT-50, R-4, R-15, R-16, R-18."""
     bt_plan, defense_plan = battle.plans[BT], battle.plans[battle.defender]
-    weapon, defense = bt_plan.weapon, defense_plan.defense
-    leader = battle.target_leader
+    weapon, defense = required(bt_plan.weapon, "the attack's weapon (R-34)"), defense_plan.defense
+    leader = _target(battle)
     karama_trap = battle.attack == "trap" and is_karama(weapon)
     shielded = defense is not None and category(defense) == CardCategory.SHIELD
     explosion = karama_trap or (_as_lasgun(weapon) and shielded)
@@ -279,7 +287,7 @@ def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
 
 def _impose(state: GameState, victim: Faction, impair: str) -> str:
     """BT-16, R-17: bar the faction from shipping or moving during the next turn; the words for the event."""
-    state.bt.impairments.append(Impairment(faction=victim, kind=impair, turn=state.turn + 1))
+    state.bt_state().impairments.append(Impairment(faction=victim, kind=impair, turn=state.turn + 1))
     what = "ship" if impair == NO_SHIPPING else "move on-board tokens"
     return f"{faction_does(victim, 'may')} not {what} next turn (BT-16)."
 

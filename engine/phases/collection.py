@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.events import EventLog
 from engine.factions.bt_control import bt_collect
 from engine.flow import runs_phase
+from engine.ids import Faction
 from engine.model import GameState, Phase
 from engine.names import faction_does, location_label
 from engine.phases.end_of_turn import end_turn
@@ -25,7 +26,7 @@ CITY_RATE = 3
 STRONGHOLD_INCOME = {"Arrakeen": 2, "Carthag": 2, "Tuek's Sietch": 1}
 
 
-def collection_rate(state: GameState, faction) -> int:
+def collection_rate(state: GameState, faction: Faction) -> int:
     return CITY_RATE if has_ornithopters(state, faction) else BASE_RATE
 
 

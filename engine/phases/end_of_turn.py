@@ -8,7 +8,7 @@ from engine.events import EventLog
 from engine.factions.bt_spice import SPICE_WIN_REASON, declare_if_ordered, spice_win_due, spice_win_team
 from engine.factions.bt_traitors import bt_turn_ends
 from engine.ids import Faction
-from engine.model import GameState, Phase
+from engine.model import GameState, Phase, required
 from engine.names import faction_name, the_faction
 from engine.phases.turn import start_phase
 from engine.rules.alliances import release_bribes
@@ -100,8 +100,8 @@ def end_turn(state: GameState, log: EventLog) -> None:
     if winners:
         winners, predicted = apply_prediction(state, winners)
         if predicted:
-            reason = (f"the Bene Gesserit predicted {the_faction(state.bg_prediction.faction)} on turn "
-                      f"{state.turn} (A-25)")
+            predicted_faction = required(state.bg_prediction, "the Bene Gesserit's prediction").faction
+            reason = f"the Bene Gesserit predicted {the_faction(predicted_faction)} on turn {state.turn} (A-25)"
         declare_winners(state, winners, reason, log)
     elif state.turn >= state.setup.options.turns:
         declare_winners(state, [], reason, log)

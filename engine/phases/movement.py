@@ -17,6 +17,7 @@ also opens for declaring co-existence (engine/factions/coexistence.py).
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from engine.actions import GuildTiming, Move, SetCoexistence, SetGuildTimingOrder, SkipMove
 from engine.data import POLAR_SINK, load_game_data
@@ -27,7 +28,7 @@ from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_imp
 from engine.factions.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
 from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
-from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
+from engine.model import GameState, MovementState, Phase, Prompt, PromptKind, required
 from engine.names import faction_does, faction_name, location_label, the_faction
 from engine.phases.revival import open_revival_prompts
 from engine.phases.shipment import (
@@ -81,9 +82,9 @@ def run_movement(state: GameState, log: EventLog) -> bool:
         return True
     if state.step == REVIVAL_STEP:
         state.step = TURNS_STEP
+        order = state.current_movement().order
         log.public("shipment_order", "Shipment and movement, in storm order: "
-                   + ", ".join(faction_name(f) for f in state.movement.order) + ".",
-                   order=[f.value for f in state.movement.order])
+                   + ", ".join(faction_name(f) for f in order) + ".", order=[f.value for f in order])
         _guild_out_of_order_or_karama(state, log)
         return True
     if state.step == TURNS_STEP:
@@ -104,23 +105,23 @@ def turn_faction(state: GameState) -> Faction | None:
 def _guild_out_of_order(state: GameState) -> bool:
     """A-15: the Guild's one turn is theirs to place this round, so their storm-order place is not theirs (whether
     they have had their turn already or not)."""
-    m = state.movement
+    m = state.current_movement()
     return state.setup.options.character_advantages and GUILD in m.order and not m.guild_in_order
 
 
 def _guild_floats(state: GameState) -> bool:
     """A-15: the Guild's turn is theirs to place this round and they have not had it yet."""
-    return _guild_out_of_order(state) and not state.movement.guild_done
+    return _guild_out_of_order(state) and not state.current_movement().guild_done
 
 
 def _guild_out_of_order_or_karama(state: GameState, log: EventLog) -> None:
     """A-14: a Karama readied against the Guild's out-of-order shipping fires as the round begins."""
     if _guild_floats(state) and karama_cancels(state, Advantage.OUT_OF_ORDER_SHIPPING, log):
-        state.movement.guild_in_order = True
+        state.current_movement().guild_in_order = True
 
 
 def _turn_step(state: GameState, log: EventLog) -> bool:
-    m = state.movement
+    m = state.current_movement()
     if m.stage in ("", BEGIN) and not m.guild_turn:
         if m.index < len(m.order) and m.order[m.index] == GUILD and _guild_out_of_order(state):
             m.index += 1  # A-15: the Guild's storm-order place is not theirs this round, taken turn or not
@@ -142,7 +143,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
             _answer_guild_timing_by_order(state, log)
             return True
         m.stage = ""
-    faction = turn_faction(state)
+    faction = required(turn_faction(state), "a faction whose turn it is")
     if m.stage == "":
         m.turns_taken.append(faction)
         m.cancelled = []
@@ -211,7 +212,7 @@ def guild_timing(state: GameState, action: GuildTiming, log: EventLog) -> None:
 
 
 def _record_guild_timing(state: GameState, prompt: Prompt, action: GuildTiming, log: EventLog) -> None:
-    m = state.movement
+    m = state.current_movement()
     before = Faction(prompt.detail["before"])
     if action.now:
         m.guild_turn, m.stage = True, ""
@@ -226,7 +227,7 @@ def _record_guild_timing(state: GameState, prompt: Prompt, action: GuildTiming, 
 @default_for(PromptKind.GUILD_TIMING)
 def _default_guild_timing(state: GameState, prompt: Prompt) -> GuildTiming:
     """Storm order: now once the Guild's storm-order place is reached, else later."""
-    m = state.movement
+    m = state.current_movement()
     reached = m.order.index(GUILD) <= m.index
     return GuildTiming(faction=prompt.faction, now=reached)
 
@@ -315,7 +316,7 @@ def move_range(state: GameState, faction: Faction) -> int:
     the Fremen 2 without ornithopters, 1 once a Karama cancelled that this turn (A-14)."""
     if has_ornithopters(state, faction):
         return ORNITHOPTER_RANGE
-    if faction == FREMEN and Advantage.TWO_TERRITORY_MOVE not in state.movement.cancelled:
+    if faction == FREMEN and Advantage.TWO_TERRITORY_MOVE not in state.current_movement().cancelled:
         return FREMEN_RANGE
     return NORMAL_RANGE
 
@@ -338,7 +339,7 @@ def _open_movement_prompt(state: GameState, faction: Faction) -> None:
         return
     # Beyond the moves: why the range is what it is, an impairment (BT-16), and where the Bene Gesserit may
     # declare co-existence now (A-15): territories whose fighters may become advisors, and the reverse.
-    extra = dict(coexist={"advisors": declarable_territories(state, True),
+    extra: dict[str, Any] = dict(coexist={"advisors": declarable_territories(state, True),
                           "fighters": declarable_territories(state, False)}) if coexisting else {}
     open_prompt(state, PromptKind.MOVEMENT, faction, secret=False, options=list(sources), range=distance,
                 destinations=sources, tokens={loc: movable_tokens(state, faction, loc) for loc in sources},
@@ -387,7 +388,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
                             board_order(loc for loc in in_range if loc != source))
     fremen_power = faction == FREMEN and not ornithopters and cost > NORMAL_RANGE
     if fremen_power and karama_cancels(state, Advantage.TWO_TERRITORY_MOVE, log):
-        state.movement.cancelled.append(Advantage.TWO_TERRITORY_MOVE)
+        state.current_movement().cancelled.append(Advantage.TWO_TERRITORY_MOVE)
         # A-14: the move is not made; the Fremen decide again with a range of one territory.
         log.public("action_cancelled", "The Fremen move was not made; they may move one territory and decide "
                    "again.", faction=faction.value)
@@ -415,7 +416,7 @@ def _waive_move(state: GameState, faction: Faction, log: EventLog) -> None:
     """The faction shipped nothing "and no move this turn": its move, asked now, is answered "move nothing" at
     once, as a click would answer it (nothing is asked when nothing could move). The decision is opened all the
     same, so the game runs as it would with the click; Hajr is not played in a turn without a move."""
-    state.movement.no_move = False
+    state.current_movement().no_move = False
     if state.prompt_of(faction, PromptKind.MOVEMENT) is not None:
         take_prompt(state, faction, PromptKind.MOVEMENT, RULE_MOVE)
         log.private("move_by_order", faction, f"{BY_STANDING_ORDER} for this turn (ship nothing, move nothing), "

@@ -20,6 +20,8 @@ usual.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import BtAllyRevive, GrantAllyRevival, Revive, SetAllyRevivalOrder, SetRevivalOrder
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -90,7 +92,7 @@ def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | 
     return paid_tokens * TOKEN_COST + leader_cost + (KH_COST if kwisatz_haderach else 0)
 
 
-def revival_prompt_detail(state: GameState, faction: Faction) -> dict:
+def revival_prompt_detail(state: GameState, faction: Faction) -> dict[str, Any]:
     """The shape of a REVIVAL prompt: token limit, free tokens, and the cost of each choice as `revival_cost`
     reckons it (`token_costs[n]`: n tokens; `leader_costs`; `kwisatz_haderach_cost`, None when he cannot be
     revived), a revival costing the sum of its parts; the reviver's `spice`. `max_leaders` 2 and `bt_alliance` for
@@ -154,7 +156,8 @@ def grant_asked(state: GameState, faction: Faction) -> bool:
 def _ask_next_grant(state: GameState, log: EventLog) -> None:
     """The BT's secret decision about the first ally, in storm order, not yet decided this turn; its facts are the
     ally's tanks and what its revival as usual would be (A-7), all public."""
-    ally = next((f for f in storm_order(state) if grant_asked(state, f) and f not in state.bt.revival_grants), None)
+    ally = next((f for f in storm_order(state)
+                 if grant_asked(state, f) and f not in state.bt_state().revival_grants), None)
     if ally is None:
         return
     fs = state.faction(ally)
@@ -191,17 +194,17 @@ def _answer_grant_by_order(state: GameState, log: EventLog) -> None:
     """The standing order answers the BT's open decision as a click on "grant" or "refuse" would: the same public
     words; only the BT read that the order answered."""
     prompt = state.prompt_of(BT, PromptKind.BT_ALLY_REVIVAL)
-    if prompt is None or state.bt.ally_revival_order == "ask":
+    if prompt is None or state.bt_state().ally_revival_order == "ask":
         return
     take_prompt(state, BT, PromptKind.BT_ALLY_REVIVAL, "BT-60")
-    _record_grant(state, prompt, state.bt.ally_revival_order == GRANT, log, by_order=True)
+    _record_grant(state, prompt, state.bt_state().ally_revival_order == GRANT, log, by_order=True)
 
 
 def _record_grant(state: GameState, prompt: Prompt, grant: bool, log: EventLog, by_order: bool = False) -> None:
     """The BT's answer, secret until the ally revives. The ally's revival decision opens now, whatever the answer
     (so that whether it opens tells nothing); then the BT are asked about their next ally."""
     ally = Faction(prompt.detail["ally"])
-    state.bt.revival_grants[ally] = grant
+    state.bt_state().revival_grants[ally] = grant
     who = f"{BY_STANDING_ORDER}, you" if by_order else "You"
     log.private("bt_ally_revival_answer", BT, f"{who} grant the {faction_name(ally)} free revival this turn (BT-60)."
                 if grant else f"{who} grant the {faction_name(ally)} no free revival this turn: they revive as "

@@ -11,6 +11,8 @@ click on that answer would; the table reads the same answer.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.actions import SendAdvisor, SetAdvisorOrder, Ship, ShipToReserves, SkipShipment
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -61,7 +63,7 @@ def full_strongholds(state: GameState, faction: Faction) -> set[str]:
     return {territory for territory in board_index().strongholds if stronghold_full(state, faction, territory)}
 
 
-def board_order(locations) -> list[str]:
+def board_order(locations: Iterable[str]) -> list[str]:
     return sorted(locations, key=board_index().position.__getitem__)
 
 
@@ -134,7 +136,7 @@ def _shipment_destinations(state: GameState, faction: Faction) -> list[str]:
 
 def _cross_sources(state: GameState, faction: Faction) -> list[str]:
     """A-23: where the Guild may ship from (territory to territory, or back to reserves)."""
-    if faction != GUILD or Advantage.CROSS_SHIPPING in state.movement.cancelled:
+    if faction != GUILD or Advantage.CROSS_SHIPPING in state.current_movement().cancelled:
         return []
     held = [loc for loc, here in state.forces.items() if faction in here]
     return board_order(loc for loc in held if can_leave(state, faction, loc))
@@ -145,7 +147,7 @@ def open_shipment_prompt(state: GameState, faction: Faction) -> None:
     sources = _cross_sources(state, faction)
     if not fs.reserves and not sources:
         return
-    half = (faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in state.movement.cancelled) or (
+    half = (faction == GUILD and Advantage.HALF_PRICE_SHIPPING not in state.current_movement().cancelled) or (
         GUILD in state.ally_of(faction))
     destinations = _shipment_destinations(state, faction)
     # The menus' facts: each destination's rate (`strongholds` take stronghold_rate, the rest elsewhere_rate; the
@@ -242,7 +244,7 @@ def ship(state: GameState, action: Ship, log: EventLog) -> None:
     take_prompt(state, faction, PromptKind.SHIPMENT, RULE_SHIP)
     check_not_impaired(state, faction, "no_shipping")  # R-17: every kind of shipment
     if action.from_location is not None:
-        _cross_ship(state, action, log)
+        _cross_ship(state, action, action.from_location, log)
     elif faction == FREMEN:
         _fremen_ship(state, action, log)
     else:
@@ -256,13 +258,13 @@ def _check_reserves(state: GameState, faction: Faction, tokens: int) -> None:
                             f"You have {counted(have, 'token')} in reserve, not {tokens}.")
 
 
-def _cost_after_half_price_karama(state: GameState, faction: Faction, cost: int, base: int, ally, ally_pays: int,
-                                  log: EventLog) -> int | None:
+def _cost_after_half_price_karama(state: GameState, faction: Faction, cost: int, base: int, ally: Faction | None,
+                                  ally_pays: int, log: EventLog) -> int | None:
     """A-14: a readied Karama makes the Guild pay full price. If it then cannot pay, the shipment is not made
     (the Karama is spent) and the Guild decides again: None."""
     if not karama_cancels(state, Advantage.HALF_PRICE_SHIPPING, log):
         return cost
-    state.movement.cancelled.append(Advantage.HALF_PRICE_SHIPPING)
+    state.current_movement().cancelled.append(Advantage.HALF_PRICE_SHIPPING)
     if _payment_problem(state, faction, base, ally, ally_pays):
         _karama_reopens(state, faction, f"The Spacing Guild cannot pay the full {base} spice for that shipment: it "
                         "was not made, and they decide again.", log)
@@ -273,7 +275,7 @@ def _cost_after_half_price_karama(state: GameState, faction: Faction, cost: int,
 def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     """From reserves: 1 spice a token into a stronghold, 2 elsewhere; the Guild (A-23) and its allies
     (A-26) pay half, rounded up."""
-    faction, m = action.faction, state.movement
+    faction, m = action.faction, state.current_movement()
     _check_reserves(state, faction, action.tokens)
     location = _check_destination(state, faction, action.to_location, RULE_SHIP)
     if shipment_stopped(state, faction, log):  # A-14: the Guild's special Karama; the shipment is spent
@@ -284,9 +286,10 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     cost = shipment_cost(action.tokens, _rate(location), guild_half or GUILD in state.ally_of(faction))
     _check_payment(state, faction, cost, ally, action.ally_pays, RULE_SHIP)
     if guild_half:
-        cost = _cost_after_half_price_karama(state, faction, cost, base, ally, action.ally_pays, log)
-        if cost is None:
+        after_karama = _cost_after_half_price_karama(state, faction, cost, base, ally, action.ally_pays, log)
+        if after_karama is None:
             return
+        cost = after_karama
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     from_reserves(state, faction, location, action.tokens, log)
     log.public("shipped", f"{faction_does(faction, 'ship', start=True)}"
@@ -320,16 +323,16 @@ def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
 def _check_guild_power(state: GameState, faction: Faction, what: str) -> None:
     if faction != GUILD:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "A-23", f"Only the Spacing Guild may {what}.")
-    if Advantage.CROSS_SHIPPING in state.movement.cancelled:
+    if Advantage.CROSS_SHIPPING in state.current_movement().cancelled:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-14",
                             f"A Karama cancelled your shipping from the board this turn; you may not {what}.")
 
 
-def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
+def _cross_ship(state: GameState, action: Ship, from_location: str, log: EventLog) -> None:
     """A-23: the Guild ships territory to territory at the destination's rate, halved (rounded up)."""
-    faction, m = action.faction, state.movement
+    faction, m = action.faction, state.current_movement()
     _check_guild_power(state, faction, "ship from one territory to another")
-    source = resolve_location(action.from_location, "A-23")
+    source = resolve_location(from_location, "A-23")
     check_tokens(state, faction, source, action.tokens, "A-23")
     check_can_leave(state, faction, source, action.tokens, "R-24")
     location = _check_destination(state, faction, action.to_location, "A-23")
@@ -347,9 +350,10 @@ def _cross_ship(state: GameState, action: Ship, log: EventLog) -> None:
                         "again.", log)
         return
     if half:
-        cost = _cost_after_half_price_karama(state, faction, cost, base, ally, action.ally_pays, log)
-        if cost is None:
+        after_karama = _cost_after_half_price_karama(state, faction, cost, base, ally, action.ally_pays, log)
+        if after_karama is None:
             return
+        cost = after_karama
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     tokens_leave(state, territory_of(source), faction)  # R-23: betrayed tokens shipping out end the BT's wait
     move_tokens(state, faction, {source: action.tokens}, location, log)
@@ -371,7 +375,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     cost = ship_back_cost(action.tokens)
     _check_payment(state, faction, cost, None, 0, "A-23")
     if karama_cancels(state, Advantage.CROSS_SHIPPING, log):
-        state.movement.cancelled.append(Advantage.CROSS_SHIPPING)
+        state.current_movement().cancelled.append(Advantage.CROSS_SHIPPING)
         _karama_reopens(state, faction, "The Spacing Guild's shipment back to reserves was not made; they decide "
                         "again.", log)
         return
@@ -388,7 +392,7 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
     """Ship nothing; `no_move` waives the faction's move in this same turn too (engine/phases/movement.py
     answers it when it is asked). Shipments and moves are public: the table reads each answer as it comes."""
     take_prompt(state, action.faction, PromptKind.SHIPMENT, RULE_SHIP)
-    state.movement.no_move = action.no_move
+    state.current_movement().no_move = action.no_move
     log.public("shipment_skipped", f"{faction_does(action.faction, 'do', start=True)} not ship this turn.",
                faction=action.faction.value)
 

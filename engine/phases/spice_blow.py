@@ -31,7 +31,7 @@ from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_imp
 from engine.factions.special_karama import FREMEN_WORM, spend_special_karama
 from engine.flow import blocking_prompts, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction, TerritoryKind
-from engine.model import GameState, Phase, Prompt, PromptKind, SpiceBlowState
+from engine.model import GameState, Phase, Prompt, PromptKind, SpiceBlowState, required
 from engine.names import counted, faction_name, location_label
 from engine.phases.turn import end_phase
 from engine.rng import Rng
@@ -64,7 +64,7 @@ def run_spice_blow(state: GameState, log: EventLog) -> bool:
         fire_fremen_karama_worm(state, log)  # may wait on a worm ride
         return True
     if state.step == CLOSING:
-        if state.spice_blow.worm_in_phase:
+        if state.current_spice_blow().worm_in_phase:
             state.step = NEXUS
             open_nexus(state, log)
         else:
@@ -88,7 +88,7 @@ def _discard(state: GameState) -> list[str]:
 def _blow_over(state: GameState, log: EventLog) -> None:
     """A territory card ended a blow: the second blow follows (A-15 `double_spice_blow`), else the phase ends
     (turn-1 worms shuffled back, A-20; a Fremen Karama worm, A-14; the Nexus if a worm appeared)."""
-    blow = state.spice_blow
+    blow = state.current_spice_blow()
     if state.setup.options.double_spice_blow and blow.pile == 0:
         blow.pile, blow.worm_in_blow = 1, False
         log.public("second_spice_blow", "The second spice blow of the turn, onto discard pile B (A-15, double "
@@ -114,7 +114,7 @@ def _draw_until_territory(state: GameState, log: EventLog) -> bool:
     """Draw until a territory card ends the blow (A-27): True; False while a worm ride or a worm placement
     needs the Fremen's answer (drawing goes on after it)."""
     data = load_game_data()
-    blow = state.spice_blow
+    blow = state.current_spice_blow()
     for _ in range(_max_draws()):
         card_id = _draw(state, log)
         if card_id is None:  # cannot happen with the full deck of data/cards.json; never wait on it
@@ -289,10 +289,10 @@ def fire_fremen_karama_worm(state: GameState, log: EventLog) -> None:
     if order is None or state.turn == 1:
         return
     spend_special_karama(state, order, log)
-    state.spice_blow.worm_in_phase = True
+    state.current_spice_blow().worm_in_phase = True
     log.public("karama_worm", f"The Fremen play Karama (special power, A-14): Shai-Hulud devours {order.territory}.",
                faction=Faction.FREMEN.value, card=order.card, territory=order.territory)
-    devour_territory(state, order.territory, log)
+    devour_territory(state, required(order.territory, "the territory the Fremen named"), log)
 
 
 # --- the Fremen ride the worm (A-28) ---------------------------------------------------------------

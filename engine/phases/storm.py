@@ -42,7 +42,7 @@ def weather_forecasts(state: GameState) -> bool:
     return state.setup.options.weather and state.in_game(Faction.FREMEN) and state.turn < state.setup.options.turns
 
 
-def storm_dialers(state: GameState) -> list:
+def storm_dialers(state: GameState) -> list[Faction]:
     """A-1: the first and the last faction with a dot in storm order; the BT never dial (BT-3)."""
     with_dots = [f for f in storm_order(state) if state.faction(f).dot is not None]
     return [with_dots[0], with_dots[-1]]

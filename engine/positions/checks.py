@@ -100,7 +100,7 @@ def _location_problem(location: str, data: GameData) -> str | None:
 def _tokens(position: Position, data: GameData) -> list[str]:
     """Tokens on the board and in the tanks are among the faction's 20 (the reserves hold the rest)."""
     found = []
-    on_board: Counter = Counter()
+    on_board: Counter[Faction] = Counter()
     for here in position.forces.values():
         on_board.update(here)
     on_board[BG] += sum(position.advisors.values())
@@ -119,7 +119,7 @@ def _tokens(position: Position, data: GameData) -> list[str]:
 
 def _elites(position: Position, data: GameData) -> list[str]:
     """A-15: Sardaukar and Fedaykin are among their faction's tokens, as many as factions.json allows."""
-    elites: Counter = Counter()
+    elites: Counter[Faction] = Counter()
     for here in position.elites.values():
         elites.update(here)
     elites.update(position.elite_tanks)

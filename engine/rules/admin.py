@@ -10,7 +10,7 @@ from engine.factions.bene_tleilaxu import tokens_lost
 from engine.factions.elites import add_elites, elites_at, elites_in_reserves
 from engine.flow import DEFAULTS, HANDLERS, handles
 from engine.ids import Faction
-from engine.model import GameState
+from engine.model import GameState, required
 from engine.names import card_name, faction_does, faction_name, faction_possessive, table_decision_name, the_faction
 from engine.rules.board import territory_of
 
@@ -153,11 +153,11 @@ def move_card(state: GameState, action: MoveCard, log: EventLog) -> None:
                             f"{card_name(action.card)} cannot be moved now: it is out of the game or on the table "
                             "for everyone to see it resolve.")
     if holder is waiting:
-        state.bidding.cards.remove(action.card)
+        state.current_bidding().cards.remove(action.card)
     elif holder is not None:
         holder.remove(action.card)
     else:
-        del state.traps[trap]
+        del state.traps[required(trap, "the trap holding the card")]  # not held, so in a trap (refused above)
     (state.faction(action.to).hand if action.to else state.treachery_discard).append(action.card)
     if action.to:
         log.private("admin_card_given", action.to, f"Admin {action.admin} gave you {card_name(action.card)}.",

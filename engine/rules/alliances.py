@@ -20,6 +20,9 @@ faction that proposes or accepts speaks for its whole alliance; the other member
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Any
+
 from engine.actions import (
     AcceptAlliance,
     BreakAlliance,
@@ -100,7 +103,7 @@ def _partner_problem(state: GameState, faction: Faction, partner: Faction) -> Ru
     return None
 
 
-def nexus_choices(state: GameState, faction: Faction) -> dict:
+def nexus_choices(state: GameState, faction: Faction) -> dict[str, Any]:
     """What the faction may do in the Nexus now (all of it public): propose to whom (`propose_to`: factions still
     talking that an alliance with it may take in), accept whose standing offer (`offers`), break its alliance
     with `allies` (`may_break`); ending its part is always open."""
@@ -130,7 +133,7 @@ def _ask_again_where_changed(state: GameState) -> None:
     for prompt in [p for p in state.prompts if p.kind == PromptKind.NEXUS]:
         now = nexus_choices(state, prompt.faction)
         if any(prompt.detail.get(key) != value for key, value in now.items()):
-            ask_again(state, prompt, lambda faction=prompt.faction: _open_nexus_prompt(state, faction))
+            ask_again(state, prompt, partial(_open_nexus_prompt, state, prompt.faction))
 
 
 def close_nexus(state: GameState, log: EventLog) -> None:

@@ -272,7 +272,7 @@ def _special_karama(state: GameState, faction: Faction) -> AnytimeChoice | None:
 
 def _atreides_may_see_plan(state: GameState) -> bool:
     """In a battle of their own (not a BT attack), once the opponent's plan is in and before theirs (A-14)."""
-    battle = state.battle.current if _in_battle(state) else None
+    battle = state.current_battle() if _in_battle(state) else None
     if battle is None or battle.attack or A not in (battle.aggressor, battle.defender):
         return False
     opponent = battle.defender if battle.aggressor == A else battle.aggressor
@@ -400,12 +400,12 @@ def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]
     v = values
     match kind:
         case AnytimeKind.KARAMA:
-            advantage = Advantage(v["advantage"])
+            advantage = Advantage(str(v["advantage"]))
             return UseKarama(faction=faction, card=v["card"], against=OWNER[advantage], advantage=advantage.value)
         case AnytimeKind.SPECIAL_KARAMA:
             revival = _revival(str(v["revive"])) if "revive" in v else {}
             return UseSpecialKarama(faction=faction, card=v["card"], territory=v.get("territory"),
-                                    target=Faction(v["target"]) if "target" in v else None, **revival)
+                                    target=Faction(str(v["target"])) if "target" in v else None, **revival)
         case AnytimeKind.KARAMA_TAX_BT:
             return KaramaTaxBt(faction=faction, card=v["card"])
         case AnytimeKind.KARAMA_DESTROY_TRAP:
@@ -415,16 +415,16 @@ def anytime_action(faction: Faction, kind: AnytimeKind, values: dict[str, Value]
         case AnytimeKind.GHOLA:
             return PlayGhola(faction=faction, **_revival(str(v["revive"])))
         case AnytimeKind.TRUTHTRANCE:
-            return PlayTruthtrance(faction=faction, target=Faction(v["target"]), question=str(v["question"]))
+            return PlayTruthtrance(faction=faction, target=Faction(str(v["target"])), question=str(v["question"]))
         case AnytimeKind.BT_REVEAL:
             return RevealBtTraitor(faction=faction, leader=v["leader"])
         case AnytimeKind.COEXISTENCE:
             way, _, territory = str(v["change"]).partition(":")
             return SetCoexistence(faction=faction, territory=territory, advisors=way == ADVISORS)
         case AnytimeKind.BRIBE:
-            return GiveBribe(faction=faction, to=Faction(v["to"]), amount=v["amount"])
+            return GiveBribe(faction=faction, to=Faction(str(v["to"])), amount=v["amount"])
         case AnytimeKind.ALLY_SPICE:
-            return GiveAllySpice(faction=faction, to=Faction(v["to"]), amount=v["amount"])
+            return GiveAllySpice(faction=faction, to=Faction(str(v["to"])), amount=v["amount"])
         case AnytimeKind.BID_ORDER:
             return SetBidOrder(faction=faction, auto_pass=v["order"] == AUTO_PASS)
         case AnytimeKind.BID_LIMIT:

@@ -29,6 +29,7 @@ Every played card goes to the Treachery discard pile, with a public event naming
 from __future__ import annotations
 
 from engine.actions import (
+    Action,
     AnswerTruthtrance,
     PlayGhola,
     PlayHajr,
@@ -286,7 +287,7 @@ _sample_movement = SAMPLERS[PromptKind.MOVEMENT]
 
 
 @sampler_for(PromptKind.MOVEMENT)
-def _sample_move_or_hajr(state: GameState, prompt: Prompt, rng: Rng):
+def _sample_move_or_hajr(state: GameState, prompt: Prompt, rng: Rng) -> Action:
     """Automatic players holding Hajr play it one time in four when asked to move; else a random move."""
     roll = rng.below(4)  # drawn whatever the hand holds (see _sample_storm_cards)
     if holds(state, prompt.faction, HAJR) and roll == 0:
@@ -335,7 +336,7 @@ _sample_revival = SAMPLERS[PromptKind.REVIVAL]
 
 
 @sampler_for(PromptKind.REVIVAL)
-def _sample_ghola_or_revival(state: GameState, prompt: Prompt, rng: Rng):
+def _sample_ghola_or_revival(state: GameState, prompt: Prompt, rng: Rng) -> Action:
     """Automatic players holding the Ghola play it one time in three when asked to revive (something is in
     the tanks then): a leader when one is dead, else up to 5 tokens. The revival prompt stays open."""
     fs = state.faction(prompt.faction)

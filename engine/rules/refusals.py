@@ -18,7 +18,7 @@ from engine.flow import explains_refusal
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_does, faction_name
-from engine.phases.battle import RULE as RULE_BATTLE
+from engine.phases.battle_plans import RULE as RULE_BATTLE
 from engine.phases.bidding import RULE as RULE_BIDDING
 from engine.phases.movement import GUILD, MOVE, REVIVAL_STEP, RULE_MOVE, SHIP, TURNS_STEP, turn_faction
 from engine.phases.shipment import RULE_ADVISOR, RULE_SHIP
@@ -205,7 +205,7 @@ def _not_your_turn_to_ship_or_move(state: GameState, faction: Faction, kind: Pro
 
 
 def _turn_over(state: GameState, faction: Faction) -> bool:
-    m = state.movement
+    m = state.current_movement()
     if faction not in m.order:
         return False
     if faction == GUILD and state.setup.options.character_advantages and not m.guild_in_order:

@@ -146,7 +146,9 @@ def _bidding_by_order(event: Event, step: Step) -> set[Faction]:
 def _prescience_answered(event: Event, step: Step) -> set[Faction]:
     """A-26: the asker and the target; the answer binds the target's plan."""
     battle = step.before.battle.current if step.before is not None and step.before.battle else None
-    return {battle.prescience_asker, battle.prescience_target} - {None} if battle is not None else set()
+    if battle is None:
+        return set()
+    return {f for f in (battle.prescience_asker, battle.prescience_target) if f is not None}
 
 
 def _orders(attribute: str) -> Rule:

@@ -17,13 +17,13 @@ from engine.actions import Action
 from engine.data import load_game_data
 from engine.events import Event
 from engine.ids import Faction
-from engine.model import GameState, PromptKind
+from engine.model import GameState, PromptKind, required
 from engine.names import faction_name
 from engine.secrecy.audiences import Step, audience_problems
 from engine.secrecy.views import view
 
 
-def _strings(value) -> set[str]:
+def _strings(value: object) -> set[str]:
     if isinstance(value, str):
         return {value}
     if isinstance(value, dict):
@@ -183,7 +183,7 @@ class LeakChecker:
         if battle is None or battle.step != "plans":
             return []
         found = [f"{viewer or 'the table'} sees the plans before the reveal" for viewer in [None, *state.factions]
-                 if view(state, viewer).battle.revealed_plans]
+                 if required(view(state, viewer).battle, "the battle in view").revealed_plans]
         for owner, plan in battle.plans.items():
             parts = {plan.leader, plan.cheap_hero, plan.weapon, plan.defense} - {None}
             if battle.attack == "trap" and owner == Faction.BENE_TLEILAXU:

@@ -20,6 +20,7 @@ from engine.model import (
     Prompt,
     PromptKind,
     SpecialKaramaOrder,
+    required,
 )
 from engine.options import GameOptions
 from engine.phases.battle_plans import available_leaders
@@ -218,7 +219,7 @@ def _battle_view(state: GameState) -> BattlePublic | None:
         return None
     revealed = battle.step == "traitors"  # plans are shown together once both are in
     if battle.attack:  # BT-11, BT-32: the attacked leader alone; the BT have none
-        leaders = {battle.defender: [battle.target_leader], battle.aggressor: []}
+        leaders = {battle.defender: [required(battle.target_leader, "the attack's target")], battle.aggressor: []}
     else:
         sides = (battle.aggressor, battle.defender)
         leaders = {side: available_leaders(state, side, battle.territory) for side in sides}
