@@ -639,8 +639,7 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 
-# An Annotated union is what TypeAdapter takes, yet its stub types the argument as a class: mypy cannot see it.
-ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)  # type: ignore[arg-type]
+ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 ACTION_LIST_ADAPTER: TypeAdapter[list[Action]] = TypeAdapter(list[Action])
 
 

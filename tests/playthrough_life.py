@@ -3,8 +3,8 @@ group spread over the world would play it for weeks, through the Discord model (
 latency, rate limits, 15-minute tokens, archiving threads; the `weekly` pace, 20 virtual minutes between answers).
 
 - Every player lives in another time zone (LIFE_ZONES) and sets it with quiet hours from 23:00 to 07:00 with
-  `/me settings` as they sit down, before the game starts; a player answers only while awake, and while nobody holding a card
-  is, the clock runs on (WAKE_STEP at a time).
+  `/me settings` as they sit down, before the game starts; a player answers only while awake, and while nobody
+  holding a card is, the clock runs on (WAKE_STEP at a time).
 - In turn AWAY_TURN one player goes away for AWAY_DAYS days (`/me away until:3d`, the game's absence mode
   `wait`): their deadlines stand still and they answer nothing until the absence is over.
 - In turn VOTE_TURN another player calls a table vote to replace a third (`/game vote kind:replace`); every seat
