@@ -14,7 +14,7 @@ from bot.app.ports import mention
 from bot.app.service import GameService, NotAllowed
 from bot.store.memory import MemoryGameStore
 from engine.ids import Faction
-from tests.test_deadlines import DAY, HOUR, START, FakeClock, drain, drain_messages
+from tests.helpers.clock_tables import DAY, HOUR, START, FakeClock, drain, drain_messages
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
 USERS = {A: 101, H: 102, F: 103}
