@@ -39,7 +39,7 @@ from engine.rng import Rng
 from engine.rules.anytime import Amount, AnytimeKind, anytime_choices
 from engine.secrecy.views import view
 from tests.conftest import ready_game, store_running_game
-from tests.helpers.fakes import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse
+from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse
 from tests.helpers.positions.anytime import QUESTIONS, holding, others_secrets_changed, positions
 
 A, H, BT, E = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.EMPEROR

@@ -197,7 +197,7 @@ async def test_the_cancel_question_answers_only_its_moderator_and_lapses_unanswe
     from bot.discord.client import MentatBot
     from bot.discord.cogs.admin import CancelQuestion
     from bot.store.memory import MemoryGameStore
-    from tests.discord_fakes import FakeInteraction
+    from tests.helpers.discord_fakes import FakeInteraction
 
     bot = MentatBot(GameService(MemoryGameStore()))
     game = await bot.service.create_game(guild_id=1, channel_id=55, factions=[A, H])

@@ -42,7 +42,7 @@ from engine.names import option_name
 from engine.options import FixedSetup
 from engine.rng import Rng
 from tests.conftest import apply_all, enter_phase, ready_game, start, store_running_game
-from tests.discord_fakes import FakeInteraction, FakeUser
+from tests.helpers.discord_fakes import FakeInteraction, fake_member
 from tests.helpers.handler_calls import USERS, bot, cog, itx, running, stored_actions
 
 bot, running = bot, running  # the fixtures: pytest finds them here by name
@@ -231,7 +231,7 @@ async def test_a_refused_undo_names_no_event_a_moderator_who_plays_may_not_know(
 
 
 async def test_an_unexpected_error_answers_with_an_id_that_is_logged(bot, caplog):
-    failed = itx(bot, 1, command_name="game status")
+    failed = itx(bot, 1, command=command_named(bot, "game status"))
     try:
         raise RuntimeError("boom")
     except RuntimeError as error:
@@ -454,7 +454,7 @@ def command_named(bot, name: str):
 async def invoke(bot, name: str, user: int, /, *, manage_guild: bool = False, **options) -> FakeInteraction:
     """Run the slash command `name` for `user` in channel 55 with these options (Python parameter names)."""
     command = command_named(bot, name)
-    asked = itx(bot, user, manage_guild=manage_guild, command_name=name)
+    asked = itx(bot, user, manage_guild=manage_guild, command=command)
     await command.callback(*((command.binding,) if command.binding is not None else ()), asked, **options)
     return asked
 
@@ -1007,7 +1007,7 @@ async def test_a_standing_order_is_refused_to_a_stranger(bot):
 
 
 async def test_admin_seat_reseats_a_faction_only_for_moderators_and_the_table_is_told_once(running):
-    newcomer = FakeUser(id=555, mention="<@555>")
+    newcomer = fake_member(555)
     player = await invoke(running, "admin seat", USERS[A], faction="harkonnen", member=newcomer)
     assert player.answers == [("Refused: Only a moderator (Manage Server, or the server's moderator role) may do "
                                "this.", True)]

@@ -47,7 +47,7 @@ from engine.model import Phase, Prompt, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.rng import Rng
 from tests.conftest import random_step
-from tests.helpers.fakes import SNOWFLAKE_GAME, ComponentInteraction
+from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction
 
 A, H, BT, BG = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.BENE_GESSERIT
 ENGINE = Path(__file__).resolve().parent.parent / "engine"

@@ -9,7 +9,7 @@ from bot.app.service import GameService
 from bot.discord.client import MentatBot
 from bot.store.memory import MemoryGameStore
 from tests.conftest import A, F, H
-from tests.discord_fakes import FakeInteraction
+from tests.helpers.discord_fakes import FakeInteraction
 
 USERS = {A: 101, H: 102, F: 103}
 
