@@ -46,10 +46,10 @@ from tests.helpers.positions.cards import (
     movement_round,
     position,
     storm_round,
-    until_asked,
 )
+from tests.helpers.positions.movement import answer_defaults_until
 
-_stop_after_storm_and_movement = _stop_after_storm_and_movement  # the fixtures: pytest finds them here by name
+_stop_after_storm_and_movement = _stop_after_storm_and_movement  # the fixture: pytest finds it here by name
 
 
 @pytest.fixture
@@ -302,7 +302,7 @@ def test_automatic_players_sometimes_play_their_storm_cards_and_always_legally()
 def test_hajr_gives_a_second_move_in_the_same_turn(no_battles):
     """Hajr (digest §10): one extra move, played during the faction's own movement decision."""
     state = movement_round(position(hands={A: [HAJR]}, forces={"The Great Flat#14": {A: 4}}))
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     state, events = apply(state, PlayHajr(faction=A))
     [event] = played(events, HAJR)
     assert event.public and HAJR in state.treachery_discard and state.faction(A).hand == []
@@ -320,7 +320,7 @@ def test_hajr_gives_a_second_move_in_the_same_turn(no_battles):
 def test_the_hajr_move_follows_the_normal_rules(no_battles):
     """The second move is checked like any move: range (A-22) and the storm (1979 rules: Storm)."""
     state = movement_round(position(hands={A: [HAJR]}, forces={"The Great Flat#14": {A: 4}}), storm=13)
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     state, _ = apply(state, PlayHajr(faction=A))
     state, _ = apply(state, SkipMove(faction=A))  # a skipped first move still leaves the Hajr move
     prompt_of(state, A, PromptKind.MOVEMENT)
@@ -334,7 +334,7 @@ def test_the_hajr_move_follows_the_normal_rules(no_battles):
 
 def test_hajr_is_refused_without_the_card(no_battles):
     state = movement_round(position(hands={BG: [HAJR]}, forces={"The Great Flat#14": {A: 4}}))
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     refused(state, PlayHajr(faction=A), RULE_HAJR, ViolationCode.NOT_ALLOWED)
 
 
@@ -342,7 +342,7 @@ def test_hajr_is_refused_outside_the_factions_own_movement_decision(no_battles):
     state = movement_round(position(hands={BG: [HAJR]}, forces={"The Great Flat#14": {A: 4},
                                                                  "Funeral Plain#14": {BG: 1}}))
     refused(state, PlayHajr(faction=BG), RULE_HAJR, ViolationCode.WRONG_PHASE)  # shipment, Atreides' turn
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     refused(state, PlayHajr(faction=BG), RULE_HAJR, ViolationCode.WRONG_PHASE)  # the Atreides move
     storm = storm_round(position(hands={BG: [HAJR]}))
     refused(storm, PlayHajr(faction=BG), RULE_HAJR, ViolationCode.WRONG_PHASE)
@@ -350,7 +350,7 @@ def test_hajr_is_refused_outside_the_factions_own_movement_decision(no_battles):
 
 def test_automatic_players_sometimes_play_hajr(no_battles):
     state = movement_round(position(hands={A: [HAJR]}, forces={"The Great Flat#14": {A: 4}}))
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     prompt = prompt_of(state, A, PromptKind.MOVEMENT)
     samples = [SAMPLERS[PromptKind.MOVEMENT](state, prompt, Rng.from_seed(seed)) for seed in range(30)]
     assert any(isinstance(s, PlayHajr) for s in samples) and any(not isinstance(s, PlayHajr) for s in samples)

@@ -31,7 +31,7 @@ from tests.helpers.clock_tables import (
 )
 from tests.helpers.positions.spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow
 
-table = table  # the fixtures: pytest finds them here by name
+table = table  # the fixture: pytest finds it here by name
 
 A, H, F, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN, Faction.BENE_TLEILAXU
 PICKS = {f: f"{f.value}/traitor_pick/0" for f in (A, F)}  # the settings' keys of the traitor picks

@@ -28,7 +28,7 @@ from tests.helpers.positions.optional_rules import guild_round, harkonnen_ship_t
 from tests.helpers.positions.spice_blow import GREAT_FLAT as GREAT_FLAT_CARD
 from tests.helpers.positions.spice_blow import OLD_GAP, SH1, at_blow, fremen_in_great_flat
 
-table = table  # the fixtures: pytest finds them here by name
+table = table  # the fixture: pytest finds it here by name
 
 simcord_bot = e2e.simcord_bot  # the fixtures of tests/helpers/discord_tables.py
 FLAT = "The Great Flat#14"

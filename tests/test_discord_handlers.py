@@ -642,11 +642,12 @@ def _storm_window():
 
 
 def _hajr():
-    from tests.helpers.positions.cards import movement_round, until_asked
+    from tests.helpers.positions.cards import movement_round
     from tests.helpers.positions.cards import position as cards_position
+    from tests.helpers.positions.movement import answer_defaults_until
 
     state = movement_round(cards_position(hands={A: ["hajr"]}, forces={"The Great Flat#14": {A: 4}}))
-    return until_asked(state, A, PromptKind.MOVEMENT)
+    return answer_defaults_until(state, A, PromptKind.MOVEMENT)
 
 
 def _ghola():

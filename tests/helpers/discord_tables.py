@@ -118,16 +118,22 @@ class Room:
         return await self.env.bot.service.store.actions(game.game_id)
 
 
-@pytest.fixture
-async def room(simcord_env):
-    env = simcord_env
+async def open_room(env, members: dict[Faction, str]) -> Room:
+    """A server with a #dune channel, a member of each name (the first a moderator) and dave, who plays no
+    faction."""
     await env.bot.tree.sync()
     guild = env.create_guild()
     channel = guild.create_text_channel("dune")
     moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
-    players = {A: guild.add_member(env.create_user("alice"), roles=[moderators]),
-               H: guild.add_member(env.create_user("bob")), BT: guild.add_member(env.create_user("carol"))}
+    first = next(iter(members))
+    players = {faction: guild.add_member(env.create_user(name), roles=[moderators] if faction == first else [])
+               for faction, name in members.items()}
     return Room(env, guild, channel, players, guild.add_member(env.create_user("dave")))
+
+
+@pytest.fixture
+async def room(simcord_env):
+    return await open_room(simcord_env, {A: "alice", H: "bob", BT: "carol"})
 
 
 @pytest.fixture

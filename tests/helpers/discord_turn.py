@@ -3,7 +3,6 @@ the news and the pings."""
 
 from __future__ import annotations
 
-import discord
 import pytest
 
 from engine.ids import Faction
@@ -18,14 +17,8 @@ MEMBERS = {A: "alice", BG: "betty", E: "eve", F: "fred", G: "gus", H: "bob", BT:
 
 @pytest.fixture
 async def table(simcord_env):
-    env = simcord_env
-    await env.bot.tree.sync()
-    guild = env.create_guild()
-    channel = guild.create_text_channel("dune")
-    moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
-    players = {faction: guild.add_member(env.create_user(name), roles=[moderators] if faction == A else [])
-               for faction, name in MEMBERS.items()}
-    return e2e.Room(env, guild, channel, players, guild.add_member(env.create_user("dave")))
+    """All seven seated (the Atreides' player a moderator), dave looking on; no game yet."""
+    return await e2e.open_room(simcord_env, MEMBERS)
 
 
 async def card_of(table, state: GameState, faction: Faction, kind: PromptKind):

@@ -8,7 +8,7 @@ import pytest
 from engine.actions import DialStorm
 from engine.checks.invariants import violations
 from engine.data import load_game_data
-from engine.flow import DEFAULTS, STEP_RUNNERS
+from engine.flow import STEP_RUNNERS
 from engine.game import apply
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
@@ -75,13 +75,3 @@ def dial(state, first=1, second=1):
 def movement_round(state, storm=1):
     state, _ = enter_phase(state, Phase.MOVEMENT, storm_sector=storm)
     return state
-
-
-def until_asked(state, faction, kind):
-    """Every other open decision takes its default until `faction` is asked for `kind`."""
-    for _ in range(100):
-        if any(p.faction == faction and p.kind == kind for p in state.prompts):
-            return state
-        prompt = state.prompts[0]
-        state = apply(state, DEFAULTS[prompt.kind](state, prompt)).state
-    raise AssertionError(f"{faction} never got a {kind} prompt")
