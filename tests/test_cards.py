@@ -49,7 +49,7 @@ from tests.helpers.positions.cards import (
 )
 from tests.helpers.positions.movement import answer_defaults_until
 
-_stop_after_storm_and_movement = _stop_after_storm_and_movement  # the fixture: pytest finds it here by name
+_stop_after_storm_and_movement = _stop_after_storm_and_movement  # autouse: one round per test
 
 
 @pytest.fixture

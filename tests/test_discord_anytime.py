@@ -39,7 +39,7 @@ from engine.rng import Rng
 from engine.rules.anytime import Amount, AnytimeKind, anytime_choices
 from engine.secrecy.views import view
 from tests.conftest import ready_game, store_running_game
-from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse
+from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse, press_as
 from tests.helpers.positions.anytime import QUESTIONS, holding, others_secrets_changed, positions
 
 A, H, BT, E = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.EMPEROR
@@ -213,14 +213,7 @@ class PanelInteraction(ComponentInteraction):
 
 
 async def press(item_cls, view_item, bot, user: int, values=None) -> PanelInteraction:
-    """Press a control as Discord would: rebuilt from its custom id (as after a restart), then its callback."""
-    interaction = PanelInteraction(bot, user)
-    match = item_cls.__discord_ui_compiled_template__.fullmatch(view_item.custom_id)
-    rebuilt = await item_cls.from_custom_id(interaction, view_item.item, match)
-    if values is not None:
-        rebuilt.item._refresh_state(interaction, {"values": values})
-    await rebuilt.callback(interaction)
-    return interaction
+    return await press_as(PanelInteraction, item_cls, view_item, bot, user, values)
 
 
 async def submit_modal(bot, user: int, modal: TypedModal, **typed: str) -> PanelInteraction:

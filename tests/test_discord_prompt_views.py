@@ -47,7 +47,7 @@ from engine.model import Phase, Prompt, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.rng import Rng
 from tests.conftest import random_step
-from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction
+from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction, press_as
 
 A, H, BT, BG = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.BENE_GESSERIT
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
@@ -467,15 +467,8 @@ def rendered(view, cls):
     return [item for item in view.children if isinstance(item, cls)]
 
 
-async def press(item_cls, view_item, bot, user: int, values=None):
-    """Press a component as Discord would: rebuilt from its custom id (as after a restart), then its callback."""
-    interaction = ComponentInteraction(bot, user)
-    match = item_cls.__discord_ui_compiled_template__.fullmatch(view_item.custom_id)
-    rebuilt = await item_cls.from_custom_id(interaction, view_item.item, match)
-    if values is not None:
-        rebuilt.item._refresh_state(interaction, {"values": values})
-    await rebuilt.callback(interaction)
-    return interaction
+async def press(item_cls, view_item, bot, user: int, values=None) -> ComponentInteraction:
+    return await press_as(ComponentInteraction, item_cls, view_item, bot, user, values)
 
 
 async def test_a_button_of_another_form_under_the_same_id_is_closed_and_changes_nothing(started):

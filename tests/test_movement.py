@@ -43,7 +43,7 @@ from tests.helpers.positions.movement import (
     tokens_consistent,
 )
 
-_stop_when_battles_begin = _stop_when_battles_begin  # the fixture: pytest finds it here by name
+_stop_when_battles_begin = _stop_when_battles_begin  # autouse: the movement round alone
 
 
 # --- building positions ----------------------------------------------------------------------

@@ -109,3 +109,15 @@ class ComponentInteraction(FakeInteraction):
     def __init__(self, client, user_id: int):
         super().__init__(client, user_id, channel_id=None)
         self.response = EditingResponse(self.log)
+
+
+async def press_as(interaction_cls, item_cls, view_item, bot, user: int, values=None):
+    """Press a control as Discord would, with an interaction of `interaction_cls`: the control rebuilt from its
+    custom id (as after a restart), then its callback; returns the interaction."""
+    interaction = interaction_cls(bot, user)
+    match = item_cls.__discord_ui_compiled_template__.fullmatch(view_item.custom_id)
+    rebuilt = await item_cls.from_custom_id(interaction, view_item.item, match)
+    if values is not None:
+        rebuilt.item._refresh_state(interaction, {"values": values})
+    await rebuilt.callback(interaction)
+    return interaction
