@@ -18,8 +18,9 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.flow import DEFAULTS
 from engine.model import PromptKind
 from engine.names import card_name, leader_name
-from tests.test_deadlines import DAY, HOUR, START, USERS, A, F, FakeClock, H, board_of, drain_messages, prompts
-from tests.test_service import RecordingGateway
+from tests.conftest import A, F, H
+from tests.helpers.clock_tables import DAY, HOUR, START, USERS, FakeClock, board_of, drain_messages, prompts
+from tests.helpers.gateways import RecordingGateway
 
 CREATOR = 999
 PICK = DAY  # the daily pace's deadline of a traitor pick (a plan)

@@ -101,7 +101,7 @@ def test_the_storm_is_set_without_sweeping(game):
 def test_a_15_a_token_correction_moves_regular_tokens_first_and_elites_only_when_it_must():
     """Admin corrections keep the Sardaukar among the Emperor's tokens wherever they go (elite invariant)."""
     from engine.factions.elites import elites_at, elites_in_reserves
-    from tests.test_optional_combat import put_elites, switch_on
+    from tests.helpers.positions.optional_combat import put_elites, switch_on
 
     state = switch_on(ready_game((A, Faction.EMPEROR, H)), character_advantages=True)
     put_elites(state, Faction.EMPEROR, "Carthag#10", 5, 2)  # 3 regular, 2 Sardaukar

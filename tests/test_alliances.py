@@ -24,8 +24,9 @@ from engine.rng import Rng
 from engine.rules.alliances import release_bribes
 from engine.rules.economy import total_spice_outside_bank
 from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, apply_all, refused
-from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow, base_game
-from tests.test_standing_orders import answered_by_order, public, same_for_everyone_else
+from tests.helpers.positions.alliances import in_nexus
+from tests.helpers.positions.spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow, base_game
+from tests.helpers.standing_orders import answered_by_order, public, same_for_everyone_else
 
 
 @pytest.fixture(autouse=True)
@@ -34,20 +35,10 @@ def _stop_after_the_blow(monkeypatch):
     monkeypatch.delitem(STEP_RUNNERS, Phase.BIDDING, raising=False)
 
 
-def in_nexus(factions=ALL_SEVEN, alliances=(), **options):
-    """A game in the Nexus after a turn-2 worm (no Fremen in the devoured territory, so no ride to wait for)."""
-    game = base_game(factions, deck=[SH1, OLD_GAP], **options)
-    state, _ = at_blow(state=game, discard=[GREAT_FLAT], alliances=alliances)
-    assert state.nexus is not None
-    return state
-
-
 def nexus_with_orders(*orders, factions=ALL_SEVEN):
     """The Nexus of `in_nexus`, with standing orders given before the spice blow: the state and its events."""
     game, _ = apply_all(base_game(factions, deck=[SH1, OLD_GAP]), *orders)
     return at_blow(state=game, discard=[GREAT_FLAT])
-
-
 
 
 # --- forming and breaking alliances (A-8) ---------------------------------------------------------------------

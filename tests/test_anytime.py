@@ -10,7 +10,7 @@ faction does not change when another faction's secrets do, and rules tests for t
 from __future__ import annotations
 
 import itertools
-from functools import cache, partial
+from functools import partial
 
 import pytest
 
@@ -40,10 +40,9 @@ from engine.actions import (
 from engine.data import load_game_data
 from engine.errors import RuleViolation
 from engine.flow import DEFAULTS
-from engine.game import apply, new_game
+from engine.game import apply
 from engine.ids import Faction
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, KaramaOrder, Phase, PromptKind
-from engine.options import GameOptions, GameSetup
 from engine.phases.spice_blow import sand_territories
 from engine.rng import Rng
 from engine.rules.anytime import (
@@ -57,52 +56,12 @@ from engine.rules.anytime import (
     anytime_choice,
     anytime_choices,
 )
-from engine.rules.hands import hand_limit
 from engine.rules.karama import OWNER, Advantage
-from tests.conftest import BG, BT, A, E, F, G, H, random_step, ready_game, refused, take_card
+from tests.conftest import BG, BT, A, E, F, G, H, ready_game, refused
+from tests.helpers.positions.anytime import QUESTIONS, holding, others_secrets_changed, positions
 
-ANYTIME_CARDS = ("karama_1", "karama_2", "hajr", "tleilaxu_ghola", "truthtrance_1", "truthtrance_2")
-QUESTIONS = ("Do you hold a traitor?", "x" * 300)
 COMBINATIONS = 6  # combinations of parts tried per choice and position (a sample when there are more)
 CANDIDATES = 30  # any-time actions tried per faction and position in the completeness test
-
-
-def _season(state: GameState, rng: Rng) -> GameState:
-    """The position with each faction that has room given one card played at any time, from the deck or the
-    discard pile (so that every kind of choice shows up often)."""
-    seasoned = state.model_copy(deep=True)
-    for faction, fs in seasoned.factions.items():
-        loose = [c for c in ANYTIME_CARDS if c in seasoned.treachery_deck or c in seasoned.treachery_discard]
-        if loose and len(fs.hand) < hand_limit(faction):
-            fs.hand.append(take_card(seasoned, rng.choice(loose)))
-    if seasoned.bt is not None and not seasoned.bt.marked and rng.below(2):  # a BT traitor (BT-20)
-        alive = [leader.id for f, fd in load_game_data().factions.items() if f != BT and seasoned.in_game(f)
-                 for leader in fd.leaders if leader.id not in seasoned.faction(f).leaders_in_tanks]
-        winners = [v.leader for v in seasoned.victories if v.leader in alive]  # whose reveal may take effect
-        seasoned.bt.marked = [rng.choice(winners if winners and rng.below(2) else alive)]
-    if not seasoned.alliances and rng.below(2):  # an alliance, the Emperor's now and then (A-8, A-26)
-        others = [f for f in seasoned.factions if f != E]
-        pair = [E if rng.below(2) else rng.choice(others), rng.choice(others)]
-        seasoned.alliances = [[f for f in seasoned.factions if f in pair]] if pair[0] != pair[1] else []
-    return seasoned
-
-
-@cache
-def positions() -> tuple[GameState, ...]:
-    """Every 5th state of six random 7-faction games (four with every option on), seasoned."""
-    found = []
-    for seed, options in ((1, GameOptions.all_on()), (2, GameOptions.all_on()), (5, GameOptions.all_on()),
-                          (6, GameOptions.all_on()), (3, GameOptions()), (4, GameOptions())):
-        setup = GameSetup(factions=tuple(Faction), options=options.model_copy(update={"turns": 5}), seed=seed)
-        state, _ = new_game(setup)
-        rng, seasoning = Rng.from_seed(seed), Rng.from_seed(seed + 100)
-        for step in itertools.count():
-            if state.phase == Phase.ENDED or not state.prompts or step > 1500:
-                break
-            if step % 5 == 0:
-                found.append(_season(state, seasoning))
-            state = random_step(state, rng)  # an action at any time is offered only when legal
-    return tuple(found)
 
 
 def _values(part, rng: Rng) -> list:
@@ -263,48 +222,15 @@ def test_every_anytime_action_accepted_is_listed():
 # --- secrets ----------------------------------------------------------------------------------------------
 
 
-def _others_secrets_changed(state: GameState, keeper: Faction, rng: Rng) -> GameState:
-    """The same position with every other faction's secrets changed: spice, hand (swapped with the deck),
-    traitors, the BT's marks, readied Karamas, standing orders."""
-    changed = state.model_copy(deep=True)
-    for faction, fs in changed.factions.items():
-        if faction == keeper:
-            continue
-        fs.spice += 1 + rng.below(20)
-        swap = min(len(fs.hand), len(changed.treachery_deck))
-        fs.hand[:swap], changed.treachery_deck[:swap] = changed.treachery_deck[:swap], fs.hand[:swap]
-        fs.traitors = fs.traitors[:1]
-        fs.auto_traitor = not fs.auto_traitor
-        fs.never_storm_cards = not fs.never_storm_cards
-        fs.pass_when_outbid = not fs.pass_when_outbid
-        fs.revive_free_tokens = not fs.revive_free_tokens
-        fs.guild_timing_in_storm_order = not fs.guild_timing_in_storm_order
-        fs.advisor_order = "never" if fs.advisor_order == "ask" else "ask"
-        fs.bid_order.auto_pass = not fs.bid_order.auto_pass
-        if fs.hand:
-            changed.karama_orders.append(KaramaOrder(faction=faction, card=fs.hand[0], advantage="voice"))
-    if changed.bt is not None and keeper != BT:
-        changed.bt.marked = [] if changed.bt.marked else [load_game_data().factions[A].leaders[0].id]
-        changed.bt.declare_order = not changed.bt.declare_order
-    return changed
-
-
 def test_another_factions_secrets_never_change_the_list():
     rng = Rng.from_seed(3)
     for state in positions()[::3]:
         for faction in state.factions:
-            changed = _others_secrets_changed(state, faction, rng)
+            changed = others_secrets_changed(state, faction, rng)
             assert anytime_choices(changed, faction) == anytime_choices(state, faction)
 
 
 # --- the moments the rules name -----------------------------------------------------------------------------
-
-
-def holding(state: GameState, faction: Faction, *cards: str) -> None:
-    """The faction's hand is exactly these cards (taken from wherever they are); its cards go back to the deck."""
-    taken = [take_card(state, card) for card in cards]
-    state.treachery_deck += state.faction(faction).hand
-    state.faction(faction).hand = taken
 
 
 def kinds(state: GameState, faction: Faction) -> set[AnytimeKind]:

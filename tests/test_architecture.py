@@ -193,3 +193,32 @@ def test_the_engine_root_keeps_the_core_only():
     assert len(root) <= ROOT_MODULES_AT_MOST, root
     folders = sorted(path.name for path in ENGINE.iterdir() if (path / "__init__.py").exists())
     assert folders == ["checks", "factions", "phases", "positions", "rules", "secrecy"]
+
+
+TESTS = ENGINE.parent / "tests"
+
+
+def imports_of_test_modules(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a test module (tests/test_*.py) by another module of tests/: what several test files
+    share lives in tests/helpers (or tests/conftest.py), so that a test file is a leaf nobody imports."""
+    return sorted(f"{module} imports {target}" for module, targets in graph.items() for target in targets
+                  if target.rpartition(".")[2].startswith("test_"))
+
+
+def test_the_test_module_check_sees_an_import_of_a_test_module(tmp_path):
+    package = tmp_path / "tests"
+    (package / "helpers").mkdir(parents=True)
+    for path in ("__init__.py", "conftest.py", "test_a.py", "test_b.py", "helpers/__init__.py", "helpers/board.py"):
+        (package / path).write_text("")
+    (package / "test_a.py").write_text("from tests.helpers.board import arena\nfrom tests.conftest import start\n")
+    (package / "test_b.py").write_text("def test_b():\n    from tests import test_a\n")
+    (package / "helpers" / "board.py").write_text("import tests.test_b\n")
+    assert imports_of_test_modules(import_graph(package)) == [
+        "tests.helpers.board imports tests.test_b", "tests.test_b imports tests.test_a"]
+
+
+def test_no_test_module_imports_another():
+    """Issue 27: a test file imports its helpers from tests/helpers, never from another test file."""
+    graph = import_graph(TESTS)
+    assert any(module.startswith("tests.helpers.") for module in graph)
+    assert imports_of_test_modules(graph) == []

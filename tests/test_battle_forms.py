@@ -27,7 +27,7 @@ from engine.actions import (
 from engine.errors import RuleViolation
 from engine.game import apply
 from engine.ids import Faction
-from engine.model import GameState, Phase, Prediction, Prompt, PromptKind
+from engine.model import GameState, Prediction, Prompt, PromptKind
 from engine.phases.battle import traitor_options
 from engine.phases.battle_plans import plan_shape
 from engine.rng import Rng
@@ -40,15 +40,14 @@ from tests.conftest import (
     apply_all,
     card_text_without_places,
     cards_hidden_from,
-    enter_phase,
     prompts_met,
     snapshot,
     unique_card_names,
 )
-from tests.test_battle_plans import battle, bt_attack, until_plans
-from tests.test_bt_attacks import defend, trapped
-from tests.test_bt_traitors import drive
-from tests.test_special_karama import harkonnen_and_atreides
+from tests.helpers.positions.battle_forms import worthless_trap_revealed
+from tests.helpers.positions.battle_plans import battle, bt_attack, until_plans
+from tests.helpers.positions.bt_traitors import drive
+from tests.helpers.positions.special_karama import harkonnen_and_atreides
 
 BATTLE_KINDS = {PromptKind.BATTLE_CHOICE, PromptKind.PRESCIENCE, PromptKind.PRESCIENCE_ANSWER, PromptKind.VOICE,
                 PromptKind.BATTLE_PLAN, PromptKind.TRAITOR_CALL, PromptKind.BT_ATTACK, PromptKind.BT_MARK,
@@ -61,13 +60,6 @@ MOST_DRAFTS = 200  # drafts tried per decision: every combination up to this, el
 def battle_prompts():
     """(state, prompt) of the battle, BT and setup decisions in random games (tests/conftest.py)."""
     return prompts_met(BATTLE_KINDS, per_kind=40)
-
-
-def worthless_trap_revealed() -> GameState:
-    """BT-33, BT-16: the Kulon laid as a trap on Carthag struck a Harkonnen leader: the BT choose the impairment."""
-    state, events = enter_phase(trapped("kulon"), Phase.BATTLE)
-    leader = next(e for e in events if e.type == "trap_attack").data["leader"]
-    return apply(state, defend(leader)).state
 
 
 def scenario_prompts():

@@ -14,12 +14,13 @@ from engine.flow import DEFAULTS
 from engine.game import apply
 from engine.model import Phase, PromptKind
 from engine.rules.board import controller
+from engine.rules.cards import FAMILY_ATOMICS
 from engine.secrecy.views import view
 from tests.conftest import BG, BT, E, H, apply_all, begin_position, enter_phase, prompt_of
-from tests.test_battle import FLAT, arena, give, plan, put
-from tests.test_bt_attacks import bt_plan, defend, fought, trapped
-from tests.test_cards import FAMILY_ATOMICS, dial, position, storm_round
-from tests.test_optional_combat import switch_on
+from tests.helpers.positions.battle import FLAT, arena, give, plan, put
+from tests.helpers.positions.bt_attacks import bt_plan, defend, fought, trapped
+from tests.helpers.positions.cards import dial, position, storm_round
+from tests.helpers.positions.optional_combat import switch_on
 
 CARTHAG = "Carthag#10"
 ADVANTAGES = {"character_advantages": True}

@@ -12,32 +12,15 @@ from engine.checks.invariants import violations
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS
 from engine.game import apply
-from engine.model import Phase, PromptKind
+from engine.model import PromptKind
 from engine.rules.anytime import AnytimeKind
 from engine.secrecy.views import view
-from tests.conftest import BT, A, E, H, enter_phase, prompt_of, refused
-from tests.test_bt_traitors import DUNCAN, position, public
-from tests.test_standing_orders import answered_by_order, asked, kinds_offered, same_for_everyone_else
+from tests.conftest import BT, A, E, H, prompt_of, refused
+from tests.helpers.positions.bt_ally_revival import ally_in_revival, ally_position, revival_of
+from tests.helpers.positions.bt_traitors import DUNCAN, public
+from tests.helpers.standing_orders import answered_by_order, asked, kinds_offered, same_for_everyone_else
 
 GRANT, REFUSE = GrantAllyRevival(faction=BT, grant=True), GrantAllyRevival(faction=BT, grant=False)
-
-
-def revival_of(state):
-    """The state entered into turn 2's movement round, at its revival: (state, events)."""
-    state, events = enter_phase(state, Phase.MOVEMENT)
-    assert violations(state) == []
-    return state, events
-
-
-def ally_position(tanks=5, dead=(DUNCAN,), order="ask", alliances=((A, BT),)):
-    """The Atreides, allied to the BT, have `tanks` tokens and `dead` leaders in the tanks and 10 spice; the
-    Harkonnen 2 tokens; `order`: the BT's standing order for their allies' revival."""
-    return position(factions=(A, E, H, BT), tanks={A: tanks, H: 2}, dead={A: list(dead)},
-                    alliances=[list(a) for a in alliances], spice={BT: 5}, ally_revival=order)
-
-
-def ally_in_revival(**position_changes):
-    return revival_of(ally_position(**position_changes))
 
 
 def test_bt_60_the_bt_decide_in_secret_before_their_ally_revives():

@@ -8,8 +8,8 @@ from engine.game import apply
 from engine.ids import Faction
 from engine.model import PromptKind
 from tests.conftest import prompt_of, refused
-from tests.test_battle import give
-from tests.test_bt_attacks import bt_arena, fought
+from tests.helpers.positions.battle import give
+from tests.helpers.positions.bt_attacks import bt_arena, fought
 
 BT = Faction.BENE_TLEILAXU
 

@@ -14,7 +14,6 @@ from engine.actions import (
     ChooseBtAttack,
     Move,
     Ship,
-    SubmitBattlePlan,
     UseKarama,
     UseVoice,
 )
@@ -25,38 +24,13 @@ from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.secrecy.views import view
 from tests.conftest import apply_all, enter_phase, prompt_of, snapshot
-from tests.test_battle import FLAT, arena, give, plan, put
+from tests.helpers.positions.battle import FLAT, give, plan, put
+from tests.helpers.positions.bt_attacks import bt_arena, bt_plan, defend, fought, trapped
 
 A, BG, E, G, H, BT = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.GUILD, Faction.HARKONNEN,
     Faction.BENE_TLEILAXU,
 )
-
-
-def bt_arena(factions=(E, H, G, BT), **position):
-    """The arena of tests/test_battle.py with the Bene Tleilaxu: no traps, unless `position` lays some."""
-    return arena(factions, **position)
-
-
-def fought(state):
-    """Emperor (Hasimir Fenring) beat Harkonnen (Feyd-Rautha) on The Great Flat; both leaders survive."""
-    put(state, E, FLAT, 6)
-    put(state, H, FLAT, 5)
-    state, _ = enter_phase(state, Phase.BATTLE)
-    state, events = apply_all(state, plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2),
-                              CallTraitor(faction=E, call=False), CallTraitor(faction=H, call=False))
-    # R-7: the BT may betray the open-field winner before the round goes on; they let it pass here.
-    assert prompt_of(state, BT, PromptKind.BT_REVEAL_WINDOW).options == ["pass"]
-    state, more = apply(state, AnswerRevealWindow(faction=BT))
-    return state, events + more
-
-
-def bt_plan(weapon=None, defense=None, impair=None):
-    return SubmitBattlePlan(faction=BT, weapon=weapon, defense=defense, impair=impair)
-
-
-def defend(leader, defense=None, worthless=None, faction=H):
-    return SubmitBattlePlan(faction=faction, leader=leader, defense=defense, weapon=worthless)
 
 
 def test_bt_11_the_bt_may_attack_a_leader_who_fought_and_survived():
@@ -299,12 +273,6 @@ def test_r_35_r_28_prescience_asking_for_the_weapon_is_answered_karama():
 
 
 # --- traps -------------------------------------------------------------------------------------
-
-
-def trapped(card, victim=H, factions=(E, H, G, BT), **position):
-    """The trap on Carthag holds `card`; `victim`, with 4 tokens there, sprang it this turn (BT-30)."""
-    return bt_arena(factions, forces={"Carthag#10": {victim.value: 4}},
-                    traps={"Carthag": {"card": card, "triggered_by": victim.value, "triggered_turn": 2}}, **position)
 
 
 def test_bt_32_a_sprung_trap_strikes_a_random_leader_before_any_battle():

@@ -13,10 +13,10 @@ from engine.model import Phase, PromptKind, Trap
 from engine.options import FixedSetup
 from engine.phases.storm import storm_dialers
 from engine.rules.order import storm_order
-from tests.conftest import BT, A, E, G, H, make_setup, prompt_of, ready_game, start
-from tests.test_battle import give
-from tests.test_bt_attacks import bt_arena, bt_plan, defend, fought
-from tests.test_movement import CARTHAG, TUEKS, answer_defaults_until, arrange, refused
+from tests.conftest import BT, A, E, G, H, make_setup, prompt_of, ready_game, refused, start
+from tests.helpers.positions.battle import give
+from tests.helpers.positions.bt_attacks import bt_arena, bt_plan, defend, fought
+from tests.helpers.positions.movement import CARTHAG, TUEKS, answer_defaults_until, arrange
 
 DATA = load_game_data()
 
@@ -144,8 +144,8 @@ def test_r_33_no_moving_does_not_bar_guild_cross_shipping():
 def test_r_7_after_an_open_field_battle_the_bt_may_betray_the_winner_at_once():
     """R-7 with BT-23, BT-24: a marked leader wins in the open; the BT reveal him before the next battle."""
     from engine.actions import AnswerRevealWindow, CallTraitor
-    from tests.test_battle import FLAT, plan, put
-    from tests.test_bt_attacks import bt_arena as arena_with_bt
+    from tests.helpers.positions.battle import FLAT, plan, put
+    from tests.helpers.positions.bt_attacks import bt_arena as arena_with_bt
 
     def battle(marked: bool):
         state = arena_with_bt()

@@ -31,7 +31,8 @@ from engine.rules.karama import Advantage
 from engine.secrecy.leaks import LeakChecker
 from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, H, apply_all, let_reveal_stand, prompt_of, refused, take_card
-from tests.test_bt_traitors import (
+from tests.helpers.positions.bt_reveal_karama import revealed, with_options
+from tests.helpers.positions.bt_traitors import (
     ARRAKEEN,
     DOTS,
     DUNCAN,
@@ -47,21 +48,6 @@ from tests.test_bt_traitors import (
 KIND = PromptKind.BT_REVEAL_KARAMA
 KARAMA_2, WORTHLESS = "karama_2", "baliset"
 STAND = [AnswerRevealKarama(faction=f) for f in (A, E, H)]
-
-
-def with_options(state, **options):
-    """The same position in a game with these options on."""
-    chosen = state.setup.options.model_copy(update=options)
-    return state.model_copy(update={"setup": state.setup.model_copy(update={"options": chosen})})
-
-
-def revealed(hands=None, factions=(A, E, H, BT), **options):
-    """Turn 2's movement round, the Atreides' shipment decision open; the BT reveal Duncan Idaho."""
-    state = at(with_options(position(factions, forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN],
-                                     victories=[stronghold_won()], hands=hands or {}), **options), Phase.MOVEMENT)
-    assert prompt_of(state, A, PromptKind.SHIPMENT)
-    state, events = apply(state, RevealBtTraitor(faction=BT, leader=DUNCAN))
-    return state, events
 
 
 def public(events):

@@ -14,44 +14,17 @@ from engine.errors import ViolationCode
 from engine.events import visible_events
 from engine.game import apply
 from engine.model import Phase, Prediction, PromptKind
-from engine.options import FixedSetup
 from engine.rules.economy import total_spice_outside_bank
 from engine.secrecy.views import view
-from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, ready_game, refused, tokens_back_to_reserves
+from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, refused
+from tests.helpers.positions.bt_spice import ALL, cleared, give_card
 
-ALL = (A, BG, E, F, G, H, BT)
-DOTS = {A: 18, BG: 3, E: 6, F: 9, G: 12, H: 15}
 BOARD = load_game_data().board
-
-
-def cleared(factions=ALL, **options):
-    """A game after setup (turn 1, storm) with every token back in reserves, no trap and no card in any hand
-    but the BT's, so each test sets exactly what it needs."""
-    state = ready_game(factions, fixed=FixedSetup(dots={f: d for f, d in DOTS.items() if f in factions}),
-                       **options).model_copy(deep=True)
-    state.storm_sector = 1
-    tokens_back_to_reserves(state)
-    state.treachery_discard += [t.card for t in state.traps.values()]
-    state.traps = {}
-    for fs in state.factions.values():
-        if fs.faction != BT:
-            state.treachery_discard += fs.hand
-            fs.hand = []
-    state.karama_orders = []
-    assert violations(state) == []
-    return state
 
 
 def set_spice(state, faction, amount):
     state.spice_outside_bank += amount - state.faction(faction).spice
     state.faction(faction).spice = amount
-
-
-def give_card(state, faction, card):
-    for pile in (state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values())):
-        if card in pile:
-            pile.remove(card)
-    state.faction(faction).hand.append(card)
 
 
 def put(state, faction, stronghold, count=1):
@@ -70,8 +43,6 @@ def declared(state, spice=40, turn=1):
 def end_turn(state):
     """The collection round of the current turn, then the end of the turn."""
     return enter_phase(state, Phase.COLLECTION)
-
-
 
 
 # --- BT-27: declaring and winning ----------------------------------------------------------------------------

@@ -22,15 +22,10 @@ from engine.model import Impairment, Phase, PromptKind, Trap
 from engine.options import FixedSetup, GameOptions
 from engine.rules.forces import send_to_tanks
 from tests.conftest import BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, refused, start, take_card
-from tests.test_battle import give
-from tests.test_bt_attacks import bt_arena, bt_plan, defend, fought, trapped
-from tests.test_movement import (
-    CARTHAG,
-    TUEKS,
-    answer_defaults_until,
-    arrange,
-)
-from tests.test_setup import _answer_secrets
+from tests.helpers.positions.battle import give
+from tests.helpers.positions.bt_attacks import bt_arena, bt_plan, defend, fought, trapped
+from tests.helpers.positions.movement import CARTHAG, TUEKS, answer_defaults_until, arrange
+from tests.helpers.setup_answers import answer_secrets
 
 ARSUNT = "Arsunt#10"
 
@@ -206,7 +201,7 @@ def set_up_with_a_trap_on_carthag():
     """A four-faction game whose BT laid a trap on Carthag at setup; the Harkonnen then placed their 10 there."""
     state = start((A, H, G, BT), fixed=FixedSetup(storm_sector=1, dots={A: 3, H: 9, G: 15}))
     card = next(c for c in state.faction(BT).hand)
-    state = _answer_secrets(state, traps={"Carthag": card})
+    state = answer_secrets(state, traps={"Carthag": card})
     assert state.turn == 1 and state.traps["Carthag"].triggered_by == H
     return state
 

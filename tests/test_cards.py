@@ -8,7 +8,6 @@ import pytest
 
 from engine.actions import (
     AnswerTruthtrance,
-    DialStorm,
     ForceDefault,
     Move,
     PlayGhola,
@@ -20,12 +19,10 @@ from engine.actions import (
     UseKarama,
 )
 from engine.checks.invariants import violations
-from engine.data import load_game_data
 from engine.errors import ViolationCode
-from engine.flow import DEFAULTS, SAMPLERS, STEP_RUNNERS
+from engine.flow import SAMPLERS, STEP_RUNNERS
 from engine.game import apply
 from engine.model import Phase, PromptKind
-from engine.options import FixedSetup
 from engine.rng import Rng
 from engine.rules.cards import (
     FAMILY_ATOMICS,
@@ -40,20 +37,19 @@ from engine.rules.cards import (
     RULE_WC,
     WEATHER_CONTROL,
 )
-from engine.rules.economy import total_spice_outside_bank
 from engine.secrecy.views import view
-from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused, take_card
+from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, enter_phase, prompt_of, refused
+from tests.helpers.positions.cards import (
+    TRUTHTRANCE,
+    _stop_after_storm_and_movement,
+    dial,
+    movement_round,
+    position,
+    storm_round,
+)
+from tests.helpers.positions.movement import answer_defaults_until
 
-DATA = load_game_data()
-DOTS = {A: 3, BG: 6, E: 9, F: 12, G: 15, H: 18}  # storm at 1: A, BG, E, F, G, H, then the BT (A-4, R-1)
-TRUTHTRANCE = "truthtrance_1"
-
-
-@pytest.fixture(autouse=True)
-def _stop_after_storm_and_movement(monkeypatch):
-    """Each test looks at one round: the game stops when the spice blow or (unless a test asks for it) the
-    battle round begins."""
-    monkeypatch.delitem(STEP_RUNNERS, Phase.SPICE_BLOW, raising=False)
+_stop_after_storm_and_movement = _stop_after_storm_and_movement  # autouse: one round per test
 
 
 @pytest.fixture
@@ -64,49 +60,6 @@ def no_battles(monkeypatch):
 # --- building positions ----------------------------------------------------------------------
 
 
-def position(*, forces=None, tanks=None, dead_leaders=None, hands=None, discard=()):
-    """A ready game with exactly this board (location -> faction -> tokens; the rest of each faction's 20
-    not in the tanks in reserve), these hands (every other hand empty) and these cards in the discard pile."""
-    state = ready_game(fixed=FixedSetup(dots=DOTS)).model_copy(deep=True)
-    for trap in state.traps.values():
-        state.treachery_deck.append(trap.card)
-    state.traps = {}
-    for fs in state.factions.values():
-        state.treachery_deck += fs.hand
-        fs.hand = []
-    for faction, cards in (hands or {}).items():
-        state.faction(faction).hand = [take_card(state, c) for c in cards]
-    state.treachery_discard = [take_card(state, c) for c in discard]
-    state.forces, state.spice_on_board = {}, {}
-    for faction, fs in state.factions.items():
-        fs.tanks = (tanks or {}).get(faction, 0)
-        fs.leaders_in_tanks = list((dead_leaders or {}).get(faction, []))
-    for location, here in (forces or {}).items():
-        for faction, count in here.items():
-            state.add_tokens(location, faction, count)
-    for faction, fs in state.factions.items():
-        on_board = sum(here.get(faction, 0) for here in state.forces.values())
-        fs.reserves = DATA.factions[faction].tokens_total - fs.tanks - on_board
-    state.spice_outside_bank = total_spice_outside_bank(state)
-    assert violations(state) == []
-    return state
-
-
-def storm_round(state, *, turn=2, storm=1):
-    state, _ = enter_phase(state, Phase.STORM, turn=turn, storm_sector=storm)
-    return state
-
-
-def dial(state, first=1, second=1):
-    """Both dialers answer (in storm order); returns the state and the events."""
-    dialers = [p.faction for p in state.prompts if p.kind == PromptKind.STORM_DIAL]
-    events = []
-    for faction, value in zip(dialers, (first, second), strict=True):
-        state, new = apply(state, DialStorm(faction=faction, value=value))
-        events += new
-    return state, events
-
-
 def answer_window(state, plays=None):
     """Every faction answers the storm window: `plays` faction -> PlayStormCards keywords; others pass."""
     events = []
@@ -115,8 +68,6 @@ def answer_window(state, plays=None):
         state, new = apply(state, action)
         events += new
     return state, events
-
-
 
 
 def played(events, card):
@@ -348,25 +299,10 @@ def test_automatic_players_sometimes_play_their_storm_cards_and_always_legally()
 # --- Hajr ------------------------------------------------------------------------------------
 
 
-def movement_round(state, storm=1):
-    state, _ = enter_phase(state, Phase.MOVEMENT, storm_sector=storm)
-    return state
-
-
-def until_asked(state, faction, kind):
-    """Every other open decision takes its default until `faction` is asked for `kind`."""
-    for _ in range(100):
-        if any(p.faction == faction and p.kind == kind for p in state.prompts):
-            return state
-        prompt = state.prompts[0]
-        state = apply(state, DEFAULTS[prompt.kind](state, prompt)).state
-    raise AssertionError(f"{faction} never got a {kind} prompt")
-
-
 def test_hajr_gives_a_second_move_in_the_same_turn(no_battles):
     """Hajr (digest §10): one extra move, played during the faction's own movement decision."""
     state = movement_round(position(hands={A: [HAJR]}, forces={"The Great Flat#14": {A: 4}}))
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     state, events = apply(state, PlayHajr(faction=A))
     [event] = played(events, HAJR)
     assert event.public and HAJR in state.treachery_discard and state.faction(A).hand == []
@@ -384,7 +320,7 @@ def test_hajr_gives_a_second_move_in_the_same_turn(no_battles):
 def test_the_hajr_move_follows_the_normal_rules(no_battles):
     """The second move is checked like any move: range (A-22) and the storm (1979 rules: Storm)."""
     state = movement_round(position(hands={A: [HAJR]}, forces={"The Great Flat#14": {A: 4}}), storm=13)
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     state, _ = apply(state, PlayHajr(faction=A))
     state, _ = apply(state, SkipMove(faction=A))  # a skipped first move still leaves the Hajr move
     prompt_of(state, A, PromptKind.MOVEMENT)
@@ -398,7 +334,7 @@ def test_the_hajr_move_follows_the_normal_rules(no_battles):
 
 def test_hajr_is_refused_without_the_card(no_battles):
     state = movement_round(position(hands={BG: [HAJR]}, forces={"The Great Flat#14": {A: 4}}))
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     refused(state, PlayHajr(faction=A), RULE_HAJR, ViolationCode.NOT_ALLOWED)
 
 
@@ -406,7 +342,7 @@ def test_hajr_is_refused_outside_the_factions_own_movement_decision(no_battles):
     state = movement_round(position(hands={BG: [HAJR]}, forces={"The Great Flat#14": {A: 4},
                                                                  "Funeral Plain#14": {BG: 1}}))
     refused(state, PlayHajr(faction=BG), RULE_HAJR, ViolationCode.WRONG_PHASE)  # shipment, Atreides' turn
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     refused(state, PlayHajr(faction=BG), RULE_HAJR, ViolationCode.WRONG_PHASE)  # the Atreides move
     storm = storm_round(position(hands={BG: [HAJR]}))
     refused(storm, PlayHajr(faction=BG), RULE_HAJR, ViolationCode.WRONG_PHASE)
@@ -414,7 +350,7 @@ def test_hajr_is_refused_outside_the_factions_own_movement_decision(no_battles):
 
 def test_automatic_players_sometimes_play_hajr(no_battles):
     state = movement_round(position(hands={A: [HAJR]}, forces={"The Great Flat#14": {A: 4}}))
-    state = until_asked(state, A, PromptKind.MOVEMENT)
+    state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     prompt = prompt_of(state, A, PromptKind.MOVEMENT)
     samples = [SAMPLERS[PromptKind.MOVEMENT](state, prompt, Rng.from_seed(seed)) for seed in range(30)]
     assert any(isinstance(s, PlayHajr) for s in samples) and any(not isinstance(s, PlayHajr) for s in samples)

@@ -16,7 +16,7 @@ from engine.actions import ChooseTraitor, SetSpice
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.record import GameRecord, verify
-from tests.test_service import USERS, RecordingGateway, drain
+from tests.helpers.gateways import USERS, RecordingGateway, drain
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
 CHANNEL = 55

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -17,62 +17,28 @@ from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import GameState, PromptKind
 from tests.conftest import store_running_game
-from tests.test_spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow
+from tests.helpers.clock_tables import (
+    DAY,
+    HOUR,
+    START,
+    USERS,
+    FakeClock,
+    board_of,
+    drain,
+    drain_messages,
+    prompts,
+    table,
+)
+from tests.helpers.positions.spice_blow import GREAT_FLAT, OLD_GAP, SH1, at_blow
+
+table = table  # the fixture: pytest finds it here by name
 
 A, H, F, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN, Faction.BENE_TLEILAXU
-USERS = {A: 101, H: 102, F: 103}
-START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-HOUR = 3600
 PICKS = {f: f"{f.value}/traitor_pick/0" for f in (A, F)}  # the settings' keys of the traitor picks
-DAY = 24 * HOUR
-
-
-class FakeClock:
-    def __init__(self, now: datetime):
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def at(self, seconds: float) -> datetime:
-        """Move to `seconds` after the start and return the new time."""
-        self.now = START + timedelta(seconds=seconds)
-        return self.now
-
-
-@pytest.fixture
-async def table():
-    """A running 3-player game started at START; its open decisions are the Atreides and Fremen traitor picks
-    (the Harkonnen keep all their traitors), both opened at seq 0."""
-    clock = FakeClock(START)
-    service = GameService(MemoryGameStore(clock=clock), clock=clock)
-    row = await service.create_game(guild_id=1, channel_id=55, factions=[A, H, F], seed=7)
-    for faction, user in USERS.items():
-        await service.seat(row.game_id, faction, user)
-    await service.start(row.game_id)
-    await drain(service)
-    return service, row.game_id, clock
-
-
-async def drain(service: GameService) -> list[tuple[str | None, str]]:
-    """The pending messages as (faction or None for the channel, text), marked sent."""
-    return [(message.recipient.faction, message.text) for message in await drain_messages(service)]
-
-
-async def drain_messages(service: GameService) -> list[OutgoingMessage]:
-    """The pending messages, marked sent."""
-    rows = await service.store.pending_outbox()
-    for row in rows:
-        await service.store.mark_outbox(row.id, "sent")
-    return [row.message for row in rows]
 
 
 def discord_time(seconds: float) -> str:
     return f"<t:{int((START + timedelta(seconds=seconds)).timestamp())}:R>"
-
-
-async def prompts(service, game):
-    return {p.faction: p for p in (await service.state_of(game)).prompts}
 
 
 async def test_without_a_deadline_nothing_happens(table):
@@ -423,11 +389,6 @@ async def daily():
     await service.start(row.game_id)
     await drain(service)
     return service, row.game_id, clock
-
-
-def board_of(sent: list[OutgoingMessage]) -> str:
-    """The status board as the last of these messages left it."""
-    return [m.text for m in sent if m.text.startswith("**Status · ")][-1]
 
 
 def cards_of(sent: list[OutgoingMessage]) -> dict[str, str]:

@@ -38,11 +38,11 @@ from engine.model import GameState, Phase, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.record import record_game, save_record
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, let_reveal_stand, prompt_of, refused, snapshot
-from tests.test_battle import FLAT, arena, give, put
-from tests.test_bt_attacks import bt_arena, fought
-from tests.test_bt_traitors import DUNCAN, position
-from tests.test_optional_combat import put_elites, ready_karama, switch_on
-from tests.test_special_karama import hand, harkonnen_and_atreides
+from tests.helpers.positions.battle import FLAT, arena, give, put
+from tests.helpers.positions.bt_attacks import bt_arena, fought
+from tests.helpers.positions.bt_traitors import DUNCAN, position
+from tests.helpers.positions.optional_combat import put_elites, ready_karama, switch_on
+from tests.helpers.positions.special_karama import hand, harkonnen_and_atreides
 
 REGISTERED = set(DEFAULTS) | set(SAMPLERS)
 
@@ -89,7 +89,7 @@ def rare_positions() -> list[GameState]:
     """BT-51: the Karama window after a BT traitor reveal that betrays tokens (random BT reveal rarely); A-14: the
     Harkonnen giving back cards after their special Karama."""
     from engine.actions import UseSpecialKarama
-    from tests.test_bt_reveal_karama import revealed
+    from tests.helpers.positions.bt_reveal_karama import revealed
 
     swap = apply(harkonnen_and_atreides(special_karama_powers=True),
                  UseSpecialKarama(faction=H, card="karama_1", target=A)).state

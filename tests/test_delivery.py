@@ -12,8 +12,9 @@ from bot.app.ports import ChannelUnreachable, OutboxRow, OutgoingMessage, Recipi
 from bot.app.service import GameService
 from bot.store.memory import MemoryGameStore
 from engine.ids import Faction
-from tests.test_deadlines import HOUR, START, USERS, A, F, FakeClock, H
-from tests.test_service import RecordingGateway
+from tests.conftest import A, F, H
+from tests.helpers.clock_tables import HOUR, START, USERS, FakeClock
+from tests.helpers.gateways import RecordingGateway
 
 TABLE = Recipient(channel=True)
 THEN = datetime(2026, 1, 1, tzinfo=UTC)

@@ -39,8 +39,8 @@ from engine.rng import Rng
 from engine.rules.anytime import Amount, AnytimeKind, anytime_choices
 from engine.secrecy.views import view
 from tests.conftest import ready_game, store_running_game
-from tests.test_anytime import QUESTIONS, _others_secrets_changed, holding, positions
-from tests.test_discord_prompt_views import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse
+from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction, EditingResponse, press_as
+from tests.helpers.positions.anytime import QUESTIONS, holding, others_secrets_changed, positions
 
 A, H, BT, E = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.EMPEROR
 USERS = {A: 101, H: 102, BT: 103}
@@ -130,7 +130,7 @@ def test_a_factions_panel_does_not_change_with_another_factions_secrets():
     rng = Rng.from_seed(5)
     for state in positions()[2::6]:
         for faction in state.factions:
-            changed = _others_secrets_changed(state, faction, rng)
+            changed = others_secrets_changed(state, faction, rng)
             assert [controls(v) for v in every_view(changed, faction)] == [controls(v) for v in
                                                                           every_view(state, faction)]
             assert panel_text(view(changed, faction), anytime_choices(changed, faction)) == \
@@ -213,14 +213,7 @@ class PanelInteraction(ComponentInteraction):
 
 
 async def press(item_cls, view_item, bot, user: int, values=None) -> PanelInteraction:
-    """Press a control as Discord would: rebuilt from its custom id (as after a restart), then its callback."""
-    interaction = PanelInteraction(bot, user)
-    match = item_cls.__discord_ui_compiled_template__.fullmatch(view_item.custom_id)
-    rebuilt = await item_cls.from_custom_id(interaction, view_item.item, match)
-    if values is not None:
-        rebuilt.item._refresh_state(interaction, {"values": values})
-    await rebuilt.callback(interaction)
-    return interaction
+    return await press_as(PanelInteraction, item_cls, view_item, bot, user, values)
 
 
 async def submit_modal(bot, user: int, modal: TypedModal, **typed: str) -> PanelInteraction:

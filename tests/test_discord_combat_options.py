@@ -10,8 +10,8 @@ from bot.discord.form_core import FormIncomplete
 from bot.discord.prompt_forms import form_for
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from tests import test_discord_handlers as handlers
-from tests.test_discord_handlers import USERS, _actions, cog, itx
+from tests.helpers import handler_calls as handlers
+from tests.helpers.handler_calls import USERS, cog, itx, stored_actions
 
 A, H = Faction.ATREIDES, Faction.HARKONNEN
 bot, running = handlers.bot, handlers.running  # the handler tests' fixtures: a bot, and a started game in it
@@ -51,13 +51,13 @@ async def test_the_revive_command_can_bring_back_the_kwisatz_haderach(running, m
 
 
 async def test_a_capture_without_a_capture_decision_is_refused_privately_and_stores_nothing(running):
-    before = len(await _actions(running))
+    before = len(await stored_actions(running))
     play = cog(running, "PlayCog")
     asked = itx(running, USERS[H])
     await play.capture.callback(play, asked, choice="kill")
     text, ephemeral = asked.answers[0]
     assert ephemeral and "A-15" in text and "No decision on a captured leader is open for the Harkonnen now." in text
-    assert len(await _actions(running)) == before
+    assert len(await stored_actions(running)) == before
 
 
 def test_a_13_a_15_the_dm_plan_form_offers_the_kwisatz_haderach_and_the_spice_dialed():

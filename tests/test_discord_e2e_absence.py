@@ -14,10 +14,10 @@ from bot.app import absence
 from bot.discord.client import DRAIN_INTERVAL
 from engine.ids import Faction
 from engine.model import PromptKind
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import deliver, reply
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import deliver, reply
 
-simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared
+simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures of tests/helpers/discord_tables.py
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 STAMP = r"<t:(\d+):f>"

@@ -11,33 +11,16 @@ from __future__ import annotations
 
 from engine.ids import Faction
 from engine.model import BattleVictory, Phase, PromptKind
-from tests import test_discord_e2e as e2e
 from tests.conftest import enter_phase, ready_game
-from tests.test_anytime import holding
-from tests.test_discord_e2e import contents, deliver, reply
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_dms import actor, components, labels, shown
+from tests.helpers.discord_tables import contents, deliver, reply
+from tests.helpers.positions.anytime import holding
 
-simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared
+simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures of tests/helpers/discord_tables.py
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 OPEN = "Play a card or act now…"
-
-
-def shown(result):
-    """The message an interaction answered with or edited, as it reads now (a discord.Message)."""
-    return (result.followups[-1] if result.followups else result.response).message
-
-
-def actor(member, message):
-    """Who presses: the user in their DMs, the member in the guild's channel (where /me act answers)."""
-    return member.user if message.channel.id == member.user.dm_channel.id else member
-
-
-def components(message) -> list:
-    return [item for row in message.components for item in row.children]
-
-
-def labels(message) -> list[str]:
-    return [getattr(c, "label", None) or c.placeholder for c in components(message)]
 
 
 def menu_values(message) -> list[str]:

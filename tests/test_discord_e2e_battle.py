@@ -33,17 +33,17 @@ from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
 from engine.options import GameSetup
-from tests import test_discord_e2e as e2e
 from tests.conftest import BG, BT, A, E, H, apply_all, prompt_of, store_running_game
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_dms import attack_position, components, revival_position
+from tests.helpers.discord_tables import bidding_with_a_gift_to_make, deliver, reply
+from tests.helpers.positions.battle_forms import worthless_trap_revealed
+from tests.helpers.positions.battle_plans import ARRAKEEN, FLAT, battle, until_plans
+from tests.helpers.positions.bt_traitors import at, drive, position
+from tests.helpers.positions.special_karama import harkonnen_and_atreides
 from tests.playthrough import Summary, Table
-from tests.test_battle_forms import worthless_trap_revealed
-from tests.test_battle_plans import ARRAKEEN, FLAT, battle, until_plans
-from tests.test_bt_traitors import at, drive, position
-from tests.test_discord_e2e import bidding_with_a_gift_to_make, deliver, reply
-from tests.test_discord_e2e_dm import attack_position, components, revival_position
-from tests.test_special_karama import harkonnen_and_atreides
 
-simcord_bot = e2e.simcord_bot  # the fixture, shared with tests/test_discord_e2e.py
+simcord_bot = e2e.simcord_bot  # the fixtures of tests/helpers/discord_tables.py
 CARTHAG = "Carthag#10"
 
 

@@ -11,10 +11,10 @@ from engine.game import apply, new_game
 from engine.ids import Faction
 from engine.options import GameSetup
 from engine.secrecy.views import view
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import answered
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import answered
 
-simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared
+simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures of tests/helpers/discord_tables.py
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 

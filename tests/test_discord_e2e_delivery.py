@@ -17,10 +17,10 @@ from bot.app.delivery import STALLED_AT, STALLED_RETRY
 from bot.app.ports import MENTION
 from bot.discord.client import DRAIN_INTERVAL
 from engine.ids import Faction
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import deliver, table_messages
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import deliver, table_messages
 
-simcord_bot = e2e.simcord_bot  # the fixture, shared with tests/test_discord_e2e.py
+simcord_bot = e2e.simcord_bot  # the fixtures of tests/helpers/discord_tables.py
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 HOUR, DAY = 3600, 86400
 MISSING_PERMISSIONS = 50013

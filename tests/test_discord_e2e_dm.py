@@ -18,70 +18,27 @@ from __future__ import annotations
 import pytest
 from simcord.backend.errors import SetupError
 
-from bot.app.render import messages_for
 from bot.discord.client import MentatBot
 from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
-from tests import test_discord_e2e as e2e
-from tests.conftest import prompt_of
-from tests.test_bt_traitors import ARRAKEEN, ATREIDES, DUNCAN, FLAT, at, drive, position
-from tests.test_discord_e2e import contents, deliver, feed_text, reply
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_dms import (
+    attack_position,
+    choose,
+    components,
+    dm_for,
+    menu,
+    open_prompt,
+    parts,
+    plant,
+    revival_position,
+)
+from tests.helpers.discord_tables import contents, deliver, feed_text, reply
+from tests.helpers.positions.bt_traitors import ARRAKEEN, DUNCAN, at, position
 
-simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures, shared with tests/test_discord_e2e.py
+simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures of tests/helpers/discord_tables.py
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
-
-
-async def plant(room, state: GameState) -> str:
-    """Run a game from `state` in the room's channel and deliver what its open decisions call for (the DMs
-    with their buttons and menus); returns the game id."""
-    game_id = await room.play_from(state)
-    await room.env.bot.service.store.queue(game_id, messages_for([], None, state))
-    room.env.bot.wake_outbox()
-    await deliver(room.env)
-    return game_id
-
-
-async def open_prompt(env, game_id: str, faction: Faction, kind: PromptKind):
-    return prompt_of(await env.bot.service.state_of(game_id), faction, kind)
-
-
-def components(message) -> list:
-    return [item for row in message.components for item in row.children]
-
-
-def dm_for(member, prompt_id: str):
-    """The member's DM that carries the decision's buttons or menus (as it is now: menus edit it)."""
-    found = [m for m in member.user.dm_channel.history()
-             if any(f":{prompt_id}:" in (c.custom_id or "") for c in components(m))]
-    assert len(found) == 1, f"expected one DM for {prompt_id}, found {len(found)}"
-    return found[0]
-
-
-def menu(message, name: str):
-    """The select menu of one part of a form, by the name its placeholder starts with."""
-    [select] = [c for c in components(message) if getattr(c, "placeholder", None)
-                and c.placeholder.split(":")[0] == name]
-    return select
-
-
-def value_of(select, label: str) -> str:
-    [option] = [o for o in select.options if o.label == label]
-    return option.value
-
-
-async def choose(member, prompt_id: str, name: str, label: str):
-    """Choose `label` in the menu `name` of the member's DM for the decision; the answer edits the DM."""
-    message = dm_for(member, prompt_id)
-    select = menu(message, name)
-    chosen = await member.user.select(message, [value_of(select, label)], custom_id=select.custom_id)
-    assert chosen.acknowledged and not chosen.followups  # the menu was updated in place, nothing said
-    return chosen
-
-
-def parts(message) -> list[str]:
-    """The form as the DM shows it: each menu's placeholder (with the choice made), then the buttons."""
-    return [getattr(c, "placeholder", None) or c.label for c in components(message)]
 
 
 def dm_texts(member) -> list[str]:
@@ -171,11 +128,6 @@ async def test_a_submit_before_a_required_part_is_refused_and_changes_nothing(ro
     assert len(await room.actions()) == taken
 
 
-def revival_position() -> GameState:
-    """The movement round's revival step: every Atreides leader is dead and the Atreides have spice."""
-    return at(position(factions=(A, H, BT), dead={A: ATREIDES}, spice={A: 20, BT: 5}), Phase.MOVEMENT)
-
-
 async def test_bt_20_a_mark_made_by_dm_click_after_a_revival_stays_the_bts_secret(room):
     env, channel = room.env, room.channel
     alice, carol = room.players[A], room.players[BT]
@@ -245,14 +197,6 @@ async def test_draft_choices_survive_a_restart_of_the_bot(room):
                                        "Dial: 4")
     plan = (await restarted.service.state_of(game_id)).battle.current.plans[A]
     assert (plan.leader, plan.weapon, plan.defense, plan.dial) == (DUNCAN, None, "shield_1", 4)
-
-
-def attack_position() -> GameState:
-    """The Atreides and the Harkonnen fought on The Great Flat and both leaders survived: the BT, holding only a
-    worthless card, are asked whether to attack one of them (BT-11)."""
-    state = at(position(factions=(A, H, BT), forces={FLAT: {A: 6, H: 5}}, hands={BT: ["baliset"]}), Phase.BATTLE)
-    state, _ = drive(state, lambda s: any(p.kind == PromptKind.BT_ATTACK for p in s.prompts))
-    return state
 
 
 async def test_bt_11_bt_16_an_attack_chosen_and_planned_in_dms_impairs_once_revealed(room):

@@ -14,12 +14,12 @@ import discord
 
 from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
+from bot.discord.client import DRAIN_INTERVAL
 from engine.ids import Faction
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import DRAIN_INTERVAL, deliver, reply
-from tests.test_discord_e2e_lobby import table_posts
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import deliver, reply, table_posts
 
-simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared
+simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures of tests/helpers/discord_tables.py
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 SILENT = 4096  # Discord's suppress-notifications message flag

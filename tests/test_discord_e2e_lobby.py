@@ -26,10 +26,10 @@ from bot.discord.lobby import START_LABEL
 from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import PromptKind
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import deliver, reply
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import deliver, reply, table_posts
 
-simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared
+simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures of tests/helpers/discord_tables.py
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 
@@ -46,14 +46,6 @@ async def lobby_post(room):
     message_id = int(ref.partition(":")[2])
     [post] = [m for m in room.channel.history() if m.id == message_id]
     return post
-
-
-def table_posts(room) -> list:
-    """Every bot post of the channel and its threads, as Discord stores them (with whom each pinged)."""
-    backend = room.env.backend
-    places = [room.channel.id, *(thread.id for thread in room.channel.threads)]
-    return [m for place in places for m in sorted(backend.messages.get(place, {}).values(), key=lambda m: m.id)
-            if m.author_id == room.env.bot.user.id]
 
 
 # --- the lobby and the welcome ---------------------------------------------------------------------------------

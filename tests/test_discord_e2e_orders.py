@@ -16,14 +16,13 @@ import re
 from engine.events import BY_STANDING_ORDER
 from engine.model import Phase, PromptKind
 from tests.conftest import BG, BT, A, H
-from tests.test_bt_traitors import at, drive, position
-from tests.test_discord_e2e import deliver, reply
-from tests.test_discord_e2e_anytime import actor, components, labels, shown
-from tests.test_discord_e2e_dm import dm_for, open_prompt, plant
-from tests.test_discord_e2e_turn import auction, card_of, news, pings_of, shipping, simcord_bot, table
-from tests.test_movement import CARTHAG, SINK, answer_defaults_until, arrange
-from tests.test_spice_blow import GREAT_FLAT as GREAT_FLAT_CARD
-from tests.test_spice_blow import OLD_GAP, SH1, at_blow
+from tests.helpers.discord_dms import actor, components, dm_for, labels, open_prompt, plant, shown
+from tests.helpers.discord_tables import deliver, reply, simcord_bot
+from tests.helpers.discord_turn import auction, card_of, news, pings_of, shipping, table
+from tests.helpers.positions.bt_traitors import at, drive, position
+from tests.helpers.positions.movement import CARTHAG, SINK, answer_defaults_until, arrange
+from tests.helpers.positions.spice_blow import GREAT_FLAT as GREAT_FLAT_CARD
+from tests.helpers.positions.spice_blow import OLD_GAP, SH1, at_blow
 
 simcord_bot, table = simcord_bot, table  # the fixtures, shared with tests/test_discord_e2e_turn.py
 ORDERS_MENU = "Choose what to do…"

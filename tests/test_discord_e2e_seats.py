@@ -10,11 +10,12 @@ from simcord.backend.errors import SetupError
 from bot.discord.client import DRAIN_INTERVAL, MentatBot
 from engine.names import card_name, leader_name
 from engine.secrecy.views import view
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import BT, A, H, deliver, feed_text, reply
-from tests.test_substitutes import _names_known_to
+from tests.conftest import BT, A, H
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import deliver, feed_text, reply
+from tests.helpers.player_names import names_known_to
 
-simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared with tests/test_discord_e2e.py
+simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures of tests/helpers/discord_tables.py
 
 
 def dms(member) -> list:
@@ -53,7 +54,7 @@ async def test_a_player_hands_their_seat_to_a_member_who_gets_what_the_seat_know
     assert all(card_name(c) in caught_up for c in own.hand)
     assert "**The story so far**" in caught_up
     state = await state_of(table)
-    known = _names_known_to(state, A)
+    known = names_known_to(state, A)
     for other in (H, BT):  # nothing of another seat's secrets that the Atreides' own view does not name
         theirs = view(state, other).own
         secrets = {card_name(c) for c in theirs.hand} | {leader_name(x) for x in theirs.traitors + theirs.bt_marked}

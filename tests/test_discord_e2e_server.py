@@ -21,10 +21,10 @@ from bot.app.ports import GameStatus
 from bot.discord.lobby import START_LABEL
 from engine.ids import Faction
 from engine.record import GameRecord, verify
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import answered, deliver, reply, table_messages
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import answered, deliver, reply, table_messages
 
-simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures, shared
+simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table  # the fixtures of tests/helpers/discord_tables.py
 
 A, H, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 REFUSED = "Refused: Only a moderator (Manage Server, or the server's moderator role) may do this."
@@ -197,7 +197,7 @@ async def test_the_cancel_question_answers_only_its_moderator_and_lapses_unanswe
     from bot.discord.client import MentatBot
     from bot.discord.cogs.admin import CancelQuestion
     from bot.store.memory import MemoryGameStore
-    from tests.discord_fakes import FakeInteraction
+    from tests.helpers.discord_fakes import FakeInteraction
 
     bot = MentatBot(GameService(MemoryGameStore()))
     game = await bot.service.create_game(guild_id=1, channel_id=55, factions=[A, H])

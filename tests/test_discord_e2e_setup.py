@@ -27,12 +27,12 @@ from simcord.enums import OverwriteType
 
 from bot.app.ports import GameStatus, OutgoingMessage, Recipient
 from bot.app.service import GameService
-from bot.discord.client import MentatBot
+from bot.discord.client import DRAIN_INTERVAL, MentatBot
 from bot.discord.command_sync import synced_key
 from bot.discord.lobby import START_LABEL
 from bot.discord.permissions import REQUIRED, Needed, invite_url
 from bot.store.memory import MemoryGameStore
-from tests.test_discord_e2e import DRAIN_INTERVAL, deliver, reply
+from tests.helpers.discord_tables import deliver, reply
 
 GLOBAL_SYNC = "/applications/{}/commands"
 

@@ -16,11 +16,11 @@ from simcord.enums import OverwriteType
 from bot.app.ports import MENTION, OutgoingMessage
 from bot.discord.gateway import THREAD_ARCHIVE_MINUTES, DiscordGateway
 from engine.ids import Faction
-from tests import test_discord_e2e as e2e
 from tests.discord_model import DiscordModel, ThreadArchiving
-from tests.test_discord_e2e import deliver
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import deliver
 
-simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures, shared with tests/test_discord_e2e.py
+simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures of tests/helpers/discord_tables.py
 A, H, F, BT = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN, Faction.BENE_TLEILAXU
 WEEK = THREAD_ARCHIVE_MINUTES * 60
 

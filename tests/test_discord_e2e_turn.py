@@ -12,54 +12,31 @@ Discord. What SimCord cannot do is listed in tests/test_discord_e2e.py and tests
 from __future__ import annotations
 
 import discord
-import pytest
 
 from bot.discord.client import MentatBot
 from bot.discord.components import PromptButton
-from engine.ids import Faction
 from engine.model import GameState, Phase, PromptKind
-from tests import test_discord_e2e as e2e
-from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, start
-from tests.test_bt_traitors import ARRAKEEN, ATREIDES, at, drive, position
-from tests.test_discord_e2e import contents, deliver, reply
-from tests.test_discord_e2e_dm import choose, components, dm_for, open_prompt, parts, plant
-from tests.test_movement import answer_defaults_until, arrange
-from tests.test_optional_combat import harkonnen_win
-from tests.test_optional_rules import guild_round, harkonnen_ship_to_arrakeen, two_worms
-from tests.test_spice_blow import GREAT_FLAT as GREAT_FLAT_CARD
-from tests.test_spice_blow import OLD_GAP, SH1, at_blow, fremen_in_great_flat
+from tests.conftest import BG, BT, A, F, G, H, enter_phase, start
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_dms import choose, components, dm_for, open_prompt, parts, plant
+from tests.helpers.discord_tables import contents, deliver, reply
+from tests.helpers.discord_turn import auction, card_of, news, pings_of, shipping, table
+from tests.helpers.positions.bt_traitors import ARRAKEEN, ATREIDES, at, drive, position
+from tests.helpers.positions.movement import answer_defaults_until, arrange
+from tests.helpers.positions.optional_combat import harkonnen_win
+from tests.helpers.positions.optional_rules import guild_round, harkonnen_ship_to_arrakeen, two_worms
+from tests.helpers.positions.spice_blow import GREAT_FLAT as GREAT_FLAT_CARD
+from tests.helpers.positions.spice_blow import OLD_GAP, SH1, at_blow, fremen_in_great_flat
 
-simcord_bot = e2e.simcord_bot  # the fixture, shared with tests/test_discord_e2e.py
+table = table  # the fixture: pytest finds it here by name
+
+simcord_bot = e2e.simcord_bot  # the fixtures of tests/helpers/discord_tables.py
 FLAT = "The Great Flat#14"
-MEMBERS = {A: "alice", BG: "betty", E: "eve", F: "fred", G: "gus", H: "bob", BT: "carol"}
-
-
-@pytest.fixture
-async def table(simcord_env):
-    env = simcord_env
-    await env.bot.tree.sync()
-    guild = env.create_guild()
-    channel = guild.create_text_channel("dune")
-    moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
-    players = {faction: guild.add_member(env.create_user(name), roles=[moderators] if faction == A else [])
-               for faction, name in MEMBERS.items()}
-    return e2e.Room(env, guild, channel, players, guild.add_member(env.create_user("dave")))
-
-
-async def card_of(table, state: GameState, faction: Faction, kind: PromptKind):
-    """Plant the game; the decider's DM card of its open decision of this kind, and the decision."""
-    game_id = await plant(table, state)
-    prompt = await open_prompt(table.env, game_id, faction, kind)
-    return game_id, prompt, dm_for(table.players[faction], prompt.id)
 
 
 def facts(card) -> list[str]:
     """The card's lines after its heading (the DM's first line says which game it is about)."""
     return card.content.split("\n")[2:]
-
-
-def news(table, before) -> str:
-    return table.news(before)["channel"]
 
 
 async def offered(member, channel, command: str, option: str, typed: str = "", **filled) -> list[str]:
@@ -104,11 +81,6 @@ async def test_the_storm_cards_card_says_the_distance_and_the_cards_held(table):
 
 
 # --- bidding (A-5, A-6) --------------------------------------------------------------------------------
-
-
-def auction(spice=10) -> GameState:
-    state = at(position(factions=(A, H, BT), spice={A: spice, H: spice}), Phase.BIDDING)
-    return drive(state, lambda s: any(p.kind == PromptKind.BID for p in s.prompts))[0]
 
 
 async def test_a_6_a_bid_card_gives_the_auction_and_the_bidders_means_and_its_buttons_bid(table):
@@ -277,11 +249,6 @@ async def test_bt_60_a_refusal_by_slash_command_tells_the_ally_on_its_revival_ca
 
 
 # --- shipment and movement -----------------------------------------------------------------------------
-
-
-def shipping(**changes) -> GameState:
-    state = at(position(factions=(A, H, BT), **changes), Phase.MOVEMENT)
-    return drive(state, lambda s: any(p.kind == PromptKind.SHIPMENT for p in s.prompts))[0]
 
 
 async def test_a_shipment_card_gives_the_means_the_rates_and_what_is_closed_and_ships_from_its_menus(table):
@@ -471,13 +438,6 @@ async def test_a_21_the_fremen_place_a_further_worm_from_their_card(table):
 # --- the Nexus, Truthtrance, a captured leader -------------------------------------------------------------
 
 
-def pings_of(table, member) -> int:
-    """How often the bot's posts in the channel and its threads pinged `member`."""
-    backend = table.env.backend
-    places = [table.channel.id, *(thread.id for thread in table.channel.threads)]
-    return sum(member.id in m.ping_user_ids for place in places for m in backend.messages.get(place, {}).values())
-
-
 async def test_a_8_an_offer_made_from_a_nexus_card_changes_the_receivers_card_in_place_and_is_accepted(table):
     """The receiver's Nexus decision is asked again (its choices changed): the same DM becomes the new card, with
     no new DM and no second call by name (a Nexus would otherwise ping everyone at each offer)."""
@@ -562,7 +522,7 @@ async def test_a_8_a_click_on_a_nexus_card_asked_again_meanwhile_answers_the_new
     bot = table.env.bot
 
     async def click_old(label: str) -> list:
-        from tests.test_discord_handlers import itx
+        from tests.helpers.handler_calls import itx
         pressed = itx(bot, bob.id)
         match = PromptButton.__discord_ui_compiled_template__.fullmatch(old[label])
         button = await PromptButton.from_custom_id(pressed, discord.ui.Button(label=label), match)

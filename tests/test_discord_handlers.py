@@ -20,7 +20,6 @@ from bot.discord.common import is_moderator
 from bot.discord.components import PromptButton
 from bot.discord.errors import report
 from bot.discord.permissions import missing, missing_words, permissions_integer
-from bot.store.memory import MemoryGameStore
 from engine.actions import (
     AnswerPrescience,
     AnswerRevealWindow,
@@ -43,43 +42,13 @@ from engine.names import option_name
 from engine.options import FixedSetup
 from engine.rng import Rng
 from tests.conftest import apply_all, enter_phase, ready_game, start, store_running_game
-from tests.discord_fakes import FakeInteraction, FakeUser
+from tests.helpers.discord_fakes import FakeInteraction, fake_member
+from tests.helpers.handler_calls import USERS, bot, cog, itx, running, stored_actions
+
+bot, running = bot, running  # the fixtures: pytest finds them here by name
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
-USERS = {A: 101, H: 102, F: 103}
 STRANGER, MODERATOR = 999, 900
-
-
-@pytest.fixture
-async def bot():
-    bot = MentatBot(GameService(MemoryGameStore()))
-    await bot.add_cogs()
-    return bot
-
-
-def cog(bot, name):
-    return bot.get_cog(name)
-
-
-def itx(bot, user, **kw):
-    return FakeInteraction(bot, user, **kw)
-
-
-@pytest.fixture
-async def running(bot):
-    """A game in channel 55, opened, seated and started through the /game commands."""
-    game = cog(bot, "GameCog")
-    opening = itx(bot, USERS[A])
-    await game.new.callback(game, opening, factions="Atreides, harkonnen, FREMEN", options="turns=5", seed=7)
-    assert opening.answers[0][1] is True and "Game g55 is open" in opening.answers[0][0]  # the lobby is the news
-    for faction, user in USERS.items():
-        await game.join.callback(game, itx(bot, user), faction=faction.value)
-    await game.start.callback(game, itx(bot, USERS[A]))
-    return bot
-
-
-async def _actions(bot):
-    return await bot.service.store.actions("g55")
 
 
 async def test_a_new_game_refuses_unknown_factions_and_options(bot):
@@ -128,7 +97,7 @@ async def test_status_reads_the_same_after_another_players_secret_standing_order
     before = itx(running, STRANGER)
     await game.status.callback(game, before)
     ordered = await invoke(running, "me traitor-order", USERS[A], auto=True)
-    assert ordered.answers[0][0].startswith("Done:") and len(await _actions(running)) == 1
+    assert ordered.answers[0][0].startswith("Done:") and len(await stored_actions(running)) == 1
     after = itx(running, STRANGER)
     await game.status.callback(game, after)
     assert after.answers == before.answers
@@ -140,7 +109,7 @@ async def test_a_bid_from_an_unseated_member_is_refused_and_changes_nothing(runn
     await play.bid.callback(play, stranger, amount=3)
     assert [kind for kind, *_ in stranger.log] == ["send"]  # one private answer, the interaction's first
     assert stranger.answers == [("Refused: You have no seat in this game; take a free one with /game join.", True)]
-    assert await _actions(running) == []
+    assert await stored_actions(running) == []
 
 
 async def test_a_bid_out_of_turn_quotes_the_rule(running):
@@ -148,7 +117,7 @@ async def test_a_bid_out_of_turn_quotes_the_rule(running):
     early = itx(running, USERS[A])
     await play.bid.callback(play, early, amount=3)
     text, ephemeral = early.answers[0]
-    assert ephemeral and text.startswith("Refused: [") and await _actions(running) == []
+    assert ephemeral and text.startswith("Refused: [") and await stored_actions(running) == []
 
 
 async def _play_until_bidding(service: GameService):
@@ -173,12 +142,12 @@ async def _play_until_bidding(service: GameService):
 
 async def test_a_seated_members_bid_goes_through_the_service(running):
     prompt = await _play_until_bidding(running.service)
-    before = len(await _actions(running))
+    before = len(await stored_actions(running))
     play = cog(running, "PlayCog")
     bidder = itx(running, USERS[prompt.faction])
     await play.bid.callback(play, bidder, amount=1)
     assert bidder.answers == [(f"Done: bid 1 (game version {before + 1}).", True)]
-    stored = await _actions(running)
+    stored = await stored_actions(running)
     assert len(stored) == before + 1 and '"type":"bid"' in stored[-1].action_json
     assert stored[-1].actor == USERS[prompt.faction]
 
@@ -216,14 +185,14 @@ async def test_traitor_choice_by_command_and_a_stale_button(running):
     chosen = itx(running, USERS[F])
     await play.traitor.callback(play, chosen, leader=fremen.options[1])
     assert chosen.answers[0][0].startswith(f"Done: keep {option_name(fremen.options[1])} as your traitor")
-    assert len(await _actions(running)) == 2
+    assert len(await stored_actions(running)) == 2
 
 
 async def test_admin_commands_need_manage_server_or_the_moderator_role(running):
     admin = cog(running, "AdminCog")
     player = itx(running, USERS[A])
     await admin.spice.callback(admin, player, faction="atreides", amount=30, reason="miscount")
-    assert "Only a moderator" in player.answers[0][0] and await _actions(running) == []
+    assert "Only a moderator" in player.answers[0][0] and await stored_actions(running) == []
     moderator = itx(running, MODERATOR, manage_guild=True)
     await admin.spice.callback(admin, moderator, faction="atreides", amount=30, reason="miscount")
     assert moderator.answers == [("Spice corrected (game version 1).", True)]
@@ -258,11 +227,11 @@ async def test_a_refused_undo_names_no_event_a_moderator_who_plays_may_not_know(
     [(text, _)] = refused.answers
     assert text == ("Refused: Undoing this action would take back something a player has already seen (a card, a "
                     "reveal, a secret choice); a moderator may force it.")
-    assert "traitor" not in text and "order" not in text and len(await _actions(running)) == 1
+    assert "traitor" not in text and "order" not in text and len(await stored_actions(running)) == 1
 
 
 async def test_an_unexpected_error_answers_with_an_id_that_is_logged(bot, caplog):
-    failed = itx(bot, 1, command_name="game status")
+    failed = itx(bot, 1, command=command_named(bot, "game status"))
     try:
         raise RuntimeError("boom")
     except RuntimeError as error:
@@ -410,7 +379,7 @@ async def test_propose_and_accept_outside_a_nexus_quote_rule_a8(running):
     for asked in (proposed, accepted):
         text, ephemeral = asked.answers[0]
         assert ephemeral and text.startswith("Refused: [A-8]") and "only during a Nexus" in text
-    assert await _actions(running) == []
+    assert await stored_actions(running) == []
 
 
 async def test_a_bribe_goes_through_the_service(running):
@@ -418,7 +387,7 @@ async def test_a_bribe_goes_through_the_service(running):
     bribing = itx(running, USERS[A])
     await play.bribe.callback(play, bribing, to="harkonnen", amount=1)
     assert bribing.answers == [("Done: bribe of 1 to harkonnen (game version 1).", True)]
-    stored = await _actions(running)
+    stored = await stored_actions(running)
     assert len(stored) == 1 and '"type":"give_bribe"' in stored[0].action_json and stored[0].actor == USERS[A]
 
 
@@ -440,7 +409,7 @@ async def test_a_bt_reveal_of_an_unmarked_leader_quotes_r25_and_stores_nothing(w
     await bt.reveal.callback(bt, revealing, leader=leader.name)
     text, ephemeral = revealing.answers[0]
     assert ephemeral and text.startswith("Refused: [R-25]") and "is not one of your traitors" in text
-    assert await _actions(with_bt) == []
+    assert await stored_actions(with_bt) == []
 
 
 async def test_malformed_traps_are_refused_before_the_engine(with_bt):
@@ -448,7 +417,7 @@ async def test_malformed_traps_are_refused_before_the_engine(with_bt):
     laying = itx(with_bt, 104)
     await bt.traps_and_gifts.callback(bt, laying, traps="Arrakeen", gifts=None)
     assert laying.answers == [("Refused: Expected key=value pairs separated by commas, not 'Arrakeen'.", True)]
-    assert await _actions(with_bt) == []
+    assert await stored_actions(with_bt) == []
 
 
 async def test_admin_storm_and_leader_corrections(running):
@@ -485,7 +454,7 @@ def command_named(bot, name: str):
 async def invoke(bot, name: str, user: int, /, *, manage_guild: bool = False, **options) -> FakeInteraction:
     """Run the slash command `name` for `user` in channel 55 with these options (Python parameter names)."""
     command = command_named(bot, name)
-    asked = itx(bot, user, manage_guild=manage_guild, command_name=name)
+    asked = itx(bot, user, manage_guild=manage_guild, command=command)
     await command.callback(*((command.binding,) if command.binding is not None else ()), asked, **options)
     return asked
 
@@ -515,7 +484,7 @@ class Case:
 
 
 def _bidding_opened():
-    from tests.test_discord_e2e import bidding_with_a_gift_to_make
+    from tests.helpers.discord_tables import bidding_with_a_gift_to_make
 
     return bidding_with_a_gift_to_make()
 
@@ -530,8 +499,8 @@ def _storm_dial():
 
 def _shipment(trap: str | None = None):
     """Turn 2's movement round, the Atreides to ship first; 5 Atreides tokens in Arrakeen."""
-    from tests.test_battle import put
-    from tests.test_bt_attacks import bt_arena
+    from tests.helpers.positions.battle import put
+    from tests.helpers.positions.bt_attacks import bt_arena
 
     state = bt_arena((A, H, BT))
     state.storm_sector = 8
@@ -547,7 +516,7 @@ def _movement():
 
 
 def _revival():
-    from tests.test_bt_traitors import revival_position
+    from tests.helpers.positions.bt_traitors import revival_position
 
     return revival_position()  # every Atreides leader in the tanks, 20 spice
 
@@ -557,39 +526,39 @@ def _mark_window():
 
 
 def _second_worm():
-    from tests.test_optional_rules import two_worms
+    from tests.helpers.positions.optional_rules import two_worms
 
     return two_worms(character_advantages=True)[0]  # A-21: the Fremen place the second Shai-Hulud
 
 
 def _guild_timing():
-    from tests.test_optional_rules import guild_round
+    from tests.helpers.positions.optional_rules import guild_round
 
     return guild_round(character_advantages=True)  # A-15: the Guild asked before the Atreides' turn
 
 
 def _bg_movement_turn():
-    from tests.test_optional_rules import bg_turn
+    from tests.helpers.positions.optional_rules import bg_turn
 
     return bg_turn(character_advantages=True)  # A-15: 2 BG tokens with 3 Atreides in Arrakeen
 
 
 def _hand_taken():
     from engine.actions import UseSpecialKarama
-    from tests.test_special_karama import harkonnen_and_atreides
+    from tests.helpers.positions.special_karama import harkonnen_and_atreides
 
     state = harkonnen_and_atreides(special_karama_powers=True)  # A-14: the Harkonnen take the Atreides' 2 cards
     return apply(state, UseSpecialKarama(faction=Faction.HARKONNEN, card="karama_1", target=A)).state
 
 
 def _ally_revival():
-    from tests.test_bt_traitors import DUNCAN, revival_position
+    from tests.helpers.positions.bt_traitors import DUNCAN, revival_position
 
     return revival_position(dead={A: ["thufir_hawat", DUNCAN]}, alliances=[[A, BT]], ally_revival="grant")
 
 
 def _ally_grant_asked():
-    from tests.test_bt_traitors import DUNCAN, revival_position
+    from tests.helpers.positions.bt_traitors import DUNCAN, revival_position
 
     return revival_position(dead={A: ["thufir_hawat", DUNCAN]}, alliances=[[A, BT]])
 
@@ -600,7 +569,7 @@ def _setup(factions=(A, H, BT)):
 
 def _plans():
     """Emperor (6) against Harkonnen (5) on The Great Flat: both owe a battle plan."""
-    from tests.test_battle import FLAT, arena, put
+    from tests.helpers.positions.battle import FLAT, arena, put
 
     state = arena()
     put(state, E, FLAT, 6)
@@ -609,13 +578,13 @@ def _plans():
 
 
 def _traitor_calls():
-    from tests.test_battle import plan
+    from tests.helpers.positions.battle import plan
 
     return apply_all(_plans(), plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2))[0]
 
 
 def _two_battles():
-    from tests.test_battle import FLAT, arena, put
+    from tests.helpers.positions.battle import FLAT, arena, put
 
     state = arena()
     put(state, E, FLAT, 3)
@@ -627,7 +596,7 @@ def _two_battles():
 
 def _prescience():
     """Atreides against Harkonnen on The Great Flat, the Bene Gesserit their ally: prescience, then Voice."""
-    from tests.test_battle import FLAT, arena, give, put
+    from tests.helpers.positions.battle import FLAT, arena, give, put
 
     state = arena((E, H, A, BG))
     put(state, A, FLAT, 5)
@@ -646,7 +615,7 @@ def _voice():
 
 
 def _nexus(alliances=()):
-    from tests.test_alliances import in_nexus
+    from tests.helpers.positions.alliances import in_nexus
 
     return in_nexus(alliances=alliances)
 
@@ -656,7 +625,7 @@ def _offered():
 
 
 def _allied_emperor():
-    from tests.test_spice_blow import base_game
+    from tests.helpers.positions.spice_blow import base_game
 
     return base_game().model_copy(update={"alliances": [[E, Faction.FREMEN]]})
 
@@ -666,29 +635,30 @@ def _karama_holder():
 
 
 def _storm_window():
-    from tests.test_cards import dial, storm_round
-    from tests.test_cards import position as cards_position
+    from tests.helpers.positions.cards import dial, storm_round
+    from tests.helpers.positions.cards import position as cards_position
 
     return dial(storm_round(cards_position(hands={A: ["weather_control"]})))[0]
 
 
 def _hajr():
-    from tests.test_cards import movement_round, until_asked
-    from tests.test_cards import position as cards_position
+    from tests.helpers.positions.cards import movement_round
+    from tests.helpers.positions.cards import position as cards_position
+    from tests.helpers.positions.movement import answer_defaults_until
 
     state = movement_round(cards_position(hands={A: ["hajr"]}, forces={"The Great Flat#14": {A: 4}}))
-    return until_asked(state, A, PromptKind.MOVEMENT)
+    return answer_defaults_until(state, A, PromptKind.MOVEMENT)
 
 
 def _ghola():
-    from tests.test_cards import position as cards_position
+    from tests.helpers.positions.cards import position as cards_position
 
     return cards_position(hands={A: ["tleilaxu_ghola"]}, dead_leaders={A: ["duncan_idaho"]}, tanks={A: 2})
 
 
 def _truthtrance():
-    from tests.test_cards import TRUTHTRANCE, storm_round
-    from tests.test_cards import position as cards_position
+    from tests.helpers.positions.cards import TRUTHTRANCE, storm_round
+    from tests.helpers.positions.cards import position as cards_position
 
     return storm_round(cards_position(hands={A: [TRUTHTRANCE]}))
 
@@ -699,13 +669,13 @@ def _truthtrance_asked():
 
 
 def _worm():
-    from tests.test_spice_blow import fremen_in_great_flat
+    from tests.helpers.positions.spice_blow import fremen_in_great_flat
 
     return fremen_in_great_flat()[0]
 
 
 def _advisor(**options):
-    from tests.test_movement import CARTHAG, answer_defaults_until, arrange
+    from tests.helpers.positions.movement import CARTHAG, answer_defaults_until, arrange
 
     state = answer_defaults_until(arrange(spice={H: 10, BG: 5}, **options)[0], H)
     return apply(state, Ship(faction=H, to_location=CARTHAG, tokens=2)).state
@@ -716,15 +686,15 @@ def _advisor_with_character_advantages():
 
 
 def _guild_shipment():
-    from tests.test_movement import answer_defaults_until, arrange
+    from tests.helpers.positions.movement import answer_defaults_until, arrange
 
     return answer_defaults_until(arrange(forces={"The Great Flat#14": {G: 4}})[0], G)
 
 
 def _reveal_window():
     """Emperor (Hasimir Fenring) beat Harkonnen (Feyd-Rautha) on The Great Flat: the BT may betray (R-7)."""
-    from tests.test_battle import FLAT, give, plan, put
-    from tests.test_bt_attacks import bt_arena
+    from tests.helpers.positions.battle import FLAT, give, plan, put
+    from tests.helpers.positions.bt_attacks import bt_arena
 
     state = bt_arena()
     give(state, BT, "stunner")
@@ -741,7 +711,7 @@ def _bt_attack():
 
 def _worthless_trap_revealed():
     """A Kulon trap struck a Harkonnen leader: the BT choose its impairment (BT-16, BT-33)."""
-    from tests.test_bt_attacks import defend, trapped
+    from tests.helpers.positions.bt_attacks import defend, trapped
 
     state, events = enter_phase(trapped("kulon"), Phase.BATTLE)
     leader = next(e for e in events if e.type == "trap_attack").data["leader"]
@@ -749,7 +719,7 @@ def _worthless_trap_revealed():
 
 
 def _betrayal():
-    from tests.test_bt_traitors import ARRAKEEN, DUNCAN, at, position, stronghold_won
+    from tests.helpers.positions.bt_traitors import ARRAKEEN, DUNCAN, at, position, stronghold_won
 
     return at(position((A, H, BT), forces={ARRAKEEN: {A: 7}}, marked=[DUNCAN], victories=[stronghold_won()]),
               Phase.MOVEMENT)
@@ -758,13 +728,13 @@ def _betrayal():
 def _betrayal_revealed():
     """BT-51: the BT revealed Duncan Idaho; the Atreides and the Harkonnen are asked about Karama."""
     from engine.actions import RevealBtTraitor
-    from tests.test_bt_traitors import DUNCAN
+    from tests.helpers.positions.bt_traitors import DUNCAN
 
     return apply(_betrayal(), RevealBtTraitor(faction=BT, leader=DUNCAN)).state
 
 
 def _karama_against_bt():
-    from tests.test_bt_spice import cleared, give_card
+    from tests.helpers.positions.bt_spice import cleared, give_card
 
     state = cleared()
     give_card(state, A, "karama_2")
@@ -772,7 +742,7 @@ def _karama_against_bt():
 
 
 def _karama_against_a_trap():
-    from tests.test_bt_bidding import game
+    from tests.helpers.positions.bt_bidding import game
 
     return game(hands={A: ("karama_2",)}, traps={"Carthag": "lasgun"})[0]
 
@@ -1038,7 +1008,7 @@ async def test_a_standing_order_is_refused_to_a_stranger(bot):
 
 
 async def test_admin_seat_reseats_a_faction_only_for_moderators_and_the_table_is_told_once(running):
-    newcomer = FakeUser(id=555, mention="<@555>")
+    newcomer = fake_member(555)
     player = await invoke(running, "admin seat", USERS[A], faction="harkonnen", member=newcomer)
     assert player.answers == [("Refused: Only a moderator (Manage Server, or the server's moderator role) may do "
                                "this.", True)]

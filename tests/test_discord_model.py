@@ -12,7 +12,6 @@ from simcord.enums import OverwriteType
 
 from bot.app.ports import GameRecordRow, GameStatus, OutgoingMessage, Recipient
 from bot.discord.gateway import DiscordGateway
-from tests import test_discord_e2e as e2e
 from tests.discord_model import (
     Budget,
     DiscordModel,
@@ -22,8 +21,9 @@ from tests.discord_model import (
     Transport,
     route_of,
 )
+from tests.helpers import discord_tables as e2e
 
-simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures, shared with tests/test_discord_e2e.py
+simcord_bot, room = e2e.simcord_bot, e2e.room  # the fixtures of tests/helpers/discord_tables.py
 HOUR = 3600
 MINUTE = 60
 

@@ -47,11 +47,10 @@ from engine.model import Phase, Prompt, PromptKind
 from engine.options import GameOptions, GameSetup
 from engine.rng import Rng
 from tests.conftest import random_step
-from tests.discord_fakes import FakeInteraction, FakeResponse
+from tests.helpers.discord_fakes import SNOWFLAKE_GAME, ComponentInteraction, press_as
 
 A, H, BT, BG = Faction.ATREIDES, Faction.HARKONNEN, Faction.BENE_TLEILAXU, Faction.BENE_GESSERIT
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
-SNOWFLAKE_GAME = "g1456074443980800012"  # a game id as long as a real channel's
 
 
 def prompt(kind: PromptKind, faction: Faction = A, options=(), secret: bool = True, **detail) -> Prompt:
@@ -88,7 +87,6 @@ def kinds_opened_by_the_engine() -> dict[PromptKind, bool]:
     return kinds
 
 
-
 def test_every_prompt_kind_the_engine_opens_has_a_form():
     opened = kinds_opened_by_the_engine()
     assert len(opened) >= 25 and sum(opened.values()) >= 12  # the scan finds them, secret and public
@@ -121,7 +119,7 @@ def optional_rule_prompts():
     """Secret prompts only the optional rules open, which random base games never reach: the Harkonnen give back
     cards after their special Karama (A-14)."""
     from engine.actions import UseSpecialKarama
-    from tests.test_special_karama import harkonnen_and_atreides
+    from tests.helpers.positions.special_karama import harkonnen_and_atreides
 
     state = harkonnen_and_atreides(special_karama_powers=True)
     state = apply(state, UseSpecialKarama(faction=Faction.HARKONNEN, card="karama_1", target=Faction.ATREIDES)).state
@@ -131,7 +129,8 @@ def optional_rule_prompts():
 def karama_window_prompts():
     """BT-51: the Karama window after a BT reveal that betrays tokens, rare in random games of a few turns: one
     faction holds a Karama ("cancel" offered), the others do not."""
-    from tests.test_bt_reveal_karama import KARAMA, revealed
+    from tests.helpers.positions.bt_reveal_karama import revealed
+    from tests.helpers.positions.bt_traitors import KARAMA
 
     state, _ = revealed(hands={Faction.EMPEROR: [KARAMA]})
     return [(state, p) for p in state.prompts if p.secret]
@@ -140,7 +139,7 @@ def karama_window_prompts():
 def bt_mark_prompts():
     """BT-20: the BT's window to mark a leader just revived, which random games reach in some seeds only."""
     from engine.actions import Revive
-    from tests.test_bt_traitors import DUNCAN, revival_position
+    from tests.helpers.positions.bt_traitors import DUNCAN, revival_position
 
     state = apply(revival_position(), Revive(faction=Faction.ATREIDES, leader=DUNCAN)).state
     return [(state, p) for p in state.prompts if p.secret]
@@ -149,7 +148,7 @@ def bt_mark_prompts():
 def bt_ally_revival_prompts():
     """BT-60: the BT's decision to grant their ally free revival, which random games reach only with a BT
     alliance."""
-    from tests.test_bt_ally_revival import ally_in_revival
+    from tests.helpers.positions.bt_ally_revival import ally_in_revival
 
     state, _ = ally_in_revival()
     return [(state, p) for p in state.prompts if p.secret]
@@ -221,7 +220,7 @@ def test_a_battle_plan_form_offers_the_engines_default_plan(real_prompts):
 
 def test_the_prescience_answer_prompt_lists_the_truthful_answers():
     """engine/phases/battle.py opens it with the answers `_answer_options` allows, so a menu can offer them."""
-    from tests.test_bt_traitors import ARRAKEEN, at, position
+    from tests.helpers.positions.bt_traitors import ARRAKEEN, at, position
 
     state = at(position(factions=(A, H, BT), forces={ARRAKEEN: {A: 5, H: 3}},
                         hands={H: ["crysknife", "snooper_1", "baliset"]}), Phase.BATTLE)
@@ -449,20 +448,6 @@ def test_custom_ids_fit_discords_100_characters_at_the_longest():
 # --- the callbacks: closed decisions, strangers, drafts ---------------------------------------------------
 
 
-class EditingResponse(FakeResponse):
-    """A fake response that also records a component's `edit_message` (the new view)."""
-
-    async def edit_message(self, *, view=None, **_):
-        self.log.append(("edit", view, False))
-        self._done = True
-
-
-class ComponentInteraction(FakeInteraction):
-    def __init__(self, client, user_id: int):
-        super().__init__(client, user_id, channel_id=None)
-        self.response = EditingResponse(self.log)
-
-
 USERS = {A: 101, H: 102, BT: 103}
 
 
@@ -482,15 +467,8 @@ def rendered(view, cls):
     return [item for item in view.children if isinstance(item, cls)]
 
 
-async def press(item_cls, view_item, bot, user: int, values=None):
-    """Press a component as Discord would: rebuilt from its custom id (as after a restart), then its callback."""
-    interaction = ComponentInteraction(bot, user)
-    match = item_cls.__discord_ui_compiled_template__.fullmatch(view_item.custom_id)
-    rebuilt = await item_cls.from_custom_id(interaction, view_item.item, match)
-    if values is not None:
-        rebuilt.item._refresh_state(interaction, {"values": values})
-    await rebuilt.callback(interaction)
-    return interaction
+async def press(item_cls, view_item, bot, user: int, values=None) -> ComponentInteraction:
+    return await press_as(ComponentInteraction, item_cls, view_item, bot, user, values)
 
 
 async def test_a_button_of_another_form_under_the_same_id_is_closed_and_changes_nothing(started):

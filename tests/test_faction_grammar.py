@@ -15,10 +15,10 @@ from engine.names import faction_does, faction_name, faction_possessive, faction
 from engine.rng import Rng
 from engine.secrecy.views import view
 from tests.conftest import BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused, start
-from tests.test_battle import FLAT, arena, put
-from tests.test_bidding import game as bidding_game
-from tests.test_bidding import passes
-from tests.test_bt_traitors import position
+from tests.helpers.positions.battle import FLAT, arena, put
+from tests.helpers.positions.bidding import game as bidding_game
+from tests.helpers.positions.bidding import passes
+from tests.helpers.positions.bt_traitors import position
 
 
 @pytest.mark.parametrize(("faction", "buy", "are", "possessive"), [

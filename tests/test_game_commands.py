@@ -17,9 +17,9 @@ from engine.game import new_game
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import leader_name
-from tests import test_discord_handlers as handlers
 from tests.conftest import make_setup
-from tests.discord_fakes import FakeInteraction
+from tests.helpers import handler_calls as handlers
+from tests.helpers.discord_fakes import FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
 USERS = handlers.USERS

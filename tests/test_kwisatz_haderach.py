@@ -19,8 +19,8 @@ from engine.model import BattleState, Phase, PromptKind
 from engine.phases.battle_plans import kwisatz_haderach_available
 from engine.secrecy.views import view
 from tests.conftest import apply_all, enter_phase, let_reveal_stand, prompt_of, refused
-from tests.test_battle import FLAT, arena, give, plan, put
-from tests.test_optional_combat import event, switch_on
+from tests.helpers.positions.battle import FLAT, arena, give, plan, put
+from tests.helpers.positions.optional_combat import event, switch_on
 
 A, G, H, BT = Faction.ATREIDES, Faction.GUILD, Faction.HARKONNEN, Faction.BENE_TLEILAXU
 ATREIDES_LEADERS = ["thufir_hawat", "lady_jessica", "gurney_halleck", "duncan_idaho", "dr_wellington_yueh"]

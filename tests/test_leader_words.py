@@ -14,7 +14,7 @@ from engine.data import FactionData, load_game_data
 from engine.model import Prompt, PromptKind
 from engine.secrecy.views import view
 from tests.conftest import BT, A, E, F, H
-from tests.test_bt_traitors import position
+from tests.helpers.positions.bt_traitors import position
 
 WOMEN = {"lady_jessica", "alia", "margot_lady_fenring", "mother_ramallo", "princess_irulan", "wanna_yueh", "chani",
          "shadout_mapes"}

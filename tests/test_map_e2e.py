@@ -6,8 +6,8 @@ from __future__ import annotations
 from bot.app.map_picture import render_map
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.ids import Faction
-from tests import test_discord_e2e as e2e
-from tests.test_discord_e2e import answered, deliver
+from tests.helpers import discord_tables as e2e
+from tests.helpers.discord_tables import answered, deliver
 
 # The e2e module's fixtures: the bot, #dune with its members, and the game seated and started there.
 simcord_bot, room, table = e2e.simcord_bot, e2e.room, e2e.table

@@ -25,7 +25,7 @@ from engine.ids import Faction
 from engine.model import GameState, Phase
 from engine.rng import Rng
 from tests.conftest import make_setup
-from tests.test_secrets import _twin_games
+from tests.helpers.twin_games import twin_games
 
 BT = Faction.BENE_TLEILAXU
 SEED = 4  # this game's BT lay two traps at setup (Habbanya Sietch, Tuek's Sietch); none is sprung by turn 3
@@ -156,7 +156,7 @@ def test_bt_30_the_tables_picture_is_the_same_with_or_without_traps(mid_game):
 
 def test_bt_30_which_card_a_trap_is_shows_only_in_the_bts_picture():
     """Twin games played on from two different trap cards on Habbanya Sietch (tests/test_secrets.py)."""
-    (first, _), (second, _) = _twin_games(
+    (first, _), (second, _) = twin_games(
         7,
         lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[0]}),
         lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[1]}),

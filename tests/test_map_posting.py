@@ -19,7 +19,7 @@ from engine.events import Event
 from engine.ids import Faction
 from engine.rng import Rng
 from engine.secrecy.views import PlayerView, view
-from tests.discord_fakes import FakeFollowup, FakeInteraction
+from tests.helpers.discord_fakes import FakeFollowup, FakeInteraction
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
 USERS = {A: 101, H: 102, F: 103}

@@ -100,7 +100,7 @@ async def bot():
 
 
 async def test_game_new_lists_the_options_and_status_shows_them(bot):
-    from tests.discord_fakes import FakeInteraction
+    from tests.helpers.discord_fakes import FakeInteraction
 
     game = bot.get_cog("GameCog")
     opening = FakeInteraction(bot, 101)
@@ -117,7 +117,7 @@ async def test_game_new_lists_the_options_and_status_shows_them(bot):
 
 
 async def test_a_special_karama_command_without_the_option_is_refused_with_its_rule(bot):
-    from tests.discord_fakes import FakeInteraction
+    from tests.helpers.discord_fakes import FakeInteraction
 
     game = bot.get_cog("GameCog")
     await game.new.callback(game, FakeInteraction(bot, 101), factions="atreides, fremen", options=None, seed=7)

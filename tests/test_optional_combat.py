@@ -17,38 +17,21 @@ from engine.actions import (
 )
 from engine.checks.invariants import violations
 from engine.events import EventLog
-from engine.factions.elites import add_elites, elites_at, elites_in_reserves
+from engine.factions.elites import elites_at, elites_in_reserves
 from engine.game import apply
 from engine.ids import Faction
 from engine.model import Phase, PromptKind
-from engine.options import GameOptions
 from engine.phases.battle_plans import available_leaders
 from engine.rules.forces import from_reserves, move_tokens, wipe_out
 from engine.secrecy.views import view
 from tests.conftest import apply_all, enter_phase, let_reveal_stand, prompt_of, refused
-from tests.test_battle import FLAT, arena, duel, give, plan, put
-from tests.test_bt_attacks import bt_arena, fought
+from tests.helpers.positions.battle import FLAT, arena, duel, give, plan, put
+from tests.helpers.positions.bt_attacks import bt_arena, fought
+from tests.helpers.positions.optional_combat import event, harkonnen_win, put_elites, ready_karama, switch_on
 
 A, E, F, G, H, BT = (Faction.ATREIDES, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD, Faction.HARKONNEN,
                      Faction.BENE_TLEILAXU)
 ARRAKEEN = "Arrakeen#9"
-
-
-def switch_on(state, **options):
-    """The same scenario with these options on (the setup is frozen; the state's copy of it is replaced)."""
-    state.setup = state.setup.model_copy(update={"options": GameOptions(**options)})
-    return state
-
-
-def put_elites(state, faction, location, tokens, elites):
-    put(state, faction, location, tokens)
-    add_elites(state, location, faction, elites)
-
-
-def event(events, kind):
-    found = [e for e in events if e.type == kind]
-    assert found, f"no {kind} event"
-    return found[0]
 
 
 # --- Sardaukar and Fedaykin --------------------------------------------------------------------
@@ -224,18 +207,6 @@ def test_a_15_spice_backs_at_most_the_dial_and_what_is_held_and_only_in_advanced
 # --- Harkonnen leader capture -----------------------------------------------------------------
 
 
-def harkonnen_win(on: bool, factions=(E, H, G)):
-    """Harkonnen beat the Emperor on The Great Flat; of the Emperor's leaders only Burseg is available (Bashar
-    fought, the others are dead)."""
-    state = arena(factions)
-    if on:
-        switch_on(state, character_advantages=True)
-    state.faction(E).leaders_in_tanks = ["hasimir_fenring", "captain_aramsham", "caid"]
-    put(state, E, FLAT, 3)
-    put(state, H, FLAT, 5)
-    return duel(state, plan(E, "bashar", 0), plan(H, "feyd_rautha", 1))
-
-
 def test_a_15_the_harkonnen_capture_a_leader_after_a_win_and_keep_him():
     state, events = harkonnen_win(True)
     captured = event(events, "leader_captured")
@@ -343,11 +314,6 @@ def test_a_15_the_harkonnen_choice_is_checked():
 
 
 # --- Karama against the optional advantages (A-14: `karama_can_block` "(optional)") -------------
-
-
-def ready_karama(state, holder, against, advantage):
-    give(state, holder, "karama_1")
-    return apply(state, UseKarama(faction=holder, card="karama_1", against=against, advantage=advantage))[0]
 
 
 def test_a_14_karama_makes_the_sardaukar_count_single_in_one_battle():

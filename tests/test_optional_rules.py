@@ -15,7 +15,6 @@ from engine.actions import (
     PlaceWorm,
     SendAdvisor,
     SetCoexistence,
-    Ship,
     SkipMove,
     SkipShipment,
     UseKarama,
@@ -34,13 +33,30 @@ from engine.rules.board import controller
 from engine.rules.karama import Advantage, karama_cancels
 from engine.secrecy.views import view
 from tests.conftest import BG, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
-from tests.test_movement import answer_defaults_until, arrange
-from tests.test_spice_blow import FUNERAL_PLAIN, GREAT_FLAT, HABBANYA_ERG, OLD_GAP, SH1, SH2, at_blow, base_game
+from tests.helpers.positions.movement import answer_defaults_until, arrange
+from tests.helpers.positions.optional_rules import (
+    ARRAKEEN,
+    CARTHAG,
+    FLAT,
+    FUNERAL,
+    TUEKS,
+    bg_turn,
+    guild_round,
+    harkonnen_ship_to_arrakeen,
+    two_worms,
+)
+from tests.helpers.positions.spice_blow import (
+    FUNERAL_PLAIN,
+    GREAT_FLAT,
+    HABBANYA_ERG,
+    OLD_GAP,
+    SH1,
+    at_blow,
+    base_game,
+)
 
 DATA = load_game_data()
-ARRAKEEN, CARTHAG, TUEKS = "Arrakeen#9", "Carthag#10", "Tuek's Sietch#4"
 CIELAGO_1, CIELAGO_2 = "Cielago North#1", "Cielago North#2"  # one sand territory, two sectors
-FLAT, FUNERAL = "The Great Flat#14", "Funeral Plain#14"
 
 
 @pytest.fixture(autouse=True)
@@ -106,13 +122,6 @@ def test_a_14_karama_against_an_optional_advantage_is_refused_when_the_option_is
 
 
 # --- Shai-Hulud: the Fremen place further worms (A-21, A-28) -------------------------------------------------------
-
-
-def two_worms(character_advantages):
-    """Turn 2: the discard shows The Great Flat; the deck is Shai-Hulud, Shai-Hulud, Old Gap. Atreides in The Great
-    Flat, Harkonnen 3 and 4 spice in Funeral Plain, Fremen 2 in Funeral Plain."""
-    return at_blow([SH1, SH2, OLD_GAP], discard=[GREAT_FLAT], tokens=[(FLAT, A, 2), (FUNERAL, H, 3), (FUNERAL, F, 2)],
-                   spice=[(FUNERAL, 4)], character_advantages=character_advantages)
 
 
 def test_a_21_the_fremen_place_a_further_worm_in_any_sand_territory():
@@ -210,13 +219,6 @@ def test_a_15_no_stronghold_income_without_the_option():
 # --- the Bene Gesserit: advisors and co-existence (A-11, A-15) --------------------------------------------------
 
 
-def harkonnen_ship_to_arrakeen(character_advantages):
-    state, _ = arrange(forces={ARRAKEEN: {A: 5}}, spice={H: 10}, character_advantages=character_advantages)
-    state = answer_defaults_until(state, H)
-    state, _ = apply(state, Ship(faction=H, to_location=ARRAKEEN, tokens=2))
-    return state
-
-
 def test_a_15_the_bg_choose_whether_the_free_advisor_goes_to_the_polar_sink_or_with_the_shipment():
     """factions.json (optional XV): the Bene Gesserit "may instead" put the free advisor in the shipper's territory;
     the Polar Sink stays their choice."""
@@ -245,11 +247,6 @@ def test_without_the_option_the_spiritual_advisor_goes_to_the_polar_sink():
     refused(state, SendAdvisor(faction=BG, accept=True, with_shipment=True), "A-15", ViolationCode.NOT_ALLOWED)
     state, _ = apply(state, SendAdvisor(faction=BG, accept=True))
     assert state.bg_advisors == {} and state.tokens_at("Polar Sink", BG) == 1
-
-
-def bg_turn(character_advantages, forces=None):
-    state, _ = arrange(forces=forces or {ARRAKEEN: {A: 3, BG: 2}}, character_advantages=character_advantages)
-    return answer_defaults_until(state, BG)
 
 
 def test_a_15_co_existing_advisors_do_not_fight_or_contest_control_and_can_turn_back():
@@ -340,14 +337,6 @@ def test_a_15_only_the_bg_use_worthless_cards_as_karama():
 
 
 # --- the Guild: their turn whenever they like (A-15) --------------------------------------------------------------
-
-
-def guild_round(character_advantages, karama=()):
-    """Storm order A, BG, E, F, G, H: everyone has reserves; the Guild would normally go fifth."""
-    state, _ = arrange(forces={TUEKS: {G: 2}}, karama=karama, character_advantages=character_advantages)
-    for prompt in [p for p in state.prompts if p.kind == PromptKind.REVIVAL]:
-        state = apply(state, DEFAULTS[prompt.kind](state, prompt)).state
-    return state
 
 
 def test_a_15_the_guild_are_asked_before_each_turn_and_may_go_first():

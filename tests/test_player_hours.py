@@ -11,33 +11,19 @@ import pytest
 from bot.app.decision_cards import timestamp
 from bot.app.hours import QUIET_OWED, PlayerHours, zone_choices
 from bot.app.ports import mention
-from bot.app.service import GameService, NotAllowed
-from bot.store.memory import MemoryGameStore
+from bot.app.service import NotAllowed
 from engine.ids import Faction
-from tests.test_deadlines import DAY, HOUR, START, FakeClock, drain, drain_messages
+from tests.helpers.clock_tables import DAY, HOUR, drain, drain_messages, table
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
 USERS = {A: 101, H: 102, F: 103}
 STRANGER = 999
+table = table  # the fixture: pytest finds it here by name
 
 
 def at(hour: float, day: int = 0) -> datetime:
     """START's day (2026-03-01, UTC) at `hour` o'clock, `day` days later."""
     return datetime(2026, 3, 1, tzinfo=UTC) + timedelta(days=day, hours=hour)
-
-
-@pytest.fixture
-async def table():
-    """A running 3-player game started at START (12:00 UTC); its open decisions are the Atreides' and the Fremen's
-    traitor picks."""
-    clock = FakeClock(START)
-    service = GameService(MemoryGameStore(clock=clock), clock=clock)
-    row = await service.create_game(guild_id=1, channel_id=55, factions=[A, H, F], seed=7)
-    for faction, user in USERS.items():
-        await service.seat(row.game_id, faction, user)
-    await service.start(row.game_id)
-    await drain(service)
-    return service, row.game_id, clock
 
 
 class Gateway:

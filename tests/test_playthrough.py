@@ -30,6 +30,8 @@ from engine.game import apply
 from engine.model import GameState, Phase, PromptKind
 from engine.names import faction_does
 from tests.conftest import BG, BT, A, H, enter_phase, prompt_of, store_running_game
+from tests.helpers.positions.battle import FLAT, arena, give, put
+from tests.helpers.positions.optional_combat import switch_on
 from tests.playthrough import (
     INTERACTION_KINDS,
     MAX_PAGE_TURNS,
@@ -42,8 +44,6 @@ from tests.playthrough import (
     main,
     seat_the_table,
 )
-from tests.test_battle import FLAT, arena, give, put
-from tests.test_optional_combat import switch_on
 
 TURNS = 2
 SHAPE = {"finished", "turns", "winner", "interactions", "admin_interventions", "admin_interventions_by_kind",

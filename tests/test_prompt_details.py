@@ -27,8 +27,8 @@ from engine.phases.revival import revival_cost
 from engine.phases.shipment import ship_back_cost, shipment_cost
 from engine.rules.alliances import open_nexus
 from tests.conftest import BG, BT, A, E, G, H, prompt_of, refused
-from tests.test_bt_traitors import ATREIDES, DUNCAN, at, position
-from tests.test_movement import ARRAKEEN, CARTHAG, GREAT_FLAT, SINK, TUEKS, answer_defaults_until, arrange
+from tests.helpers.positions.bt_traitors import ATREIDES, DUNCAN, at, position
+from tests.helpers.positions.movement import ARRAKEEN, CARTHAG, GREAT_FLAT, SINK, TUEKS, answer_defaults_until, arrange
 
 # --- revival (A-7, A-15, BT-60) ------------------------------------------------------------------------
 

@@ -32,8 +32,8 @@ from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.phases.bidding import RULE as RULE_BIDDING
 from tests.conftest import BG, BT, A, E, F, G, H, prompt_of, ready_game, refused, start
-from tests.test_bidding import game
-from tests.test_movement import ARRAKEEN, CARTHAG, SINK, _stop_when_battles_begin, arrange  # noqa: F401
+from tests.helpers.positions.bidding import game
+from tests.helpers.positions.movement import ARRAKEEN, CARTHAG, SINK, _stop_when_battles_begin, arrange  # noqa: F401
 
 NOT_ALLOWED, WRONG_PHASE = ViolationCode.NOT_ALLOWED, ViolationCode.WRONG_PHASE
 

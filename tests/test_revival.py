@@ -6,23 +6,14 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import ForceDefault, Revive, SkipShipment
-from engine.data import load_game_data
 from engine.errors import ViolationCode
 from engine.flow import DEFAULTS
 from engine.game import apply
 from engine.model import PromptKind
 from engine.phases.revival import revival_cost
-from tests.conftest import BG, BT, A, E, F, G, H, prompt_of
-from tests.test_movement import (  # noqa: F401  (the fixture stops the game when battles begin)
-    DATA,
-    _stop_when_battles_begin,
-    arrange,
-    public,
-    refused,
-    tokens_consistent,
-)
-
-ATREIDES_LEADERS = [leader.id for leader in load_game_data().factions[A].leaders]
+from tests.conftest import BG, BT, A, E, F, G, H, prompt_of, refused
+from tests.helpers.positions.movement import DATA, _stop_when_battles_begin, arrange, public, tokens_consistent  # noqa: F401  (the fixture stops the game when battles begin)
+from tests.helpers.positions.revival import ATREIDES_LEADERS
 
 
 def test_a_revival_prompt_opens_for_each_faction_with_tokens_in_the_tanks_and_no_shipment_yet():

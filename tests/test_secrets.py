@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine.actions import ChooseTraitor, LayTraps, PredictWinner
 from engine.checks.autoplay import play_until_stuck
 from engine.events import visible_events
-from engine.game import apply, new_game
+from engine.game import new_game
 from engine.ids import Faction
 from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
@@ -21,6 +21,7 @@ from engine.rng import Rng
 from engine.secrecy.report import table_report
 from engine.secrecy.views import view
 from tests.conftest import make_setup, prompt_of
+from tests.helpers.twin_games import twin_games
 
 A, BG, E, F, H, BT = (
     Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.HARKONNEN,
@@ -32,19 +33,6 @@ VIEWERS = [None, *Faction]
 def _seen_by(state, events, viewer):
     return view(state, viewer).model_dump(mode="json"), [e.model_dump(mode="json") for e in
                                                           visible_events(events, viewer)]
-
-
-def _twin_games(seed, first_secret, second_secret, until=Phase.BATTLE, **options):
-    """Play the same game twice, with one secret action swapped; the rest is played identically."""
-    state, events = new_game(make_setup(seed=seed, **options))
-    results = []
-    for secret in (first_secret, second_secret):
-        s, e = apply(state, secret(state))
-        # Play on until the secret may rightly come out: a traitor in the first battles, a trap when it strikes
-        # at the start of the battle round (the action that ends the movement round).
-        s, _, more = play_until_stuck(s, Rng.from_seed(seed), while_=lambda st: st.phase != until)
-        results.append((s, events + e + more))
-    return results
 
 
 def _assert_only_owner_differs(games, owner):
@@ -62,13 +50,13 @@ def test_nobody_else_can_tell_which_traitor_atreides_kept(seed, pick):
     def keep(index):
         return lambda s: ChooseTraitor(faction=A, leader=prompt_of(s, A, PromptKind.TRAITOR_PICK).options[index])
 
-    _assert_only_owner_differs(_twin_games(seed, keep(pick[0]), keep(pick[1])), A)
+    _assert_only_owner_differs(twin_games(seed, keep(pick[0]), keep(pick[1])), A)
 
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_nobody_else_can_tell_the_bg_prediction(seed):
-    games = _twin_games(
+    games = twin_games(
         seed,
         lambda s: PredictWinner(faction=BG, predicted=A, turn=3),
         lambda s: PredictWinner(faction=BG, predicted=BT, turn=11),
@@ -80,7 +68,7 @@ def test_nobody_else_can_tell_the_bg_prediction(seed):
 @given(seed=st.integers(0, 10_000))
 def test_nobody_else_can_tell_which_card_a_trap_is(seed):
     """BT-30 and the secrets table of bene-tleilaxu.md: a trap's card is known to the BT alone."""
-    games = _twin_games(
+    games = twin_games(
         seed,
         lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[0]}),
         lambda s: LayTraps(faction=BT, traps={"Habbanya Sietch": s.faction(BT).hand[1]}),

@@ -15,6 +15,7 @@ from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.rules.order import storm_order
 from tests.conftest import BG, BT, A, E, F, G, H, finish_setup, make_setup, prompt_of, snapshot, start
+from tests.helpers.setup_answers import answer_secrets
 
 DATA = load_game_data()
 
@@ -131,19 +132,8 @@ def test_illegal_traps_are_refused_and_change_nothing(seven, traps):
     assert snapshot(seven) == before
 
 
-def _answer_secrets(state, traps=None):
-    for prompt in list(state.prompts):
-        if prompt.kind == PromptKind.TRAITOR_PICK:
-            state = apply(state, ChooseTraitor(faction=prompt.faction, leader=prompt.options[0])).state
-        elif prompt.kind == PromptKind.BG_PREDICTION:
-            state = apply(state, PredictWinner(faction=BG, predicted=A, turn=5)).state
-        elif prompt.kind == PromptKind.BT_TRAPS:
-            state = apply(state, LayTraps(faction=BT, traps=traps or {})).state
-    return state
-
-
 def test_fixed_starting_tokens_are_placed_after_the_secret_decisions(seven):
-    state = _answer_secrets(seven)
+    state = answer_secrets(seven)
     assert state.phase == Phase.SETUP
     assert state.tokens_at("Arrakeen#9", A) == 10
     assert state.tokens_at(DATA.board.default_location("Carthag"), H) == 10
@@ -156,13 +146,13 @@ def test_fixed_starting_tokens_are_placed_after_the_secret_decisions(seven):
 def test_trap_on_a_starting_stronghold_springs_at_placement(seven):
     """R-12: tokens placed at setup trigger a trap; BT-31: announced at once."""
     card = seven.faction(BT).hand[0]
-    state = _answer_secrets(seven, traps={"Arrakeen": card})
+    state = answer_secrets(seven, traps={"Arrakeen": card})
     assert state.traps["Arrakeen"].triggered_by == A
     assert state.traps["Arrakeen"].card == card
 
 
 def test_fremen_split_their_ten_tokens(seven):
-    state = _answer_secrets(seven)
+    state = answer_secrets(seven)
     fws = DATA.board.territory("False Wall South").locations[0]
     state, events = apply(state, PlaceStartingTokens(
         faction=F, placement={"Sietch Tabr": 6, fws: 3, DATA.board.territory("False Wall West").locations[-1]: 1}))
@@ -184,7 +174,7 @@ def test_fremen_split_their_ten_tokens(seven):
     ],
 )
 def test_bad_fremen_placements_are_refused(seven, placement, reason):
-    state = _answer_secrets(seven)
+    state = answer_secrets(seven)
     before = snapshot(state)
     with pytest.raises(RuleViolation) as refusal:
         apply(state, PlaceStartingTokens(faction=F, placement=placement))
@@ -193,7 +183,7 @@ def test_bad_fremen_placements_are_refused(seven, placement, reason):
 
 
 def test_a_territory_of_several_sectors_must_name_its_sector(seven):
-    state = _answer_secrets(seven)
+    state = answer_secrets(seven)
     multi = next(t for t in ("False Wall South", "False Wall West") if len(DATA.board.territory(t).locations) > 1)
     with pytest.raises(RuleViolation) as refusal:
         apply(state, PlaceStartingTokens(faction=F, placement={multi: 10}))
@@ -202,7 +192,7 @@ def test_a_territory_of_several_sectors_must_name_its_sector(seven):
 
 def test_bg_place_their_token_anywhere_with_character_advantages():
     """A-15 character advantages: the BG starting token may go anywhere (basic: the Polar Sink)."""
-    state = _answer_secrets(start(character_advantages=True))
+    state = answer_secrets(start(character_advantages=True))
     prompt = prompt_of(state, BG, PromptKind.STARTING_PLACEMENT)
     assert "Carthag" in prompt.options
     assert state.tokens_at("Polar Sink", BG) == 0
@@ -213,7 +203,7 @@ def test_bg_place_their_token_anywhere_with_character_advantages():
 def test_a_15_the_polar_sink_stays_the_bg_choice_for_their_starting_token():
     """factions.json (optional XV): the token "may be placed in any territory instead of the Polar Sink": a choice,
     not a move away from the Polar Sink (as with the free advisor, tests/test_optional_rules.py)."""
-    state = _answer_secrets(start(character_advantages=True))
+    state = answer_secrets(start(character_advantages=True))
     prompt = prompt_of(state, BG, PromptKind.STARTING_PLACEMENT)
     assert "Polar Sink" in prompt.options
     assert DEFAULTS[prompt.kind](state, prompt).placement == {"Polar Sink": 1}

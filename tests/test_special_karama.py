@@ -12,8 +12,9 @@ from engine.model import Phase, PromptKind
 from engine.options import FixedSetup
 from engine.secrecy.views import view
 from tests.conftest import BG, BT, A, E, F, G, H, enter_phase, prompt_of, ready_game, refused, tokens_back_to_reserves
-from tests.test_movement import answer_defaults_until, arrange
-from tests.test_spice_blow import OLD_GAP, at_blow, base_game
+from tests.helpers.positions.movement import answer_defaults_until, arrange
+from tests.helpers.positions.special_karama import hand, harkonnen_and_atreides
+from tests.helpers.positions.spice_blow import OLD_GAP, at_blow, base_game
 
 FLAT, FUNERAL, ARRAKEEN = "The Great Flat#14", "Funeral Plain#14", "Arrakeen#9"
 
@@ -21,16 +22,6 @@ FLAT, FUNERAL, ARRAKEEN = "The Great Flat#14", "Funeral Plain#14", "Arrakeen#9"
 @pytest.fixture(autouse=True)
 def _one_phase_at_a_time(monkeypatch):
     monkeypatch.delitem(STEP_RUNNERS, Phase.BIDDING, raising=False)
-
-
-def hand(state, faction, *cards):
-    """The faction holds exactly these cards (taken from wherever they are)."""
-    for card in cards:
-        for pile in (state.treachery_deck, state.treachery_discard, *(fs.hand for fs in state.factions.values())):
-            if card in pile:
-                pile.remove(card)
-    state.faction(faction).hand = list(cards)
-    return state
 
 
 # --- the option, the once-per-game limit, the factions without a power ---------------------------------------------
@@ -80,12 +71,6 @@ def test_a_14_r_27_the_bg_and_the_bt_have_no_special_power(faction):
 
 
 # --- the Harkonnen take a hand -------------------------------------------------------------------------------------
-
-
-def harkonnen_and_atreides(**options):
-    state, _ = arrange(**options)
-    hand(state, A, "crysknife", "shield_1")
-    return hand(state, H, "karama_1", "kulon", "snooper_1")
 
 
 def test_a_14_the_harkonnen_take_a_whole_hand_and_give_back_as_many():

@@ -15,47 +15,32 @@ from engine.events import EventLog
 from engine.flow import STEP_RUNNERS
 from engine.game import apply
 from engine.model import Phase, PromptKind
-from engine.options import FixedSetup
 from engine.phases import spice_blow
 from engine.rng import Rng
-from engine.rules.economy import place_spice, total_spice_outside_bank
-from tests.conftest import ALL_SEVEN, BT, A, E, F, H, apply_all, enter_phase, prompt_of, ready_game, snapshot
+from engine.rules.economy import total_spice_outside_bank
+from tests.conftest import ALL_SEVEN, BT, A, E, F, H, apply_all, enter_phase, prompt_of, snapshot
+from tests.helpers.positions.spice_blow import (
+    FUNERAL_PLAIN,
+    GREAT_FLAT,
+    HABBANYA_ERG,
+    OLD_GAP,
+    SH1,
+    SH2,
+    SH3,
+    at_blow,
+    base_game,
+    fremen_in_great_flat,
+)
 
 DATA = load_game_data()
 ALL_SPICE_CARDS = [c.id for c in DATA.spice_cards]
 WORMS = [c.id for c in DATA.spice_cards if c.is_worm]
-GREAT_FLAT, OLD_GAP, FUNERAL_PLAIN, HABBANYA_ERG = (
-    "spice_the_great_flat", "spice_old_gap", "spice_funeral_plain", "spice_habbanya_erg",
-)
-SH1, SH2, SH3 = "shai_hulud_1", "shai_hulud_2", "shai_hulud_3"
 
 
 @pytest.fixture(autouse=True)
 def _stop_after_the_blow(monkeypatch):
     """These tests look at the spice blow alone: the game stops when bidding begins."""
     monkeypatch.delitem(STEP_RUNNERS, Phase.BIDDING, raising=False)
-
-
-def base_game(factions=ALL_SEVEN, deck=(), treachery=(), **options):
-    return ready_game(factions, seed=3, fixed=FixedSetup(spice_deck=tuple(deck), treachery_deck=tuple(treachery)),
-                      **options)
-
-
-def at_blow(deck=(), *, discard=(), turn=2, storm=1, tokens=(), spice=(), alliances=(), state=None,
-            factions=ALL_SEVEN, **options):
-    """A game jumped to the start of the spice blow of `turn`, with the spice deck stacked (top first), the given
-    cards moved to the discard pile (last = top), tokens taken from reserves and spice placed from the bank."""
-    draft = (state or base_game(factions, deck, **options)).model_copy(deep=True)
-    for card in discard:
-        draft.spice_deck.remove(card)
-        draft.spice_discard.append(card)
-    for location, faction, count in tokens:
-        draft.faction(faction).reserves -= count
-        draft.add_tokens(location, faction, count)
-    for location, amount in spice:
-        place_spice(draft, location, amount)
-    draft.alliances = [list(a) for a in alliances]
-    return enter_phase(draft, Phase.SPICE_BLOW, turn=turn, storm_sector=storm)
 
 
 def assert_cards_and_ledger(state):
@@ -223,13 +208,6 @@ def test_worms_strike_only_sand(monkeypatch):
 
 
 # --- the Fremen: immunity, Karama and the worm ride (A-14, A-28) --------------------------------------------------
-
-
-def fremen_in_great_flat(tokens=(), **kwargs):
-    """Fremen (4) and Atreides (2) in The Great Flat, the top discard; a worm, then Old Gap."""
-    game = base_game(deck=(SH1, OLD_GAP))
-    return at_blow(state=game, discard=[GREAT_FLAT],
-                   tokens=[("The Great Flat#14", F, 4), ("The Great Flat#14", A, 2), *tokens], **kwargs)
 
 
 def test_fremen_are_immune_and_are_offered_a_public_worm_ride():

@@ -45,53 +45,26 @@ from engine.rules.cards import FAMILY_ATOMICS, HAJR, WEATHER_CONTROL
 from engine.rules.karama import Advantage
 from engine.secrecy.views import view
 from tests.conftest import ALL_SEVEN, BG, BT, A, E, F, G, H, apply_all, enter_phase, prompt_of, ready_game, refused
-from tests.test_battle import arena, plan
-from tests.test_bidding import bidder
-from tests.test_bidding import game as auction
-from tests.test_cards import _stop_after_storm_and_movement, dial, position, storm_round
-from tests.test_movement import CARTHAG, SINK, TUEKS, arrange
-from tests.test_optional_rules import guild_round
-from tests.test_revival import ATREIDES_LEADERS
+from tests.helpers.positions.battle import arena, plan
+from tests.helpers.positions.bidding import bidder
+from tests.helpers.positions.bidding import game as auction
+from tests.helpers.positions.cards import _stop_after_storm_and_movement, dial, position, storm_round
+from tests.helpers.positions.movement import CARTHAG, SINK, TUEKS, arrange
+from tests.helpers.positions.optional_rules import guild_round
+from tests.helpers.positions.revival import ATREIDES_LEADERS
+from tests.helpers.standing_orders import (
+    answered_by_order,
+    asked,
+    kinds_offered,
+    public,
+    same_for_everyone_else,
+    seen_by,
+    table_view,
+)
 
 _stop_after_storm_and_movement = _stop_after_storm_and_movement  # autouse here too: one round per test
 GARA_KULON = "Gara Kulon#7"  # next to the Shield Wall: Family Atomics may be played from here
 FLAT = "The Great Flat#14"
-
-
-def public(events):
-    return [e for e in events if e.public]
-
-
-def seen_by(events, viewer: Faction | None):
-    return [e for e in events if e.visible_to(viewer)]
-
-
-def table_view(state, viewer: Faction | None) -> dict:
-    """What `viewer` (None: the table) sees of the game, without the action counts at which the open decisions
-    opened: an order answers without an action of its own, so later decisions open at a lower count."""
-    seen = view(state, viewer).model_dump()
-    for awaited in seen["awaiting"]:
-        awaited.pop("since")
-    for prompt in seen["own_prompts"]:
-        prompt.pop("opened_at")
-    return seen
-
-
-def same_for_everyone_else(by_order, by_click, owner: Faction) -> None:
-    """The table and every faction but the order's owner saw the same events and see the same game."""
-    (order_state, order_events), (click_state, click_events) = by_order, by_click
-    assert public(order_events) == public(click_events)
-    for viewer in [None, *(f for f in order_state.factions if f != owner)]:
-        assert seen_by(order_events, viewer) == seen_by(click_events, viewer), viewer
-        assert table_view(order_state, viewer) == table_view(click_state, viewer), viewer
-
-
-def private_lines(events, faction: Faction) -> list[str]:
-    return [e.message for e in events if not e.public and faction in e.audience]
-
-
-def answered_by_order(events, faction: Faction) -> list[str]:
-    return [line for line in private_lines(events, faction) if line.startswith(BY_STANDING_ORDER)]
 
 
 def storm_window_of(state) -> set[Faction]:
@@ -454,10 +427,6 @@ def test_what_the_orders_answered_grows_one_dm_a_turn_instead_of_a_dm_each():
         (f"{BY_STANDING_ORDER}, you pass on card 1 of 3.", key, key)]  # the turn's DM, created or grown
 
 
-def kinds_offered(state, faction: Faction) -> set[AnytimeKind]:
-    return {c.kind for c in anytime_choices(state, faction)}
-
-
 def defaults_until(state, events, done):
     """Every open decision takes its default (a click on it) in turn until `done(state)`; (state, events)."""
     for _ in range(100):
@@ -467,10 +436,6 @@ def defaults_until(state, events, done):
         state, new = apply(state, DEFAULTS[prompt.kind](state, prompt))
         events = events + new
     raise AssertionError("never done")
-
-
-def asked(state, faction: Faction, kind: PromptKind) -> bool:
-    return any(p.kind == kind for p in state.prompts_for(faction))
 
 
 # --- revival: "free tokens" or "ask me" (A-7) ---------------------------------------------------------------------

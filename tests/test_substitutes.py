@@ -13,14 +13,14 @@ from bot.app.seats import catch_up, now_played_by
 from bot.app.service import NotAllowed
 from engine.actions import ChooseTraitor
 from engine.checks.autoplay import play_until_stuck
-from engine.data import load_game_data
 from engine.ids import Faction
 from engine.names import card_name, leader_name
 from engine.rng import Rng
 from engine.secrecy.views import view
 from tests.conftest import ready_game
-from tests.test_deadlines import START, USERS, drain, drain_messages
-from tests.test_deadlines import table as table  # noqa: F401  (the fixture: A, H, F seated, traitor picks open)
+from tests.helpers.clock_tables import START, USERS, drain, drain_messages
+from tests.helpers.clock_tables import table as table  # noqa: F401  (the fixture: A, H, F seated, traitor picks open)
+from tests.helpers.player_names import names_known_to
 
 A, H, F = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN
 NEWCOMER, STRANGER = 201, 202
@@ -110,16 +110,6 @@ def _later_state():
     return state
 
 
-def _names_known_to(state, faction) -> set[str]:
-    """The card and leader names the seat's own view names anywhere (its hand, its leaders, the discard...): a
-    catch-up may name those, even when another seat also holds a card or a leader of that name."""
-    data = load_game_data()
-    ids = set(re.findall(r'"([a-z][a-z_0-9]*)"', view(state, faction).model_dump_json()))
-    cards = {card.id for card in data.treachery_cards}
-    leaders = {leader.id for fd in data.factions.values() for leader in fd.leaders}
-    return {card_name(i) for i in ids & cards} | {leader_name(i) for i in ids & leaders}
-
-
 @pytest.mark.parametrize("state", [ready_game(), _later_state()], ids=["after setup", "turn 3"])
 def test_the_catch_up_holds_the_seats_secrets_and_no_other_seats(state):
     """Compared with the engine's view of each seat: every secret of the seat is in its catch-up, and no hand card,
@@ -132,7 +122,7 @@ def test_the_catch_up_holds_the_seats_secrets_and_no_other_seats(state):
             assert card_name(card) in text
         for leader in own.traitors + own.bt_marked:
             assert leader_name(leader) in text
-        known = _names_known_to(state, faction)
+        known = names_known_to(state, faction)
         for other in state.factions:
             if other == faction:
                 continue

@@ -14,8 +14,8 @@ from bot.app.service import GameService, NotAllowed
 from bot.app.votes import VOTE, VoteKind, seats_needed, timers_due
 from bot.store.memory import MemoryGameStore
 from engine.ids import Faction
-from tests.test_deadlines import DAY, HOUR, START, USERS, FakeClock, drain, drain_messages
-from tests.test_deadlines import table as table  # noqa: F401  (the fixture: A, H, F seated)
+from tests.helpers.clock_tables import DAY, HOUR, START, USERS, FakeClock, drain, drain_messages
+from tests.helpers.clock_tables import table as table  # noqa: F401  (the fixture: A, H, F seated)
 
 A, H, F, E, G = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN, Faction.EMPEROR, Faction.GUILD
 FIVE = {A: 101, H: 102, F: 103, E: 104, G: 105}

@@ -58,11 +58,11 @@ from tests.conftest import (
     prompts_met,
     unique_card_names,
 )
-from tests.test_bt_traitors import position
-from tests.test_movement import answer_defaults_until, arrange
-from tests.test_optional_combat import harkonnen_win
-from tests.test_optional_rules import two_worms
-from tests.test_spice_blow import fremen_in_great_flat
+from tests.helpers.positions.bt_traitors import position
+from tests.helpers.positions.movement import answer_defaults_until, arrange
+from tests.helpers.positions.optional_combat import harkonnen_win
+from tests.helpers.positions.optional_rules import two_worms
+from tests.helpers.positions.spice_blow import fremen_in_great_flat
 
 TURN_KINDS = set(TURN_FORMS)
 NOTHING = {PromptKind.SHIPMENT: "Ship nothing", PromptKind.MOVEMENT: "Move nothing"}

@@ -1,13 +1,20 @@
-"""Small stand-ins for discord.py objects, so handlers run offline (no network, no login)."""
+"""Small stand-ins for discord.py objects, so handlers run offline (no network, no login).
+
+Each stands in for one discord.py class and has only that class's attributes, besides the logs the tests read
+(tests/test_discord_fakes.py checks it): a member is a `unittest.mock` object made with `spec_set` (as
+python-discord/bot makes theirs), the rest are small classes that record what the handlers send."""
 
 from __future__ import annotations
 
 import itertools
-from types import SimpleNamespace
+from unittest import mock
 
 import discord
+from discord import app_commands
 
 from bot.discord.permissions import permissions_integer
+
+SNOWFLAKE_GAME = "g1456074443980800012"  # a game id as long as a real channel's
 
 
 class FakeResponse:
@@ -41,9 +48,16 @@ class FakeFollowup:
             self.views.append(view)
 
 
-class FakeUser(SimpleNamespace):
-    def __str__(self) -> str:
-        return f"user{self.id}"
+def fake_member(user_id: int, *, roles=(), manage_guild: bool = False) -> discord.Member:
+    """A member of the server as the handlers read it: its id, mention, roles, server permissions, and `str()`
+    its name. Made with `spec_set`, so an attribute a discord.Member lacks can be neither set nor read."""
+    member = mock.NonCallableMagicMock(spec_set=discord.Member)
+    member.id = user_id
+    member.mention = f"<@{user_id}>"
+    member.roles = [discord.Object(id=role) for role in roles]
+    member.guild_permissions = discord.Permissions(manage_guild=manage_guild)
+    member.__str__.return_value = f"user{user_id}"
+    return member
 
 
 class FakeInteraction:
@@ -54,16 +68,15 @@ class FakeInteraction:
     _ids = itertools.count(1_000_000)
 
     def __init__(self, client, user_id: int, *, channel_id: int = 55, guild_id: int = 1, manage_guild=False,
-                 roles=(), command_name: str | None = None, interaction_id: int | None = None,
+                 roles=(), command: app_commands.Command | None = None, interaction_id: int | None = None,
                  app_permissions: discord.Permissions | None = None):
         self.client = client
         self.id = interaction_id if interaction_id is not None else next(FakeInteraction._ids)  # Discord's is unique
-        self.user = FakeUser(id=user_id, mention=f"<@{user_id}>", roles=[SimpleNamespace(id=r) for r in roles],
-                             guild_permissions=SimpleNamespace(manage_guild=manage_guild))
+        self.user = fake_member(user_id, roles=roles, manage_guild=manage_guild)
         self.channel_id, self.guild_id = channel_id, guild_id
         self.app_permissions = app_permissions if app_permissions is not None else discord.Permissions(
             permissions_integer())
-        self.command = SimpleNamespace(name=command_name, qualified_name=command_name) if command_name else None
+        self.command = command  # the bot's own command, when a test runs one
         self.extras: dict = {}  # discord.Interaction.extras: the bot's own notes on the interaction
         self.log: list = []
         self.response = FakeResponse(self.log)
@@ -82,3 +95,29 @@ class FakeInteraction:
         deferred = next((e for kind, _, e in self.log if kind == "defer"), None)
         return [(text, deferred if kind == "followup" and deferred is not None else ephemeral)
                 for kind, text, ephemeral in self.log if kind not in ("defer", "defer_update")]
+
+
+class EditingResponse(FakeResponse):
+    """A fake response that also records a component's `edit_message` (the new view)."""
+
+    async def edit_message(self, *, view=None, **_):
+        self.log.append(("edit", view, False))
+        self._done = True
+
+
+class ComponentInteraction(FakeInteraction):
+    def __init__(self, client, user_id: int):
+        super().__init__(client, user_id, channel_id=None)
+        self.response = EditingResponse(self.log)
+
+
+async def press_as(interaction_cls, item_cls, view_item, bot, user: int, values=None):
+    """Press a control as Discord would, with an interaction of `interaction_cls`: the control rebuilt from its
+    custom id (as after a restart), then its callback; returns the interaction."""
+    interaction = interaction_cls(bot, user)
+    match = item_cls.__discord_ui_compiled_template__.fullmatch(view_item.custom_id)
+    rebuilt = await item_cls.from_custom_id(interaction, view_item.item, match)
+    if values is not None:
+        rebuilt.item._refresh_state(interaction, {"values": values})
+    await rebuilt.callback(interaction)
+    return interaction
