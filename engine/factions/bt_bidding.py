@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pydantic import Field
+
 from engine.actions import KaramaDestroyTrap, TrapsAndGifts
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind, Trap
 from engine.names import card_name, counted, faction_does, faction_name, the_faction
@@ -36,6 +38,14 @@ BT = Faction.BENE_TLEILAXU
 
 
 # --- queries ---------------------------------------------------------------------------------
+
+
+@details_for(PromptKind.BT_TRAPS_AND_GIFTS)
+class BtTrapsAndGiftsDetails(Details):
+    hand: list[str] = Field(default_factory=list)
+    receivers: dict[Faction, int] = Field(default_factory=dict)  # BT-40: room in each hand
+    traps: bool = True  # R-11 in play
+    gifts: bool = True  # BT-40 in play
 
 
 def trappable(state: GameState, stronghold: str) -> bool:

@@ -18,7 +18,7 @@ from engine.actions import CaptureLeader
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import faction_name, leader_name, pronouns
@@ -31,6 +31,11 @@ H = Faction.HARKONNEN
 KILL_REWARD = 2
 CHOICES = ("keep", "kill", "release")
 CAPTURED_LEADER_DRAW = "captured_leader"  # the leader the Harkonnen take (a scenario may fix it: engine/rng.py draw)
+
+
+@details_for(PromptKind.LEADER_CAPTURE)
+class LeaderCaptureDetails(Details):
+    leader: str
 
 
 def owner(leader: str) -> Faction:

@@ -13,6 +13,8 @@ until the reveal. Both sides are asked about traitors every time, so being asked
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from engine.actions import (
     AnswerPrescience,
     AskPrescience,
@@ -28,7 +30,7 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
 from engine.factions.captives import captives_go_home, kill_leader, offer_capture
 from engine.factions.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind
 from engine.names import (
@@ -74,6 +76,61 @@ KH_AWAKENING, KH_BONUS = 7, 2  # A-13, A-15: the Kwisatz Haderach
 
 
 # --- where battles are -----------------------------------------------------------------------
+
+
+@details_for(PromptKind.BATTLE_CHOICE)
+class BattleChoiceDetails(Details):
+    locations: dict[str, list[str]]  # option -> where that battle would be fought
+
+
+@details_for(PromptKind.PRESCIENCE)
+class PrescienceDetails(Details):
+    target: Faction
+
+
+@details_for(PromptKind.PRESCIENCE_ANSWER)
+class PrescienceAnswerDetails(Details):
+    element: str  # the element of the plan asked for
+
+
+@details_for(PromptKind.VOICE)
+class VoiceDetails(Details):
+    target: Faction
+
+
+@details_for(PromptKind.BATTLE_PLAN)
+class BattlePlanDetails(Details):
+    """engine/phases/battle_plans.py `plan_shape`."""
+
+    territory: str
+    leaders: list[str] = Field(default_factory=list)
+    cheap_heroes: list[str] = Field(default_factory=list)
+    kwisatz_haderach: bool = False
+    min_dial: int = 0
+    max_dial: int = 0
+    max_spice: int = 0
+    may_play_cards: bool = False
+    weapons: list[str] = Field(default_factory=list)
+    defenses: list[str] = Field(default_factory=list)
+    card_pairs: list[tuple[str | None, str | None]] = Field(default_factory=lambda: [(None, None)])
+    prescience: str | None = None
+    prescience_answer: str | None = None
+    voice: str | None = None
+    voice_binds: bool = False
+    attack: str | None = None
+    impairments: list[str] = Field(default_factory=list)
+    impairing: list[str] = Field(default_factory=list)
+
+
+@details_for(PromptKind.TRAITOR_CALL)
+class TraitorCallDetails(Details):
+    """`_traitor_facts`: all public once the plans are revealed."""
+
+    territory: str | None = None
+    opponent: Faction | None = None
+    leader: str | None = None
+    kwisatz_haderach: bool = False
+    ally: Faction | None = None
 
 
 def _arc(sectors: tuple[int, ...]) -> list[int]:

@@ -12,6 +12,8 @@ revealed"). With the impairers off a worthless card still fills the weapon slot 
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from engine.actions import ChooseBtAttack, ChooseBtImpairment
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -19,7 +21,7 @@ from engine.events import EventLog
 from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
 from engine.factions.bt_traitors import close_open_field_betrayals
 from engine.factions.captives import holder, kill_leader, leaders_held
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind
 from engine.names import advisors_among, card_name, faction_does, faction_name, leader_name
@@ -34,6 +36,24 @@ DEFENSE_CARDS = (CardCategory.SHIELD, CardCategory.SNOOPER, CardCategory.WORTHLE
 IMPAIRMENTS = (NO_SHIPPING, NO_MOVING)
 DECLINE = "decline"
 TRAP_LEADER_DRAW = "trap_leader"  # BT-32: the leader a trap strikes (a scenario may fix it: engine/rng.py draw)
+
+
+class BtAttackTarget(Details):
+    """A leader the BT may attack: where, and whose (a part of BtAttackDetails)."""
+
+    territory: str
+    faction: Faction
+
+
+@details_for(PromptKind.BT_ATTACK)
+class BtAttackDetails(Details):
+    targets: dict[str, BtAttackTarget] = Field(default_factory=dict)
+
+
+@details_for(PromptKind.BT_IMPAIRMENT)
+class BtImpairmentDetails(Details):
+    target: Faction
+    territory: str
 
 
 def is_karama(card: str) -> bool:

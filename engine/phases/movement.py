@@ -25,7 +25,18 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
 from engine.factions.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
-from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import (
+    AskedAgainDetails,
+    Details,
+    ask_again,
+    default_for,
+    details_for,
+    handles,
+    open_prompt,
+    runs_phase,
+    sampler_for,
+    take_prompt,
+)
 from engine.ids import Faction
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind
 from engine.names import faction_does, faction_name, location_label, the_faction
@@ -68,6 +79,28 @@ GUILD_ASKED, BEGIN = "guild_asked", "begin"  # stages: the Guild are deciding; t
 
 
 # --- the step runner -------------------------------------------------------------------------
+
+
+class Coexistence(Details):
+    """A-15: where the Bene Gesserit may declare co-existence now (a part of MovementDetails)."""
+
+    advisors: list[str]
+    fighters: list[str]
+
+
+@details_for(PromptKind.MOVEMENT)
+class MovementDetails(AskedAgainDetails):
+    range: int
+    destinations: dict[str, list[str]]  # each source's reach
+    tokens: dict[str, int]  # each source's movable tokens
+    ornithopters: bool
+    impaired: bool  # BT-16
+    coexist: Coexistence | None = None
+
+
+@details_for(PromptKind.GUILD_TIMING)
+class GuildTimingDetails(Details):
+    before: Faction  # the faction about to take its turn (A-15)
 
 
 @runs_phase(Phase.MOVEMENT)

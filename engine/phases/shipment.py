@@ -19,7 +19,7 @@ from engine.factions.bene_tleilaxu import free_to_leave, frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_SHIPPING, check_not_impaired, is_impaired
 from engine.factions.special_karama import shipment_stopped
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import counted, faction_does, location_label
@@ -138,6 +138,31 @@ def _cross_sources(state: GameState, faction: Faction) -> list[str]:
         return []
     held = [loc for loc, here in state.forces.items() if faction in here]
     return board_order(loc for loc in held if can_leave(state, faction, loc))
+
+
+@details_for(PromptKind.SHIPMENT)
+class ShipmentDetails(Details):
+    """The menus' facts: each destination's rate, the shipper's spice, what is closed (`open_shipment_prompt`)."""
+
+    reserves: int
+    free: bool
+    stronghold_rate: int
+    elsewhere_rate: int
+    half_price: bool
+    ship_from: list[str]
+    tokens_at: dict[str, int]
+    allies: list[Faction]
+    strongholds: list[str]
+    full_strongholds: list[str]
+    spice: int
+    impaired: bool
+
+
+@details_for(PromptKind.SPIRITUAL_ADVISOR)
+class SpiritualAdvisorDetails(Details):
+    shipper: Faction
+    to_location: str
+    shipment_location: str | None  # A-15: with the shipment, as an advisor; None when not offered
 
 
 def open_shipment_prompt(state: GameState, faction: Faction) -> None:

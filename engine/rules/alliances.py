@@ -20,6 +20,8 @@ faction that proposes or accepts speaks for its whole alliance; the other member
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from engine.actions import (
     AcceptAlliance,
     BreakAlliance,
@@ -31,7 +33,16 @@ from engine.actions import (
 )
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
-from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import (
+    AskedAgainDetails,
+    ask_again,
+    default_for,
+    details_for,
+    handles,
+    open_prompt,
+    sampler_for,
+    take_prompt,
+)
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
 from engine.names import faction_does, faction_name, factions_list, the_faction
@@ -98,6 +109,17 @@ def _partner_problem(state: GameState, faction: Faction, partner: Faction) -> Ru
     except RuleViolation as problem:
         return problem
     return None
+
+
+@details_for(PromptKind.NEXUS)
+class NexusDetails(AskedAgainDetails):
+    """`nexus_choices` (empty for the moment the Nexus opens, before every faction is talking)."""
+
+    max_alliance_size: int
+    propose_to: list[Faction] = Field(default_factory=list)
+    offers: list[Faction] = Field(default_factory=list)
+    allies: list[Faction] = Field(default_factory=list)
+    may_break: bool = False
 
 
 def nexus_choices(state: GameState, faction: Faction) -> dict:

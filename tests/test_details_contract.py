@@ -1,0 +1,95 @@
+"""Issue 27 item 3: each kind of decision has one typed model of its details (engine/flow.py `Details`, declared
+beside the kind's handler), the contract the bot reads through `details_of`. Every decision open in seeded games
+of every faction and every option is parsed by its kind's model, whose unknown keys are refused: a key the engine
+writes that its model lacks fails here, and so does a field of a model that no game writes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cache
+
+import pytest
+from pydantic import ValidationError
+
+import engine.game  # noqa: F401  (every handler's module, and so every kind's model, registered)
+from engine.checks.autoplay import play_one
+from engine.flow import DETAILS, details_of
+from engine.ids import Faction
+from engine.model import Phase, Prompt, PromptKind
+from engine.options import GameOptions, GameSetup
+from engine.phases.bidding import BidDetails
+from engine.phases.setup import BgPredictionDetails
+from engine.rng import Rng
+
+SEEDS = range(1, 31)  # played until every kind is met, and at least the first few
+AT_LEAST = 8
+
+
+@cache
+def keys_written() -> tuple[dict[PromptKind, set[str]], list[str]]:
+    """Per kind, every key the engine wrote in the games; and each decision whose details its model refused."""
+    written: dict[PromptKind, set[str]] = defaultdict(set)
+    refused: list[str] = []
+    for seed in SEEDS:
+        state, _ = new_state(seed)
+        rng = Rng.from_seed(seed)
+        while state.phase != Phase.ENDED and state.prompts:
+            for prompt in state.prompts:
+                written[prompt.kind] |= set(prompt.detail)
+                try:
+                    details_of(prompt, DETAILS[prompt.kind])
+                except ValidationError as error:
+                    refused.append(f"seed {seed}, {prompt.kind.value}: {error}")
+            state = play_one(state, rng)[-1][1][0]
+        if seed >= AT_LEAST and set(written) == set(PromptKind):
+            break
+    return dict(written), refused
+
+
+def new_state(seed: int):
+    return engine.game.new_game(GameSetup(factions=tuple(Faction), seed=seed, options=GameOptions.all_on()))
+
+
+def test_every_kind_has_a_model_of_its_details():
+    assert sorted(k.value for k in PromptKind if k not in DETAILS) == []
+    assert all(model.kind == kind for kind, model in DETAILS.items())
+
+
+def test_every_decision_of_the_games_is_parsed_by_its_kind_model():
+    assert keys_written()[1] == []
+
+
+def test_every_field_of_a_model_is_written_by_the_engine():
+    written = keys_written()[0]
+    unwritten = [f"{kind.value}.{name}" for kind, model in DETAILS.items() for name in model.model_fields
+                 if name not in written.get(kind, ())]
+    assert unwritten == []
+
+
+def test_every_kind_is_met_in_the_games():
+    assert sorted(k.value for k in PromptKind if k not in keys_written()[0]) == []
+
+
+def _prompt(kind: PromptKind, **detail) -> Prompt:
+    return Prompt(id="p1", kind=kind, faction=Faction.ATREIDES, secret=False, detail=detail, opened_at=0)
+
+
+def test_a_key_the_model_lacks_is_refused():
+    with pytest.raises(ValidationError):
+        details_of(_prompt(PromptKind.BG_PREDICTION, turns=10, winner="atreides"), BgPredictionDetails)
+
+
+def test_the_details_are_read_as_their_kind_model_only():
+    with pytest.raises(TypeError):
+        details_of(_prompt(PromptKind.BG_PREDICTION, turns=10), BidDetails)
+    assert details_of(_prompt(PromptKind.BG_PREDICTION, turns=10), BgPredictionDetails).turns == 10
+
+
+def test_the_stored_details_stay_a_plain_dict():
+    """The game's JSON (and so its hash) is the engine's dict as written; the models only read it."""
+    prompt = _prompt(PromptKind.BID, min_bid=1, max_bid=3, high_bid=0, high_bidder=None, card_number=1, cards=4,
+                     allies=["fremen"])
+    details = details_of(prompt, BidDetails)
+    assert details.allies == [Faction.FREMEN]
+    assert prompt.model_dump()["detail"]["allies"] == ["fremen"]
