@@ -254,9 +254,9 @@ def plan_detail(leaders=(), heroes=(), dial=(0, 0), weapons=(), defenses=(), pai
     of a weapon (or none) and another defense (or none) is legal."""
     if pairs is None:
         pairs = [[w, d] for w in [*weapons, None] for d in [None, *defenses] if w is None or w != d]
-    return dict(leaders=list(leaders), cheap_heroes=list(heroes), min_dial=dial[0], max_dial=dial[1], max_spice=0,
-                kwisatz_haderach=False, may_play_cards=bool(leaders or heroes), weapons=list(weapons),
-                defenses=list(defenses), card_pairs=pairs, impairments=[], impairing=[]) | more
+    return dict(territory="Arrakeen", leaders=list(leaders), cheap_heroes=list(heroes), min_dial=dial[0],
+                max_dial=dial[1], max_spice=0, kwisatz_haderach=False, may_play_cards=bool(leaders or heroes),
+                weapons=list(weapons), defenses=list(defenses), card_pairs=pairs, impairments=[], impairing=[]) | more
 
 
 def test_battle_plan_form_builds_the_plan_chosen():

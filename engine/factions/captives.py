@@ -29,7 +29,8 @@ from engine.rules.karama import Advantage, karama_cancels
 RULE = "A-15"
 H = Faction.HARKONNEN
 KILL_REWARD = 2
-CHOICES = ("keep", "kill", "release")
+KEEP, KILL, RELEASE = "keep", "kill", "release"
+CHOICES = (KEEP, KILL, RELEASE)
 CAPTURED_LEADER_DRAW = "captured_leader"  # the leader the Harkonnen take (a scenario may fix it: engine/rng.py draw)
 
 
@@ -86,12 +87,12 @@ def capture_leader(state: GameState, action: CaptureLeader, log: EventLog) -> No
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "Only the Harkonnen capture leaders.")
     prompt = take_prompt(state, action.faction, PromptKind.LEADER_CAPTURE, RULE)
     leader = prompt.detail["leader"]
-    if action.choice == "kill":
+    if action.choice == KILL:
         kill_leader(state, leader)
         bank_pays(state, H, KILL_REWARD)
         log.public("captured_leader_killed", f"The Harkonnen kill {leader_name(leader)} and receive {KILL_REWARD} "
                    "spice (A-15).", leader=leader, faction=owner(leader).value)
-    elif action.choice == "release":
+    elif action.choice == RELEASE:
         release(state, leader, log, f"the Harkonnen let {pronouns(leader).object} go")
     else:
         log.public("captured_leader_kept", f"The Harkonnen keep {leader_name(leader)}: "
@@ -121,7 +122,7 @@ def captives_go_home(state: GameState, log: EventLog) -> None:
 
 @default_for(PromptKind.LEADER_CAPTURE)
 def _default_capture(state: GameState, prompt: Prompt) -> CaptureLeader:
-    return CaptureLeader(faction=prompt.faction, choice="keep")
+    return CaptureLeader(faction=prompt.faction, choice=KEEP)
 
 
 @sampler_for(PromptKind.LEADER_CAPTURE)
