@@ -30,6 +30,7 @@ from engine.names import (
     the_faction,
 )
 from engine.phases.battle import (
+    CALL,
     BattleChoiceDetails,
     BattlePlanDetails,
     PrescienceAnswerDetails,
@@ -225,7 +226,7 @@ def _traitor_call(seen: PlayerView, prompt: Prompt) -> list[str]:
         facts.append(f"You answer for your ally the {faction_words(d.ally)}: the Harkonnen may use their "
                      "traitors in an ally's battle (A-26).")
     them = pronouns(leader) if leader else None
-    if "call" in prompt.options and them is not None:
+    if CALL in prompt.options and them is not None:
         facts.append(f"You hold {them.possessive} traitor card. Calling {them.object} wins the battle outright: your "
                      f"side loses nothing, {them.subject} dies, {faction_does(opponent, 'lose')} every token there "
                      f"and the cards played with {them.object}, and you receive {them.possessive} strength in spice "

@@ -29,7 +29,7 @@ from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, faction_name, option_name
-from engine.phases.battle import BattlePlanDetails, PrescienceAnswerDetails, TraitorCallDetails
+from engine.phases.battle import CALL, NO_CALL, BattlePlanDetails, PrescienceAnswerDetails, TraitorCallDetails
 from engine.phases.bt_attack import DECLINE
 from engine.phases.setup import BgPredictionDetails, BtTrapsDetails
 from engine.secrecy.views import view
@@ -109,8 +109,8 @@ async def traitor_call_answers(interaction: discord.Interaction, current: str) -
     """"yes" only for a caller who holds the opposing leader's traitor (engine/phases/battle.py)."""
     prompt = await open_decision(interaction, PromptKind.TRAITOR_CALL)
     leader = details_of(prompt, TraitorCallDetails).leader if prompt else None
-    words = {"call": ("Call traitor" + (f": {option_name(leader)}" if leader else ""), "yes"),
-             "no": ("No traitor call", "no")}
+    words = {CALL: ("Call traitor" + (f": {option_name(leader)}" if leader else ""), "yes"),
+             NO_CALL: ("No traitor call", "no")}
     return matching([words[o] for o in (prompt.options if prompt else []) if o in words], current)
 
 

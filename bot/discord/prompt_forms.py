@@ -46,7 +46,7 @@ from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name
-from engine.phases.battle import BattlePlanDetails, PrescienceAnswerDetails, TraitorCallDetails
+from engine.phases.battle import CALL, NO_CALL, BattlePlanDetails, PrescienceAnswerDetails, TraitorCallDetails
 from engine.phases.battle_plans import NONE
 from engine.phases.bt_attack import DECLINE, BtAttackDetails, BtImpairmentDetails
 from engine.phases.revival import GRANT, REFUSE, BtAllyRevivalDetails
@@ -99,8 +99,8 @@ def _traitor_call(prompt: Prompt) -> Form:
     """A-13: "call" is offered only to a side holding the opposing leader's traitor card (engine/phases/battle.py
     `traitor_options`)."""
     leader = details_of(prompt, TraitorCallDetails).leader
-    labels = {"call": f"Call traitor: {_leader(leader)}" if leader else "Call traitor", "no": "No traitor call"}
-    return _single(prompt, "Traitor call", [Choice(labels.get(o, o), o == "call") for o in prompt.options],
+    labels = {CALL: f"Call traitor: {_leader(leader)}" if leader else "Call traitor", NO_CALL: "No traitor call"}
+    return _single(prompt, "Traitor call", [Choice(labels.get(o, o), o == CALL) for o in prompt.options],
                    lambda f, v: CallTraitor(faction=f, call=v))
 
 

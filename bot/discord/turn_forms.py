@@ -49,10 +49,12 @@ from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import leader_name, option_name, pronouns
 from engine.phases.bidding import BidDetails
-from engine.phases.movement import GuildTimingDetails, MovementDetails
+from engine.phases.movement import LATER, NOW, GuildTimingDetails, MovementDetails
 from engine.phases.revival import RevivalDetails
 from engine.phases.setup import StartingPlacementDetails
 from engine.phases.shipment import (
+    ACCEPT,
+    DECLINE,
     WITH_SHIPMENT,
     ShipmentDetails,
     SpiritualAdvisorDetails,
@@ -430,18 +432,18 @@ def _spiritual_advisor(prompt: Prompt) -> Form:
     """engine/phases/shipment.py: each option of the decision in words, valued as its answer: to the Polar Sink,
     with the shipment as a co-existing advisor (A-15 `character_advantages`), or none."""
     d = details_of(prompt, SpiritualAdvisorDetails)
-    answers = {"accept": Choice(f"Send a token to {where(d.to_location)}", (True, False)),
+    answers = {ACCEPT: Choice(f"Send a token to {where(d.to_location)}", (True, False)),
                WITH_SHIPMENT: Choice(f"Send it with the shipment to {where(d.shipment_location or '')}, as a "
                                      "co-existing advisor", (True, True)),
-               "decline": Choice("Send no advisor", (False, False))}
+               DECLINE: Choice("Send no advisor", (False, False))}
     return _single(prompt, "Spiritual advisor", [answers[option] for option in prompt.options],
                    lambda f, v: SendAdvisor(faction=f, accept=v[0], with_shipment=v[1]))
 
 
 def _guild_timing(prompt: Prompt) -> Form:
     before = faction_words(details_of(prompt, GuildTimingDetails).before)
-    labels = {"now": f"Take our turn now, before the {before}", "later": f"Wait: the {before} go on"}
-    return _single(prompt, "Guild turn", [Choice(labels[o], o == "now") for o in prompt.options],
+    labels = {NOW: f"Take our turn now, before the {before}", LATER: f"Wait: the {before} go on"}
+    return _single(prompt, "Guild turn", [Choice(labels[o], o == NOW) for o in prompt.options],
                    lambda f, v: GuildTiming(faction=f, now=v))
 
 

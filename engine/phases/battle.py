@@ -70,6 +70,7 @@ VOICE_CATEGORIES = (
     CardCategory.SNOOPER, CardCategory.WORTHLESS,
 )
 ELEMENTS = ("leader", "weapon", "defense", "dial")
+CALL, NO_CALL = "call", "no"  # the traitor question's options (A-13)
 PRESCIENCE, ANSWER, VOICE, PLANS, TRAITORS = "prescience", "answer", "voice", "plans", "traitors"
 TRAPS_STEP, FIGHTING_STEP, BT_ATTACK_STEP = "traps", "fighting", "bt_attack"
 KH_AWAKENING, KH_BONUS = 7, 2  # A-13, A-15: the Kwisatz Haderach
@@ -536,7 +537,7 @@ def traitor_options(state: GameState, battle: Battle, faction: Faction) -> list[
     """A-13, A-26: "call" only for a side that holds the opposing leader's traitor card (the Harkonnen's for their
     ally too); every asker is asked all the same, and the options are the asker's secret, so being asked tells the
     table nothing."""
-    return ["call", "no"] if _can_call(state, battle, faction) else ["no"]
+    return [CALL, NO_CALL] if _can_call(state, battle, faction) else [NO_CALL]
 
 
 def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict:
@@ -556,9 +557,9 @@ def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
         side = _helper_in(state, battle, action.faction)
         if side is not None and battle.plans[side[1]].kwisatz_haderach:
             raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "The Kwisatz Haderach accompanies the leader "
-                                "opposing you: no traitor can be called against that leader.", ["no"])
+                                "opposing you: no traitor can be called against that leader.", [NO_CALL])
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-13",
-                            "You hold no traitor card for the leader opposing you.", ["no"])
+                            "You hold no traitor card for the leader opposing you.", [NO_CALL])
     _record_traitor_answer(state, battle, action.faction, action.call, log)
 
 

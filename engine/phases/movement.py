@@ -72,6 +72,7 @@ RULE_MOVE = "1979 rules: Movement"
 REVIVAL_STEP = "revival"
 TURNS_STEP = "turns"
 SHIP, MOVE = "ship", "move"
+NOW, LATER = "now", "later"  # the Guild's timing: take their turn now, or wait
 NORMAL_RANGE, FREMEN_RANGE, ORNITHOPTER_RANGE = 1, 2, 3  # territories per move
 
 FREMEN, GUILD, BG = Faction.FREMEN, Faction.GUILD, Faction.BENE_GESSERIT
@@ -170,7 +171,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
         if m.stage == "" and _guild_floats(state):
             m.stage = GUILD_ASKED
             before = m.order[m.index]
-            open_prompt(state, PromptKind.GUILD_TIMING, GUILD, secret=False, options=["now", "later"],
+            open_prompt(state, PromptKind.GUILD_TIMING, GUILD, secret=False, options=[NOW, LATER],
                         before=before.value)
             _answer_guild_timing_by_order(state, log)
             return True

@@ -39,7 +39,8 @@ from engine.rules.karama import Advantage, karama_cancels
 RULE_SHIP = "1979 rules: Shipment"
 RULE_STORM = "1979 rules: Storm"  # no shipping into, no moving into, out of or through a storm sector
 RULE_ADVISOR = "1979 rules: Bene Gesserit spiritual advisor"
-WITH_SHIPMENT = "with_shipment"  # the advisor's option beside "accept" (the Polar Sink) and "decline"
+ACCEPT, DECLINE = "accept", "decline"  # the spiritual advisor's options: to the Polar Sink, or none
+WITH_SHIPMENT = "with_shipment"  # the advisor's option beside ACCEPT and DECLINE
 STRONGHOLD_RATE, ELSEWHERE_RATE = 1, 2  # spice per token shipped
 
 GUILD, FREMEN, BG = Faction.GUILD, Faction.FREMEN, Faction.BENE_GESSERIT
@@ -429,7 +430,7 @@ def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str, log: Eve
     if shipper in (BG, FREMEN) or not state.in_game(BG) or not state.faction(BG).reserves:
         return
     with_host = state.setup.options.character_advantages
-    options = ["accept", WITH_SHIPMENT, "decline"] if with_host else ["accept", "decline"]
+    options = [ACCEPT, WITH_SHIPMENT, DECLINE] if with_host else [ACCEPT, DECLINE]
     open_prompt(state, PromptKind.SPIRITUAL_ADVISOR, BG, secret=False, options=options, shipper=shipper.value,
                 to_location=POLAR_SINK, shipment_location=shipped_to if with_host else None)
     _answer_advisor_by_order(state, log)
@@ -479,7 +480,7 @@ def _send(state: GameState, prompt: Prompt, action: SendAdvisor, log: EventLog) 
     if action.with_shipment and prompt.detail.get("shipment_location") is None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "An advisor goes with the shipment only with the "
                             "character advantages (option character_advantages), which are off in this game; it "
-                            "goes to the Polar Sink.", ["accept", "decline"])
+                            "goes to the Polar Sink.", [ACCEPT, DECLINE])
     if not state.faction(BG).reserves:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_ADVISOR, "You have no tokens in reserve.")
     if karama_cancels(state, Advantage.SPIRITUAL_ADVISOR, log):
