@@ -1,9 +1,9 @@
 """The form of each kind of decision (bot/discord/form_core.py), and `form_for`, which finds a decision's form.
 
 Discord-free (components.py renders a form as buttons or select menus). A form is built from the prompt alone,
-as `engine.flow.legal_choices` returns it: its options and its `detail` (the battle plan's leaders, cards and
-dial, the BT's hand and receivers...). The engine checks the full rule again on submission; a form only offers
-what the prompt says is legal and assembles the typed action.
+as `engine.flow.legal_choices` returns it: its options and its details, read through the kind's model
+(`details_of`: the battle plan's leaders, cards and dial, the BT's hand and receivers...). The engine checks the
+full rule again on submission; a form only offers what the prompt says is legal and assembles the typed action.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 starting placements, the worm, the spiritual advisor, the Guild's timing, the Nexus, Truthtrance and a captured
 leader. Merged into prompt_forms.FORMS.
 
-Built from the prompt alone (engine.flow.legal_choices): its options and detail say what is legal now and what
-each choice costs, as the engine reckons it (a shipment's cost is engine/phases/shipment.py `shipment_cost`, the
-same function the handler charges with; a revival's the prompt's `token_costs` and `leader_costs`). Nothing here
+Built from the prompt alone (engine.flow.legal_choices): its options and details (`details_of`) say what is legal
+now and what each choice costs, as the engine reckons it (a shipment's cost is engine/phases/shipment.py
+`shipment_cost`, the same function the handler charges with; a revival's the prompt's `token_costs` and
+`leader_costs`). Nothing here
 reckons a rule; a choice the prompt does not make legal is not offered. Where a rule ties two parts together (the
 tokens that may ship depend on the source and the destination), `refine` offers the later part again.
 """
