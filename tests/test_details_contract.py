@@ -11,6 +11,7 @@ import inspect
 from collections import defaultdict
 from functools import cache
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import pytest
 from pydantic import ValidationError
@@ -33,10 +34,19 @@ SEEDS = range(1, 31)  # played until every kind is met, and at least the first f
 AT_LEAST = 8
 
 
+class Written(NamedTuple):
+    """What the seeded games' decisions held: per kind, every key written in any decision and the keys written in
+    all of them; each decision whose details its model refused."""
+
+    anywhere: dict[PromptKind, set[str]]
+    always: dict[PromptKind, set[str]]
+    refused: list[str]
+
+
 @cache
-def keys_written() -> tuple[dict[PromptKind, set[str]], list[str]]:
-    """Per kind, every key the engine wrote in the games; and each decision whose details its model refused."""
+def keys_written() -> Written:
     written: dict[PromptKind, set[str]] = defaultdict(set)
+    always: dict[PromptKind, set[str]] = {}
     refused: list[str] = []
     for seed in SEEDS:
         state, _ = new_state(seed)
@@ -44,6 +54,7 @@ def keys_written() -> tuple[dict[PromptKind, set[str]], list[str]]:
         while state.phase != Phase.ENDED and state.prompts:
             for prompt in state.prompts:
                 written[prompt.kind] |= set(prompt.detail)
+                always[prompt.kind] = always.get(prompt.kind, set(prompt.detail)) & set(prompt.detail)
                 try:
                     details_of(prompt, DETAILS[prompt.kind])
                 except ValidationError as error:
@@ -51,7 +62,7 @@ def keys_written() -> tuple[dict[PromptKind, set[str]], list[str]]:
             state = play_one(state, rng)[-1][1][0]
         if seed >= AT_LEAST and set(written) == set(PromptKind):
             break
-    return dict(written), refused
+    return Written(dict(written), always, refused)
 
 
 def new_state(seed: int):
@@ -64,18 +75,27 @@ def test_every_kind_has_a_model_of_its_details():
 
 
 def test_every_decision_of_the_games_is_parsed_by_its_kind_model():
-    assert keys_written()[1] == []
+    assert keys_written().refused == []
 
 
 def test_every_field_of_a_model_is_written_by_the_engine():
-    written = keys_written()[0]
+    written = keys_written().anywhere
     unwritten = [f"{kind.value}.{name}" for kind, model in DETAILS.items() for name in model.model_fields
                  if name not in written.get(kind, ())]
     assert unwritten == []
 
 
 def test_every_kind_is_met_in_the_games():
-    assert sorted(k.value for k in PromptKind if k not in keys_written()[0]) == []
+    assert sorted(k.value for k in PromptKind if k not in keys_written().anywhere) == []
+
+
+def test_a_field_has_a_default_only_if_the_engine_leaves_it_out_of_some_decision():
+    """A field the engine always writes is required: a reader may count on it, and a test's hand-made decision
+    must say it."""
+    always = keys_written().always
+    defaulted = [f"{kind.value}.{name}" for kind, model in DETAILS.items() for name, field in model.model_fields.items()
+                 if not field.is_required() and name in always.get(kind, ())]
+    assert defaulted == []
 
 
 def _prompt(kind: PromptKind, **detail) -> Prompt:

@@ -119,9 +119,9 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     facts = [f"In your tanks: {tokens(mine.tanks)}{elites}; leaders: {dead}."]
     costs = d.token_costs
     if len(costs) > 1:
-        priced = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
+        counts = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
                            for n, cost in enumerate(costs) if n)
-        facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {priced}.")
+        facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {counts}.")
     priced = {option_name(leader): cost for leader, cost in d.leader_costs.items()}
     if d.kwisatz_haderach_cost is not None:
         priced["the Kwisatz Haderach"] = d.kwisatz_haderach_cost

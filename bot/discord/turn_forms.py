@@ -457,12 +457,12 @@ def _nexus(prompt: Prompt) -> Form:
         choices.append(Choice("Break your alliance", ("break", None)))
     choices.append(Choice("Done with this Nexus", ("done", None)))
 
-    def build(faction: Faction, value: tuple[str, str | None]) -> Action:
+    def build(faction: Faction, value: tuple[str, Faction | None]) -> Action:
         what, partner = value
-        if what == "propose":
-            return ProposeAlliance(faction=faction, partner=Faction(partner))
-        if what == "accept":
-            return AcceptAlliance(faction=faction, partner=Faction(partner))
+        if what == "propose" and partner is not None:
+            return ProposeAlliance(faction=faction, partner=partner)
+        if what == "accept" and partner is not None:
+            return AcceptAlliance(faction=faction, partner=partner)
         return BreakAlliance(faction=faction) if what == "break" else EndNexus(faction=faction)
 
     return _single(prompt, "Nexus", choices, build)

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import Field
-
 from engine.actions import KaramaDestroyTrap, TrapsAndGifts
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -42,10 +40,10 @@ BT = Faction.BENE_TLEILAXU
 
 @details_for(PromptKind.BT_TRAPS_AND_GIFTS)
 class BtTrapsAndGiftsDetails(Details):
-    hand: list[str] = Field(default_factory=list)
-    receivers: dict[Faction, int] = Field(default_factory=dict)  # BT-40: room in each hand
-    traps: bool = True  # R-11 in play
-    gifts: bool = True  # BT-40 in play
+    hand: list[str]
+    receivers: dict[Faction, int]  # BT-40: room in each hand
+    traps: bool  # R-11 in play
+    gifts: bool  # BT-40 in play
 
 
 def trappable(state: GameState, stronghold: str) -> bool:

@@ -29,8 +29,6 @@ opens only on a reveal that would have an effect.
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from engine.actions import AnswerRevealWindow, MarkBtTraitor, RevealBtTraitor
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -52,18 +50,18 @@ NO = "no"
 
 @details_for(PromptKind.BT_MARK)
 class BtMarkDetails(Details):
-    revived: list[str] = Field(default_factory=list)
-    owner: Faction | None = None
-    turn: int | None = None
+    revived: list[str]
+    owner: Faction
+    turn: int
 
 
 @details_for(PromptKind.BT_REVEAL_WINDOW)
 class BtRevealWindowDetails(Details):
     """R-7: the public victory the window follows."""
 
-    territory: str | None = None
-    leader: str | None = None
-    owner: Faction | None = None
+    territory: str
+    leader: str
+    owner: Faction
 
 
 def leader_faction(leader: str) -> Faction:

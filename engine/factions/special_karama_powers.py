@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from engine.actions import ReturnCards, UseSpecialKarama
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
@@ -27,8 +25,8 @@ A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPERO
 @details_for(PromptKind.HAND_SWAP)
 class HandSwapDetails(Details):
     target: Faction
-    count: int = 0
-    taken: list[str] = Field(default_factory=list)
+    count: int
+    taken: list[str]
 
 
 def _refuse(message: str, allowed: list[str] | None = None, code: ViolationCode = ViolationCode.NOT_ALLOWED) -> None:

@@ -13,8 +13,6 @@ until the reveal. Both sides are asked about traitors every time, so being asked
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from engine.actions import (
     AnswerPrescience,
     AskPrescience,
@@ -104,34 +102,34 @@ class BattlePlanDetails(Details):
     """engine/phases/battle_plans.py `plan_shape`."""
 
     territory: str
-    leaders: list[str] = Field(default_factory=list)
-    cheap_heroes: list[str] = Field(default_factory=list)
-    kwisatz_haderach: bool = False
-    min_dial: int = 0
-    max_dial: int = 0
-    max_spice: int = 0
-    may_play_cards: bool = False
-    weapons: list[str] = Field(default_factory=list)
-    defenses: list[str] = Field(default_factory=list)
-    card_pairs: list[tuple[str | None, str | None]] = Field(default_factory=lambda: [(None, None)])
-    prescience: str | None = None
-    prescience_answer: str | None = None
-    voice: str | None = None
-    voice_binds: bool = False
-    attack: str | None = None
-    impairments: list[str] = Field(default_factory=list)
-    impairing: list[str] = Field(default_factory=list)
+    leaders: list[str]
+    cheap_heroes: list[str]
+    kwisatz_haderach: bool  # he may go beside a leader (A-15)
+    min_dial: int
+    max_dial: int
+    max_spice: int  # the most spice that may back the dial (A-15 advanced combat)
+    may_play_cards: bool
+    weapons: list[str]
+    defenses: list[str]
+    card_pairs: list[tuple[str | None, str | None]]  # the legal [weapon, defense] pairs; None: an empty slot
+    prescience: str | None  # the element the Atreides asked of this side
+    prescience_answer: str | None  # the answer that binds it
+    voice: str | None  # "play:<kind>" or "not:<kind>" (A-13)
+    voice_binds: bool
+    attack: str | None  # "leader" (BT-11) or "trap" (BT-32): not a battle
+    impairments: list[str]  # BT-16: named with the BT's attack plan
+    impairing: list[str]  # the weapons that call for an impairment
 
 
 @details_for(PromptKind.TRAITOR_CALL)
 class TraitorCallDetails(Details):
     """`_traitor_facts`: all public once the plans are revealed."""
 
-    territory: str | None = None
-    opponent: Faction | None = None
-    leader: str | None = None
-    kwisatz_haderach: bool = False
-    ally: Faction | None = None
+    territory: str
+    opponent: Faction
+    leader: str | None  # None: a cheap hero or nobody
+    kwisatz_haderach: bool
+    ally: Faction | None  # the ally the asker answers for (A-26)
 
 
 def _arc(sectors: tuple[int, ...]) -> list[int]:

@@ -12,8 +12,6 @@ revealed"). With the impairers off a worthless card still fills the weapon slot 
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from engine.actions import ChooseBtAttack, ChooseBtImpairment
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
@@ -47,7 +45,7 @@ class BtAttackTarget(Details):
 
 @details_for(PromptKind.BT_ATTACK)
 class BtAttackDetails(Details):
-    targets: dict[str, BtAttackTarget] = Field(default_factory=dict)
+    targets: dict[str, BtAttackTarget]  # leader -> where, whose
 
 
 @details_for(PromptKind.BT_IMPAIRMENT)

@@ -20,8 +20,6 @@ faction that proposes or accepts speaks for its whole alliance; the other member
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from engine.actions import (
     AcceptAlliance,
     BreakAlliance,
@@ -113,13 +111,13 @@ def _partner_problem(state: GameState, faction: Faction, partner: Faction) -> Ru
 
 @details_for(PromptKind.NEXUS)
 class NexusDetails(AskedAgainDetails):
-    """`nexus_choices` (empty for the moment the Nexus opens, before every faction is talking)."""
+    """`nexus_choices` (written once every faction is talking, as the Nexus opens)."""
 
     max_alliance_size: int
-    propose_to: list[Faction] = Field(default_factory=list)
-    offers: list[Faction] = Field(default_factory=list)
-    allies: list[Faction] = Field(default_factory=list)
-    may_break: bool = False
+    propose_to: list[Faction]
+    offers: list[Faction]
+    allies: list[Faction]
+    may_break: bool
 
 
 def nexus_choices(state: GameState, faction: Faction) -> dict:

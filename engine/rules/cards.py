@@ -70,8 +70,8 @@ YES, NO = "yes", "no"
 
 @details_for(PromptKind.STORM_CARDS)
 class StormCardsDetails(Details):
-    distance: int = 0  # how far the storm will move unless a card changes it
-    weather_control_range: tuple[int, int] = WC_RANGE
+    distance: int  # how far the storm will move unless a card changes it
+    weather_control_range: tuple[int, int]
 
 
 @details_for(PromptKind.TRUTHTRANCE)
