@@ -49,13 +49,13 @@ class AskedAgainDetails(Details):
 
 
 DETAILS: dict[PromptKind, type[Details]] = {}
-D = TypeVar("D", bound=Details)
+KindDetails = TypeVar("KindDetails", bound=Details)  # one kind's model of details
 
 
-def details_for(kind: PromptKind) -> Callable[[type[D]], type[D]]:
+def details_for(kind: PromptKind) -> Callable[[type[KindDetails]], type[KindDetails]]:
     """Register the model of a kind's details."""
 
-    def register(model: type[D]) -> type[D]:
+    def register(model: type[KindDetails]) -> type[KindDetails]:
         model.kind = kind
         DETAILS[kind] = model
         return model
@@ -63,7 +63,7 @@ def details_for(kind: PromptKind) -> Callable[[type[D]], type[D]]:
     return register
 
 
-def details_of(prompt: Prompt, model: type[D]) -> D:
+def details_of(prompt: Prompt, model: type[KindDetails]) -> KindDetails:
     """The prompt's details, parsed and checked by its kind's model (`model` must be that model: asking a BID
     for its battle plan is a mistake, not an empty answer)."""
     if DETAILS.get(prompt.kind) is not model:
