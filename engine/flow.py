@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.actions import Action
 from engine.errors import RuleViolation, ViolationCode
@@ -33,6 +33,46 @@ A = TypeVar("A", bound=BaseModel)
 D = TypeVar("D", bound=DefaultMaker)
 S = TypeVar("S", bound=Sampler)
 ASKS_AGAIN = "asks_again"  # in a prompt's detail: the ids of the decisions it asks again, oldest first
+
+
+class Details(BaseModel):
+    """A decision's details as its kind's handler writes them (`open_prompt`'s keywords): the typed contract the
+    bot reads through `details_of`. Each kind declares its model beside its handler (`details_for`). The stored
+    form stays the plain dict `Prompt.detail`, so a game's JSON and hash do not depend on these models; a key the
+    engine writes that its model lacks is refused (extra="forbid"), and tests/test_details_contract.py parses every
+    decision of seeded games."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: ClassVar[PromptKind]
+
+
+class AskedAgainDetails(Details):
+    """The details of a kind that `ask_again` may ask again: the ids of the decisions it continues."""
+
+    asks_again: list[str] = Field(default_factory=list)  # ASKS_AGAIN
+
+
+DETAILS: dict[PromptKind, type[Details]] = {}
+KindDetails = TypeVar("KindDetails", bound=Details)  # one kind's model of details
+
+
+def details_for(kind: PromptKind) -> Callable[[type[KindDetails]], type[KindDetails]]:
+    """Register the model of a kind's details."""
+
+    def register(model: type[KindDetails]) -> type[KindDetails]:
+        model.kind = kind
+        DETAILS[kind] = model
+        return model
+
+    return register
+
+
+def details_of(prompt: Prompt, model: type[KindDetails]) -> KindDetails:
+    """The prompt's details, parsed and checked by its kind's model (`model` must be that model: asking a BID
+    for its battle plan is a mistake, not an empty answer)."""
+    if DETAILS.get(prompt.kind) is not model:
+        raise TypeError(f"a {prompt.kind.value} decision's details are not {model.__name__}")
+    return model.model_validate(prompt.detail)
 
 
 def handles(action_type: type[A]) -> Callable[[Callable[[GameState, A, EventLog], None]], Handler]:

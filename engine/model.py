@@ -72,7 +72,8 @@ class Prompt(BaseModel):
     secret: bool
     # The choices a menu can offer; the kind's handler checks the full rule on submission.
     options: list[str] = Field(default_factory=list)
-    # Kind-specific limits (e.g. how many tokens to place), shown to the decider only.
+    # Kind-specific limits (e.g. how many tokens to place), shown to the decider only; typed by the kind's model
+    # (engine/flow.py `details_of`), stored as the plain dict its handler wrote.
     detail: dict[str, Any] = Field(default_factory=dict)
     opened_at: int  # the state's seq when the prompt opened
     # False: the game goes on while it is open (engine/flow.py advance); e.g. the BT's mark window (BT-21).

@@ -62,8 +62,11 @@ async def test_a_capture_without_a_capture_decision_is_refused_privately_and_sto
 
 def test_a_13_a_15_the_dm_plan_form_offers_the_kwisatz_haderach_and_the_spice_dialed():
     prompt = Prompt(id="p7", kind=PromptKind.BATTLE_PLAN, faction=A, secret=True, options=[], opened_at=3,
-                    detail={"leaders": ["duncan_idaho"], "cheap_heroes": [], "max_dial": 3, "weapons": [],
-                            "defenses": [], "may_play_cards": True, "kwisatz_haderach": True, "max_spice": 2})
+                    detail={"territory": "Arrakeen", "leaders": ["duncan_idaho"], "cheap_heroes": [], "min_dial": 0,
+                            "max_dial": 3, "weapons": [], "defenses": [], "card_pairs": [[None, None]],
+                            "may_play_cards": True, "kwisatz_haderach": True, "max_spice": 2, "prescience": None,
+                            "prescience_answer": None, "voice": None, "voice_binds": False, "attack": None,
+                            "impairments": [], "impairing": []})
     form = form_for(prompt)
     assert [f.name for f in form.fields] == ["Leader", "Dial", "Kwisatz Haderach", "Spice"]
     plan = form.action([0, 3, 1, 2])

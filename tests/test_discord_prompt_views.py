@@ -253,9 +253,11 @@ def plan_detail(leaders=(), heroes=(), dial=(0, 0), weapons=(), defenses=(), pai
     of a weapon (or none) and another defense (or none) is legal."""
     if pairs is None:
         pairs = [[w, d] for w in [*weapons, None] for d in [None, *defenses] if w is None or w != d]
-    return dict(leaders=list(leaders), cheap_heroes=list(heroes), min_dial=dial[0], max_dial=dial[1], max_spice=0,
-                kwisatz_haderach=False, may_play_cards=bool(leaders or heroes), weapons=list(weapons),
-                defenses=list(defenses), card_pairs=pairs, impairments=[], impairing=[]) | more
+    return dict(territory="Arrakeen", leaders=list(leaders), cheap_heroes=list(heroes), min_dial=dial[0],
+                max_dial=dial[1], max_spice=0, kwisatz_haderach=False, may_play_cards=bool(leaders or heroes),
+                weapons=list(weapons), defenses=list(defenses), card_pairs=pairs, prescience=None,
+                prescience_answer=None, voice=None, voice_binds=False, attack=None, impairments=[],
+                impairing=[]) | more
 
 
 def test_battle_plan_form_builds_the_plan_chosen():
@@ -332,7 +334,8 @@ def test_bt_16_r_34_the_bt_attack_plan_fills_its_weapon_slot_and_may_impair():
 
 
 def test_one_click_answers_build_their_actions():
-    call = form_for(prompt(PromptKind.TRAITOR_CALL, A, ["call", "no"]))
+    call = form_for(prompt(PromptKind.TRAITOR_CALL, A, ["call", "no"], territory="Arrakeen", opponent="harkonnen",
+                           leader=None, kwisatz_haderach=False, ally=None))
     assert [call.action([0]), call.action([1])] == [CallTraitor(faction=A, call=True),
                                                     CallTraitor(faction=A, call=False)]
     attack = form_for(prompt(PromptKind.BT_ATTACK, BT, ["feyd_rautha", "decline"],
@@ -340,26 +343,29 @@ def test_one_click_answers_build_their_actions():
     assert [c.label for c in attack.fields[0].choices] == ["Attack Feyd-Rautha (Harkonnen, Arrakeen)",
                                                            "Attack no leader"]
     assert attack.action([1]) == ChooseBtAttack(faction=BT, leader=None)
-    mark = form_for(prompt(PromptKind.BT_MARK, BT, ["duncan_idaho", "no"]))
+    mark = form_for(prompt(PromptKind.BT_MARK, BT, ["duncan_idaho", "no"], revived=["duncan_idaho"], owner="atreides",
+                           turn=2))
     assert [mark.action([0]), mark.action([1])] == [MarkBtTraitor(faction=BT, leader="duncan_idaho"),
                                                     MarkBtTraitor(faction=BT, leader=None)]
-    reveal = form_for(prompt(PromptKind.BT_REVEAL_WINDOW, BT, ["duncan_idaho", "pass"]))
+    reveal = form_for(prompt(PromptKind.BT_REVEAL_WINDOW, BT, ["duncan_idaho", "pass"], territory="Arrakeen",
+                             leader="duncan_idaho", owner="atreides"))
     assert reveal.action([1]) == AnswerRevealWindow(faction=BT, leader=None)
     assert reveal.action([0]) == AnswerRevealWindow(faction=BT, leader="duncan_idaho")
 
 
 def test_storm_cards_form_plays_weather_control_with_its_distance_and_family_atomics():
     both = form_for(prompt(PromptKind.STORM_CARDS, A, ["pass", "weather_control", "family_atomics"],
-                           weather_control_range=[0, 10]))
+                           distance=3, weather_control_range=[0, 10]))
     assert [f.name for f in both.fields] == ["Weather Control", "Family Atomics"]
     assert len(both.fields[0].choices) == 12
     chosen = pick(both, **{"Weather Control": "Weather Control: the storm moves 4",
                            "Family Atomics": "Play Family Atomics"})
     assert both.action(chosen) == PlayStormCards(faction=A, weather_control=4, family_atomics=True)
     assert both.action([None, None]) == PlayStormCards(faction=A)  # nothing chosen: no card played
-    atomics = form_for(prompt(PromptKind.STORM_CARDS, A, ["pass", "family_atomics"]))
+    atomics = form_for(prompt(PromptKind.STORM_CARDS, A, ["pass", "family_atomics"], distance=3,
+                              weather_control_range=[0, 10]))
     assert atomics.one_click and atomics.action([1]) == PlayStormCards(faction=A, family_atomics=True)
-    nothing = form_for(prompt(PromptKind.STORM_CARDS, A, ["pass"]))
+    nothing = form_for(prompt(PromptKind.STORM_CARDS, A, ["pass"], distance=3, weather_control_range=[0, 10]))
     assert nothing.one_click and nothing.action([0]) == PlayStormCards(faction=A)
 
 

@@ -43,7 +43,8 @@ def test_factions_named_together_each_take_the_article():
 def test_a_13_the_traitor_call_card_says_the_emperor_is_led_by():
     state = position((A, E, H, BT))
     prompt = Prompt(id="p1", kind=PromptKind.TRAITOR_CALL, faction=H, secret=False, options=["no"],
-                    detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen"}, opened_at=0)
+                    detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen",
+                            "kwisatz_haderach": False, "ally": None}, opened_at=0)
     facts = build_card(view(state, H), prompt, None, None).facts
     assert facts[0] == "The plans in Arrakeen are revealed: the Emperor is led by Caid (strength 3)."
 
@@ -51,7 +52,8 @@ def test_a_13_the_traitor_call_card_says_the_emperor_is_led_by():
 def test_a_13_calling_a_traitor_says_the_emperor_loses_every_token_there():
     state = position((A, E, H, BT))
     prompt = Prompt(id="p1", kind=PromptKind.TRAITOR_CALL, faction=H, secret=False, options=["call", "no"],
-                    detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen"}, opened_at=0)
+                    detail={"opponent": E.value, "leader": "caid", "territory": "Arrakeen",
+                            "kwisatz_haderach": False, "ally": None}, opened_at=0)
     facts = build_card(view(state, H), prompt, None, None).facts
     assert ("You hold his traitor card. Calling him wins the battle outright: your side loses nothing, he dies, the "
             "Emperor loses every token there and the cards played with him") in facts[1]

@@ -46,12 +46,12 @@ def test_a_leader_without_a_known_pronoun_is_refused_on_load():
 def test_a_13_the_traitor_call_refers_to_the_leader_as_she_or_he(leader, words):
     state = position((A, E, F, H, BT))
     facts = card_facts(state, H, PromptKind.TRAITOR_CALL, ["call", "no"], opponent=F.value, leader=leader,
-                       territory="Arrakeen")
+                       territory="Arrakeen", kwisatz_haderach=False, ally=None)
     assert any(fact.startswith(words) for fact in facts)
     whose = "her" if leader == "chani" else "his"
     assert any(f"you receive {whose} strength in spice (A-13)" in fact for fact in facts)
     no_call = card_facts(state, H, PromptKind.TRAITOR_CALL, ["no"], opponent=F.value, leader=leader,
-                         territory="Arrakeen")
+                         territory="Arrakeen", kwisatz_haderach=False, ally=None)
     assert any(fact.startswith("You hold no traitor card for the leader opposing you") for fact in no_call)
 
 
@@ -71,7 +71,7 @@ def test_a_13_the_traitor_pick_card_uses_no_pronoun_for_a_leader_not_yet_chosen(
 ])
 def test_bt_20_the_mark_card_says_her_him_or_one_of_them(revived, words):
     state = position((A, E, F, H, BT))
-    facts = card_facts(state, BT, PromptKind.BT_MARK, [*revived, "no"], revived=revived)
+    facts = card_facts(state, BT, PromptKind.BT_MARK, [*revived, "no"], revived=revived, owner=F.value, turn=2)
     assert words in facts
 
 

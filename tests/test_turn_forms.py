@@ -249,8 +249,8 @@ def revival(spice=10, max_tokens=3, free=1, costs=(0, 0, 2, 4), leaders=None, **
     leaders = {"duncan_idaho": 2, "thufir_hawat": 5} if leaders is None else leaders
     return prompt(PromptKind.REVIVAL, A, list(leaders), max_tokens=max_tokens, free_tokens=free, token_cost=2,
                   token_costs=list(costs), leader_costs=leaders, max_leaders=extra.pop("max_leaders", 1),
-                  bt_alliance=extra.pop("bt_alliance", False), kwisatz_haderach_cost=extra.pop("kh", None),
-                  spice=spice)
+                  bt_alliance=extra.pop("bt_alliance", False), bt_refused=False,
+                  kwisatz_haderach_cost=extra.pop("kh", None), spice=spice)
 
 
 def test_a_7_revival_offers_counts_and_leaders_with_their_costs_and_only_what_the_spice_pays():

@@ -63,9 +63,11 @@ from engine.actions import (
     TrapsAndGifts,
     UseVoice,
 )
+from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import BidOrder, Prompt, PromptKind
 from engine.names import counted, faction_does, faction_name, option_name
+from engine.phases.battle import BattlePlanDetails
 
 
 def _where(location: str | None) -> str:
@@ -243,7 +245,8 @@ def answers(action: Any, kind: PromptKind) -> bool:
 def describe(action: Any, prompt: Prompt | None = None) -> str:
     """The action as its decider would say it, lower case, no full stop; `prompt`, the decision it answers, tells
     a plan in a BT attack from a battle plan."""
-    if isinstance(action, SubmitBattlePlan) and prompt is not None and prompt.detail.get("attack"):
+    if (isinstance(action, SubmitBattlePlan) and prompt is not None and prompt.kind == PromptKind.BATTLE_PLAN
+            and details_of(prompt, BattlePlanDetails).attack):
         return _attack_plan(action)
     words = WORDS.get(type(action))
     if words is not None:

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from bot.app.words import Facts, faction_words, tokens
 from engine.data import load_game_data
-from engine.factions.bt_reveal_karama import CANCEL
+from engine.factions.bt_bidding import BtTrapsAndGiftsDetails
+from engine.factions.bt_reveal_karama import CANCEL, BtRevealKaramaDetails
+from engine.factions.bt_traitors import NO, BtMarkDetails, BtRevealWindowDetails
+from engine.factions.special_karama_powers import HandSwapDetails
+from engine.flow import details_of
 from engine.ids import CardCategory, Faction
 from engine.model import Prompt, PromptKind
 from engine.names import (
@@ -25,11 +29,22 @@ from engine.names import (
     pronouns,
     the_faction,
 )
+from engine.phases.battle import (
+    CALL,
+    BattleChoiceDetails,
+    BattlePlanDetails,
+    PrescienceAnswerDetails,
+    PrescienceDetails,
+    TraitorCallDetails,
+    VoiceDetails,
+)
+from engine.phases.battle_plans import NONE
+from engine.phases.bt_attack import BtAttackDetails, BtImpairmentDetails
+from engine.phases.setup import BgPredictionDetails, BtTrapsDetails
 from engine.rules.board import locations_of
 from engine.rules.combat import category
 from engine.secrecy.views import PlayerView
 
-NONE = "none"  # engine/phases/battle.py: no question, no answer, no Voice
 ATTACK_CARDS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.WORTHLESS)
 
 
@@ -93,7 +108,7 @@ def _battle(seen: PlayerView) -> list[str]:
 
 def _battle_choice(seen: PlayerView, prompt: Prompt) -> list[str]:
     facts = ["You are the aggressor: you fight your battles one after another, in the order you choose (A-13)."]
-    places = prompt.detail.get("locations", {})
+    places = details_of(prompt, BattleChoiceDetails).locations
     for option in prompt.options:
         territory, opponent = option.split("|")
         foe = Faction(opponent)
@@ -108,12 +123,12 @@ def _hand_size(seen: PlayerView, faction: Faction) -> int:
 
 
 def _prescience(seen: PlayerView, prompt: Prompt) -> list[str]:
-    target = Faction(prompt.detail["target"])
+    target = details_of(prompt, PrescienceDetails).target
     asked = ", ".join(o for o in prompt.options if o != NONE)
     return [*_battle(seen),
             f"Prescience: ask the {faction_words(target)} for one element of their plan (one of: {asked}); they must "
             "answer truthfully, and their plan is then bound to that answer. Only you and they learn it.",
-            f"{faction_does(Faction(target), 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
+            f"{faction_does(target, 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
 
 
 def _answer_words(element: str, option: str) -> str:
@@ -123,7 +138,7 @@ def _answer_words(element: str, option: str) -> str:
 
 
 def _prescience_answer(seen: PlayerView, prompt: Prompt) -> list[str]:
-    element = prompt.detail["element"]
+    element = details_of(prompt, PrescienceAnswerDetails).element
     return [*_battle(seen),
             f"The Atreides use prescience: they ask for your {element}. Answer truthfully with what you will play "
             "(the choices are what you can); your battle plan will then be bound to it, and only the Atreides learn "
@@ -132,35 +147,34 @@ def _prescience_answer(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _voice(seen: PlayerView, prompt: Prompt) -> list[str]:
-    target = Faction(prompt.detail["target"])
+    target = details_of(prompt, VoiceDetails).target
     return [*_battle(seen),
             f"The Voice: command the {faction_words(target)} to play, or not to play, a kind of card in their plan "
             "(a projectile or poison weapon, a lasgun, a shield, a snooper, a worthless card). They must obey if "
             "they can; a command they cannot obey binds nothing.",
-            f"{faction_does(Faction(target), 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
+            f"{faction_does(target, 'hold', start=True)} {counted(_hand_size(seen, target), 'card')}."]
 
 
 # --- the battle plan (A-13, A-15, BT-12..BT-16, R-34) --------------------------------------------------------
 
 
-def _binding(prompt: Prompt) -> list[str]:
+def _binding(d: BattlePlanDetails) -> list[str]:
     """What binds this plan: the prescience answer the side gave, a Voice on it."""
-    d, facts = prompt.detail, []
-    if d.get("prescience_answer") is not None:
-        element = d["prescience"]
+    facts = []
+    if d.prescience_answer is not None and d.prescience is not None:
+        element = d.prescience
         facts.append(f"Bound by your prescience answer: your {element} is "
-                     f"{_answer_words(element, d['prescience_answer'])}.")
-    if d.get("voice"):
-        command, kind = d["voice"].split(":", 1)
+                     f"{_answer_words(element, d.prescience_answer)}.")
+    if d.voice:
+        command, kind = d.voice.split(":", 1)
         verb = "play" if command == "play" else "not play"
         facts.append(f"The Voice: you must {verb} a {kind}" + (" — you can, so the plan must obey it."
-                                                             if d.get("voice_binds")
+                                                             if d.voice_binds
                                                              else " — you cannot obey it, so it binds nothing."))
     return facts
 
 
-def _attack_plan(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
+def _attack_plan(seen: PlayerView, d: BattlePlanDetails) -> list[str]:
     if seen.viewer != Faction.BENE_TLEILAXU:
         return ["Name your leader and play a defense and/or a worthless card if you like (BT-12); your cards are "
                 "kept if your leader lives (a worthless card is discarded) and lost if your leader dies (R-4, R-18)."]
@@ -168,56 +182,56 @@ def _attack_plan(seen: PlayerView, prompt: Prompt) -> list[str]:
              "Karama as a lasgun, kills through anything, BT-50); a kill earns you the leader's strength in spice "
              "(BT-15). "
              "You may add a worthless card as a defense. Your attack cards are discarded (R-4)."]
-    if d.get("impairing"):
+    if d.impairing:
         facts.append("A worthless card alone in the weapon slot impairs the leader's faction next turn instead: "
                      "no shipping or no moving; you name which with the plan (BT-16, R-17).")
     return facts
 
 
 def _battle_plan(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
+    d = details_of(prompt, BattlePlanDetails)
     facts = _battle(seen)
-    if d.get("attack"):
-        facts += _attack_plan(seen, prompt)
+    if d.attack:
+        facts += _attack_plan(seen, d)
     else:
-        low, high = d.get("min_dial", 0), d.get("max_dial", 0)
+        low, high = d.min_dial, d.max_dial
         starred = seen.battle is not None and any(seen.elites.get(loc, {}).get(seen.viewer)
                                                   for loc in seen.battle.locations)
         facts.append(f"Your dial: {low if low == high else f'{low} to {high}'}"
                      + (": you have no token to dial." if not high else
                                                       " (your tokens there, each starred one at its worth, A-15)."
                                                       if starred else " (your tokens there)."))
-        if not d.get("may_play_cards"):
+        if not d.may_play_cards:
             facts.append("You have no leader and no cheap hero: you fight with your dial alone and play no card "
                          "(A-13).")
-        if d.get("kwisatz_haderach"):
+        if d.kwisatz_haderach:
             facts.append("The Kwisatz Haderach may go beside your leader: +2, and no traitor can be called against "
                          "that leader (A-13, A-15).")
-        if d.get("max_spice"):
+        if d.max_spice:
             facts.append(f"Advanced combat: each token dialed counts fully only if backed by 1 spice, else half; the "
-                         f"spice is paid after the battle. You may back up to {d['max_spice']} (A-15).")
-    facts += _binding(prompt)
+                         f"spice is paid after the battle. You may back up to {d.max_spice} (A-15).")
+    facts += _binding(d)
     if seen.own is not None:
         facts.append(f"Your spice: {seen.own.spice}. Your hand: {_cards(seen.own.hand)}.")
     return facts
 
 
 def _traitor_call(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    opponent = Faction(d["opponent"])
-    leader = d.get("leader")
-    facts = [f"The plans in {d.get('territory')} are revealed: {faction_does(opponent, 'are')} led by "
+    d = details_of(prompt, TraitorCallDetails)
+    opponent = d.opponent
+    leader = d.leader
+    facts = [f"The plans in {d.territory} are revealed: {faction_does(opponent, 'are')} led by "
              + (f"{_leader(leader)}." if leader else "no leader (a cheap hero or nobody).")]
-    if d.get("ally"):
-        facts.append(f"You answer for your ally the {faction_words(Faction(d['ally']))}: the Harkonnen may use their "
+    if d.ally:
+        facts.append(f"You answer for your ally the {faction_words(d.ally)}: the Harkonnen may use their "
                      "traitors in an ally's battle (A-26).")
     them = pronouns(leader) if leader else None
-    if "call" in prompt.options and them is not None:
+    if CALL in prompt.options and them is not None:
         facts.append(f"You hold {them.possessive} traitor card. Calling {them.object} wins the battle outright: your "
                      f"side loses nothing, {them.subject} dies, {faction_does(opponent, 'lose')} every token there "
                      f"and the cards played with {them.object}, and you receive {them.possessive} strength in spice "
                      "(A-13).")
-    elif them is not None and d.get("kwisatz_haderach"):
+    elif them is not None and d.kwisatz_haderach:
         facts.append(f"The Kwisatz Haderach is beside {them.object}: no traitor can be called against "
                      f"{them.object} (A-15).")
     else:
@@ -230,10 +244,10 @@ def _traitor_call(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _bt_attack(seen: PlayerView, prompt: Prompt) -> list[str]:
-    targets = prompt.detail.get("targets", {})
+    targets = details_of(prompt, BtAttackDetails).targets
     facts = ["After every battle of the round you may attack one leader who led tokens in a battle this round and "
              "survived, in that battle's territory (BT-11), once a round."]
-    facts += [f"{_leader(leader, with_faction=True)} in {target['territory']}." for leader, target in targets.items()]
+    facts += [f"{_leader(leader, with_faction=True)} in {target.territory}." for leader, target in targets.items()]
     facts.append("The attack is fought like a battle with no dial and no traitors: your weapon against the "
                  "attacked leader's defense (BT-12); a kill earns you the leader's strength in spice (BT-15); "
                  "tokens are harmed only when a lasgun meets a shield (BT-14); your attack cards are discarded "
@@ -245,11 +259,12 @@ def _bt_attack(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _bt_mark(seen: PlayerView, prompt: Prompt) -> list[str]:
-    revived = [_leader(x) for x in prompt.detail.get("revived", [])]
-    owner = prompt.detail.get("owner")
+    d = details_of(prompt, BtMarkDetails)
+    revived = [_leader(x) for x in d.revived]
+    owner = d.owner
     facts = [f"Just revived from the tanks: {_names(revived)}" + (f" of the {faction_words(owner)}." if owner else ".")]
-    if [o for o in prompt.options if o != "no"]:
-        facts.append(_mark_words(prompt.detail.get("revived", [])))
+    if [o for o in prompt.options if o != NO]:
+        facts.append(_mark_words(d.revived))
     else:
         facts.append("You already marked a leader this turn: one mark a turn (BT-20).")
     facts.append("This chance lasts until the next leader revival or the end of the turn, whichever comes first; "
@@ -269,14 +284,14 @@ def _mark_words(revived: list[str]) -> str:
 
 
 def _bt_reveal_window(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    leader, owner = d.get("leader"), d.get("owner")
-    facts = [f"{_leader(leader) if leader else 'A leader'} led the {faction_words(owner)} to win {d.get('territory')}"
+    d = details_of(prompt, BtRevealWindowDetails)
+    leader, owner = d.leader, d.owner
+    facts = [f"{_leader(leader) if leader else 'A leader'} led the {faction_words(owner)} to win {d.territory}"
              ", outside a stronghold: a betrayal there must be revealed before the next battle starts, or never "
              "(R-7)."]
     if leader in prompt.options:
         facts.append("That leader is your traitor: revealing the betrayal now sends the leader and the faction's "
-                     f"tokens there to the tanks, and you take control of {d.get('territory')} (BT-23, BT-24).")
+                     f"tokens there to the tanks, and you take control of {d.territory} (BT-23, BT-24).")
     else:
         facts.append("That leader is not your traitor: let the moment pass. The window opens after every such "
                      "victory, so it tells the table nothing.")
@@ -293,17 +308,17 @@ TRAP_WORDS = ("A trap is a card from your hand laid face down on a stronghold, o
 
 def _bt_traps(seen: PlayerView, prompt: Prompt) -> list[str]:
     return ["Before any faction places its starting tokens you may lay traps on any strongholds (BT-5).", TRAP_WORDS,
-            f"Your hand: {_cards(list(prompt.detail.get('hand', [])))}."]
+            f"Your hand: {_cards(details_of(prompt, BtTrapsDetails).hand)}."]
 
 
 def _bt_traps_and_gifts(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    facts = [f"Before the bidding, your hand: {_cards(list(d.get('hand', [])))} (R-21)."]
-    if d.get("traps", True) and prompt.options:
+    d = details_of(prompt, BtTrapsAndGiftsDetails)
+    facts = [f"Before the bidding, your hand: {_cards(d.hand)} (R-21)."]
+    if d.traps and prompt.options:
         facts += [f"Traps now go on a stronghold you control or one with no tokens (R-11): {_names(prompt.options)}.",
                   TRAP_WORDS]
-    if d.get("gifts", True) and d.get("receivers"):
-        room = [f"the {faction_words(r)} {n}" for r, n in d["receivers"].items()]
+    if d.gifts and d.receivers:
+        room = [f"the {faction_words(r)} {n}" for r, n in d.receivers.items()]
         facts.append("You may give cards to other players, never above their hand limit (BT-40): "
                      f"{_names(room)} more. Everyone sees that a card was given and to whom; only you and the "
                      "receiver know which.")
@@ -311,8 +326,9 @@ def _bt_traps_and_gifts(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _bt_impairment(seen: PlayerView, prompt: Prompt) -> list[str]:
-    target = faction_words(prompt.detail.get("target"))
-    return [f"Your worthless trap card in {prompt.detail.get('territory')} was revealed: choose what the {target} may "
+    d = details_of(prompt, BtImpairmentDetails)
+    target = faction_words(d.target)
+    return [f"Your worthless trap card in {d.territory} was revealed: choose what the {target} may "
             "not do next turn (BT-16, BT-33).",
             "No shipping bars every shipment of theirs (from the reserves, the Fremen's placement, the Guild's "
             "cross-shipping and shipping back); no moving bars every move of their tokens on the board (the move, "
@@ -323,10 +339,10 @@ def _bt_impairment(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _hand_swap(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    target = faction_words(d.get("target"))
-    return [f"You took the hand of the {target}: {_cards(list(d.get('taken', [])))} (A-14).",
-            f"Give back as many cards as you took, {d.get('count')}, any of your hand of {len(prompt.options)}."]
+    d = details_of(prompt, HandSwapDetails)
+    target = faction_words(d.target)
+    return [f"You took the hand of the {target}: {_cards(d.taken)} (A-14).",
+            f"Give back as many cards as you took, {d.count}, any of your hand of {len(prompt.options)}."]
 
 
 def _traitor_pick(seen: PlayerView, prompt: Prompt) -> list[str]:
@@ -339,16 +355,16 @@ def _traitor_pick(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _bg_prediction(seen: PlayerView, prompt: Prompt) -> list[str]:
     return ["Predict, in secret, a faction and a turn: if that faction wins on that turn, by any win (its alliance's, "
             f"the end-of-game outcomes and the BT spice win included), you win alone instead (A-9, A-25). The game "
-            f"lasts {prompt.detail.get('turns', seen.options.turns)} turns (A-10).",
+            f"lasts {details_of(prompt, BgPredictionDetails).turns} turns (A-10).",
             "The choices: " + _names([faction_words(o) for o in prompt.options]) + "."]
 
 
 def _bt_reveal_karama(seen: PlayerView, prompt: Prompt) -> list[str]:
     """BT-51: the reveal is public; every faction but the BT is asked, whatever it holds."""
-    d = prompt.detail
-    leader, betrayed = d.get("leader"), Faction(d.get("betrayed"))
+    d = details_of(prompt, BtRevealKaramaDetails)
+    leader, betrayed = d.leader, d.betrayed
     them = pronouns(leader)
-    territories = list(d.get("territories", []))
+    territories = d.territories
     yours = seen.viewer == betrayed
     whose = "your" if yours else faction_possessive(betrayed)
     count = sum(seen.forces.get(location, {}).get(betrayed, 0) for t in territories for location in locations_of(t))

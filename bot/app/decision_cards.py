@@ -17,9 +17,11 @@ from pydantic import BaseModel
 from bot.app.battle_facts import BATTLE_FACTS
 from bot.app.turn_facts import TURN_FACTS
 from bot.app.words import Facts
+from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import decision_name, option_name
+from engine.phases.battle import BattlePlanDetails
 from engine.secrecy.views import PlayerView
 
 # The rule a decision is asked under, as /rules finds it.
@@ -96,7 +98,8 @@ def build_card(seen: PlayerView, prompt: Prompt, default: str | None, deadline: 
     facts = FACTS.get(prompt.kind, _choices_only)(seen, prompt)
     if seen.own is not None and not any("spice" in fact.lower() for fact in facts):
         facts.append(f"Your spice: {seen.own.spice}.")
-    attack = prompt.kind == PromptKind.BATTLE_PLAN and prompt.detail.get("attack")  # BT-11, BT-32
+    # BT-11, BT-32: a battle plan in a BT leader attack or against a trap
+    attack = details_of(prompt, BattlePlanDetails).attack if prompt.kind == PromptKind.BATTLE_PLAN else None
     title = ATTACK_TITLES[seen.viewer == Faction.BENE_TLEILAXU] if attack else decision_name(prompt.kind)
     rule = ("BT-32" if attack == "trap" else "BT-11") if attack else KIND_RULES[prompt.kind]
     return DecisionCard(title=title, rule=rule, facts=facts, default=default, deadline=deadline)

@@ -10,21 +10,30 @@ from __future__ import annotations
 
 from bot.app.words import Facts, faction_words, tokens, where
 from engine.factions.bt_spice import SPICE_WIN
+from engine.factions.captives import LeaderCaptureDetails
+from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, counted, option_name, pronouns
+from engine.phases.bidding import BidDetails
+from engine.phases.movement import GuildTimingDetails, MovementDetails
+from engine.phases.revival import BtAllyRevivalDetails, RevivalDetails
+from engine.phases.setup import StartingPlacementDetails
+from engine.phases.shipment import ShipmentDetails, SpiritualAdvisorDetails
+from engine.phases.spice_blow import WormRideDetails
+from engine.phases.storm import StormDialDetails
+from engine.rules.alliances import NexusDetails
+from engine.rules.cards import FAMILY_ATOMICS, HAJR, WEATHER_CONTROL, StormCardsDetails, TruthtranceDetails
 from engine.rules.hands import hand_limit
 from engine.secrecy.views import PlayerView
-
-HAJR, WEATHER_CONTROL, FAMILY_ATOMICS = "hajr", "weather_control", "family_atomics"  # engine/rules/cards.py card ids
 
 
 def _names(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _allies(prompt: Prompt) -> str:
-    return _names([f"the {faction_words(f)}" for f in prompt.detail.get("allies", [])])
+def _allies(allies: list[Faction]) -> str:
+    return _names([f"the {faction_words(f)}" for f in allies])
 
 
 def _own_groups(seen: PlayerView) -> str:
@@ -41,8 +50,9 @@ def _public(seen: PlayerView):
 
 def _storm_dial(seen: PlayerView, prompt: Prompt) -> list[str]:
     low, high = prompt.options[0], prompt.options[-1]
-    if prompt.detail.get("forecast"):
-        return [f"Dial {low} to {high} for the storm of turn {prompt.detail.get('turn')} (weather, A-15): the two "
+    d = details_of(prompt, StormDialDetails)
+    if d.forecast:
+        return [f"Dial {low} to {high} for the storm of turn {d.turn} (weather, A-15): the two "
                 "dials' sum is how far it will move then; the Fremen alone learn the sum now."]
     start = "from the Storm Start Sector" if seen.turn == 1 else f"from sector {seen.storm_sector}"
     return [f"Dial {low} to {high}, in secret: the two dials' sum is how far the storm moves counterclockwise, "
@@ -50,11 +60,12 @@ def _storm_dial(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _storm_cards(seen: PlayerView, prompt: Prompt) -> list[str]:
-    distance = counted(prompt.detail.get("distance", 0), "sector")
+    d = details_of(prompt, StormCardsDetails)
+    distance = counted(d.distance, "sector")
     facts = [f"The storm will move {distance} from sector {seen.storm_sector} unless a card changes it. "
              "Every faction is asked, so nobody learns who holds a storm card."]
     if WEATHER_CONTROL in prompt.options:
-        low, high = prompt.detail.get("weather_control_range", (0, 10))
+        low, high = d.weather_control_range
         facts.append(f"You hold {card_name(WEATHER_CONTROL)}: you may make the storm move {low} to {high} sectors "
                      "instead.")
     if FAMILY_ATOMICS in prompt.options:
@@ -70,19 +81,19 @@ def _storm_cards(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _bid(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    high = (f"the high bid is {d['high_bid']}, by the {faction_words(d['high_bidder'])}" if d.get("high_bidder")
+    d = details_of(prompt, BidDetails)
+    high = (f"the high bid is {d.high_bid}, by the {faction_words(d.high_bidder)}" if d.high_bidder
             else "nobody has bid yet")
-    low, most = d["min_bid"], d["max_bid"]
-    facts = [f"Card {d['card_number']} of {d['cards']} is up for auction; {high}.",
+    low, most = d.min_bid, d.max_bid
+    facts = [f"Card {d.card_number} of {d.cards} is up for auction; {high}.",
              f"Your spice: {seen.own.spice if seen.own else most}: "
              + (f"you may bid {low} to {most}, or pass." if most > low else f"you may bid {low}, or pass."
-                if most == low else "you cannot outbid it: pass." if d.get("high_bidder") else
+                if most == low else "you cannot outbid it: pass." if d.high_bidder else
                 "you have no spice to bid: pass.")]
     if seen.viewer == Faction.BENE_TLEILAXU and seen.bt_open_spice and seen.own is not None:
         facts.append(_declaration_at_stake(seen.own.spice - seen.bt_open_spice))
-    if d.get("allies"):
-        facts.append(f"Your ally ({_allies(prompt)}) may pay part of a bid (A-8): `/play bid amount:N ally_pays:M`.")
+    if d.allies:
+        facts.append(f"Your ally ({_allies(d.allies)}) may pay part of a bid (A-8): `/play bid amount:N ally_pays:M`.")
     if seen.own is not None and seen.viewer is not None:
         facts.append(f"Your hand: {len(seen.own.hand)} of {hand_limit(seen.viewer)} cards.")
     return facts
@@ -101,46 +112,46 @@ def _declaration_at_stake(hidden: int) -> str:
 
 
 def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
+    d = details_of(prompt, RevivalDetails)
     mine = _public(seen)
     elites = f" ({mine.elites_in_tanks} elite)" if mine.elites_in_tanks else ""
     dead = ", ".join(option_name(leader) for leader in mine.leaders_in_tanks) or "none"
     facts = [f"In your tanks: {tokens(mine.tanks)}{elites}; leaders: {dead}."]
-    costs = d["token_costs"]
+    costs = d.token_costs
     if len(costs) > 1:
-        priced = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
+        counts = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
                            for n, cost in enumerate(costs) if n)
-        facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {priced}.")
-    priced = {option_name(leader): cost for leader, cost in d.get("leader_costs", {}).items()}
-    if d.get("kwisatz_haderach_cost") is not None:
-        priced["the Kwisatz Haderach"] = d["kwisatz_haderach_cost"]
+        facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {counts}.")
+    priced = {option_name(leader): cost for leader, cost in d.leader_costs.items()}
+    if d.kwisatz_haderach_cost is not None:
+        priced["the Kwisatz Haderach"] = d.kwisatz_haderach_cost
     if priced:
-        how_many = "up to two leaders" if d.get("max_leaders", 1) > 1 else "one leader"
+        how_many = "up to two leaders" if d.max_leaders > 1 else "one leader"
         facts.append(f"You may revive {how_many}: " + ", ".join(f"{name} ({'free' if cost == 0 else f'{cost} spice'})"
                                                                  for name, cost in priced.items()) + ".")
-    if d.get("bt_alliance"):
+    if d.bt_alliance:
         facts.append("Your alliance with the Bene Tleilaxu makes this revival free (BT-60).")
-    if d.get("bt_refused"):
+    if d.bt_refused:
         facts.append("Your ally the Bene Tleilaxu did not grant you free revival this turn: you revive as usual, and "
                      "what you pay goes to them (BT-60, BT-10).")
-    facts.append(f"Your spice: {d['spice']}.")
+    facts.append(f"Your spice: {d.spice}.")
     return facts
 
 
 def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     """BT-60: what the BT grant or refuse, from the ally's public tanks and its revival as usual (A-7)."""
-    d = prompt.detail
-    dead = ", ".join(option_name(leader) for leader in d["leaders"]) or "none"
-    most, free = d["usual_tokens"], d["usual_free"]
+    d = details_of(prompt, BtAllyRevivalDetails)
+    dead = ", ".join(option_name(leader) for leader in d.leaders) or "none"
+    most, free = d.usual_tokens, d.usual_free
     usual = []
     if most:
         usual.append(f"up to {tokens(most)}" + (f" ({free} free" if free else " (") + (", the others 2 spice each)"
                                                                                     if most > free else ")"))
-    if d["usual_leaders"]:
+    if d.usual_leaders:
         usual.append("one leader for his strength in spice")
     refuse = (f"Refuse: they revive as usual, {' and '.join(usual)}; the spice they pay is yours (BT-10)." if usual
               else "Refuse: as usual they may revive nothing this turn (a leader only once all five are dead).")
-    return [f"In the tanks of your ally, the {faction_words(d['ally'])}: {tokens(d['tanks'])}; leaders: {dead}.",
+    return [f"In the tanks of your ally, the {faction_words(d.ally)}: {tokens(d.tanks)}; leaders: {dead}.",
             "Grant: this turn they may revive up to 6 tokens and 2 leaders, all free (BT-60, R-14).", refuse,
             "Your answer stays secret: your ally learns it when asked about their revival, the table when they "
             "revive."]
@@ -149,8 +160,7 @@ def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
 # --- shipment and movement (1979 rules; A-8, A-15, A-22, A-23, A-26, BT-16) -------------------------------
 
 
-def _closed_places(seen: PlayerView, prompt: Prompt) -> str:
-    full = prompt.detail.get("full_strongholds", [])
+def _closed_places(seen: PlayerView, full: list[str]) -> str:
     line = f"Closed to you: sector {seen.storm_sector} (the storm)"
     if full:
         line += f"; {_names(full)} (two other factions there)"
@@ -158,40 +168,38 @@ def _closed_places(seen: PlayerView, prompt: Prompt) -> str:
 
 
 def _shipment(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    if d.get("impaired"):
+    d = details_of(prompt, ShipmentDetails)
+    if d.impaired:
         return ["A Bene Tleilaxu worthless card bars you from shipping this turn (BT-16): ship nothing."]
-    spice = d.get("spice", seen.own.spice if seen.own else 0)
-    facts = [f"Your reserves: {tokens(d['reserves'])}; your spice: {spice}."]
-    if d.get("free"):
+    facts = [f"Your reserves: {tokens(d.reserves)}; your spice: {d.spice}."]
+    if d.free:
         facts.append("The Fremen bring their tokens free, to The Great Flat or a territory near it.")
     else:
-        half = ", half that (rounded up) for the Guild and its allies" if d.get("half_price") else ""
-        facts.append(f"Shipping costs {d['stronghold_rate']} spice a token into a stronghold, {d['elsewhere_rate']} "
+        half = ", half that (rounded up) for the Guild and its allies" if d.half_price else ""
+        facts.append(f"Shipping costs {d.stronghold_rate} spice a token into a stronghold, {d.elsewhere_rate} "
                      f"elsewhere{half}.")
-    if d.get("ship_from"):
+    if d.ship_from:
         facts.append("You may also ship tokens from the board to another territory, or back to your reserves for 1 "
                      "spice per 2 tokens (A-23).")
-    facts.append(_closed_places(seen, prompt))
-    if d.get("allies") and not d.get("free"):
-        facts.append(f"Your ally ({_allies(prompt)}) may pay part (A-8): `/play ship ... ally_pays:N`.")
+    facts.append(_closed_places(seen, d.full_strongholds))
+    if d.allies and not d.free:
+        facts.append(f"Your ally ({_allies(d.allies)}) may pay part (A-8): `/play ship ... ally_pays:N`.")
     return facts
 
 
 def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    distance = int(d["range"])
-    why = ("ornithopters: you have tokens in Arrakeen or Carthag" if d.get("ornithopters")
+    d = details_of(prompt, MovementDetails)
+    distance = d.range
+    why = ("ornithopters: you have tokens in Arrakeen or Carthag" if d.ornithopters
            else "the Fremen move two" if seen.viewer == Faction.FREMEN and distance == 2 else "no ornithopters")
-    if d.get("impaired"):
+    if d.impaired:
         facts = ["A Bene Tleilaxu worthless card bars you from moving your tokens this turn (BT-16): you can only "
                  "move nothing."]
     else:
         facts = [f"You may move one group {distance} territor{'y' if distance == 1 else 'ies'} ({why}), around the "
                  "storm and full strongholds."]
     facts.append(f"Your tokens: {_own_groups(seen)}.")
-    coexist = d.get("coexist") or {}
-    if coexist.get("advisors") or coexist.get("fighters"):
+    if d.coexist is not None and (d.coexist.advisors or d.coexist.fighters):
         facts.append("You may also declare co-existence in a territory (A-15): your tokens there become advisors, "
                      "or your advisors fighters; you are then asked to move again.")
     if seen.own is not None and HAJR in seen.own.hand:
@@ -203,7 +211,7 @@ def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _starting_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
-    total, places = prompt.detail["tokens"], list(prompt.options)
+    total, places = details_of(prompt, StartingPlacementDetails).tokens, list(prompt.options)
     if total > 1:
         return [f"Place your {tokens(total)} in {_names(places)}, split as you like: each place offers what is "
                 "left, the last one takes the rest."]
@@ -211,11 +219,11 @@ def _starting_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _worm_ride(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    if d.get("impaired"):
-        return [f"Shai-Hulud appeared in {d['territory']}, but a Bene Tleilaxu worthless card bars you from moving "
+    d = details_of(prompt, WormRideDetails)
+    if d.impaired:
+        return [f"Shai-Hulud appeared in {d.territory}, but a Bene Tleilaxu worthless card bars you from moving "
                 "this turn (BT-16): you stay."]
-    return [f"Shai-Hulud appeared in {d['territory']}: your {tokens(d['tokens'])} there may ride it to any other "
+    return [f"Shai-Hulud appeared in {d.territory}: your {tokens(d.tokens)} there may ride it to any other "
             f"territory, not under the storm (sector {seen.storm_sector}), not a full stronghold and not where your "
             "ally is; or stay."]
 
@@ -226,25 +234,25 @@ def _worm_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _spiritual_advisor(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    facts = [f"The {faction_words(d['shipper'])} shipped: you may send one token from your reserves "
-             f"({tokens(_public(seen).reserves)}), free, to {where(d['to_location'])}."]
-    if d.get("shipment_location"):
-        facts.append(f"Or (A-15) send it with their shipment to {where(d['shipment_location'])}, where it co-exists "
+    d = details_of(prompt, SpiritualAdvisorDetails)
+    facts = [f"The {faction_words(d.shipper)} shipped: you may send one token from your reserves "
+             f"({tokens(_public(seen).reserves)}), free, to {where(d.to_location)}."]
+    if d.shipment_location:
+        facts.append(f"Or (A-15) send it with their shipment to {where(d.shipment_location)}, where it co-exists "
                      "as an advisor.")
     return facts
 
 
 def _guild_timing(seen: PlayerView, prompt: Prompt) -> list[str]:
-    before = faction_words(prompt.detail.get("before"))
+    before = faction_words(details_of(prompt, GuildTimingDetails).before)
     return [f"The {before} are about to take their turn: take yours now, before them, or wait. Having waited past "
             "everyone, you go last."]
 
 
 def _nexus(seen: PlayerView, prompt: Prompt) -> list[str]:
-    d = prompt.detail
-    allies = _names([f"the {faction_words(f)}" for f in d.get("allies", [])]) if d.get("allies") else "none"
-    offers = _names([f"the {faction_words(f)}" for f in d.get("offers", [])]) if d.get("offers") else "none"
+    d = details_of(prompt, NexusDetails)
+    allies = _allies(d.allies) if d.allies else "none"
+    offers = _allies(d.offers) if d.offers else "none"
     # Who is still talking is public (each "done" is announced): it says why some factions are not offered.
     talking = [a.faction for a in seen.awaiting if a.kind == PromptKind.NEXUS and a.faction != prompt.faction]
     done = [p.faction for p in seen.factions if p.faction not in (prompt.faction, *talking)]
@@ -253,18 +261,20 @@ def _nexus(seen: PlayerView, prompt: Prompt) -> list[str]:
         still = _names([f"the {faction_words(f)}" for f in talking]) if talking else "nobody else"
         lines.append(f"Done with this Nexus: {_names([f'the {faction_words(f)}' for f in done])}; still talking: "
                      f"{still}.")
-    return lines + [f"An alliance has at most {d.get('max_alliance_size', 2)} members. Once you are done you may not "
+    return lines + [f"An alliance has at most {d.max_alliance_size} members. Once you are done you may not "
                     "act again in this Nexus; your offer still stands."]
 
 
 def _truthtrance(seen: PlayerView, prompt: Prompt) -> list[str]:
-    return [f"The {faction_words(prompt.detail['asker'])} played Truthtrance: answer yes or no, truthfully, in "
-            f"public: \u201c{prompt.detail['question']}\u201d"]
+    d = details_of(prompt, TruthtranceDetails)
+    return [f"The {faction_words(d.asker)} played Truthtrance: answer yes or no, truthfully, in "
+            f"public: \u201c{d.question}\u201d"]
 
 
 def _leader_capture(seen: PlayerView, prompt: Prompt) -> list[str]:
-    them = pronouns(prompt.detail["leader"])
-    return [f"You captured {option_name(prompt.detail['leader'])}: keep {them.object} ({them.subject} may lead for "
+    leader = details_of(prompt, LeaderCaptureDetails).leader
+    them = pronouns(leader)
+    return [f"You captured {option_name(leader)}: keep {them.object} ({them.subject} may lead for "
             f"you), kill {them.object} for spice, or let {them.object} go home."]
 
 

@@ -21,9 +21,17 @@ from bot.discord.prompt_forms import (
     voice_label,
 )
 from engine.data import load_game_data
+from engine.factions.bt_bidding import BtTrapsAndGiftsDetails
+from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
+from engine.factions.bt_traitors import NO, PASS
+from engine.factions.special_karama_powers import HandSwapDetails
+from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, faction_name, option_name
+from engine.phases.battle import CALL, NO_CALL, BattlePlanDetails, PrescienceAnswerDetails, TraitorCallDetails
+from engine.phases.bt_attack import DECLINE
+from engine.phases.setup import BgPredictionDetails, BtTrapsDetails
 from engine.secrecy.views import view
 
 Choice = app_commands.Choice
@@ -84,7 +92,7 @@ async def prescience_answers(interaction: discord.Interaction, current: str) -> 
     prompt = await open_decision(interaction, PromptKind.PRESCIENCE_ANSWER)
     if prompt is None:
         return []
-    element = prompt.detail.get("element")
+    element = details_of(prompt, PrescienceAnswerDetails).element
     return matching([(f"No {element}" if o == NONE else o if element == "dial" else option_name(o), o)
                      for o in prompt.options], current)
 
@@ -100,55 +108,59 @@ async def voice_kinds(interaction: discord.Interaction, current: str) -> list[Ch
 async def traitor_call_answers(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """"yes" only for a caller who holds the opposing leader's traitor (engine/phases/battle.py)."""
     prompt = await open_decision(interaction, PromptKind.TRAITOR_CALL)
-    leader = prompt.detail.get("leader") if prompt else None
-    words = {"call": ("Call traitor" + (f": {option_name(leader)}" if leader else ""), "yes"),
-             "no": ("No traitor call", "no")}
+    leader = details_of(prompt, TraitorCallDetails).leader if prompt else None
+    words = {CALL: ("Call traitor" + (f": {option_name(leader)}" if leader else ""), "yes"),
+             NO_CALL: ("No traitor call", "no")}
     return matching([words[o] for o in (prompt.options if prompt else []) if o in words], current)
 
 
-async def _plan(interaction: discord.Interaction) -> dict:
+async def _plan(interaction: discord.Interaction) -> BattlePlanDetails | None:
     prompt = await open_decision(interaction, PromptKind.BATTLE_PLAN)
-    return prompt.detail if prompt else {}
+    return details_of(prompt, BattlePlanDetails) if prompt else None
 
 
 async def plan_leaders(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    heads = plan_heads(await _plan(interaction))
+    plan = await _plan(interaction)
+    heads = plan_heads(plan) if plan else []
     return matching([(_leader(x), x) for who, x in heads if who == "leader"], current)
 
 
 async def plan_cheap_heroes(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    heads = plan_heads(await _plan(interaction))
+    plan = await _plan(interaction)
+    heads = plan_heads(plan) if plan else []
     return matching([(card_name(x), x) for who, x in heads if who == "hero"], current)
 
 
 async def plan_weapon_cards(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    detail = await _plan(interaction)
-    return matching([(card_name(c), c) for c in plan_weapons(detail) if c], current) if detail else []
+    plan = await _plan(interaction)
+    return matching([(card_name(c), c) for c in plan_weapons(plan) if c], current) if plan else []
 
 
 async def plan_defense_cards(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """The defenses the rules allow beside the weapon typed (beside any weapon before one is typed)."""
-    detail = await _plan(interaction)
+    plan = await _plan(interaction)
     weapon = typed(interaction, "weapon")
-    cards = plan_defenses(detail, weapon, decided=weapon is not None) if detail else []
+    cards = plan_defenses(plan, weapon, decided=weapon is not None) if plan else []
     return matching([(card_name(c), c) for c in cards if c], current)
+
+
+IMPAIRMENT_WORDS = {NO_SHIPPING: "No shipping next turn", NO_MOVING: "No moving next turn"}  # BT-16, R-17
 
 
 async def plan_impairments(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """BT-16: an impairment only with a worthless card in the BT attack's weapon slot (the one typed, or any)."""
-    detail = await _plan(interaction)
+    plan = await _plan(interaction)
     weapon = typed(interaction, "weapon")
-    if not detail.get("impairing") or (weapon is not None and weapon not in detail["impairing"]):
+    if plan is None or not plan.impairing or (weapon is not None and weapon not in plan.impairing):
         return []
-    words = {"no_shipping": "No shipping next turn", "no_moving": "No moving next turn"}
-    return matching([(words.get(i, i), i) for i in detail.get("impairments", [])], current)
+    return matching([(IMPAIRMENT_WORDS.get(i, i), i) for i in plan.impairments], current)
 
 
 async def plan_dials(interaction: discord.Interaction, current: int | str) -> list[Choice[int]]:
-    detail = await _plan(interaction)
-    if not detail:
+    plan = await _plan(interaction)
+    if plan is None:
         return []
-    dials = range(detail.get("min_dial", 0), detail.get("max_dial", 0) + 1)
+    dials = range(plan.min_dial, plan.max_dial + 1)
     return [Choice(name=str(n), value=n) for n in dials if str(current) in str(n)][:25]
 
 
@@ -167,7 +179,7 @@ async def predicted_factions(interaction: discord.Interaction, current: str) -> 
 
 async def predicted_turns(interaction: discord.Interaction, current: int | str) -> list[Choice[int]]:
     prompt = await open_decision(interaction, PromptKind.BG_PREDICTION)
-    turns = range(1, int(prompt.detail.get("turns", 1)) + 1) if prompt else range(0)
+    turns = range(1, details_of(prompt, BgPredictionDetails).turns + 1) if prompt else range(0)
     return [Choice(name=f"Turn {n}", value=n) for n in turns if str(current) in str(n)][:25]
 
 
@@ -179,21 +191,20 @@ def _leaders_of(prompt: Prompt | None, leave_out: str) -> list[tuple[str, str]]:
 
 
 async def mark_leaders(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return matching(_leaders_of(await open_decision(interaction, PromptKind.BT_MARK), "no"), current)
+    return matching(_leaders_of(await open_decision(interaction, PromptKind.BT_MARK), NO), current)
 
 
 async def reveal_window_leaders(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return matching(_leaders_of(await open_decision(interaction, PromptKind.BT_REVEAL_WINDOW), "pass"), current)
+    return matching(_leaders_of(await open_decision(interaction, PromptKind.BT_REVEAL_WINDOW), PASS), current)
 
 
 async def attack_leaders(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return matching(_leaders_of(await open_decision(interaction, PromptKind.BT_ATTACK), "decline"), current)
+    return matching(_leaders_of(await open_decision(interaction, PromptKind.BT_ATTACK), DECLINE), current)
 
 
 async def impairments(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     prompt = await open_decision(interaction, PromptKind.BT_IMPAIRMENT)
-    words = {"no_shipping": "No shipping next turn", "no_moving": "No moving next turn"}
-    return matching([(words.get(o, o), o) for o in (prompt.options if prompt else [])], current)
+    return matching([(IMPAIRMENT_WORDS.get(o, o), o) for o in (prompt.options if prompt else [])], current)
 
 
 def _assignments(text: str) -> tuple[str, list[tuple[str, str]], str]:
@@ -214,14 +225,24 @@ def _names_in(hand: list[str], used: set[str]) -> list[str]:
     return [card_name(c) for c in hand if card_name(c).lower() not in used]
 
 
+def _trap_hand(prompt: Prompt | None) -> list[str] | None:
+    """The hand a trap may be laid from (BT-5, R-11), or None when no trap may be laid now."""
+    if prompt is None:
+        return None
+    if prompt.kind == PromptKind.BT_TRAPS:
+        return details_of(prompt, BtTrapsDetails).hand
+    d = details_of(prompt, BtTrapsAndGiftsDetails)
+    return d.hand if d.traps else None
+
+
 async def _traps(interaction: discord.Interaction, current: str, kind: PromptKind) -> list[Choice[str]]:
     prompt = await open_decision(interaction, kind)
-    if prompt is None or not prompt.detail.get("traps", True):
+    hand = _trap_hand(prompt)
+    if prompt is None or hand is None:
         return []
     _, done, _ = _assignments(current)
     trapped = {left.lower() for left, _ in done}
     used = {right.lower() for _, right in done}
-    hand = list(prompt.detail.get("hand", []))
     return _extend(current, [f"{s}={name}" for s in prompt.options if s.lower() not in trapped
                              for name in _names_in(hand, used)])
 
@@ -240,14 +261,15 @@ async def gifts(interaction: discord.Interaction, current: str) -> list[Choice[s
     """/bt traps-and-gifts gifts: "card=faction", never above a receiver's hand room, no card laid as a trap
     (BT-40)."""
     prompt = await open_decision(interaction, PromptKind.BT_TRAPS_AND_GIFTS)
-    if prompt is None or not prompt.detail.get("gifts", True):
+    d = details_of(prompt, BtTrapsAndGiftsDetails) if prompt else None
+    if d is None or not d.gifts:
         return []
     _, done, _ = _assignments(current)
     trapped = {right.lower() for _, right in _assignments((typed(interaction, "traps") or "") + ",")[1]}
     used = {left.lower() for left, _ in done} | trapped
     given = [right.lower() for _, right in done]
-    room = {faction_name(Faction(r)): n for r, n in prompt.detail.get("receivers", {}).items()}
-    return _extend(current, [f"{name}={receiver}" for name in _names_in(list(prompt.detail.get("hand", [])), used)
+    room = {faction_name(r): n for r, n in d.receivers.items()}
+    return _extend(current, [f"{name}={receiver}" for name in _names_in(d.hand, used)
                              for receiver, n in room.items() if given.count(receiver.lower()) < n])
 
 
@@ -258,7 +280,7 @@ async def cards_given_back(interaction: discord.Interaction, current: str) -> li
         return []
     *done, typing = current.split(",")
     listed = [part.strip().lower() for part in done]
-    if len(listed) >= int(prompt.detail.get("count", 0)):
+    if len(listed) >= details_of(prompt, HandSwapDetails).count:
         return []
     written = "".join(f"{part.strip()}, " for part in done)
     names = [card_name(c) for c in prompt.options]

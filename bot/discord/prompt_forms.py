@@ -1,9 +1,9 @@
 """The form of each kind of decision (bot/discord/form_core.py), and `form_for`, which finds a decision's form.
 
 Discord-free (components.py renders a form as buttons or select menus). A form is built from the prompt alone,
-as `engine.flow.legal_choices` returns it: its options and its `detail` (the battle plan's leaders, cards and
-dial, the BT's hand and receivers...). The engine checks the full rule again on submission; a form only offers
-what the prompt says is legal and assembles the typed action.
+as `engine.flow.legal_choices` returns it: its options and its details, read through the kind's model
+(`details_of`: the battle plan's leaders, cards and dial, the BT's hand and receivers...). The engine checks the
+full rule again on submission; a form only offers what the prompt says is legal and assembles the typed action.
 """
 
 from __future__ import annotations
@@ -37,11 +37,22 @@ from engine.actions import (
     UseVoice,
 )
 from engine.data import load_game_data
+from engine.factions.bt_bidding import BtTrapsAndGiftsDetails
+from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
+from engine.factions.bt_reveal_karama import CANCEL, LET_IT_STAND, BtRevealKaramaDetails
+from engine.factions.bt_traitors import NO, PASS
+from engine.factions.special_karama_powers import HandSwapDetails
+from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import card_name, faction_name, leader_name
+from engine.phases.battle import CALL, NO_CALL, BattlePlanDetails, PrescienceAnswerDetails, TraitorCallDetails
+from engine.phases.battle_plans import NONE
+from engine.phases.bt_attack import DECLINE, BtAttackDetails, BtImpairmentDetails
+from engine.phases.revival import GRANT, REFUSE, BtAllyRevivalDetails
+from engine.phases.setup import BgPredictionDetails, BtTrapsDetails
+from engine.rules.cards import FAMILY_ATOMICS, WEATHER_CONTROL, StormCardsDetails
 
-NONE = "none"  # engine/phases/battle.py: "nothing" as a prescience answer, no question, no Voice
 NOTHING = ""  # a menu's "no weapon", "no defense", "keep the card"...: None in a refined form means "not chosen"
 
 
@@ -87,9 +98,9 @@ def _storm_dial(prompt: Prompt) -> Form:
 def _traitor_call(prompt: Prompt) -> Form:
     """A-13: "call" is offered only to a side holding the opposing leader's traitor card (engine/phases/battle.py
     `traitor_options`)."""
-    leader = prompt.detail.get("leader")
-    labels = {"call": f"Call traitor: {_leader(leader)}" if leader else "Call traitor", "no": "No traitor call"}
-    return _single(prompt, "Traitor call", [Choice(labels.get(o, o), o == "call") for o in prompt.options],
+    leader = details_of(prompt, TraitorCallDetails).leader
+    labels = {CALL: f"Call traitor: {_leader(leader)}" if leader else "Call traitor", NO_CALL: "No traitor call"}
+    return _single(prompt, "Traitor call", [Choice(labels.get(o, o), o == CALL) for o in prompt.options],
                    lambda f, v: CallTraitor(faction=f, call=v))
 
 
@@ -138,11 +149,11 @@ def _voice(prompt: Prompt) -> Form:
     return _single(prompt, "Voice", [Choice(voice_label(o), o) for o in prompt.options], build)
 
 
-IMPAIRMENT_LABELS = {"no_shipping": "no shipping next turn", "no_moving": "no moving next turn"}  # BT-16, R-17
+IMPAIRMENT_LABELS = {NO_SHIPPING: "no shipping next turn", NO_MOVING: "no moving next turn"}  # BT-16, R-17
 
 
 def _bt_impairment(prompt: Prompt) -> Form:
-    target = faction_name(Faction(prompt.detail["target"]))
+    target = faction_name(details_of(prompt, BtImpairmentDetails).target)
     return _single(prompt, "Impairment", [Choice(f"{target}: {IMPAIRMENT_LABELS.get(o, o)}", o)
                                           for o in prompt.options],
                    lambda f, v: ChooseBtImpairment(faction=f, impair=v))
@@ -161,45 +172,44 @@ def _element_label(element: str, option: str) -> str:
 
 
 def _prescience_answer(prompt: Prompt) -> Form:
-    element = prompt.detail.get("element", "answer")
+    element = details_of(prompt, PrescienceAnswerDetails).element
     return _single(prompt, f"Your {element}", [Choice(_element_label(element, o), o) for o in prompt.options],
                    lambda f, v: AnswerPrescience(faction=f, answer=v))
 
 
-def _bt_attack(prompt: Prompt) -> Form:  # engine/phases/bt_attack.py: DECLINE = "decline"
-    targets = prompt.detail.get("targets", {})
+def _bt_attack(prompt: Prompt) -> Form:
+    targets = details_of(prompt, BtAttackDetails).targets
 
     def label(leader: str) -> str:
         where = targets.get(leader)
-        return f"Attack {_leader(leader)}" + (f" ({faction_name(Faction(where['faction']))}, {where['territory']})"
-                                              if where else "")
+        return f"Attack {_leader(leader)}" + (f" ({faction_name(where.faction)}, {where.territory})" if where else "")
 
-    choices = [Choice("Attack no leader", None) if o == "decline" else Choice(label(o), o) for o in prompt.options]
+    choices = [Choice("Attack no leader", None) if o == DECLINE else Choice(label(o), o) for o in prompt.options]
     return _single(prompt, "Attack", choices, lambda f, v: ChooseBtAttack(faction=f, leader=v))
 
 
-def _bt_mark(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py: NO = "no"
-    choices = [Choice("Mark no one", None) if o == "no" else Choice(f"Mark {_leader(o)}", o) for o in prompt.options]
+def _bt_mark(prompt: Prompt) -> Form:
+    choices = [Choice("Mark no one", None) if o == NO else Choice(f"Mark {_leader(o)}", o) for o in prompt.options]
     return _single(prompt, "Mark", choices, lambda f, v: MarkBtTraitor(faction=f, leader=v))
 
 
-def _bt_ally_revival(prompt: Prompt) -> Form:  # engine/phases/revival.py: GRANT, REFUSE = "grant", "refuse"
-    ally = faction_name(Faction(prompt.detail["ally"]))
-    labels = {"grant": f"Grant the {ally} free revival", "refuse": f"Refuse: the {ally} revive as usual and pay you"}
-    return _single(prompt, "Ally's revival", [Choice(labels[o], o == "grant") for o in prompt.options],
+def _bt_ally_revival(prompt: Prompt) -> Form:
+    ally = faction_name(details_of(prompt, BtAllyRevivalDetails).ally)
+    labels = {GRANT: f"Grant the {ally} free revival", REFUSE: f"Refuse: the {ally} revive as usual and pay you"}
+    return _single(prompt, "Ally's revival", [Choice(labels[o], o == GRANT) for o in prompt.options],
                    lambda f, v: GrantAllyRevival(faction=f, grant=v))
 
 
-def _bt_reveal_karama(prompt: Prompt) -> Form:  # engine/factions/bt_reveal_karama.py: "let_it_stand", "cancel"
-    leader = _leader(str(prompt.detail.get("leader", "")))
-    labels = {"let_it_stand": f"Let the reveal of {leader} stand",
-              "cancel": f"Play Karama: cancel the reveal of {leader}"}
-    return _single(prompt, "Karama", [Choice(labels.get(o, o), o == "cancel") for o in prompt.options],
+def _bt_reveal_karama(prompt: Prompt) -> Form:
+    leader = _leader(details_of(prompt, BtRevealKaramaDetails).leader)
+    labels = {LET_IT_STAND: f"Let the reveal of {leader} stand",
+              CANCEL: f"Play Karama: cancel the reveal of {leader}"}
+    return _single(prompt, "Karama", [Choice(labels.get(o, o), o == CANCEL) for o in prompt.options],
                    lambda f, v: AnswerRevealKarama(faction=f, cancel=v))
 
 
-def _bt_reveal_window(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py: PASS = "pass"
-    choices = [Choice("Let the moment pass", None) if o == "pass" else Choice(f"Reveal {_leader(o)}", o)
+def _bt_reveal_window(prompt: Prompt) -> Form:
+    choices = [Choice("Let the moment pass", None) if o == PASS else Choice(f"Reveal {_leader(o)}", o)
                for o in prompt.options]
     return _single(prompt, "Reveal", choices, lambda f, v: AnswerRevealWindow(faction=f, leader=v))
 
@@ -209,7 +219,8 @@ def _bt_reveal_window(prompt: Prompt) -> Form:  # engine/factions/bt_traitors.py
 
 def _bg_prediction(prompt: Prompt) -> Form:
     factions = Field("Winner", tuple(Choice(faction_name(Faction(o)), Faction(o)) for o in prompt.options))
-    turns = Field("Turn", tuple(Choice(f"Turn {t}", t) for t in range(1, int(prompt.detail.get("turns", 1)) + 1)))
+    last = details_of(prompt, BgPredictionDetails).turns
+    turns = Field("Turn", tuple(Choice(f"Turn {t}", t) for t in range(1, last + 1)))
     return Form(prompt, (factions, turns), lambda f, v: PredictWinner(faction=f, predicted=v[0], turn=v[1]))
 
 
@@ -251,7 +262,7 @@ def _slot(name: str, choices: list[Choice]) -> Field:
 # --- BT traps and gifts: one part per card of the hand ------------------------------------------------------
 
 
-def _card_destinations(hand: list[str], strongholds: list[str], receivers: dict[str, int]
+def _card_destinations(hand: list[str], strongholds: list[str], receivers: dict[Faction, int]
                        ) -> list[Callable[[dict[int, Any]], Field]]:
     """Where each card of the BT hand goes: kept (preselected), a trap on a stronghold no earlier card traps
     (BT-30: one trap a stronghold), or a gift to a player whose hand the earlier gifts have not filled (BT-40)."""
@@ -286,15 +297,16 @@ def _sorted_out(hand: list[str], values: list[Any]) -> tuple[dict[str, str], dic
 
 
 def _bt_traps(prompt: Prompt) -> Form:
-    hand = list(prompt.detail.get("hand", []))
+    hand = details_of(prompt, BtTrapsDetails).hand
     return _refined_form(prompt, _card_destinations(hand, list(prompt.options), {}),
                          lambda f, v: LayTraps(faction=f, traps=_sorted_out(hand, v)[0]))
 
 
 def _bt_traps_and_gifts(prompt: Prompt) -> Form:
-    hand = list(prompt.detail.get("hand", []))
-    strongholds = list(prompt.options) if prompt.detail.get("traps", True) else []
-    receivers = dict(prompt.detail.get("receivers", {})) if prompt.detail.get("gifts", True) else {}
+    d = details_of(prompt, BtTrapsAndGiftsDetails)
+    hand = d.hand
+    strongholds = list(prompt.options) if d.traps else []
+    receivers = dict(d.receivers) if d.gifts else {}
 
     def build(faction: Faction, values: list[Any]) -> Action:
         traps, gifts = _sorted_out(hand, values)
@@ -306,7 +318,7 @@ def _bt_traps_and_gifts(prompt: Prompt) -> Form:
 def _hand_swap(prompt: Prompt) -> Form:
     """The Harkonnen special Karama (A-14): after taking a hand, give back as many cards as were taken: one part
     per card owed, each offering the cards no earlier part gives."""
-    hand, count = list(prompt.options), int(prompt.detail.get("count", 0))
+    hand, count = list(prompt.options), details_of(prompt, HandSwapDetails).count
 
     def maker(index: int) -> Callable[[dict[int, Any]], Field]:
         def make(before: dict[int, Any]) -> Field:
@@ -319,14 +331,14 @@ def _hand_swap(prompt: Prompt) -> Form:
                          lambda f, v: ReturnCards(faction=f, cards=list(v)))
 
 
-def _storm_cards(prompt: Prompt) -> Form:  # engine/rules/cards.py: "pass", "weather_control", "family_atomics"
+def _storm_cards(prompt: Prompt) -> Form:
     fields: list[Field] = []
-    if "weather_control" in prompt.options:
-        low, high = prompt.detail.get("weather_control_range", (0, 10))
+    if WEATHER_CONTROL in prompt.options:
+        low, high = details_of(prompt, StormCardsDetails).weather_control_range
         fields.append(Field("Weather Control", (Choice("Do not play Weather Control", None),
                                                 *(Choice(f"Weather Control: the storm moves {n}", n)
                                                   for n in range(low, high + 1))), default=0))
-    if "family_atomics" in prompt.options:
+    if FAMILY_ATOMICS in prompt.options:
         fields.append(Field("Family Atomics", (Choice("Do not play Family Atomics", False),
                                                Choice("Play Family Atomics", True)), default=0))
     if not fields:
@@ -342,9 +354,9 @@ def _storm_cards(prompt: Prompt) -> Form:  # engine/rules/cards.py: "pass", "wea
     return Form(prompt, tuple(fields), build)
 
 
-def plan_heads(detail: dict) -> list[tuple[str, str]]:
+def plan_heads(plan: BattlePlanDetails) -> list[tuple[str, str]]:
     """Who may lead the plan: ("leader", id) and ("hero", card) pairs (engine/phases/battle_plans.py)."""
-    return [("leader", x) for x in detail.get("leaders", [])] + [("hero", x) for x in detail.get("cheap_heroes", [])]
+    return [("leader", x) for x in plan.leaders] + [("hero", x) for x in plan.cheap_heroes]
 
 
 def _empty_first(cards: list[str | None]) -> list[str | None]:
@@ -352,14 +364,14 @@ def _empty_first(cards: list[str | None]) -> list[str | None]:
     return [None] * (None in unique) + [card for card in unique if card is not None]
 
 
-def plan_weapons(detail: dict) -> list[str | None]:
+def plan_weapons(plan: BattlePlanDetails) -> list[str | None]:
     """The weapon slot's legal cards as the legal pairs of the shape list them; None first: the empty slot."""
-    return _empty_first([pair[0] for pair in detail.get("card_pairs", [[None, None]])])
+    return _empty_first([pair[0] for pair in plan.card_pairs])
 
 
-def plan_defenses(detail: dict, weapon: str | None, decided: bool = True) -> list[str | None]:
+def plan_defenses(plan: BattlePlanDetails, weapon: str | None, decided: bool = True) -> list[str | None]:
     """The defense slot's legal cards beside this weapon (beside any weapon when not `decided`)."""
-    return _empty_first([pair[1] for pair in detail.get("card_pairs", [[None, None]])
+    return _empty_first([pair[1] for pair in plan.card_pairs
                          if not decided or pair[0] == weapon])
 
 
@@ -382,7 +394,7 @@ def _battle_plan(prompt: Prompt) -> Form:
     ties two parts the later one is offered again for the earlier choice: the defense beside the weapon (one card
     a slot; the Voice; prescience), the Kwisatz Haderach beside a leader, the spice up to the dial, the impairment
     with a worthless card in the weapon slot (BT-16)."""
-    d = prompt.detail
+    d = details_of(prompt, BattlePlanDetails)
     names: list[str] = []
     makers: list[Callable[[dict[int, Any]], Field]] = []
 
@@ -402,7 +414,7 @@ def _battle_plan(prompt: Prompt) -> Form:
     weapons, defenses = plan_weapons(d), plan_defenses(d, None, decided=False)
     if any(weapons) and any(defenses):  # one menu of the legal pairs: one choice instead of two (issue 14)
         pairs = [Choice(_pair_label(w, c), (w or NOTHING, c or NOTHING))
-                 for w, c in sorted(d["card_pairs"], key=lambda pair: pair != [None, None])]  # no cards first
+                 for w, c in sorted(d.card_pairs, key=lambda pair: pair != (None, None))]  # no cards first
         part(CARDS, lambda before: _field(CARDS, pairs, first_by_default=pairs[0].value == (NOTHING, NOTHING)))
     elif any(weapons):
         part("Weapon", lambda before: _slot("Weapon", _card_choices(weapons, "No weapon")))
@@ -415,10 +427,10 @@ def _battle_plan(prompt: Prompt) -> Form:
             return chosen("Weapon", before)
         pair = chosen(CARDS, before)
         return None if pair is None else pair[0]
-    low, high = d.get("min_dial", 0), d.get("max_dial", 0)
+    low, high = d.min_dial, d.max_dial
     if high > 0:
         part("Dial", lambda before: _field("Dial", [Choice(str(n), n) for n in range(low, high + 1)]))
-    if d.get("kwisatz_haderach"):  # A-13, A-15: he may go with a leader, never a cheap hero
+    if d.kwisatz_haderach:  # A-13, A-15: he may go with a leader, never a cheap hero
         def kwisatz_haderach(before: dict[int, Any]) -> Field:
             head = chosen("Leader", before)
             choices = [Choice("Without the Kwisatz Haderach", False)]
@@ -426,13 +438,13 @@ def _battle_plan(prompt: Prompt) -> Form:
                 choices.append(Choice("With the Kwisatz Haderach (+2)", True))
             return _field("Kwisatz Haderach", choices, first_by_default=True)
         part("Kwisatz Haderach", kwisatz_haderach)
-    if d.get("max_spice", 0) > 0:  # A-15 advanced combat: 1 spice backs 1 token dialed
+    if d.max_spice > 0:  # A-15 advanced combat: 1 spice backs 1 token dialed
         def spice(before: dict[int, Any]) -> Field:
             dial = chosen("Dial", before)
-            top = d["max_spice"] if dial is None else min(dial, d["max_spice"])
+            top = d.max_spice if dial is None else min(dial, d.max_spice)
             return _field("Spice", [Choice(f"{n} spice", n) for n in range(top + 1)], first_by_default=True)
         part("Spice", spice)
-    impairing = d.get("impairing", [])
+    impairing = d.impairing
     if impairing:  # BT-16, R-17: named exactly when a worthless card fills the weapon slot
         def impairment(before: dict[int, Any]) -> Field:
             weapon = weapon_of(before)
@@ -441,7 +453,7 @@ def _battle_plan(prompt: Prompt) -> Form:
             if any(w not in impairing for w in weapons) if undecided else weapon not in impairing:
                 choices.append(Choice("No impairment (a real weapon)", NOTHING))
             if undecided or weapon in impairing:
-                choices += [Choice(f"Impair: {IMPAIRMENT_LABELS.get(i, i)}", i) for i in d.get("impairments", [])]
+                choices += [Choice(f"Impair: {IMPAIRMENT_LABELS.get(i, i)}", i) for i in d.impairments]
             return _slot("Impairment", choices)
         part("Impairment", impairment)
 

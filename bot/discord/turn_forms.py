@@ -2,9 +2,10 @@
 starting placements, the worm, the spiritual advisor, the Guild's timing, the Nexus, Truthtrance and a captured
 leader. Merged into prompt_forms.FORMS.
 
-Built from the prompt alone (engine.flow.legal_choices): its options and detail say what is legal now and what
-each choice costs, as the engine reckons it (a shipment's cost is engine/phases/shipment.py `shipment_cost`, the
-same function the handler charges with; a revival's the prompt's `token_costs` and `leader_costs`). Nothing here
+Built from the prompt alone (engine.flow.legal_choices): its options and details (`details_of`) say what is legal
+now and what each choice costs, as the engine reckons it (a shipment's cost is engine/phases/shipment.py
+`shipment_cost`, the same function the handler charges with; a revival's the prompt's `token_costs` and
+`leader_costs`). Nothing here
 reckons a rule; a choice the prompt does not make legal is not offered. Where a rule ties two parts together (the
 tokens that may ship depend on the source and the destination), `refine` offers the later part again.
 """
@@ -43,12 +44,28 @@ from engine.actions import (
     SkipShipment,
 )
 from engine.data import load_game_data
-from engine.factions.captives import KILL_REWARD
+from engine.factions.captives import KEEP, KILL, KILL_REWARD, RELEASE, LeaderCaptureDetails
+from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
 from engine.names import leader_name, option_name, pronouns
-from engine.phases.shipment import WITH_SHIPMENT, ship_back_cost, shipment_cost
+from engine.phases.bidding import BidDetails
+from engine.phases.movement import LATER, NOW, GuildTimingDetails, MovementDetails
+from engine.phases.revival import RevivalDetails
+from engine.phases.setup import StartingPlacementDetails
+from engine.phases.shipment import (
+    ACCEPT,
+    DECLINE,
+    WITH_SHIPMENT,
+    ShipmentDetails,
+    SpiritualAdvisorDetails,
+    ship_back_cost,
+    shipment_cost,
+)
+from engine.phases.spice_blow import WormRideDetails
+from engine.rules.alliances import NexusDetails
 from engine.rules.board import territory_of
+from engine.rules.cards import NO, YES
 
 BID_RAISES = 4  # one-click bids: the lowest legal bid and the next three; any other amount is typed
 NOTHING = "nothing"  # the one choice of a shipment or move with nothing to offer (an impairment, no spice)
@@ -107,7 +124,8 @@ def _bid(prompt: Prompt) -> Form:
     ally's share (A-8) is offered by the slash command (the card says so). Beside them, the bidding orders of
     A-6 given from the card: pass on the rest of this turn's auction, or outbid by 1 up to a limit on this card
     (the order answers this bid at once; a standing order for every card is set with `/me orders`)."""
-    low, high = int(prompt.detail["min_bid"]), int(prompt.detail["max_bid"])
+    d = details_of(prompt, BidDetails)
+    low, high = d.min_bid, d.max_bid
     raises = [Choice(f"Bid {n}", n) for n in range(low, min(high, low + BID_RAISES - 1) + 1)]
     amount = (Amount("Your bid", low, high, lambda faction, n: Bid(faction=faction, amount=n))
               if high >= low + BID_RAISES else None)
@@ -126,14 +144,14 @@ def _bid(prompt: Prompt) -> Form:
 def _revival(prompt: Prompt) -> Form:
     """How many tokens (each count with its cost), then which leader (each with his cost), only what the spice
     pays for; an ally of the BT names up to two leaders (BT-60)."""
-    d = prompt.detail
-    spice, costs = int(d["spice"]), list(d["token_costs"])
+    d = details_of(prompt, RevivalDetails)
+    spice, costs = d.spice, list(d.token_costs)
     counts = [n for n, cost in enumerate(costs) if cost <= spice]
-    leader_costs: dict[str, int] = dict(d["leader_costs"])
-    if d.get("kwisatz_haderach_cost") is not None:
-        leader_costs[KWISATZ_HADERACH] = int(d["kwisatz_haderach_cost"])
-    two = int(d.get("max_leaders", 1)) > 1
-    free = min(int(d["free_tokens"]), counts[-1])
+    leader_costs: dict[str, int] = dict(d.leader_costs)
+    if d.kwisatz_haderach_cost is not None:
+        leader_costs[KWISATZ_HADERACH] = d.kwisatz_haderach_cost
+    two = d.max_leaders > 1
+    free = min(d.free_tokens, counts[-1])
     names = (["Tokens"] if counts[-1] > 0 else []) + (["Leader", "Second leader"][:1 + two] if leader_costs else [])
 
     def leader_field(name: str, left: int, taken: Any) -> Field:
@@ -176,8 +194,8 @@ def _revival(prompt: Prompt) -> Form:
 
 def revival_leaders(prompt: Prompt) -> list[str]:
     """The leaders the reviver may bring back now and pay for (tokens aside)."""
-    spice = int(prompt.detail["spice"])
-    return [leader for leader, cost in prompt.detail["leader_costs"].items() if cost <= spice]
+    d = details_of(prompt, RevivalDetails)
+    return [leader for leader, cost in d.leader_costs.items() if cost <= d.spice]
 
 
 def _leader(leader: str) -> str:
@@ -189,16 +207,17 @@ def _leader(leader: str) -> str:
 
 def shipment_cost_of(prompt: Prompt, count: int, destination: str) -> int:
     """What shipping `count` tokens to `destination` (RESERVES: back to them) costs, at the engine's reckoning."""
-    d = prompt.detail
+    d = details_of(prompt, ShipmentDetails)
     if destination == RESERVES:
         return ship_back_cost(count)
-    rate = d["stronghold_rate"] if destination in d.get("strongholds", []) else d["elsewhere_rate"]
-    return shipment_cost(count, rate, bool(d["half_price"]))
+    rate = d.stronghold_rate if destination in d.strongholds else d.elsewhere_rate
+    return shipment_cost(count, rate, d.half_price)
 
 
 def shipment_tokens(prompt: Prompt, source: str) -> int:
     """The tokens that may ship from `source` (RESERVES, or a place on the board the Guild ship from)."""
-    return int(prompt.detail["reserves"]) if source == RESERVES else int(prompt.detail["tokens_at"][source])
+    d = details_of(prompt, ShipmentDetails)
+    return d.reserves if source == RESERVES else d.tokens_at[source]
 
 
 def shipment_destinations(prompt: Prompt, source: str) -> list[str]:
@@ -207,15 +226,16 @@ def shipment_destinations(prompt: Prompt, source: str) -> list[str]:
     places = [loc for loc in prompt.options if source == RESERVES or territory_of(loc) != territory_of(source)]
     if source != RESERVES:
         places.append(RESERVES)
-    return [loc for loc in places if shipment_cost_of(prompt, 1, loc) <= int(prompt.detail.get("spice", 0))]
+    spice = details_of(prompt, ShipmentDetails).spice
+    return [loc for loc in places if shipment_cost_of(prompt, 1, loc) <= spice]
 
 
 def shipment_sources(prompt: Prompt) -> list[str]:
     """RESERVES and, for the Guild, the places on the board, from which something may ship now."""
-    d = prompt.detail
-    if d.get("impaired"):  # BT-16
+    d = details_of(prompt, ShipmentDetails)
+    if d.impaired:  # BT-16
         return []
-    sources = ([RESERVES] if d["reserves"] else []) + list(d.get("ship_from", []))
+    sources = ([RESERVES] if d.reserves else []) + d.ship_from
     return [source for source in sources if shipment_destinations(prompt, source)]
 
 
@@ -229,7 +249,7 @@ def _shipment(prompt: Prompt) -> Form:
     """From (the reserves; for the Guild, a place on the board), to (a territory, then its sector; for the Guild,
     back to the reserves), how many tokens, each count with its cost; or ship nothing. Only what the spice pays
     for, at the engine's `shipment_cost`."""
-    spice = int(prompt.detail.get("spice", 0))
+    spice = details_of(prompt, ShipmentDetails).spice
 
     def source_label(source: str) -> str:
         count = tokens(shipment_tokens(prompt, source))
@@ -276,26 +296,25 @@ def _shipment(prompt: Prompt) -> Form:
 
 def movement_sources(prompt: Prompt) -> list[str]:
     """The places whose tokens may move now (none while an impairment bars moving, BT-16)."""
-    return [] if prompt.detail.get("impaired") else list(prompt.options)
+    return [] if details_of(prompt, MovementDetails).impaired else list(prompt.options)
 
 
 def _movement(prompt: Prompt) -> Form:
     """From (a group that may move; for the Bene Gesserit, co-existence declared in a territory), to (a place in
     range: at once when every group's reach fits one menu, else a territory then its sector), how many tokens; or
     move nothing."""
-    d = prompt.detail
+    d = details_of(prompt, MovementDetails)
     moves = movement_sources(prompt)
-    coexist = d.get("coexist") or {}
-    sources = (*(Choice(f"{where(loc)} ({tokens(int(d['tokens'][loc]))})", loc) for loc in moves),
-               *(Choice(f"Co-exist in {t}: your tokens there become advisors", ("advisors", t))
-                 for t in coexist.get("advisors", [])),
-               *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in coexist.get("fighters", [])))
+    advisors, fighters = (d.coexist.advisors, d.coexist.fighters) if d.coexist is not None else ([], [])
+    sources = (*(Choice(f"{where(loc)} ({tokens(d.tokens[loc])})", loc) for loc in moves),
+               *(Choice(f"Co-exist in {t}: your tokens there become advisors", ("advisors", t)) for t in advisors),
+               *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in fighters))
     if not sources:  # one button, saying why
-        why = "a Bene Tleilaxu worthless card bars your moves (BT-16)" if d.get("impaired") else "no group can move"
+        why = "a Bene Tleilaxu worthless card bars your moves (BT-16)" if d.impaired else "no group can move"
         return _single(prompt, "Movement", [Choice(f"Move nothing: {why}", NOTHING)],
                        lambda f, v: SkipMove(faction=f))
     first = Field("From", sources)  # moving nothing: a button beside the menus
-    by_sector = not all(len(d["destinations"][source]) <= MAX_CHOICES for source in moves)
+    by_sector = not all(len(d.destinations[source]) <= MAX_CHOICES for source in moves)
 
     def refine(values: list[Any]) -> tuple[Field, ...]:
         source = values[0]
@@ -304,11 +323,11 @@ def _movement(prompt: Prompt) -> Form:
             return first, *(_waiting(name, "Choose where from first") for name in later)
         if not isinstance(source, str):  # co-existence: no destination
             return first, *(_settled(name, "Nowhere" if name == "To" else "None") for name in later)
-        count = Field("Tokens", tuple(Choice(tokens(n), n) for n in range(1, int(d["tokens"][source]) + 1)))
+        count = Field("Tokens", tuple(Choice(tokens(n), n) for n in range(1, d.tokens[source] + 1)))
         if not by_sector:  # each place with its sector ("Imperial Basin (sector 8)") where the territory has several
-            places = d["destinations"][source]
+            places = d.destinations[source]
             return first, Field("To", tuple(Choice(where(place), place) for place in places)), count
-        grouped, territory = _by_territory(list(d["destinations"][source])), values[1]
+        grouped, territory = _by_territory(list(d.destinations[source])), values[1]
         sector = (_sector_field(grouped[territory]) if territory in grouped
                   else _waiting("Sector", "Choose where to first"))
         return first, Field("To", tuple(Choice(name, name) for name in grouped)), sector, count
@@ -334,7 +353,7 @@ def _starting_placement(prompt: Prompt) -> Form:
     part takes the rest, so the counts always add up); a faction placing anywhere (the Bene Gesserit, A-15) names
     a territory, then a sector. Untouched, the form places as the engine's default does."""
     board = load_game_data().board
-    total = int(prompt.detail["tokens"])
+    total = details_of(prompt, StartingPlacementDetails).tokens
     places = [loc for territory in prompt.options for loc in board.territory(territory).locations]
     default_place = board.default_location(prompt.options[0])
     if total > 1 and len(places) <= SPLIT_PARTS:
@@ -376,12 +395,12 @@ def _starting_placement(prompt: Prompt) -> Form:
 
 def ride_destinations(prompt: Prompt) -> list[str]:
     """Where the worm may carry the Fremen now (nowhere while an impairment bars moving, BT-16, R-17)."""
-    return [] if prompt.detail.get("impaired") else list(prompt.options)
+    return [] if details_of(prompt, WormRideDetails).impaired else list(prompt.options)
 
 
 def _worm_ride(prompt: Prompt) -> Form:
     """Stay, or ride to a territory, then its sector."""
-    stay = Choice(f"Stay in {prompt.detail['territory']}", None)
+    stay = Choice(f"Stay in {details_of(prompt, WormRideDetails).territory}", None)
     grouped = _by_territory(ride_destinations(prompt))
     ride = Field("Ride to", (stay, *(Choice(name, name) for name in grouped)), default=0)
     if not grouped:
@@ -413,53 +432,54 @@ def _worm_placement(prompt: Prompt) -> Form:
 def _spiritual_advisor(prompt: Prompt) -> Form:
     """engine/phases/shipment.py: each option of the decision in words, valued as its answer: to the Polar Sink,
     with the shipment as a co-existing advisor (A-15 `character_advantages`), or none."""
-    d = prompt.detail
-    answers = {"accept": Choice(f"Send a token to {where(d['to_location'])}", (True, False)),
-               WITH_SHIPMENT: Choice(f"Send it with the shipment to {where(d.get('shipment_location') or '')}, as a "
+    d = details_of(prompt, SpiritualAdvisorDetails)
+    answers = {ACCEPT: Choice(f"Send a token to {where(d.to_location)}", (True, False)),
+               WITH_SHIPMENT: Choice(f"Send it with the shipment to {where(d.shipment_location or '')}, as a "
                                      "co-existing advisor", (True, True)),
-               "decline": Choice("Send no advisor", (False, False))}
+               DECLINE: Choice("Send no advisor", (False, False))}
     return _single(prompt, "Spiritual advisor", [answers[option] for option in prompt.options],
                    lambda f, v: SendAdvisor(faction=f, accept=v[0], with_shipment=v[1]))
 
 
 def _guild_timing(prompt: Prompt) -> Form:
-    before = faction_words(prompt.detail.get("before"))
-    labels = {"now": f"Take our turn now, before the {before}", "later": f"Wait: the {before} go on"}
-    return _single(prompt, "Guild turn", [Choice(labels[o], o == "now") for o in prompt.options],
+    before = faction_words(details_of(prompt, GuildTimingDetails).before)
+    labels = {NOW: f"Take our turn now, before the {before}", LATER: f"Wait: the {before} go on"}
+    return _single(prompt, "Guild turn", [Choice(labels[o], o == NOW) for o in prompt.options],
                    lambda f, v: GuildTiming(faction=f, now=v))
 
 
 def _nexus(prompt: Prompt) -> Form:
     """engine/rules/alliances.py `nexus_choices`: the offers that may be made and accepted now, breaking, being done."""
-    d = prompt.detail
-    choices = [Choice(f"Propose an alliance to the {faction_words(f)}", ("propose", f))
-               for f in d.get("propose_to", [])]
-    choices += [Choice(f"Accept the offer of the {faction_words(f)}", ("accept", f)) for f in d.get("offers", [])]
-    if d.get("may_break"):
+    d = details_of(prompt, NexusDetails)
+    choices = [Choice(f"Propose an alliance to the {faction_words(f)}", ("propose", f)) for f in d.propose_to]
+    choices += [Choice(f"Accept the offer of the {faction_words(f)}", ("accept", f)) for f in d.offers]
+    if d.may_break:
         choices.append(Choice("Break your alliance", ("break", None)))
     choices.append(Choice("Done with this Nexus", ("done", None)))
 
-    def build(faction: Faction, value: tuple[str, str | None]) -> Action:
+    def build(faction: Faction, value: tuple[str, Faction | None]) -> Action:
         what, partner = value
-        if what == "propose":
-            return ProposeAlliance(faction=faction, partner=Faction(partner))
-        if what == "accept":
-            return AcceptAlliance(faction=faction, partner=Faction(partner))
+        if what == "propose" and partner is not None:
+            return ProposeAlliance(faction=faction, partner=partner)
+        if what == "accept" and partner is not None:
+            return AcceptAlliance(faction=faction, partner=partner)
         return BreakAlliance(faction=faction) if what == "break" else EndNexus(faction=faction)
 
     return _single(prompt, "Nexus", choices, build)
 
 
-def _truthtrance(prompt: Prompt) -> Form:  # engine/rules/cards.py: YES, NO = "yes", "no"
-    return _single(prompt, "Answer", [Choice(o.capitalize(), o) for o in prompt.options],
+def _truthtrance(prompt: Prompt) -> Form:
+    labels = {YES: "Yes", NO: "No"}
+    return _single(prompt, "Answer", [Choice(labels.get(o, o), o) for o in prompt.options],
                    lambda f, v: AnswerTruthtrance(faction=f, answer=v))
 
 
-def _leader_capture(prompt: Prompt) -> Form:  # engine/factions/captives.py CHOICES
-    leader = option_name(prompt.detail["leader"])
-    labels = {"keep": f"Keep {leader}: {pronouns(prompt.detail['leader']).subject} leads for you",
-              "kill": f"Kill {leader}: +{KILL_REWARD} spice",
-              "release": f"Let {leader} go home"}
+def _leader_capture(prompt: Prompt) -> Form:
+    captured = details_of(prompt, LeaderCaptureDetails).leader
+    leader = option_name(captured)
+    labels = {KEEP: f"Keep {leader}: {pronouns(captured).subject} leads for you",
+              KILL: f"Kill {leader}: +{KILL_REWARD} spice",
+              RELEASE: f"Let {leader} go home"}
     return _single(prompt, "Captured leader", [Choice(labels[o], o) for o in prompt.options],
                    lambda f, v: CaptureLeader(faction=f, choice=v))
 

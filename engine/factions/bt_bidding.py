@@ -23,7 +23,7 @@ from engine.actions import KaramaDestroyTrap, TrapsAndGifts
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind, Trap
 from engine.names import card_name, counted, faction_does, faction_name, the_faction
@@ -36,6 +36,14 @@ BT = Faction.BENE_TLEILAXU
 
 
 # --- queries ---------------------------------------------------------------------------------
+
+
+@details_for(PromptKind.BT_TRAPS_AND_GIFTS)
+class BtTrapsAndGiftsDetails(Details):
+    hand: list[str]
+    receivers: dict[Faction, int]  # BT-40: room in each hand
+    traps: bool  # R-11 in play
+    gifts: bool  # BT-40 in play
 
 
 def trappable(state: GameState, stronghold: str) -> bool:

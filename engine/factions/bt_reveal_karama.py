@@ -32,7 +32,7 @@ from engine.actions import Action, AnswerRevealKarama, PlayerAction
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, open_prompt_of, sampler_for
+from engine.flow import Details, default_for, details_for, handles, open_prompt, open_prompt_of, sampler_for
 from engine.ids import Faction
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow, required
 from engine.names import faction_does, faction_name, faction_possessive, leader_name, pronouns
@@ -46,6 +46,13 @@ BT = Faction.BENE_TLEILAXU
 RULE = "BT-51"
 CANCEL, LET_IT_STAND = "cancel", "let_it_stand"
 KIND = PromptKind.BT_REVEAL_KARAMA
+
+
+@details_for(PromptKind.BT_REVEAL_KARAMA)
+class BtRevealKaramaDetails(Details):
+    leader: str
+    betrayed: Faction
+    territories: list[str]
 
 
 def karama_window(state: GameState) -> RevealKaramaWindow | None:

@@ -34,7 +34,7 @@ from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_reveal_karama import open_karama_window
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import BattleVictory, GameState, Prompt, PromptKind
 from engine.names import faction_does, faction_name, leader_name, pronouns
@@ -46,6 +46,22 @@ NO = "no"
 
 
 # --- marks ---------------------------------------------------------------------------------
+
+
+@details_for(PromptKind.BT_MARK)
+class BtMarkDetails(Details):
+    revived: list[str]
+    owner: Faction
+    turn: int
+
+
+@details_for(PromptKind.BT_REVEAL_WINDOW)
+class BtRevealWindowDetails(Details):
+    """R-7: the public victory the window follows."""
+
+    territory: str
+    leader: str
+    owner: Faction
 
 
 def leader_faction(leader: str) -> Faction:

@@ -18,7 +18,7 @@ from engine.actions import CaptureLeader
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import faction_name, leader_name, pronouns
@@ -29,8 +29,14 @@ from engine.rules.karama import Advantage, karama_cancels
 RULE = "A-15"
 H = Faction.HARKONNEN
 KILL_REWARD = 2
-CHOICES = ("keep", "kill", "release")
+KEEP, KILL, RELEASE = "keep", "kill", "release"
+CHOICES = (KEEP, KILL, RELEASE)
 CAPTURED_LEADER_DRAW = "captured_leader"  # the leader the Harkonnen take (a scenario may fix it: engine/rng.py draw)
+
+
+@details_for(PromptKind.LEADER_CAPTURE)
+class LeaderCaptureDetails(Details):
+    leader: str
 
 
 def owner(leader: str) -> Faction:
@@ -81,12 +87,12 @@ def capture_leader(state: GameState, action: CaptureLeader, log: EventLog) -> No
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "Only the Harkonnen capture leaders.")
     prompt = take_prompt(state, action.faction, PromptKind.LEADER_CAPTURE, RULE)
     leader = prompt.detail["leader"]
-    if action.choice == "kill":
+    if action.choice == KILL:
         kill_leader(state, leader)
         bank_pays(state, H, KILL_REWARD)
         log.public("captured_leader_killed", f"The Harkonnen kill {leader_name(leader)} and receive {KILL_REWARD} "
                    "spice (A-15).", leader=leader, faction=owner(leader).value)
-    elif action.choice == "release":
+    elif action.choice == RELEASE:
         release(state, leader, log, f"the Harkonnen let {pronouns(leader).object} go")
     else:
         log.public("captured_leader_kept", f"The Harkonnen keep {leader_name(leader)}: "
@@ -116,7 +122,7 @@ def captives_go_home(state: GameState, log: EventLog) -> None:
 
 @default_for(PromptKind.LEADER_CAPTURE)
 def _default_capture(state: GameState, prompt: Prompt) -> CaptureLeader:
-    return CaptureLeader(faction=prompt.faction, choice="keep")
+    return CaptureLeader(faction=prompt.faction, choice=KEEP)
 
 
 @sampler_for(PromptKind.LEADER_CAPTURE)

@@ -8,7 +8,7 @@ from engine.actions import ReturnCards, UseSpecialKarama
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.special_karama import FREMEN_WORM, RULE, STOP_SHIPMENT, spend_special_karama
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind, SpecialKaramaOrder
 from engine.names import card_name, faction_does, faction_name, faction_possessive, leader_name
@@ -22,6 +22,13 @@ from engine.rules.karama import counts_as_karama, karama_cards
 EMPEROR_TOKENS = 3
 A, BG, E, F, G, H, BT = (Faction.ATREIDES, Faction.BENE_GESSERIT, Faction.EMPEROR, Faction.FREMEN, Faction.GUILD,
                          Faction.HARKONNEN, Faction.BENE_TLEILAXU)
+
+
+@details_for(PromptKind.HAND_SWAP)
+class HandSwapDetails(Details):
+    target: Faction
+    count: int
+    taken: list[str]
 
 
 def _refuse(message: str, allowed: list[str] | None = None,

@@ -30,7 +30,7 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
 from engine.factions.captives import captives_go_home, kill_leader, offer_capture
 from engine.factions.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, BattleState, BattleVictory, GameState, Phase, Prompt, PromptKind, required
 from engine.names import (
@@ -70,12 +70,68 @@ VOICE_CATEGORIES = (
     CardCategory.SNOOPER, CardCategory.WORTHLESS,
 )
 ELEMENTS = ("leader", "weapon", "defense", "dial")
+CALL, NO_CALL = "call", "no"  # the traitor question's options (A-13)
 PRESCIENCE, ANSWER, VOICE, PLANS, TRAITORS = "prescience", "answer", "voice", "plans", "traitors"
 TRAPS_STEP, FIGHTING_STEP, BT_ATTACK_STEP = "traps", "fighting", "bt_attack"
 KH_AWAKENING, KH_BONUS = 7, 2  # A-13, A-15: the Kwisatz Haderach
 
 
 # --- where battles are -----------------------------------------------------------------------
+
+
+@details_for(PromptKind.BATTLE_CHOICE)
+class BattleChoiceDetails(Details):
+    locations: dict[str, list[str]]  # option -> where that battle would be fought
+
+
+@details_for(PromptKind.PRESCIENCE)
+class PrescienceDetails(Details):
+    target: Faction
+
+
+@details_for(PromptKind.PRESCIENCE_ANSWER)
+class PrescienceAnswerDetails(Details):
+    element: str  # the element of the plan asked for
+
+
+@details_for(PromptKind.VOICE)
+class VoiceDetails(Details):
+    target: Faction
+
+
+@details_for(PromptKind.BATTLE_PLAN)
+class BattlePlanDetails(Details):
+    """engine/phases/battle_plans.py `plan_shape`."""
+
+    territory: str
+    leaders: list[str]
+    cheap_heroes: list[str]
+    kwisatz_haderach: bool  # he may go beside a leader (A-15)
+    min_dial: int
+    max_dial: int
+    max_spice: int  # the most spice that may back the dial (A-15 advanced combat)
+    may_play_cards: bool
+    weapons: list[str]
+    defenses: list[str]
+    card_pairs: list[tuple[str | None, str | None]]  # the legal [weapon, defense] pairs; None: an empty slot
+    prescience: str | None  # the element the Atreides asked of this side
+    prescience_answer: str | None  # the answer that binds it
+    voice: str | None  # "play:<kind>" or "not:<kind>" (A-13)
+    voice_binds: bool
+    attack: str | None  # "leader" (BT-11) or "trap" (BT-32): not a battle
+    impairments: list[str]  # BT-16: named with the BT's attack plan
+    impairing: list[str]  # the weapons that call for an impairment
+
+
+@details_for(PromptKind.TRAITOR_CALL)
+class TraitorCallDetails(Details):
+    """`_traitor_facts`: all public once the plans are revealed."""
+
+    territory: str
+    opponent: Faction
+    leader: str | None  # None: a cheap hero or nobody
+    kwisatz_haderach: bool
+    ally: Faction | None  # the ally the asker answers for (A-26)
 
 
 def _arc(sectors: tuple[int, ...]) -> list[int]:
@@ -483,7 +539,7 @@ def traitor_options(state: GameState, battle: Battle, faction: Faction) -> list[
     """A-13, A-26: "call" only for a side that holds the opposing leader's traitor card (the Harkonnen's for their
     ally too); every asker is asked all the same, and the options are the asker's secret, so being asked tells the
     table nothing."""
-    return ["call", "no"] if _can_call(state, battle, faction) else ["no"]
+    return [CALL, NO_CALL] if _can_call(state, battle, faction) else [NO_CALL]
 
 
 def _traitor_facts(state: GameState, battle: Battle, faction: Faction) -> dict[str, Any]:
@@ -503,9 +559,9 @@ def call_traitor(state: GameState, action: CallTraitor, log: EventLog) -> None:
         side = _helper_in(state, battle, action.faction)
         if side is not None and battle.plans[side[1]].kwisatz_haderach:
             raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "The Kwisatz Haderach accompanies the leader "
-                                "opposing you: no traitor can be called against that leader.", ["no"])
+                                "opposing you: no traitor can be called against that leader.", [NO_CALL])
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-13",
-                            "You hold no traitor card for the leader opposing you.", ["no"])
+                            "You hold no traitor card for the leader opposing you.", [NO_CALL])
     _record_traitor_answer(state, battle, action.faction, action.call, log)
 
 

@@ -17,7 +17,7 @@ from engine.actions import Bid, PassBid, SetBidOrder, SetOutbidOrder
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_bidding import open_traps_and_gifts
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind, required
 from engine.names import card_name, counted, faction_does, faction_name
@@ -35,6 +35,19 @@ AUCTION = "auction"
 
 
 # --- queries ---------------------------------------------------------------------------------
+
+
+@details_for(PromptKind.BID)
+class BidDetails(Details):
+    """The bidder's own limits (their spice is theirs to see) and the auction's public state."""
+
+    min_bid: int
+    max_bid: int
+    high_bid: int
+    high_bidder: Faction | None
+    card_number: int
+    cards: int
+    allies: list[Faction]
 
 
 def draw_treachery_card(state: GameState, log: EventLog) -> str | None:

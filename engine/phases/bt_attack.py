@@ -21,7 +21,7 @@ from engine.events import EventLog
 from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
 from engine.factions.bt_traitors import close_open_field_betrayals
 from engine.factions.captives import holder, kill_leader, leaders_held
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import CardCategory, Faction
 from engine.model import Battle, BattlePlan, GameState, Impairment, Prompt, PromptKind, required
 from engine.names import advisors_among, card_name, faction_does, faction_name, leader_name
@@ -36,6 +36,24 @@ DEFENSE_CARDS = (CardCategory.SHIELD, CardCategory.SNOOPER, CardCategory.WORTHLE
 IMPAIRMENTS = (NO_SHIPPING, NO_MOVING)
 DECLINE = "decline"
 TRAP_LEADER_DRAW = "trap_leader"  # BT-32: the leader a trap strikes (a scenario may fix it: engine/rng.py draw)
+
+
+class BtAttackTarget(Details):
+    """A leader the BT may attack: where, and whose (a part of BtAttackDetails)."""
+
+    territory: str
+    faction: Faction
+
+
+@details_for(PromptKind.BT_ATTACK)
+class BtAttackDetails(Details):
+    targets: dict[str, BtAttackTarget]  # leader -> where, whose
+
+
+@details_for(PromptKind.BT_IMPAIRMENT)
+class BtImpairmentDetails(Details):
+    target: Faction
+    territory: str
 
 
 def is_karama(card: str) -> bool:

@@ -26,7 +26,18 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
 from engine.factions.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
-from engine.flow import ask_again, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import (
+    AskedAgainDetails,
+    Details,
+    ask_again,
+    default_for,
+    details_for,
+    handles,
+    open_prompt,
+    runs_phase,
+    sampler_for,
+    take_prompt,
+)
 from engine.ids import Faction
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind, required
 from engine.names import faction_does, faction_name, location_label, the_faction
@@ -62,6 +73,7 @@ RULE_MOVE = "1979 rules: Movement"
 REVIVAL_STEP = "revival"
 TURNS_STEP = "turns"
 SHIP, MOVE = "ship", "move"
+NOW, LATER = "now", "later"  # the Guild's timing: take their turn now, or wait (A-15)
 NORMAL_RANGE, FREMEN_RANGE, ORNITHOPTER_RANGE = 1, 2, 3  # territories per move (A-22)
 
 FREMEN, GUILD, BG = Faction.FREMEN, Faction.GUILD, Faction.BENE_GESSERIT
@@ -69,6 +81,28 @@ GUILD_ASKED, BEGIN = "guild_asked", "begin"  # stages: the Guild are deciding; t
 
 
 # --- the step runner -------------------------------------------------------------------------
+
+
+class Coexistence(Details):
+    """A-15: where the Bene Gesserit may declare co-existence now (a part of MovementDetails)."""
+
+    advisors: list[str]
+    fighters: list[str]
+
+
+@details_for(PromptKind.MOVEMENT)
+class MovementDetails(AskedAgainDetails):
+    range: int
+    destinations: dict[str, list[str]]  # each source's reach
+    tokens: dict[str, int]  # each source's movable tokens
+    ornithopters: bool
+    impaired: bool  # BT-16
+    coexist: Coexistence | None = None
+
+
+@details_for(PromptKind.GUILD_TIMING)
+class GuildTimingDetails(Details):
+    before: Faction  # the faction about to take its turn (A-15)
 
 
 @runs_phase(Phase.MOVEMENT)
@@ -138,7 +172,7 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
         if m.stage == "" and _guild_floats(state):
             m.stage = GUILD_ASKED
             before = m.order[m.index]
-            open_prompt(state, PromptKind.GUILD_TIMING, GUILD, secret=False, options=["now", "later"],
+            open_prompt(state, PromptKind.GUILD_TIMING, GUILD, secret=False, options=[NOW, LATER],
                         before=before.value)
             _answer_guild_timing_by_order(state, log)
             return True

@@ -29,7 +29,17 @@ from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bene_tleilaxu import bt_alliance_revival, is_bt_ally, revival_payee
 from engine.factions.bt_traitors import offer_mark
 from engine.factions.elites import elite_name, revivable_tokens
-from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import (
+    AskedAgainDetails,
+    Details,
+    ask_again,
+    default_for,
+    details_for,
+    handles,
+    open_prompt,
+    sampler_for,
+    take_prompt,
+)
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import counted, faction_does, faction_name, leader_name, option_name
@@ -90,6 +100,34 @@ def revival_cost(state: GameState, faction: Faction, tokens: int, leader: str | 
     free_leader = bt_alliance_revival(state, faction) is not None  # R-14
     leader_cost = load_game_data().leader(leader).strength if leader and not free_leader else 0
     return paid_tokens * TOKEN_COST + leader_cost + (KH_COST if kwisatz_haderach else 0)
+
+
+@details_for(PromptKind.REVIVAL)
+class RevivalDetails(AskedAgainDetails):
+    """`revival_prompt_detail`."""
+
+    max_tokens: int
+    free_tokens: int
+    token_cost: int
+    token_costs: list[int]
+    leader_costs: dict[str, int]
+    max_leaders: int
+    bt_alliance: bool
+    bt_refused: bool
+    kwisatz_haderach_cost: int | None
+    spice: int
+
+
+@details_for(PromptKind.BT_ALLY_REVIVAL)
+class BtAllyRevivalDetails(Details):
+    """BT-60: the ally's public tanks and what it may revive as usual (A-7)."""
+
+    ally: Faction
+    tanks: int
+    leaders: list[str]
+    usual_tokens: int
+    usual_free: int
+    usual_leaders: list[str]
 
 
 def revival_prompt_detail(state: GameState, faction: Faction) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from engine.data import GameData, load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_bidding import check_trap_cards, lay_trap
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import BtState, FactionState, GameState, Phase, Prediction, Prompt, PromptKind
 from engine.names import card_name, faction_does, faction_name, leader_name, location_label, the_faction
@@ -21,6 +21,26 @@ from engine.rules.forces import land
 TRAITORS_DEALT = 4
 SECRETS_STEP = "secrets"
 PLACEMENT_STEP = "placement"
+
+
+@details_for(PromptKind.TRAITOR_PICK)
+class TraitorPickDetails(Details):
+    """A-13: nothing beyond the options (the four candidates)."""
+
+
+@details_for(PromptKind.BG_PREDICTION)
+class BgPredictionDetails(Details):
+    turns: int  # the game's last turn (A-10): the latest a prediction may name
+
+
+@details_for(PromptKind.BT_TRAPS)
+class BtTrapsDetails(Details):
+    hand: list[str]  # BT-5: the cards a trap may be laid from
+
+
+@details_for(PromptKind.STARTING_PLACEMENT)
+class StartingPlacementDetails(Details):
+    tokens: int  # how many tokens to place, split among the options
 
 
 def create_state(setup: GameSetup, log: EventLog) -> GameState:

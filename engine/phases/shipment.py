@@ -21,7 +21,7 @@ from engine.factions.bene_tleilaxu import free_to_leave, frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_SHIPPING, check_not_impaired, is_impaired
 from engine.factions.special_karama import shipment_stopped
-from engine.flow import default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
 from engine.names import counted, faction_does, location_label
@@ -41,7 +41,8 @@ from engine.rules.karama import Advantage, karama_cancels
 RULE_SHIP = "1979 rules: Shipment"
 RULE_STORM = "1979 rules: Storm"  # no shipping into, no moving into, out of or through a storm sector
 RULE_ADVISOR = "1979 rules: Bene Gesserit spiritual advisor"
-WITH_SHIPMENT = "with_shipment"  # A-15: the advisor's option beside "accept" (the Polar Sink) and "decline"
+ACCEPT, DECLINE = "accept", "decline"  # the spiritual advisor's options: to the Polar Sink, or none
+WITH_SHIPMENT = "with_shipment"  # A-15: the advisor's option beside ACCEPT and DECLINE
 STRONGHOLD_RATE, ELSEWHERE_RATE = 1, 2  # spice per token shipped
 
 GUILD, FREMEN, BG = Faction.GUILD, Faction.FREMEN, Faction.BENE_GESSERIT
@@ -140,6 +141,31 @@ def _cross_sources(state: GameState, faction: Faction) -> list[str]:
         return []
     held = [loc for loc, here in state.forces.items() if faction in here]
     return board_order(loc for loc in held if can_leave(state, faction, loc))
+
+
+@details_for(PromptKind.SHIPMENT)
+class ShipmentDetails(Details):
+    """The menus' facts: each destination's rate, the shipper's spice, what is closed (`open_shipment_prompt`)."""
+
+    reserves: int
+    free: bool
+    stronghold_rate: int
+    elsewhere_rate: int
+    half_price: bool
+    ship_from: list[str]
+    tokens_at: dict[str, int]
+    allies: list[Faction]
+    strongholds: list[str]
+    full_strongholds: list[str]
+    spice: int
+    impaired: bool
+
+
+@details_for(PromptKind.SPIRITUAL_ADVISOR)
+class SpiritualAdvisorDetails(Details):
+    shipper: Faction
+    to_location: str
+    shipment_location: str | None  # A-15: with the shipment, as an advisor; None when not offered
 
 
 def open_shipment_prompt(state: GameState, faction: Faction) -> None:
@@ -408,7 +434,7 @@ def _offer_advisor(state: GameState, shipper: Faction, shipped_to: str, log: Eve
     if shipper in (BG, FREMEN) or not state.in_game(BG) or not state.faction(BG).reserves:
         return
     with_host = state.setup.options.character_advantages
-    options = ["accept", WITH_SHIPMENT, "decline"] if with_host else ["accept", "decline"]
+    options = [ACCEPT, WITH_SHIPMENT, DECLINE] if with_host else [ACCEPT, DECLINE]
     open_prompt(state, PromptKind.SPIRITUAL_ADVISOR, BG, secret=False, options=options, shipper=shipper.value,
                 to_location=POLAR_SINK, shipment_location=shipped_to if with_host else None)
     _answer_advisor_by_order(state, log)
@@ -458,7 +484,7 @@ def _send(state: GameState, prompt: Prompt, action: SendAdvisor, log: EventLog) 
     if action.with_shipment and prompt.detail.get("shipment_location") is None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "An advisor goes with the shipment only with the "
                             "character advantages (option character_advantages), which are off in this game; it "
-                            "goes to the Polar Sink.", ["accept", "decline"])
+                            "goes to the Polar Sink.", [ACCEPT, DECLINE])
     if not state.faction(BG).reserves:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE_ADVISOR, "You have no tokens in reserve.")
     if karama_cancels(state, Advantage.SPIRITUAL_ADVISOR, log):

@@ -29,7 +29,17 @@ from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
 from engine.factions.special_karama import FREMEN_WORM, spend_special_karama
-from engine.flow import blocking_prompts, default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import (
+    Details,
+    blocking_prompts,
+    default_for,
+    details_for,
+    handles,
+    open_prompt,
+    runs_phase,
+    sampler_for,
+    take_prompt,
+)
 from engine.ids import Faction, TerritoryKind
 from engine.model import GameState, Phase, Prompt, PromptKind, SpiceBlowState, required
 from engine.names import counted, faction_name, location_label
@@ -47,6 +57,19 @@ CLOSING = "closing"  # then a Nexus if a worm appeared (A-21), else the phase en
 NEXUS = "nexus"  # the Nexus is open; it ends when every NEXUS prompt is closed
 RIDE_RULE = "A-28"
 POLAR_SINK = "Polar Sink"
+
+
+@details_for(PromptKind.WORM_RIDE)
+class WormRideDetails(Details):
+    territory: str  # where Shai-Hulud appeared
+    tokens: int  # the Fremen tokens that may ride
+    from_locations: dict[str, int]
+    impaired: bool  # a ride is a move, barred by a BT impairment
+
+
+@details_for(PromptKind.WORM_PLACEMENT)
+class WormPlacementDetails(Details):
+    card: str  # the Shai-Hulud card the Fremen place
 
 
 @runs_phase(Phase.SPICE_BLOW)

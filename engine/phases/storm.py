@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.actions import DialStorm
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import EventLog
-from engine.flow import default_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
+from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
 from engine.names import counted, faction_does, faction_name
@@ -28,6 +28,12 @@ FIRST_TURN_DIAL = (0, 20)
 LATER_DIAL = (1, 3)
 DIALING = "dialing"
 FORECAST = "forecast"  # A-15 `weather`: next turn's dials are being made
+
+
+@details_for(PromptKind.STORM_DIAL)
+class StormDialDetails(Details):
+    forecast: bool = False  # A-15 weather: next turn's storm, dialed now
+    turn: int | None = None  # the turn a forecast dial is for
 
 
 def dial_range(state: GameState, prompt: Prompt | None = None) -> tuple[int, int]:

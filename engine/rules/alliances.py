@@ -34,7 +34,16 @@ from engine.actions import (
 )
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
-from engine.flow import ask_again, default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import (
+    AskedAgainDetails,
+    ask_again,
+    default_for,
+    details_for,
+    handles,
+    open_prompt,
+    sampler_for,
+    take_prompt,
+)
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
 from engine.names import faction_does, faction_name, factions_list, the_faction
@@ -101,6 +110,17 @@ def _partner_problem(state: GameState, faction: Faction, partner: Faction) -> Ru
     except RuleViolation as problem:
         return problem
     return None
+
+
+@details_for(PromptKind.NEXUS)
+class NexusDetails(AskedAgainDetails):
+    """`nexus_choices` (written once every faction is talking, as the Nexus opens)."""
+
+    max_alliance_size: int
+    propose_to: list[Faction]
+    offers: list[Faction]
+    allies: list[Faction]
+    may_break: bool
 
 
 def nexus_choices(state: GameState, faction: Faction) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
 from engine.events import BY_STANDING_ORDER, EventLog
 from engine.factions.bt_impairments import check_not_impaired
-from engine.flow import SAMPLERS, default_for, handles, open_prompt, sampler_for, take_prompt
+from engine.flow import SAMPLERS, Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind, StormCardPlay
 from engine.names import counted, faction_does, faction_name, leader_name
@@ -67,6 +67,18 @@ GHOLA_TOKENS = 5
 SHIELD_WALL = "Shield Wall"
 QUESTION_LIMIT = 300
 YES, NO = "yes", "no"
+
+
+@details_for(PromptKind.STORM_CARDS)
+class StormCardsDetails(Details):
+    distance: int  # how far the storm will move unless a card changes it
+    weather_control_range: tuple[int, int]
+
+
+@details_for(PromptKind.TRUTHTRANCE)
+class TruthtranceDetails(Details):
+    asker: Faction
+    question: str
 
 
 def holds(state: GameState, faction: Faction, card: str) -> bool:

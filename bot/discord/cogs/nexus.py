@@ -16,27 +16,34 @@ from bot.discord.autocomplete import matching, open_decision
 from bot.discord.common import submit_for_seat
 from bot.discord.text import parse_faction
 from engine.actions import AcceptAlliance, BreakAlliance, EndNexus, ProposeAlliance
+from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import PromptKind
 from engine.names import faction_name
+from engine.rules.alliances import NexusDetails
 
 if TYPE_CHECKING:
     from bot.discord.client import MentatBot
 
 
-async def _partners(interaction: discord.Interaction, current: str, listed: str) -> list[app_commands.Choice[str]]:
-    """The factions the caller's open Nexus decision lists under `listed` (propose_to, offers)."""
+async def _nexus(interaction: discord.Interaction) -> NexusDetails | None:
+    """The caller's open Nexus decision's details: to whom they may propose, whose offers they may accept."""
     prompt = await open_decision(interaction, PromptKind.NEXUS)
-    partners = prompt.detail.get(listed, []) if prompt else []
-    return matching([(faction_name(Faction(f)), f) for f in partners], current)
+    return details_of(prompt, NexusDetails) if prompt else None
+
+
+def _partners(partners: list[Faction], current: str) -> list[app_commands.Choice[str]]:
+    return matching([(faction_name(f), f.value) for f in partners], current)
 
 
 async def proposal_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return await _partners(interaction, current, "propose_to")
+    nexus = await _nexus(interaction)
+    return _partners(nexus.propose_to if nexus else [], current)
 
 
 async def offer_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return await _partners(interaction, current, "offers")
+    nexus = await _nexus(interaction)
+    return _partners(nexus.offers if nexus else [], current)
 
 
 @app_commands.guild_only()

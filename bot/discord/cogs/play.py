@@ -67,9 +67,11 @@ from engine.actions import (
     UseVoice,
 )
 from engine.data import load_game_data
+from engine.flow import details_of
 from engine.ids import CardCategory, Faction
 from engine.model import GameState, PromptKind
 from engine.names import card_name, faction_name, leader_name, location_label
+from engine.phases.movement import MovementDetails
 from engine.rules.anytime import AnytimeKind, anytime_choice
 from engine.secrecy.views import PlayerView, view
 
@@ -163,9 +165,11 @@ async def move_from_choices(interaction: discord.Interaction, current: str) -> l
 async def move_to_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Where the group typed may move (before a group is typed: wherever any of the caller's groups may)."""
     prompt = await open_decision(interaction, PromptKind.MOVEMENT)
-    sources = movement_sources(prompt) if prompt else []
+    if prompt is None:
+        return []
+    destinations = details_of(prompt, MovementDetails).destinations
     source = typed(interaction, "from")
-    reach = [loc for s in sources if source in (None, s) for loc in prompt.detail["destinations"][s]]
+    reach = [loc for s in movement_sources(prompt) if source in (None, s) for loc in destinations[s]]
     return _places(sorted(set(reach), key=reach.index), current)
 
 
@@ -188,10 +192,12 @@ async def worm_territory_choices(interaction: discord.Interaction, current: str)
 async def coexistence_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Where the Bene Gesserit may declare co-existence now (A-15): for the way typed, or either way."""
     prompt = await open_decision(interaction, PromptKind.MOVEMENT)
-    coexist = (prompt.detail.get("coexist") or {}) if prompt else {}
+    coexist = details_of(prompt, MovementDetails).coexist if prompt else None
+    if coexist is None:
+        return []
     way = typed(interaction, "advisors")
-    ways = ["advisors", "fighters"] if way is None else ["advisors" if way == "yes" else "fighters"]
-    territories = [t for w in ways for t in coexist.get(w, [])]
+    territories = ([*coexist.advisors, *coexist.fighters] if way is None
+                   else coexist.advisors if way == "yes" else coexist.fighters)
     return matching([(t, t) for t in dict.fromkeys(territories)], current)
 
 
