@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint mypy crash noninterference demo bench playthrough wheel-check clean rules-map
+.PHONY: venv test lint mypy crash noninterference demo bench playthrough wheel-check clean rules-map life
 
 venv: $(STAMP)
 
@@ -75,3 +75,7 @@ clean:
 # docs/rules-map.md, made again from the rules the code and the tests cite (make test checks it is current).
 rules-map: venv
 	$(BIN)/python -m tests.rules_map --write
+
+# Issue 26's acceptance game: seven time zones with quiet hours, an absence, a substitute voted in (about 15 min).
+life: venv
+	$(BIN)/python -m tests.playthrough_life --seed $(or $(SEED),1)
