@@ -240,7 +240,7 @@ class OpenPanel(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:ac
                                            custom_id=f"mentat:act:{game_id}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> OpenPanel:
         return cls(match["game"])
 
@@ -267,7 +267,7 @@ class PanelMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"mentat:an
                                               placeholder="Choose what to do…", options=options[:MAX_CHOICES]))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelMenu:
         return cls(match["game"], item)
 
@@ -292,7 +292,7 @@ class PanelBack(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:an
                                            custom_id=f"mentat:any:{game_id}:list"), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelBack:
         return cls(match["game"])
 
@@ -314,7 +314,7 @@ class AnyButton(discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"mentat:any:{game_id}:{kind}:{fingerprint}:b{index}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AnyButton:
         return cls(match["game"], match["kind"], match["fp"], int(match["index"]), item.label or "choose")
 
@@ -346,7 +346,7 @@ class AnySelect(discord.ui.DynamicItem[discord.ui.Select],
         super().__init__(select, row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AnySelect:
         return cls(match["game"], match["kind"], match["fp"], match["draft"], int(match["field"]), item)
 
@@ -380,7 +380,7 @@ class AnySubmit(discord.ui.DynamicItem[discord.ui.Button],
                          row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AnySubmit:
         return cls(match["game"], match["kind"], match["fp"], match["draft"], item.label or "Submit")
 

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import Protocol, cast
 
 import discord
 from pydantic import ValidationError
@@ -29,6 +29,12 @@ class GameBot(Protocol):
     service: GameService
 
     def wake_outbox(self) -> None: ...
+
+
+def game_bot(interaction: discord.Interaction) -> GameBot:
+    """The bot an interaction came to, as the handlers use it: discord.py types it as any Client, and ours is
+    MentatBot (bot/discord/client.py imports the handlers, so they cannot name it)."""
+    return cast(GameBot, interaction.client)
 
 
 # Discord wants an interaction's first answer within 3 seconds ("Receiving and Responding": "you must send an

@@ -122,7 +122,7 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"mentat:{game_id}:{prompt_id}:{index}{suffix}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PromptButton:
         return cls(match["game"], match["prompt"], int(match["index"]), item.label or "choose", match["fp"])
 
@@ -154,7 +154,7 @@ class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"mentat:n:{game_id}:{prompt_id}:{fingerprint}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AmountButton:
         return cls(match["game"], match["prompt"], match["fp"], item.label or "Other amount")
 
@@ -224,7 +224,7 @@ class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
                          row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ShortcutButton:
         return cls(match["game"], match["prompt"], match["fp"], int(match["index"]), item.label or "choose")
 
@@ -277,7 +277,7 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PR
                    form_menu(form, draft, field, custom_id), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> FormSelect:
         return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["field"]), item)
 
@@ -311,7 +311,7 @@ class FormWindow(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
                                                               f"w{window}")), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> FormWindow:
         return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["window"]),
                    item.label or "More")
@@ -337,7 +337,7 @@ class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
                          row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> FormSubmit:
         return cls(match["game"], match["prompt"], match["fp"], match["draft"])
 
