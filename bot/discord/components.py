@@ -168,7 +168,7 @@ class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
         if form.amount is None:
             await answer(interaction, CLOSED)
             return
-        await interaction.response.send_modal(AmountModal(self.game_id, form, form.amount))
+        await interaction.response.send_modal(AmountModal(self.game_id, form))
 
 
 def _amount_of(form: Form, shortcut: int | None) -> Amount | None:
@@ -185,8 +185,10 @@ class AmountModal(LastingModal):
 
     template = re.compile(rf"mentat:m:{GAME_ID}:{PROMPT_ID}:{FINGERPRINT}:(?P<shortcut>-|\d+)")
 
-    def __init__(self, game_id: str, form: Form, amount: Amount, shortcut: int | None = None):
-        """`amount`: the form's own (`shortcut` None), or that shortcut's."""
+    def __init__(self, game_id: str, form: Form, shortcut: int | None = None):
+        amount = _amount_of(form, shortcut)
+        if amount is None:  # opened only where the form or the shortcut has an amount
+            raise ValueError(f"no amount to ask in the form of {form.prompt.id} (shortcut {shortcut})")
         which = "-" if shortcut is None else str(shortcut)
         super().__init__(title=amount.label,
                          custom_id=f"mentat:m:{game_id}:{form.prompt.id}:{form.fingerprint}:{which}")
@@ -240,7 +242,7 @@ class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
             return
         shortcut = form.shortcuts[self.index]
         if shortcut.amount is not None:
-            await interaction.response.send_modal(AmountModal(self.game_id, form, shortcut.amount, self.index))
+            await interaction.response.send_modal(AmountModal(self.game_id, form, self.index))
             return
         await answer_in_time(interaction, _submit(interaction, row, form, lambda: shortcut.action(form.prompt.faction),
                                                   lambda: shortcut.label))
