@@ -17,8 +17,8 @@ $(STAMP): pyproject.toml
 lint: venv
 	$(BIN)/ruff check engine bot tests
 
-# The rules engine typed strictly (pyproject.toml [tool.mypy]: strict, the pydantic plugin); a few seconds with its
-# cache in .mypy_cache. The bot is not checked yet.
+# The rules engine typed strictly, the bot with mypy's defaults (pyproject.toml [tool.mypy] and its override for
+# bot/; the pydantic plugin); a few seconds with its cache in .mypy_cache (delete it when a result looks stale).
 mypy: venv
 	$(BIN)/mypy
 

@@ -55,7 +55,7 @@ def configure_logging(settings: Settings) -> None:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     if settings.has_token:
         for handler in logging.getLogger().handlers:
-            handler.addFilter(RedactSecret(settings.discord_token.get_secret_value()))
+            handler.addFilter(RedactSecret(settings.token))
 
 
 async def _open_store(settings: Settings):
@@ -124,7 +124,7 @@ def invite_lines(settings: Settings) -> list[str]:
 
     application_id = settings.discord_application_id
     if application_id is None and settings.has_token:
-        application_id = application_id_from_token(settings.discord_token.get_secret_value())
+        application_id = application_id_from_token(settings.token)
     lines = [f"Invite URL (a server admin opens it to add the bot with the permissions it needs): "
              f"{invite_url(application_id or 'APPLICATION_ID')}"]
     if application_id is None:
@@ -229,7 +229,7 @@ async def _run(settings: Settings, shards: Shards, env_file: str | None) -> None
     try:
         bot = _make_bot(GameService(store, shards=shards, file_key=settings.file_key), settings, shards)
         async with bot:
-            await _serve(bot, settings.discord_token.get_secret_value())
+            await _serve(bot, settings.token)
     finally:
         await store.close()
     log.info("stopped")
@@ -270,7 +270,7 @@ async def _sync(settings: Settings) -> None:
         bot = MentatBot(GameService(store), force_sync=True)
         async with bot:
             try:
-                await bot.login(settings.discord_token.get_secret_value())
+                await bot.login(settings.token)
             except Exception as error:
                 raise _startup_failure(error) from None
     finally:

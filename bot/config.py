@@ -88,12 +88,11 @@ class Settings(BaseSettings):
     def load(cls, env_file: str | os.PathLike[str] | None = ".env") -> Settings:
         """Read the settings: `env_file` (if it exists) overridden by the environment. Raises ConfigError
         naming every problem (a malformed line of the file by its number)."""
-        if env_file is not None and not Path(env_file).is_file():
-            env_file = None
-        if env_file is not None:
-            check_env_file(env_file)
+        path = Path(env_file) if env_file is not None and Path(env_file).is_file() else None
+        if path is not None:
+            check_env_file(path)
         try:
-            return cls(_env_file=env_file)
+            return cls(_env_file=path)
         except ValidationError as error:
             raise ConfigError([f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg'].removeprefix('Value error, ')}"
                                for e in error.errors()]) from None
@@ -117,8 +116,13 @@ class Settings(BaseSettings):
         return self.game_file_key.get_secret_value().encode() if self.game_file_key is not None else None
 
     @property
+    def token(self) -> str:
+        """The bot token ("" when DISCORD_TOKEN is not set: `has_token` says)."""
+        return self.discord_token.get_secret_value() if self.discord_token is not None else ""
+
+    @property
     def has_token(self) -> bool:
-        return self.discord_token is not None and bool(self.discord_token.get_secret_value())
+        return bool(self.token)
 
     @property
     def uses_postgres(self) -> bool:

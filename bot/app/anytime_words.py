@@ -11,17 +11,16 @@ from engine.factions.special_karama import FREMEN_WORM, STOP_SHIPMENT
 from engine.ids import Faction
 from engine.model import BidOrder, SpecialKaramaOrder
 from engine.names import card_name, faction_name, faction_possessive, leader_name
+from engine.phases.revival import GRANT, REFUSE
 from engine.rules.anytime import (
     ADVISORS,
     ASK,
     AUTO_PASS,
     DONE_AT_ONCE,
     FREE_TOKENS,
-    GRANT,
     LEADER,
     NEVER,
     PASS_WHEN_OUTBID,
-    REFUSE,
     STANDING_ORDERS,
     STORM_ORDER,
     TO_POLAR_SINK,
@@ -215,8 +214,8 @@ def orders_now(seen: PlayerView) -> list[str]:
     for order in own.karama_orders:
         advantage = Advantage(order.advantage)
         lines.append(f"Karama: cancel the next time {advantage_words(advantage)}.")
-    for order in own.special_karama_orders:
-        lines.append(f"Karama: your special power, when its moment comes: {special_order_words(order)}.")
+    for special in own.special_karama_orders:
+        lines.append(f"Karama: your special power, when its moment comes: {special_order_words(special)}.")
     return lines
 
 

@@ -113,7 +113,7 @@ def _battle_choice(seen: PlayerView, prompt: Prompt) -> list[str]:
         territory, opponent = option.split("|")
         foe = Faction(opponent)
         locations = places.get(option, [])
-        facts.append(f"{territory} against the {faction_words(foe)}: your {_tokens_at(seen, locations, seen.viewer)}"
+        facts.append(f"{territory} against the {faction_words(foe)}: your {_tokens_at(seen, locations, prompt.faction)}"
                      f" against their {_tokens_at(seen, locations, foe)}.")
     return facts
 
@@ -195,7 +195,7 @@ def _battle_plan(seen: PlayerView, prompt: Prompt) -> list[str]:
         facts += _attack_plan(seen, d)
     else:
         low, high = d.min_dial, d.max_dial
-        starred = seen.battle is not None and any(seen.elites.get(loc, {}).get(seen.viewer)
+        starred = seen.battle is not None and any(seen.elites.get(loc, {}).get(prompt.faction)
                                                   for loc in seen.battle.locations)
         facts.append(f"Your dial: {low if low == high else f'{low} to {high}'}"
                      + (": you have no token to dial." if not high else

@@ -90,9 +90,10 @@ def merged_groups(rows: list[OutboxRow]) -> list[list[OutboxRow]]:
         else:
             group = [row]
             groups.append(group)
-            for key in {message.key, message.edit_of} - {None}:  # the message may move: later edits wait for it
-                open_edits.pop(key, None)
-        if _mergeable(message) and not _pictured(message):
+            for key in (message.key, message.edit_of):  # the message may move: later edits wait for it
+                if key is not None:
+                    open_edits.pop(key, None)
+        if message.edit_of is not None and _mergeable(message) and not _pictured(message):
             open_edits[message.edit_of] = group
         elif message.edit_of is not None:
             open_edits.pop(message.edit_of, None)
@@ -127,8 +128,9 @@ class Courier:
         self._starting = 0  # drains choosing lanes to start: the turn is kept for them
         self._turn: Shards | None = None  # the shards whose turn this process holds now (None: not held)
         self._session: asyncio.Task[None] | None = None  # holds the turn while lanes run
-        self._changed: asyncio.Event | None = None  # a lane ended, or a drain started its lanes
-        self._slots: asyncio.Semaphore | None = None  # LANES_AT_ONCE
+        # Each session of the turn makes its own (`_open`): a lane ended, or a drain started its lanes; the lanes
+        # delivered at once (LANES_AT_ONCE).
+        self._changed, self._slots = asyncio.Event(), asyncio.Semaphore(LANES_AT_ONCE)
 
     async def drain(self, gateway: Gateway, patience: float | None = None) -> int:
         """Start the lanes of the pending rows that no task delivers yet; wait for them (at most `patience`
@@ -144,8 +146,7 @@ class Courier:
             started = [self._start(lane, rows, gateway) for lane, rows in lanes.items()]
         finally:
             self._starting -= 1
-            if self._changed is not None:
-                self._changed.set()
+            self._changed.set()
         if not started:
             return 0
         done, _ = await asyncio.wait(started, timeout=patience)
@@ -234,6 +235,7 @@ class Courier:
         """Deliver one message (or merged edit); how many rows went out, or None when the lane must wait."""
         first = rows[0]
         game = await self.store.load_game(first.game_id)
+        assert game is not None  # a game's rows are stored with it
         if first.message.recipient.moderators:
             return await self._tell_moderators(game, first, gateway)
         faction = first.message.recipient.faction
@@ -246,7 +248,7 @@ class Courier:
         try:
             ref = None
             if first.sending_since is not None:
-                since = min(row.sending_since for row in rows)
+                since = min(row.sending_since for row in rows if row.sending_since is not None)  # all (_joins)
                 ref = await gateway.find(game, first_message, since, then)
             if ref is None:
                 for row in rows:
@@ -274,7 +276,7 @@ class Courier:
             await self.store.mark_outbox(row.id, "sent", ref)
         if hushed and self.silenced is not None:
             await self.silenced(game.game_id, hushed)
-        if known_unreachable:
+        if known_unreachable and faction is not None:
             await self.reachable(game.game_id, faction, True)
         if stalled:
             self.tried.pop(game.game_id, None)

@@ -34,7 +34,7 @@ class RulesChanged(Exception):
 def events_json(events: Sequence[Event]) -> str:
     """Events as kept: their type, words and audience (their data served the messages of the moment)."""
     return json.dumps([{"type": event.type, "message": event.message,
-                        "audience": None if event.public else [faction.value for faction in event.audience]}
+                        "audience": None if event.audience is None else [faction.value for faction in event.audience]}
                        for event in events], separators=(",", ":"), ensure_ascii=False)
 
 
@@ -84,5 +84,6 @@ def shown(setup: GameSetup, opening_json: str | None, stored: Sequence[StoredAct
         replayed, _ = replay_until(setup, stored, *reference)
     except RulesChanged:
         lost = last_untold(opening_json, stored)
+        assert lost is not None  # a replay is asked for only when some version kept no events
         return [None if version <= lost else events for version, events in enumerate(kept)], lost
     return [replayed[version] if events is None else events for version, events in enumerate(kept)], None

@@ -89,25 +89,32 @@ class PlayerHours(BaseModel):
         return ZoneInfo(self.zone)
 
     @property
+    def quiet_hours(self) -> tuple[int, int] | None:
+        """The hour the quiet hours begin and the hour they end, in the player's zone (None: none set)."""
+        if self.quiet_from is None or self.quiet_until is None:
+            return None
+        return self.quiet_from, self.quiet_until
+
+    @property
     def quiet_length(self) -> int:
         """How many hours a day the quiet hours last (0: none)."""
-        if self.quiet_from is None or self.quiet_until is None:
+        if (bounds := self.quiet_hours) is None:
             return 0
-        return (self.quiet_until - self.quiet_from) % 24
+        return (bounds[1] - bounds[0]) % 24
 
-    def _window(self, day: date) -> tuple[datetime, datetime]:
+    def _window(self, day: date, quiet_from: int, quiet_until: int) -> tuple[datetime, datetime]:
         """The quiet hours that begin on `day` (the player's date), in UTC."""
-        start = datetime.combine(day, time(self.quiet_from), self.tz)
-        end_day = day + timedelta(days=1) if self.quiet_until <= self.quiet_from else day
-        end = datetime.combine(end_day, time(self.quiet_until), self.tz)
+        start = datetime.combine(day, time(quiet_from), self.tz)
+        end_day = day + timedelta(days=1) if quiet_until <= quiet_from else day
+        end = datetime.combine(end_day, time(quiet_until), self.tz)
         return start.astimezone(UTC), end.astimezone(UTC)
 
     def windows_around(self, moment: datetime) -> list[tuple[datetime, datetime]]:
         """The quiet hours that begin on the player's day before `moment`, that day and the next two, in order."""
-        if not self.quiet_length:
+        if (bounds := self.quiet_hours) is None or not self.quiet_length:
             return []
         today = moment.astimezone(self.tz).date()
-        return [self._window(today + timedelta(days=offset)) for offset in (-1, 0, 1, 2)]
+        return [self._window(today + timedelta(days=offset), *bounds) for offset in (-1, 0, 1, 2)]
 
     def quiet_window(self, moment: datetime) -> tuple[datetime, datetime] | None:
         """The quiet hours `moment` falls in (start included, end not), or None."""
@@ -190,13 +197,13 @@ def hours_text(hours: PlayerHours | None, now: datetime) -> str:
         lines = ["You have no settings yet: the bot counts your time in UTC, and you have no quiet hours."]
     else:
         lines = [f"Your time zone: {hours.zone} (it is {now.astimezone(hours.tz):%H:%M} there now)."]
-    window = hours.next_quiet(now)
-    if window is None:
+    window, bounds = hours.next_quiet(now), hours.quiet_hours
+    if window is None or bounds is None:  # the one is None when the other is
         lines.append("Quiet hours: none. Set them with quiet_from and quiet_until (at most "
                      f"{MAX_QUIET_HOURS} hours a day).")
     else:
         start, end = window
-        lines.append(f"Quiet hours: {_o_clock(hours.quiet_from)} to {_o_clock(hours.quiet_until)} your time "
+        lines.append(f"Quiet hours: {_o_clock(bounds[0])} to {_o_clock(bounds[1])} your time "
                      f"({hours.quiet_length} {'hour' if hours.quiet_length == 1 else 'hours'} a day); "
                      + (f"now, until {timestamp(end)}." if start <= now else
                         f"next from {timestamp(start)} to {timestamp(end)}."))
@@ -245,7 +252,7 @@ def changed_hours(kept: PlayerHours | None, zone: str | None, quiet_from: int | 
     if (start is None) != (end is None):
         raise HoursRefused("Quiet hours need a start and an end: give both quiet_from and quiet_until (hours of "
                            "the day in your time zone, 0 to 23).")
-    if start is not None:
+    if start is not None and end is not None:  # both or neither (above)
         length = (end - start) % 24
         if length == 0:
             raise HoursRefused(f"Quiet hours from {_o_clock(start)} to {_o_clock(end)} would last no time: to have "

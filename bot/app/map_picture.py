@@ -237,11 +237,15 @@ def _key_parts(draw: ImageDraw.ImageDraw, cell: _Cell, trapped: bool) -> list[Pa
     return key
 
 
+def _badge_part(draw: ImageDraw.ImageDraw, faction: Faction, count: int) -> Callable[[tuple[float, float]], None]:
+    return lambda at: _badge(draw, at, faction, count)
+
+
 def _content_parts(draw: ImageDraw.ImageDraw, spice: int, forces: dict[Faction, int], advisors: int) -> list[Part]:
     """What lies in the cell: its spice, each faction's badge, then the Bene Gesserit's advisors."""
     contents: list[Part] = [(22, lambda at: _spice(draw, at, spice))] if spice else []
     for faction, count in forces.items():
-        contents.append((21, lambda at, f=faction, n=count: _badge(draw, at, f, n)))
+        contents.append((21, _badge_part(draw, faction, count)))
     if advisors:
         contents.append((21, lambda at: _advisor_badge(draw, at, advisors)))
     return contents
@@ -416,7 +420,7 @@ def _draw_symbols(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
 def _draw_key_table(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     draw.text((x, y), "Territories (* stronghold)", fill=INK, font=_font(14))
     keys = _layout()[1]
-    names = sorted(keys, key=keys.get)
+    names = sorted(keys, key=lambda name: keys[name])
     column = (len(names) + 1) // 2
     for i, name in enumerate(names):
         cx, cy = x + (i // column) * 195, y + 20 + (i % column) * 15
@@ -458,7 +462,9 @@ def _palette() -> Image.Image:
     colours = [rgb(c) for c in solid]
     for text, under in text_pairs:
         t, u = rgb(text), rgb(under)
-        colours += [tuple(round(u[i] + (t[i] - u[i]) * step / 8) for i in range(3)) for step in range(1, 8)]
+        for step in range(1, 8):
+            red, green, blue = (round(u[i] + (t[i] - u[i]) * step / 8) for i in range(3))
+            colours.append((red, green, blue))
     unique = list(dict.fromkeys(colours))
     palette = Image.new("P", (1, 1))
     palette.putpalette([value for colour in unique for value in colour])

@@ -133,6 +133,18 @@ class GameRecordRow(BaseModel):
     # something changes (no deadline, paused, not running).
     due_at: datetime | None = None
 
+    @property
+    def play_began_at(self) -> datetime:
+        """When its decisions began to wait: its first start, else (never started) its creation."""
+        return stored_time(self.started_at or self.created_at)
+
+
+def stored_time(moment: datetime | None) -> datetime:
+    """The time a store stamped on a row it returned: None only on a row not yet stored (a caller's new row)."""
+    if moment is None:
+        raise ValueError("a stored row without the time its store stamped on it")
+    return moment
+
 
 class Recheck(Enum):
     """The due time of a write that does not say it (`GameStore.set_settings` called without `due_at`): the game is
@@ -215,7 +227,7 @@ class GameStore(Protocol):
     A method given the id of a game never created raises UnknownGame (`load_game` returns None instead)."""
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
+                          actions: Sequence[StoredAction] = (), opening_events_json: str | None = None) -> None:
         """A new game, with the events of its opening (version 0) as they were shown (`opening_events`); an imported
         one comes with its actions (seq 1..game.seq, in order)."""
         ...
@@ -285,18 +297,18 @@ class GameStore(Protocol):
         ...
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: list[OutgoingMessage] = ()) -> None:
+                       outbox: Sequence[OutgoingMessage] = ()) -> None:
         """Seat (or, with None, unseat) a player and queue its announcement in the same transaction."""
         ...
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+    async def set_status(self, game_id: str, status: GameStatus, outbox: Sequence[OutgoingMessage] = (),
                          settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
         """Change the status and the due time (and, given them, replace the settings: a cancellation and its record)
         and queue its announcement in the same transaction. The first change to RUNNING also records `started_at`
         (the store's clock)."""
         ...
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: Sequence[OutgoingMessage] = (), *,
                            due_at: DueAt = RECHECK) -> None:
         """Replace the game's bot settings (a JSON-serialisable dict) and its due time, and queue their announcement
         (a reminder and the record that it was sent, a new deadline and its notice) in the same transaction."""

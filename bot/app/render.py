@@ -56,13 +56,13 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
         facts.append(("revival", "the free tokens, unless a leader could be revived (standing order)"))
     if own.guild_timing_in_storm_order:
         facts.append(("your turn", "in storm order (standing order)"))
-    if own.advisor_order not in (None, "ask"):
+    if own.advisor_order is not None and own.advisor_order != "ask":
         facts.append(("spiritual advisors", f"{advisor_order_words(own.advisor_order)} (standing order)"))
     if own.traitor_order:
         facts.append(("traitor calls", "automatic"))
     if own.spice_win_order is not None:
         facts.append(("declare a spice win at 35", "yes" if own.spice_win_order else "no"))
-    if own.ally_revival_order not in (None, "ask"):
+    if own.ally_revival_order is not None and own.ally_revival_order != "ask":
         facts.append(("your allies' free revival", f"{ally_revival_order_words(own.ally_revival_order)} "
                                                    "(standing order)"))
     if own.karama_orders:
@@ -86,7 +86,7 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
     in_place = in_place or {}
     messages = feed_messages(events, before, after, dm_closed)
     for faction in after.factions:
-        private = [e.message for e in events if not e.public and faction in e.audience]
+        private = [e.message for e in events if e.audience is not None and faction in e.audience]
         news = [line for line in private if not line.startswith(BY_STANDING_ORDER)]
         if news:
             messages.append(OutgoingMessage(recipient=Recipient(faction=faction.value), text="\n".join(news)))
@@ -213,8 +213,9 @@ def _answer_kept_open(state: GameState, prompt: Prompt) -> AnswerRevealKarama | 
     return AnswerRevealKarama(faction=prompt.faction, cancel=cancel) if cancel is not None else None
 
 
-def _answered(action: Action, prompt: Prompt) -> bool:
-    return isinstance(action, PlayerAction) and action.faction == prompt.faction and answers(action, prompt.kind)
+def _answered(action: Action, prompt: Prompt | None) -> bool:
+    return (prompt is not None and isinstance(action, PlayerAction) and action.faction == prompt.faction
+            and answers(action, prompt.kind))
 
 
 def end_of_game_reveal(state: GameState) -> OutgoingMessage:

@@ -89,6 +89,7 @@ from bot.app.votes import (
     result_post,
     tally,
     timers_due,
+    vote_seat,
     vote_words,
 )
 from engine import __version__, apply, new_game
@@ -331,9 +332,10 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
 def _absence_moments(settings: dict, state: GameState, refused: dict) -> list[datetime]:
     """When absences give a game something to do: the end of each (its date, or its cap), and, where an absence
     defaults, at once (since it began) for each open decision of the absent player whose default was not refused."""
-    if not settings.get(absence.AWAY):
+    first_end = absence.next_end(settings)
+    if first_end is None:  # no one is away
         return []
-    moments = [absence.next_end(settings)]
+    moments = [first_end]
     for prompt in blocking_prompts(state):
         if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused:
             moments.append(absence.away(settings)[prompt.faction]["since"])
@@ -386,9 +388,9 @@ def _file_seats(record: GameFile) -> dict[str, int]:
 def _readers_log(told: list[list[Event] | None], lost: tuple[int, str] | None, reader: Faction | None) -> list[dict]:
     """What `reader` was told (public events, and its own) by game version; the versions not shown (`lost`: the last
     of them, and why) as one entry."""
-    entries = [{"versions": [0, lost[0]], "not_shown": lost[1]}] if lost is not None else []
+    entries: list[dict] = [{"versions": [0, lost[0]], "not_shown": lost[1]}] if lost is not None else []
     for version, events in enumerate(told):
-        seen = [e.message for e in events or () if e.public or (reader is not None and reader in e.audience)]
+        seen = [e.message for e in events or () if e.visible_to(reader)]
         if seen:
             entries.append({"version": version, "events": seen})
     return entries
@@ -678,7 +680,7 @@ class GameService:
         older = {p.opened_at for p in after.prompts if p.opened_at <= row.seq}
         if not older <= known.keys():
             known = await self.store.action_times(row.game_id, older - {0}) if older - {0} else {}
-            known[0] = row.started_at or row.created_at
+            known[0] = row.play_began_at
         opened_times = {seq: when for seq, when in known.items() if seq in older} | {row.seq + 1: now}
         self._opened[row.game_id] = opened_times
         clocks = _clocks(row.settings, blocking_prompts(after), opened_times, now, quiet)
@@ -1003,7 +1005,7 @@ class GameService:
         waiting = blocking_prompts(state)
         seqs = {p.opened_at for p in waiting} - {0}
         opened_times = await self.store.action_times(row.game_id, seqs) if seqs else {}
-        opened_times[0] = row.started_at or row.created_at
+        opened_times[0] = row.play_began_at
         return _clocks(settings, waiting, opened_times, self.clock(), await self.hours.seats(row.seats))
 
     async def _due_index(self, row: GameRecordRow, state: GameState, settings: dict,
@@ -1057,7 +1059,7 @@ class GameService:
                         expired.append((prompt.id, kind))
                     continue
                 stage = _stage_due(opened, expires, now, quiet.get(prompt.faction.value))
-                if STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(_decision(prompt))]:
+                if stage is None or STAGE_ORDER[stage] <= STAGE_ORDER[stages.get(_decision(prompt))]:
                     continue
                 stages[_decision(prompt)] = stage
                 what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
@@ -1119,9 +1121,10 @@ class GameService:
                         f"This game's history up to version {version} was recorded by {_played_under(row)}, and this "
                         f"Mentat ({__version__}) plays some rules differently: replayed, it no longer gives the game "
                         f"as it was, so the game cannot be undone past version {version}.") from None
+                assert state is not None  # keep <= version: the replay passed it
                 restored = state.model_dump_json()
                 undone = [replayed[keep + n] if events is None else events for n, events in enumerate(undone, 1)]
-            revealing = any(e.type in REVEALING_EVENTS or not e.public for events in undone for e in events)
+            revealing = any(e.type in REVEALING_EVENTS or not e.public for events in undone for e in events or ())
             if revealing and not force:
                 # Which events is not said: a moderator who plays must not learn of another player's secret ones.
                 raise NotAllowed(f"Undoing {'this action' if count == 1 else f'these {count} actions'} would take "
@@ -1197,7 +1200,7 @@ class GameService:
                     "game's deadlines go on from where they stopped.")
         await gateway.tell_moderators(row, await self.store.moderator_role(row.guild_id), text)
 
-    async def _set_reachable(self, game_id: str, faction: str | None, reachable: bool) -> None:
+    async def _set_reachable(self, game_id: str, faction: str, reachable: bool) -> None:
         """Keep the game's list of players the bot cannot DM; tell the table when one joins it."""
         async with self._lock(game_id):
             game = await self._load(game_id)
@@ -1418,12 +1421,12 @@ class GameService:
                                  "the game resumes by itself.")
         elif kind == VoteKind.RESUME and row.status != GameStatus.PAUSED:
             raise NotAllowed("The game is not paused: there is nothing to resume.")
-        elif kind == VoteKind.EXTEND:
+        elif kind == VoteKind.EXTEND and faction is not None:  # not None: checked above
             if hours is None or not 0 < hours <= MAX_EXTEND_HOURS:
                 raise NotAllowed(f"Say how many hours more: 1 to {MAX_EXTEND_HOURS}.")
             if not any(prompt.faction == faction for prompt, _, _ in await self._due_dates(row, state)):
                 raise NotAllowed(f"{faction_does(faction, 'have', start=True)} no open decision with a deadline.")
-        elif kind == VoteKind.REPLACE and faction.value not in row.seats:
+        elif kind == VoteKind.REPLACE and faction is not None and faction.value not in row.seats:
             raise NotAllowed(f"Nobody plays {the_faction(faction)}: a moderator seats someone with /admin seat.")
 
     async def cast_vote(self, game_id: str, number: int, faction: Faction, user_id: int, yes: bool) -> None:
@@ -1465,7 +1468,6 @@ class GameService:
         """What a vote that passed decided, done as a moderator would, announced as the table's (TABLE). Something
         that cannot be done any more (the game changed meanwhile) is told to the table instead."""
         kind = VoteKind(vote["kind"])
-        faction = Faction(vote["faction"]) if vote.get("faction") else None
         try:
             if kind == VoteKind.PAUSE:
                 await self.pause(game_id, True, by=TABLE, reason=f"for {hours_words(vote['hours'])}")
@@ -1481,9 +1483,10 @@ class GameService:
             elif kind == VoteKind.RESUME:
                 await self._resume_by_table(game_id, None)
             elif kind == VoteKind.EXTEND:
-                await self.grace(game_id, faction, round(vote["hours"] * 3600), by=TABLE, reason="the vote passed")
+                await self.grace(game_id, vote_seat(vote), round(vote["hours"] * 3600), by=TABLE,
+                                 reason="the vote passed")
             elif kind == VoteKind.REPLACE:
-                await self.call_substitute(game_id, faction, why="the table voted to replace its player")
+                await self.call_substitute(game_id, vote_seat(vote), why="the table voted to replace its player")
             else:
                 await self.cancel(game_id, by=TABLE, reason="the table voted to end the game, without a winner")
         except ServiceError as error:
@@ -1496,7 +1499,8 @@ class GameService:
         vote, passed, resume = None, False, False
         async with self._lock(game_id):
             row = await self._load(game_id)
-            settings, outbox = row.settings, []
+            settings = row.settings
+            outbox: list[OutgoingMessage] = []
             if (vote := settings.get(VOTE)) is not None and closes_at(vote) <= now:
                 seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
                 settings, outbox, passed = self._vote_closed(row, vote, seats, "its deadline passed")
@@ -1505,7 +1509,7 @@ class GameService:
             if outbox:
                 await self.store.set_settings(game_id, settings, outbox,
                                               due_at=await self._due_index(row, _state(row), settings, row.status))
-        if passed:
+        if passed and vote is not None:  # passed: it was open
             await self._carry_out(game_id, vote)
         if resume:
             await self._resume_by_table(game_id, "the pause it gave is over")
@@ -1613,7 +1617,7 @@ class GameService:
         """When the versions these decisions opened at were reached."""
         seqs = {p.opened_at for p in prompts} - {0}
         times = await self.store.action_times(row.game_id, seqs) if seqs else {}
-        times[0] = row.started_at or row.created_at
+        times[0] = row.play_began_at
         return times
 
     async def _absences_and_trouble(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
@@ -1653,7 +1657,8 @@ class GameService:
     async def _stuck_told(self, row: GameRecordRow, state: GameState, settings: dict,
                           now: datetime) -> tuple[dict, list[OutgoingMessage]]:
         """The decisions waited on too long by now (`_stuck_moment`), told to the moderators and remembered."""
-        waiting, outbox = _may_be_stuck(settings, state, now), []
+        waiting = _may_be_stuck(settings, state, now)
+        outbox: list[OutgoingMessage] = []
         if not waiting:
             return settings, outbox
         opened = await self._opened_times(row, waiting)

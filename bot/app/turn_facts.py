@@ -37,7 +37,8 @@ def _allies(allies: list[Faction]) -> str:
 
 
 def _own_groups(seen: PlayerView) -> str:
-    groups = [f"{where(loc)} {n}" for loc, here in seen.forces.items() if (n := here.get(seen.viewer, 0))]
+    me = seen.viewer
+    groups = [f"{where(loc)} {n}" for loc, here in seen.forces.items() if me is not None and (n := here.get(me, 0))]
     return ", ".join(groups) or "none"
 
 

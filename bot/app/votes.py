@@ -51,6 +51,11 @@ def parse_ballot_key(key: str | None) -> tuple[int, Faction] | None:
         return None
 
 
+def vote_seat(vote: dict) -> Faction:
+    """The seat a vote to extend or to replace is about: those always name one (GameService._check_vote)."""
+    return Faction(vote["faction"])
+
+
 def hours_words(hours: float) -> str:
     if hours % 24 == 0:
         days = int(hours // 24)
@@ -61,15 +66,14 @@ def hours_words(hours: float) -> str:
 def vote_words(vote: dict) -> str:
     """What the vote asks, as a question's words: "pause the game for 3 days"."""
     kind = VoteKind(vote["kind"])
-    faction = Faction(vote["faction"]) if vote.get("faction") else None
     if kind == VoteKind.PAUSE:
         return f"pause the game for {hours_words(vote['hours'])} (then it resumes by itself)"
     if kind == VoteKind.RESUME:
         return "resume the game"
     if kind == VoteKind.EXTEND:
-        return f"give {the_faction(faction)} {hours_words(vote['hours'])} more for their open decisions"
+        return f"give {the_faction(vote_seat(vote))} {hours_words(vote['hours'])} more for their open decisions"
     if kind == VoteKind.REPLACE:
-        return f"replace {faction_possessive(faction)} player (the seat is offered to a substitute)"
+        return f"replace {faction_possessive(vote_seat(vote))} player (the seat is offered to a substitute)"
     return "end the game now, without a winner"
 
 

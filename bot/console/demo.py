@@ -28,7 +28,7 @@ from bot.console.gateway import CHANNEL_PREFIX, ConsoleGateway
 from bot.console.repl import Console
 from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
-from engine.actions import PlayerAction
+from engine.actions import Action, PlayerAction
 from engine.checks.autoplay import BT_COUNTS, bt_counts, play_prompt, spontaneous_action
 from engine.events import Event
 from engine.ids import Faction
@@ -128,7 +128,8 @@ class DemoPlayers:
         action, _ = play_prompt(state, prompt, self.rng)  # a sample the rules accept (tried on a copy)
         return (await self._submit(row, action, prompt.id)).events
 
-    async def _submit(self, row: GameRecordRow, action: PlayerAction, prompt_id: str | None = None) -> Accepted:
+    async def _submit(self, row: GameRecordRow, action: Action, prompt_id: str | None = None) -> Accepted:
+        assert isinstance(action, PlayerAction)  # the players' moves: autoplay makes no moderator's
         return await self.service.submit(row.game_id, row.seats[action.faction.value], action, prompt_id=prompt_id)
 
     def _draw(self, state: GameState, name: str) -> None:

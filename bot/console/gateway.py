@@ -39,7 +39,7 @@ class DeliveryFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.delivered: set[int] = set()
+        self.delivered: set[int | None] = set()  # outbox ids (None: a message given without its row's)
         if path.exists():
             data = path.read_bytes()
             whole = data[:data.rfind(b"\n") + 1]  # a line cut short by a kill was never fsynced: not delivered

@@ -34,7 +34,7 @@ from bot.app.anytime_words import ORDER_KINDS, choice_text, orders_text, panel_t
 from bot.app.ports import GameRecordRow
 from bot.app.seats import now_played_by
 from bot.app.words import number_in_range
-from bot.discord.common import GameBot, answer, refusals
+from bot.discord.common import GameBot, answer, matched_label, matched_menu, refusals
 from bot.discord.components import NOT_ON_MENU, form_menu
 from bot.discord.errors import reported
 from bot.discord.form_core import MAX_CHOICES, Choice, Draft, Field, Form, FormIncomplete, after_menu_choice
@@ -170,7 +170,9 @@ async def _seat(interaction: discord.Interaction[Any], game_id: str) -> Seat | N
 
 async def _seat_of_user(bot: GameBot, game_id: str, user_id: int) -> Seat | None:
     row = await bot.service.game(game_id)
-    faction = next((Faction(f) for f, user in row.seats.items() if user == user_id), None) if row else None
+    if row is None:
+        return None
+    faction = next((Faction(f) for f, user in row.seats.items() if user == user_id), None)
     return Seat(row, GameState.model_validate_json(row.state_json), faction) if faction is not None else None
 
 
@@ -198,7 +200,7 @@ async def _choice_now(interaction: discord.Interaction[Any], seat: Seat, kind: s
     known = {k.value for k in AnytimeKind}
     choice = anytime_choice(seat.state, seat.faction, AnytimeKind(kind)) if kind in known else None
     form = choice_form(choice, seat.faction) if choice is not None else None
-    if form is not None and (fingerprint is None or form.fingerprint == fingerprint):
+    if choice is not None and form is not None and (fingerprint is None or form.fingerprint == fingerprint):
         return choice, form
     text = f"{NOT_NOW}\n{seat.text()}"
     if interaction.response.is_done():
@@ -240,7 +242,7 @@ class OpenPanel(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:ac
                                            custom_id=f"mentat:act:{game_id}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> OpenPanel:
         return cls(match["game"])
 
@@ -267,9 +269,9 @@ class PanelMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"mentat:an
                                               placeholder="Choose what to do…", options=options[:MAX_CHOICES]))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelMenu:
-        return cls(match["game"], item)
+        return cls(match["game"], matched_menu(item))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -292,7 +294,7 @@ class PanelBack(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:an
                                            custom_id=f"mentat:any:{game_id}:list"), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelBack:
         return cls(match["game"])
 
@@ -314,15 +316,15 @@ class AnyButton(discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"mentat:any:{game_id}:{kind}:{fingerprint}:b{index}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AnyButton:
-        return cls(match["game"], match["kind"], match["fp"], int(match["index"]), item.label or "choose")
+        return cls(match["game"], match["kind"], match["fp"], int(match["index"]), matched_label(item, "choose"))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
-        if found is None:
+        if seat is None or found is None:
             return
         choice, form = found
         if self.index >= len(form.fields[0].choices):
@@ -346,15 +348,15 @@ class AnySelect(discord.ui.DynamicItem[discord.ui.Select],
         super().__init__(select, row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AnySelect:
-        return cls(match["game"], match["kind"], match["fp"], match["draft"], int(match["field"]), item)
+        return cls(match["game"], match["kind"], match["fp"], match["draft"], int(match["field"]), matched_menu(item))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
-        if found is None:
+        if seat is None or found is None:
             return
         choice, form = found
         draft = Draft.decode(self.draft_text, form)
@@ -380,15 +382,15 @@ class AnySubmit(discord.ui.DynamicItem[discord.ui.Button],
                          row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AnySubmit:
-        return cls(match["game"], match["kind"], match["fp"], match["draft"], item.label or "Submit")
+        return cls(match["game"], match["kind"], match["fp"], match["draft"], matched_label(item, "Submit"))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         seat = await _seat(interaction, self.game_id)
         found = await _choice_now(interaction, seat, self.kind, self.fingerprint) if seat else None
-        if found is None:
+        if seat is None or found is None:
             return
         choice, form = found
         draft = Draft.decode(self.draft_text, form)
@@ -421,6 +423,7 @@ class TypedModal(LastingModal):
                          custom_id=f"mentat:anym:{game_id}:{choice.kind.value}:{form.fingerprint}:{draft}")
         self.inputs: dict[str, discord.ui.TextInput] = {}
         for part in typed_parts(choice):
+            field: discord.ui.TextInput
             if isinstance(part, Amount):
                 field = discord.ui.TextInput(label=f"{part_name(part.name)} ({part.low} to {part.high})"[:45],
                                              placeholder=f"a number from {part.low} to {part.high}",
@@ -436,7 +439,7 @@ class TypedModal(LastingModal):
         await interaction.response.defer()  # the panel the modal came from is edited once the action is done
         seat = await _seat(interaction, match["game"])
         found = await _choice_now(interaction, seat, match["kind"], match["fp"]) if seat else None
-        if found is None:
+        if seat is None or found is None:
             return
         choice, form = found
         draft = Draft.decode(match["draft"], form)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.discord.common import game_bot
 from bot.discord.prompt_forms import (
     NONE,
     battle_label,
@@ -39,10 +40,10 @@ Choice = app_commands.Choice
 
 async def open_decision(interaction: discord.Interaction, kind: PromptKind) -> Prompt | None:
     """The caller's open decision of this kind in the channel's game, as their own view shows it."""
-    service = interaction.client.service
+    service = game_bot(interaction).service
     game = await service.game_in_channel(interaction.channel_id or 0)
     seats = {user: faction for faction, user in game.seats.items()} if game else {}
-    if interaction.user.id not in seats:
+    if game is None or interaction.user.id not in seats:
         return None
     seen = view(await service.state_of(game.game_id), Faction(seats[interaction.user.id]))
     return next((p for p in seen.own_prompts if p.kind == kind), None)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
@@ -121,6 +123,7 @@ class MentatBot(commands.Bot):
 
         def refuse(data) -> None:
             interaction = discord.Interaction(data=data, state=state)
+            answer: Coroutine[Any, Any, object]
             if interaction.type is discord.InteractionType.autocomplete:
                 answer = interaction.response.autocomplete([])
             else:
@@ -164,7 +167,7 @@ class MentatBot(commands.Bot):
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
         log.info("to add the bot to a server, with its commands and the permissions it needs, open %s (no privileged "
                  "intent is needed: Presence, Server Members and Message Content may stay off)",
-                 invite_url(self.application_id))
+                 invite_url(self.application_id or "APPLICATION_ID"))  # known once connected
 
 
 class ShardedMentatBot(MentatBot, commands.AutoShardedBot):

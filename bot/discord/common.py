@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 import discord
 from pydantic import ValidationError
@@ -29,6 +29,27 @@ class GameBot(Protocol):
     service: GameService
 
     def wake_outbox(self) -> None: ...
+
+
+def game_bot(interaction: discord.Interaction) -> GameBot:
+    """The bot an interaction came to, as the handlers use it: discord.py types it as any Client, and ours is
+    MentatBot (bot/discord/client.py imports the handlers, so they cannot name it)."""
+    return cast(GameBot, interaction.client)
+
+
+# A persistent control (a DynamicItem) is rebuilt from the component its custom id matched, which discord.py passes
+# as any Item: a button's template matches only buttons, a menu's only menus.
+
+def matched_label(item: discord.ui.Item[Any], missing: str) -> str:
+    """The label of the button a control was rebuilt from (`missing` when it has none)."""
+    return (item.label if isinstance(item, discord.ui.Button) else None) or missing
+
+
+def matched_menu(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """The select menu a control was rebuilt from."""
+    if not isinstance(item, discord.ui.Select):
+        raise TypeError(f"a menu's custom id matched {item!r}")
+    return item
 
 
 # Discord wants an interaction's first answer within 3 seconds ("Receiving and Responding": "you must send an

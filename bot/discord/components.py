@@ -23,7 +23,7 @@ import discord
 
 from bot.app.ports import GameRecordRow
 from bot.app.seats import now_played_by
-from bot.discord.common import GameBot, answer, answer_in_time, refusals
+from bot.discord.common import GameBot, answer, answer_in_time, matched_label, matched_menu, refusals
 from bot.discord.errors import reported
 from bot.discord.form_core import (
     EARLIER,
@@ -80,7 +80,7 @@ async def _open_form(interaction: discord.Interaction[Any], game_id: str, prompt
     if (form is not None and fingerprint is not None and form.fingerprint != fingerprint
             and (successor is None or clicked is None or clicked not in _button_labels(form))):
         form = None
-    if form is None:
+    if row is None or form is None:  # no row: no form either
         await answer(interaction, CLOSED)
         return None
     if row.seats.get(form.prompt.faction.value) != interaction.user.id:
@@ -117,29 +117,30 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
     def __init__(self, game_id: str, prompt_id: str, index: int, label: str = "choose",
                  fingerprint: str | None = None):
         self.game_id, self.prompt_id, self.index, self.fingerprint = game_id, prompt_id, index, fingerprint
+        self.label = label[:80] or "choose"
         suffix = f":{fingerprint}" if fingerprint else ""
-        super().__init__(discord.ui.Button(label=label[:80] or "choose", style=discord.ButtonStyle.secondary,
+        super().__init__(discord.ui.Button(label=self.label, style=discord.ButtonStyle.secondary,
                                            custom_id=f"mentat:{game_id}:{prompt_id}:{index}{suffix}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PromptButton:
-        return cls(match["game"], match["prompt"], int(match["index"]), item.label or "choose", match["fp"])
+        return cls(match["game"], match["prompt"], int(match["index"]), matched_label(item, "choose"), match["fp"])
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint, self.item.label)
+            opened = await _open_form(interaction, self.game_id, self.prompt_id, self.fingerprint, self.label)
             if opened is None:
                 return
             row, form = opened
             # the same button on the card of the decision asked again may stand at another place
             index = (self.index if self.fingerprint in (None, form.fingerprint)
-                     else _button_labels(form).index(self.item.label))
+                     else _button_labels(form).index(self.label))
             if not form.one_click or index >= len(form.fields[0].choices):
                 await answer(interaction, CLOSED)
                 return
-            await _submit(interaction, row, form, lambda: form.action([index]), lambda: self.item.label)
+            await _submit(interaction, row, form, lambda: form.action([index]), lambda: self.label)
 
         await answer_in_time(interaction, work())
 
@@ -154,9 +155,9 @@ class AmountButton(discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"mentat:n:{game_id}:{prompt_id}:{fingerprint}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AmountButton:
-        return cls(match["game"], match["prompt"], match["fp"], item.label or "Other amount")
+        return cls(match["game"], match["prompt"], match["fp"], matched_label(item, "Other amount"))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -186,6 +187,8 @@ class AmountModal(LastingModal):
 
     def __init__(self, game_id: str, form: Form, shortcut: int | None = None):
         amount = _amount_of(form, shortcut)
+        if amount is None:  # opened only where the form or the shortcut has an amount
+            raise ValueError(f"no amount to ask in the form of {form.prompt.id} (shortcut {shortcut})")
         which = "-" if shortcut is None else str(shortcut)
         super().__init__(title=amount.label,
                          custom_id=f"mentat:m:{game_id}:{form.prompt.id}:{form.fingerprint}:{which}")
@@ -224,9 +227,9 @@ class ShortcutButton(discord.ui.DynamicItem[discord.ui.Button],
                          row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ShortcutButton:
-        return cls(match["game"], match["prompt"], match["fp"], int(match["index"]), item.label or "choose")
+        return cls(match["game"], match["prompt"], match["fp"], int(match["index"]), matched_label(item, "choose"))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -277,9 +280,9 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"{FORM_PR
                    form_menu(form, draft, field, custom_id), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> FormSelect:
-        return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["field"]), item)
+        return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["field"]), matched_menu(item))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -311,10 +314,10 @@ class FormWindow(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
                                                               f"w{window}")), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> FormWindow:
         return cls(match["game"], match["prompt"], match["fp"], match["draft"], int(match["window"]),
-                   item.label or "More")
+                   matched_label(item, "More"))
 
     @reported
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -337,7 +340,7 @@ class FormSubmit(discord.ui.DynamicItem[discord.ui.Button], template=rf"{FORM_PR
                          row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> FormSubmit:
         return cls(match["game"], match["prompt"], match["fp"], match["draft"])
 

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.app.service import ServiceError
-from bot.discord.common import answer
+from bot.discord.common import answer, game_bot
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,7 @@ def _game_id_of(interaction: discord.Interaction) -> str | None:
 async def _tell_moderators(interaction: discord.Interaction, ref: str, where: str) -> bool:
     """A bot error in a game: its moderators hear of it, with its error id (issue 26 item 5; GameService.tell_of_error).
     The game is the control's (a DM card's button) or the channel's; the report itself never fails on this."""
-    bot = interaction.client
-    service = getattr(bot, "service", None)
+    service = getattr(interaction.client, "service", None)  # None: a client that is not Mentat's
     if service is None:
         return False
     try:
@@ -72,7 +71,7 @@ async def _tell_moderators(interaction: discord.Interaction, ref: str, where: st
         if game_id is None:
             return False
         await service.tell_of_error(game_id, ref, where)
-        bot.wake_outbox()
+        game_bot(interaction).wake_outbox()
         return True
     except Exception:  # noqa: BLE001 - the player's answer comes first; the log has this too
         log.exception("could not tell the moderators of error %s", ref)

@@ -150,14 +150,14 @@ class Form:
         missing = [f.name for f, p in zip(fields, picks, strict=True) if p is None]
         if missing:
             raise FormIncomplete(f"Choose your {', '.join(m.lower() for m in missing)} first.")
-        values = [f.choices[p].value for f, p in zip(fields, picks, strict=True)]
+        values = [f.choices[p].value for f, p in zip(fields, picks, strict=True) if p is not None]  # all (above)
         return self.build(self.prompt.faction, values)
 
     def summary(self, chosen: Sequence[int | None]) -> str:
         """What was chosen, for the decider's receipt (it may name secrets: it goes only to them)."""
         fields = self.fields_for(chosen)
         picks = self.picks(chosen)
-        if self.one_click:
+        if self.one_click and picks[0] is not None:
             return fields[0].choices[picks[0]].label
         return "; ".join(f"{f.name}: {f.choices[p].label}" for f, p in zip(fields, picks, strict=True)
                          if p is not None)

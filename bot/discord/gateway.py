@@ -29,8 +29,10 @@ import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import datetime, timedelta
+from typing import Final, cast
 
 import discord
+from discord.ui.select import BaseSelect
 
 from bot.app.hours import HoursBook
 from bot.app.lobby import LOBBY_KEY, welcome_text
@@ -46,7 +48,7 @@ from bot.app.ports import (
 from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
 from bot.discord.lobby import lobby_view
-from bot.discord.permissions import Needed, bot_permissions, missing, missing_words
+from bot.discord.permissions import Channel, Needed, bot_permissions, missing, missing_words
 from bot.discord.seat_controls import controls_for
 from bot.discord.text import MESSAGE_LIMIT, split_message
 from engine.ids import Faction
@@ -57,7 +59,7 @@ from engine.secrecy.views import PlayerView, view
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 RECENT = 50  # messages of a channel or DM looked through for a send a crash cut off
-THREAD_ARCHIVE_MINUTES = 10080  # Discord's longest auto-archive duration: a week without a new message
+THREAD_ARCHIVE_MINUTES: Final = 10080  # Discord's longest auto-archive duration: a week without a new message
 # Discord's codes for an edit that no retry can make: unknown channel, unknown message, archived thread
 EDIT_REFUSED_FOR_GOOD = {10003, 10008, 50083}
 UNKNOWN_CHANNEL, ARCHIVED_THREAD = 10003, 50083
@@ -75,8 +77,18 @@ def _as_new(message: OutgoingMessage) -> OutgoingMessage:
 
 
 def _ref(message: discord.Message | None) -> str | None:
+    return _ref_of(message) if message is not None else None
+
+
+def _ref_of(message: discord.Message) -> str:
     """Where a message is, as the store keeps it: "<channel id>:<message id>"."""
-    return f"{message.channel.id}:{message.id}" if message is not None else None
+    return f"{message.channel.id}:{message.id}"
+
+
+def _text_place(channel: Channel) -> discord.abc.Messageable:
+    """A game's channel, or one of its threads, as found by id: a place to write in (a game is created only in a
+    text channel, bot/discord/lobby.py; a test's fakes are not discord.py's classes, so no isinstance)."""
+    return cast(discord.abc.Messageable, channel)
 
 
 class DiscordGateway:
@@ -140,7 +152,9 @@ class DiscordGateway:
 
     async def _quiet(self, user_id: int) -> bool:
         """Whether the user is in their quiet hours now (a DM to them then goes out silent)."""
-        hours = await self.hours.of(user_id) if self.hours is not None else None
+        if self.hours is None:
+            return False
+        hours = await self.hours.of(user_id)
         return hours is not None and hours.is_quiet(self.hours.clock())
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
@@ -152,7 +166,7 @@ class DiscordGateway:
 
     def _remember(self, message: discord.Message | None) -> discord.Message | None:
         if message is not None:
-            ref = _ref(message)
+            ref = _ref_of(message)
             self._messages[ref] = message
             self._messages.move_to_end(ref)
             while len(self._messages) > REMEMBERED:
@@ -172,13 +186,13 @@ class DiscordGateway:
         the bot does not see the channel)."""
         channel = self.client.get_channel(game.channel_id)
         held = bot_permissions(channel)
-        if channel is None or held is None:
+        if channel is None or held is None or isinstance(channel, discord.abc.PrivateChannel):  # private: held None
             return f"the channel {game.channel_id}", None
         return f"#{channel.name} ({game.channel_id})", missing(held)
 
     async def _deliver(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
         if message.edit_of is not None:  # without a place, the message to change never arrived: nothing to do
-            return await self._edit(game, message) if message.edit_ref is not None else None
+            return await self._edit(game, message, message.edit_ref) if message.edit_ref is not None else None
         faction = message.recipient.faction
         text, pinged = self._mentions(game, message.text)
         pinged = [user for user in pinged if user not in message.unpinged]  # named, not pinged: their quiet hours
@@ -186,9 +200,9 @@ class DiscordGateway:
             where = await self._place(game, message)
             sent = self._remember(await self._send(where, split_message(text), self._buttons(game, message),
                                                    message.outbox_id, pinged, await self._attachment(game, message)))
-            if message.opens_thread:
+            if message.opens_thread and sent is not None:  # None: a test's fake channel answers nothing
                 await sent.create_thread(name=message.opens_thread[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
-            if message.pin:
+            if message.pin and sent is not None:
                 await sent.pin()
             return _ref(sent)
         user_id = game.seats.get(faction)
@@ -212,9 +226,9 @@ class DiscordGateway:
             if found is None:
                 with contextlib.suppress(discord.NotFound):
                     found = await self.client.fetch_channel(thread_id)
-            if found is not None and await self._opened(found):
-                return found
-        return self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)
+            if found is not None and await self._opened(_text_place(found)):
+                return _text_place(found)
+        return _text_place(self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id))
 
     @staticmethod
     async def _opened(place: discord.abc.Messageable) -> bool:
@@ -246,32 +260,32 @@ class DiscordGateway:
 
         return MENTION.sub(write, text), list(dict.fromkeys(pinged))  # Discord wants each user once
 
-    async def _edit(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+    async def _edit(self, game: GameRecordRow, message: OutgoingMessage, edit_ref: str) -> str | None:
         """Change the message `edit_ref` names (`_edit_in_place`); one Discord will never let change (deleted, in a
         deleted thread, in a thread archived for good) is posted anew (`_anew`)."""
         try:
             try:
-                return await self._edit_in_place(game, message)
+                return await self._edit_in_place(game, message, edit_ref)
             except discord.HTTPException as refusal:  # archived meanwhile (discord.py's copy did not know): unarchive
-                if refusal.code != ARCHIVED_THREAD or not await self._unarchived(message.edit_ref):
+                if refusal.code != ARCHIVED_THREAD or not await self._unarchived(edit_ref):
                     raise
-                return await self._edit_in_place(game, message)
+                return await self._edit_in_place(game, message, edit_ref)
         except discord.HTTPException as refusal:
             if refusal.code not in EDIT_REFUSED_FOR_GOOD:
                 raise
-            log.info("Discord refused to edit %s of %s (%s): posted anew", message.edit_ref, game.game_id,
+            log.info("Discord refused to edit %s of %s (%s): posted anew", edit_ref, game.game_id,
                      refusal.text)
-            return await self._anew(game, message)
+            return await self._anew(game, message, edit_ref)
 
-    async def _anew(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+    async def _anew(self, game: GameRecordRow, message: OutgoingMessage, edit_ref: str) -> str | None:
         """An edit that cannot be made, made a new post in the message's place (its thread, or the channel when the
         thread is gone or shut): the lines to add (the story), or the decision card; the new post then stands
         for the key, unless the old one opened a thread that is still there (Discord keeps a thread whose opening
         message is deleted, and the thread goes by that message's id). A replaced summary (a status board, a
         counter) is left alone: the next action replaces it."""
         if message.replace and message.prompt_id is None:
-            return message.edit_ref
-        return await self._key_place(message, await self._deliver(game, _as_new(message)))
+            return edit_ref
+        return await self._key_place(edit_ref, await self._deliver(game, _as_new(message)))
 
     async def _unarchived(self, ref: str) -> bool:
         """Unarchive the thread the message `ref` names is in, fetched as Discord has it now; False when it is
@@ -282,31 +296,32 @@ class DiscordGateway:
             return False
         return isinstance(thread, discord.Thread) and thread.archived and await self._opened(thread)
 
-    async def _key_place(self, message: OutgoingMessage, new_ref: str | None) -> str | None:
+    async def _key_place(self, edit_ref: str, new_ref: str | None) -> str | None:
         """Where the key of an edit posted anew stands now: the new post, unless the old one opened a thread that is
         still there (the thread has the old message's id)."""
-        thread_id = int(message.edit_ref.partition(":")[2])
+        thread_id = int(edit_ref.partition(":")[2])
         found = self.client.get_channel(thread_id)
         if found is None:
             with contextlib.suppress(discord.HTTPException):
                 found = await self.client.fetch_channel(thread_id)
-        return message.edit_ref if isinstance(found, discord.Thread) else new_ref
+        return edit_ref if isinstance(found, discord.Thread) else new_ref
 
-    async def _edit_in_place(self, game: GameRecordRow, message: OutgoingMessage) -> str | None:
+    async def _edit_in_place(self, game: GameRecordRow, message: OutgoingMessage, edit_ref: str) -> str | None:
         """Replace the text of the message `edit_ref` names (a status board), or add the text to it and disable
         its controls (a closed decision card, a phase post growing). A message that would outgrow Discord's limit
         is continued in a new post, whose place then stands for the key; a line already there is not added
         twice. An archived thread is unarchived first. The message is changed from what the bot last gave it
         (fetched only when it does not remember it): no GET."""
-        posted = self._messages.get(message.edit_ref) or await self._fetch(message.edit_ref)
+        posted = self._messages.get(edit_ref) or await self._fetch(edit_ref)
         text, _ = self._mentions(game, message.text)
         if posted is None:  # deleted meanwhile
-            return await self._anew(game, message)
+            return await self._anew(game, message, edit_ref)
         if not message.replace and posted.content.endswith(text):
-            return message.edit_ref
+            return edit_ref
         # discord.py's current copy of the thread (a remembered message's may be stale); an archived thread it
         # no longer keeps refuses the edit (50083), which unarchives it then (`_edit`)
-        await self._opened(self.client.get_channel(posted.channel.id))
+        if (current := self.client.get_channel(posted.channel.id)) is not None:
+            await self._opened(_text_place(current))
         if message.prompt_id is not None:  # a decision asked again: its card, in the old card's place
             shown = _in_dm(game, text)
             if len(shown) > MESSAGE_LIMIT:  # a card of several messages: the old one loses its controls, anew
@@ -314,16 +329,20 @@ class DiscordGateway:
                 return await self._deliver(game, _as_new(message))
             self._remember(await posted.edit(content=shown, view=self._buttons(game, message),
                                              allowed_mentions=NO_MENTIONS))
-            return message.edit_ref
+            return edit_ref
         if message.replace:
             if message.edit_of != LOBBY_KEY and posted.content == text[:MESSAGE_LIMIT]:
-                return message.edit_ref  # a board the action left as it was: nothing to change
-            renewed = {"view": lobby_view(game)} if message.edit_of == LOBBY_KEY else {}  # the seats still free
-            self._remember(await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS, **renewed))
-            return message.edit_ref
+                return edit_ref  # a board the action left as it was: nothing to change
+            if message.edit_of == LOBBY_KEY:  # the seats still free
+                self._remember(await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS,
+                                                 view=lobby_view(game)))
+            else:
+                self._remember(await posted.edit(content=text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS))
+            return edit_ref
         controls = discord.ui.View.from_message(posted, timeout=None)
         for item in controls.children:
-            item.disabled = True
+            if isinstance(item, discord.ui.Button | BaseSelect):  # what a message's controls are
+                item.disabled = True
         controls.stop()  # nothing listens to disabled controls: discord.py need not keep the view
         content = f"{posted.content}\n{text}"
         if len(content) > MESSAGE_LIMIT:
@@ -331,11 +350,14 @@ class DiscordGateway:
                 return _ref(self._remember(await posted.channel.send(text[:MESSAGE_LIMIT],
                                                                      allowed_mentions=NO_MENTIONS)))
             content = posted.content[:MESSAGE_LIMIT - len(text) - 3] + "…\n" + text
-        shown = await self._attachment(game, message)  # the turn's post gets its map once the storm has moved
-        self._remember(await posted.edit(content=content, view=controls if controls.children else None,
-                                         allowed_mentions=NO_MENTIONS,
-                                         **({"attachments": [shown]} if shown is not None else {})))
-        return message.edit_ref
+        picture = await self._attachment(game, message)  # the turn's post gets its map once the storm has moved
+        kept_view = controls if controls.children else None
+        if picture is not None:
+            self._remember(await posted.edit(content=content, view=kept_view, allowed_mentions=NO_MENTIONS,
+                                             attachments=[picture]))
+        else:
+            self._remember(await posted.edit(content=content, view=kept_view, allowed_mentions=NO_MENTIONS))
+        return edit_ref
 
     async def _find(self, game: GameRecordRow, message: OutgoingMessage, since: datetime) -> str | None:
         """A send begun at `since` and cut off by a crash: the bot's own message with the same words, posted since
@@ -354,7 +376,7 @@ class DiscordGateway:
             if message.replace and message.prompt_id is None:  # a summary whose post is gone is left alone
                 return message.edit_ref
             found = await self._find(game, _as_new(message), since)  # the edit was made a new post (`_anew`)
-            return await self._key_place(message, found) if found is not None else None
+            return await self._key_place(message.edit_ref, found) if found is not None else None
         if message.recipient.faction is None:
             where = await self._place(game, message)
             last = split_message(text)[-1]
@@ -374,7 +396,7 @@ class DiscordGateway:
         channel_id, _, message_id = ref.partition(":")
         try:
             channel = self.client.get_channel(int(channel_id)) or await self.client.fetch_channel(int(channel_id))
-            return await channel.fetch_message(int(message_id))
+            return await _text_place(channel).fetch_message(int(message_id))
         except discord.NotFound:
             return None
 
@@ -401,7 +423,7 @@ class DiscordGateway:
 
     @staticmethod
     async def _send(target: discord.abc.Messageable, chunks: list[str], view: discord.ui.View | None,
-                    outbox_id: int | None, pinged: list[int] = (), file: discord.File | None = None,
+                    outbox_id: int | None, pinged: Sequence[int] = (), file: discord.File | None = None,
                     *, silent: bool = False) -> discord.Message | None:
         """Send the chunks in order, the view with the last; `silent`: without a notification (Discord's
         suppress-notifications flag: the reader's quiet hours). Each chunk carries a nonce made of its outbox row

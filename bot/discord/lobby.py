@@ -90,7 +90,7 @@ class TakeSeat(discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"mentat:lobby:{game_id}:seat:{faction.value}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> TakeSeat:
         return cls(match["game"], Faction(match["faction"]))
 
@@ -112,7 +112,7 @@ class StartGame(discord.ui.DynamicItem[discord.ui.Button], template=rf"mentat:lo
                                            custom_id=f"mentat:lobby:{game_id}:start"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> StartGame:
         return cls(match["game"])
 

@@ -84,12 +84,15 @@ def missing_words(lacking: list[Needed], place: str) -> str:
             "and the bot's start-up log show it).")
 
 
-def bot_permissions(channel: object) -> discord.Permissions | None:
+Channel = discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel  # what Client.get_channel finds
+
+
+def bot_permissions(channel: Channel | None) -> discord.Permissions | None:
     """The bot's permissions in a server's channel or thread, as discord.py computes them from its cache (a thread's
     are its parent channel's, less what a thread withholds without Send Messages in Threads); None when the cache
     cannot tell (no channel, a direct message, a thread whose parent is not cached)."""
     me = getattr(getattr(channel, "guild", None), "me", None)
-    if me is None:
+    if me is None or channel is None or isinstance(channel, discord.abc.PrivateChannel):  # not in a server
         return None
     try:
         return channel.permissions_for(me)
@@ -102,7 +105,8 @@ def require_in_channel(interaction: discord.Interaction) -> None:
     the interaction's channel: checked before a game is created or started there, so that nothing is posted half
     way. The channel is the one discord.py caches (not the partial one an interaction may carry, which has no
     permission overwrites); where the cache cannot tell, Discord's own figure sent with the interaction counts."""
-    held = bot_permissions(interaction.client.get_channel(interaction.channel_id))
+    channel = interaction.client.get_channel(interaction.channel_id) if interaction.channel_id is not None else None
+    held = bot_permissions(channel)
     lacking = missing(held if held is not None else interaction.app_permissions)
     if lacking:
         raise NotAllowed(missing_words(lacking, f"<#{interaction.channel_id}>"))

@@ -53,7 +53,7 @@ class TakeThisSeat(discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"mentat:subcall:{game_id}:{faction.value}:{number}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> TakeThisSeat:
         return cls(match["game"], Faction(match["faction"]), int(match["number"]))
 
@@ -85,7 +85,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
             custom_id=f"mentat:vote:{game_id}:{number}:{faction.value}:{word}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> VoteButton:
         return cls(match["game"], int(match["number"]), Faction(match["faction"]), match["yes"] == "yes")
 

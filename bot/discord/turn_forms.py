@@ -174,7 +174,8 @@ def _revival(prompt: Prompt) -> Form:
                 fields.append(leader_field(name, left, None))
             else:
                 first = chosen.get("Leader")
-                fields.append(leader_field(name, left - leader_costs.get(first, 0), first))
+                cost = leader_costs.get(first, 0) if first is not None else 0
+                fields.append(leader_field(name, left - cost, first))
         return tuple(fields)
 
     def build(faction: Faction, values: list[Any]) -> Action:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -26,6 +27,7 @@ from bot.app.ports import (
     StoredAction,
     UnknownGame,
     VersionConflict,
+    stored_time,
 )
 from bot.store.common import (
     Clock,
@@ -57,7 +59,7 @@ class MemoryGameStore:
         self.delivery_turn = SingleProcessTurn()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
+                          actions: Sequence[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         if game.game_id in self._games:
             raise GameExists(f"game {game.game_id} already exists")
@@ -92,7 +94,8 @@ class MemoryGameStore:
     async def list_games(self, guild_id: int | None = None) -> list[GameRecordRow]:
         games = [game for game in self._games.values() if guild_id is None or game.guild_id == guild_id]
         # sorted() is stable, so games created at the same instant stay in creation order, as in SQLite.
-        return [game.model_copy(deep=True) for game in sorted(games, key=lambda game: game.created_at)]
+        by_creation = sorted(games, key=lambda game: stored_time(game.created_at))
+        return [game.model_copy(deep=True) for game in by_creation]
 
     async def games_due(self, now: datetime, shards: Shards = ALL_SHARDS) -> list[str]:
         due = [(game.due_at, game.created_at, game.game_id) for game in self._games.values()
@@ -100,7 +103,8 @@ class MemoryGameStore:
         return [game_id for _, _, game_id in sorted(due)]
 
     async def action_times(self, game_id: str, seqs: set[int]) -> dict[int, datetime]:
-        return {action.seq: action.created_at for action in self._actions.get(game_id, []) if action.seq in seqs}
+        return {action.seq: stored_time(action.created_at) for action in self._actions.get(game_id, [])
+                if action.seq in seqs}
 
     async def commit_action(self, game_id: str, expected_seq: int, actor: int, action_json: str,
                             state_json: str, outbox: list[OutgoingMessage], status: GameStatus | None = None,
@@ -154,7 +158,7 @@ class MemoryGameStore:
         return [action.model_copy() for action in self._actions.get(game_id, [])]
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: list[OutgoingMessage] = ()) -> None:
+                       outbox: Sequence[OutgoingMessage] = ()) -> None:
         game = self._game(game_id)
         if user_id is None:
             game.seats.pop(faction, None)
@@ -162,7 +166,7 @@ class MemoryGameStore:
             game.seats[faction] = user_id
         self._queue(game_id, game.seq, list(outbox))
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+    async def set_status(self, game_id: str, status: GameStatus, outbox: Sequence[OutgoingMessage] = (),
                          settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
         game = self._game(game_id)
         if settings is not None:
@@ -173,7 +177,7 @@ class MemoryGameStore:
         if outbox:
             self._queue(game_id, game.seq, list(outbox))
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: Sequence[OutgoingMessage] = (), *,
                            due_at: DueAt = RECHECK) -> None:
         game = self._game(game_id)
         game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON

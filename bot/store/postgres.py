@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -110,7 +110,7 @@ async def apply_migrations(db: asyncpg.Connection, directory: Path = MIGRATIONS)
     migration once: the second waits, then finds it applied."""
     migrations = migration_files(directory)
     known = migrations[-1][0] if migrations else 0
-    applied = []
+    applied: list[int] = []
     while True:
         async with db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -153,7 +153,7 @@ class PostgresGameStore:
         await self._pool.close()  # waits for the connections in use to be released
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
+                          actions: Sequence[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = as_utc(game.created_at or self._clock())
         messages, logged = _outbox_columns(outbox)
@@ -273,7 +273,7 @@ class PostgresGameStore:
         return _stored_action(row) if row is not None else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: list[OutgoingMessage] = ()) -> None:
+                       outbox: Sequence[OutgoingMessage] = ()) -> None:
         async with self._pool.acquire() as db, db.transaction():
             seq = await _lock_game(db, game_id)  # refuses an unknown game, which a DELETE would not notice
             if user_id is None:
@@ -284,7 +284,7 @@ class PostgresGameStore:
                                  game_id, faction, user_id)
             await self._queue(db, game_id, seq, outbox)
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+    async def set_status(self, game_id: str, status: GameStatus, outbox: Sequence[OutgoingMessage] = (),
                          settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
         status = GameStatus(status)
         settings_json = json.dumps(settings) if settings is not None else None
@@ -298,7 +298,7 @@ class PostgresGameStore:
                 raise UnknownGame(game_id)
             await self._queue(db, game_id, seq, outbox)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: Sequence[OutgoingMessage] = (), *,
                            due_at: DueAt = RECHECK) -> None:
         async with self._pool.acquire() as db, db.transaction():
             seq = await db.fetchval("UPDATE games SET settings_json = $2, due_at = $3 WHERE game_id = $1 RETURNING seq",

@@ -23,7 +23,7 @@ import asyncio
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
@@ -164,7 +164,7 @@ class SqliteGameStore:
             self._thread.shutdown()
 
     async def create_game(self, game: GameRecordRow, outbox: list[OutgoingMessage],
-                          actions: list[StoredAction] = (), opening_events_json: str | None = None) -> None:
+                          actions: Sequence[StoredAction] = (), opening_events_json: str | None = None) -> None:
         check_imported_actions(game.game_id, game.seq, list(actions))
         created_at = _timestamp(game.created_at or self._clock())
         settings_json = json.dumps(game.settings)
@@ -319,7 +319,7 @@ class SqliteGameStore:
         return _stored_action(rows[0]) if rows else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: list[OutgoingMessage] = ()) -> None:
+                       outbox: Sequence[OutgoingMessage] = ()) -> None:
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
 
@@ -335,7 +335,7 @@ class SqliteGameStore:
 
         await self._write(work, game_id)
 
-    async def set_status(self, game_id: str, status: GameStatus, outbox: list[OutgoingMessage] = (),
+    async def set_status(self, game_id: str, status: GameStatus, outbox: Sequence[OutgoingMessage] = (),
                          settings: dict[str, Any] | None = None, *, due_at: DueAt = RECHECK) -> None:
         status = GameStatus(status)
         due = _due_timestamp(due_at)
@@ -356,7 +356,7 @@ class SqliteGameStore:
 
         await self._write(work, game_id)
 
-    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: list[OutgoingMessage] = (), *,
+    async def set_settings(self, game_id: str, settings: dict[str, Any], outbox: Sequence[OutgoingMessage] = (), *,
                            due_at: DueAt = RECHECK) -> None:
         settings_json = json.dumps(settings)
         due = _due_timestamp(due_at)
@@ -494,7 +494,7 @@ class SqliteGameStore:
 
         return await self._run(work, write=True, settle=settle)
 
-    async def _read(self, sql: str, params: Iterable[Any]) -> list[sqlite3.Row]:
+    async def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         """The rows of one query: a single statement reads one consistent snapshot without a BEGIN."""
         return await self._on_thread(lambda: self._db.execute(sql, params).fetchall())
 

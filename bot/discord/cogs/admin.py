@@ -107,7 +107,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
                              clear: bool = False) -> None:
         """See or set the role whose members moderate this server's games (members with Manage Server only)."""
         async with refusals(interaction):
-            if not manages_server(interaction.user):
+            guild_id = interaction.guild_id
+            if guild_id is None or not manages_server(interaction.user):  # None: not in a server (no permissions)
                 raise NotAllowed("Only a member with Manage Server may see or set the moderator role.")
             if role is not None and clear:
                 raise NotAllowed("Give a role or clear it, not both.")
@@ -115,8 +116,8 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
                 raise NotAllowed("@everyone cannot be the moderator role: every member would moderate.")
             service = self.bot.service
             if role is not None or clear:
-                await service.set_moderator_role(interaction.guild_id, role.id if role else None)
-            current = await service.moderator_role(interaction.guild_id)
+                await service.set_moderator_role(guild_id, role.id if role else None)
+            current = await service.moderator_role(guild_id)
             if current is None:
                 text = ("This server has no moderator role: members with Manage Server moderate its games. Set "
                         "one with /admin moderator-role role:@Role.")

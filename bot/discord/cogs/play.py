@@ -34,7 +34,7 @@ from bot.discord.autocomplete import (
     typed,
     voice_kinds,
 )
-from bot.discord.common import submit_for_seat
+from bot.discord.common import game_bot, submit_for_seat
 from bot.discord.text import parse_faction, parse_yes_no
 from bot.discord.turn_forms import (
     RESERVES,
@@ -86,20 +86,20 @@ FACTION_CHOICES = [Choice(name=faction_name(f), value=f.value) for f in Faction]
 
 
 async def _my_view(interaction: discord.Interaction) -> PlayerView | None:
-    service = interaction.client.service
+    service = game_bot(interaction).service
     game = await service.game_in_channel(interaction.channel_id or 0)
     seats = {user: faction for faction, user in game.seats.items()} if game else {}
-    if interaction.user.id not in seats:
+    if game is None or interaction.user.id not in seats:
         return None
     return view(await service.state_of(game.game_id), Faction(seats[interaction.user.id]))
 
 
 async def _my_seat(interaction: discord.Interaction) -> tuple[GameState, Faction] | None:
     """The game in the caller's channel and the caller's faction in it, or None when they have no seat there."""
-    service = interaction.client.service
+    service = game_bot(interaction).service
     game = await service.game_in_channel(interaction.channel_id or 0)
     seats = {user: faction for faction, user in game.seats.items()} if game else {}
-    if interaction.user.id not in seats:
+    if game is None or interaction.user.id not in seats:
         return None
     return await service.state_of(game.game_id), Faction(seats[interaction.user.id])
 
@@ -346,7 +346,9 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
 
     @app_commands.command(name="predict")
     @app_commands.describe(faction="The faction you predict will win", turn="The turn it wins on")
-    @app_commands.autocomplete(faction=predicted_factions, turn=predicted_turns)
+    # one decorator per type of choice: discord.py types all the callbacks of one call alike
+    @app_commands.autocomplete(faction=predicted_factions)
+    @app_commands.autocomplete(turn=predicted_turns)
     async def predict(self, interaction: discord.Interaction, faction: str,
                       turn: app_commands.Range[int, 1, 30]) -> None:
         """The Bene Gesserit prediction (secret)."""
@@ -360,7 +362,8 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Your deci
                            spice="Spice backing the dial, 1 per token (advanced combat)",
                            impairment="BT attack with a worthless card: what the attacked may not do next turn")
     @app_commands.autocomplete(leader=plan_leaders, weapon=plan_weapon_cards, defense=plan_defense_cards,
-                               cheap_hero=plan_cheap_heroes, dial=plan_dials, impairment=plan_impairments)
+                               cheap_hero=plan_cheap_heroes, impairment=plan_impairments)
+    @app_commands.autocomplete(dial=plan_dials)
     async def plan(self, interaction: discord.Interaction, dial: app_commands.Range[int, 0, 25],
                    leader: str | None = None, weapon: str | None = None, defense: str | None = None,
                    cheap_hero: str | None = None, kwisatz_haderach: bool = False,
