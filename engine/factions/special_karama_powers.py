@@ -199,20 +199,3 @@ def _sample_return(state: GameState, prompt: Prompt, rng: Rng) -> ReturnCards:
     return ReturnCards(faction=prompt.faction, cards=hand[:cards_owed(state, prompt)])
 
 
-def sample_special_karama(state: GameState, faction: Faction, card: str, rng: Rng) -> UseSpecialKarama | None:
-    """A random use of the faction's power for automatic players (may be refused at the moment; then no harm)."""
-    others = [f for f in state.factions if f not in (faction, BT)]
-    tanks = state.faction(faction).tanks
-    if faction == A:
-        return UseSpecialKarama(faction=faction, card=card)
-    if faction == E:
-        dead = state.faction(E).leaders_in_tanks
-        if dead and rng.below(2):
-            return UseSpecialKarama(faction=faction, card=card, leader=rng.choice(dead))
-        return UseSpecialKarama(faction=faction, card=card, tokens=min(EMPEROR_TOKENS, max(tanks, 1)))
-    if faction == F:
-        return UseSpecialKarama(faction=faction, card=card, territory=rng.choice(sand_territories()))
-    if faction in (G, H) and others:
-        targets = [f for f in others if f != F] if faction == G else others
-        return UseSpecialKarama(faction=faction, card=card, target=rng.choice(targets)) if targets else None
-    return None
