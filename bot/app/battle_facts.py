@@ -10,7 +10,7 @@ Each is built from the decider's own view (what they may know: the public battle
 
 from __future__ import annotations
 
-from bot.app.words import Facts, faction_words, tokens
+from bot.app.words import Facts, faction_words
 from engine.data import load_game_data
 from engine.factions.bt_bidding import BtTrapsAndGiftsDetails
 from engine.factions.bt_reveal_karama import CANCEL, BtRevealKaramaDetails
@@ -72,7 +72,7 @@ def _tokens_at(seen: PlayerView, locations: list[str], faction: Faction) -> str:
     """"5 tokens (2 of them Fedaykin)": a side's tokens where a battle is fought, elites counted (A-15)."""
     count = sum(seen.forces.get(loc, {}).get(faction, 0) for loc in locations)
     elites = sum(seen.elites.get(loc, {}).get(faction, 0) for loc in locations)
-    return tokens(count) + (f" ({elites} of them starred)" if elites else "")
+    return counted(count, 'token') + (f" ({elites} of them starred)" if elites else "")
 
 
 def _battle(seen: PlayerView) -> list[str]:
@@ -370,8 +370,8 @@ def _bt_reveal_karama(seen: PlayerView, prompt: Prompt) -> list[str]:
     count = sum(seen.forces.get(location, {}).get(betrayed, 0) for t in territories for location in locations_of(t))
     facts = [f"The Bene Tleilaxu revealed {_leader(leader)}, who led {whose} tokens to win {_names(territories)}, as "
              f"their traitor (BT-23).",
-             f"If the reveal stands, {them.subject} goes to the tanks with {whose} {tokens(count)} there, and the Bene "
-             f"Tleilaxu take control of {_names(territories)}, for no spice (BT-23, BT-24).",
+             f"If the reveal stands, {them.subject} goes to the tanks with {whose} {counted(count, 'token')} there, "
+             f"and the Bene Tleilaxu take control of {_names(territories)}, for no spice (BT-23, BT-24).",
              f"A Karama cancels it: {them.subject} stays with {'you' if yours else the_faction(betrayed)}, and so do "
              f"{'your' if yours else 'their'} tokens; the Bene Tleilaxu's mark on {them.object} is gone (BT-51, R-31)."]
     if CANCEL in prompt.options:

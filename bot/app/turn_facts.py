@@ -8,7 +8,7 @@ what it costs), in a few short lines.
 
 from __future__ import annotations
 
-from bot.app.words import Facts, faction_words, tokens, where
+from bot.app.words import Facts, faction_words, where
 from engine.factions.bt_spice import SPICE_WIN
 from engine.factions.captives import LeaderCaptureDetails
 from engine.flow import details_of
@@ -116,12 +116,13 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     mine = _public(seen)
     elites = f" ({mine.elites_in_tanks} elite)" if mine.elites_in_tanks else ""
     dead = ", ".join(option_name(leader) for leader in mine.leaders_in_tanks) or "none"
-    facts = [f"In your tanks: {tokens(mine.tanks)}{elites}; leaders: {dead}."]
+    facts = [f"In your tanks: {counted(mine.tanks, 'token')}{elites}; leaders: {dead}."]
     costs = d.token_costs
     if len(costs) > 1:
-        counts = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
+        counts = ", ".join(f"{counted(n, 'token')} cost{'s' if n == 1 else ''} "
+                           f"{'nothing' if cost == 0 else f'{cost} spice'}"
                            for n, cost in enumerate(costs) if n)
-        facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {counts}.")
+        facts.append(f"You may revive up to {counted(len(costs) - 1, 'token')} this turn: {counts}.")
     priced = {option_name(leader): cost for leader, cost in d.leader_costs.items()}
     if d.kwisatz_haderach_cost is not None:
         priced["the Kwisatz Haderach"] = d.kwisatz_haderach_cost
@@ -145,13 +146,13 @@ def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     most, free = d.usual_tokens, d.usual_free
     usual = []
     if most:
-        usual.append(f"up to {tokens(most)}" + (f" ({free} free" if free else " (") + (", the others 2 spice each)"
-                                                                                    if most > free else ")"))
+        usual.append(f"up to {counted(most, 'token')}" + (f" ({free} free" if free else " (")
+                     + (", the others 2 spice each)" if most > free else ")"))
     if d.usual_leaders:
         usual.append("one leader for his strength in spice")
     refuse = (f"Refuse: they revive as usual, {' and '.join(usual)}; the spice they pay is yours (BT-10)." if usual
               else "Refuse: as usual they may revive nothing this turn (a leader only once all five are dead).")
-    return [f"In the tanks of your ally, the {faction_words(d.ally)}: {tokens(d.tanks)}; leaders: {dead}.",
+    return [f"In the tanks of your ally, the {faction_words(d.ally)}: {counted(d.tanks, 'token')}; leaders: {dead}.",
             "Grant: this turn they may revive up to 6 tokens and 2 leaders, all free (BT-60, R-14).", refuse,
             "Your answer stays secret: your ally learns it when asked about their revival, the table when they "
             "revive."]
@@ -171,7 +172,7 @@ def _shipment(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, ShipmentDetails)
     if d.impaired:
         return ["A Bene Tleilaxu worthless card bars you from shipping this turn (BT-16): ship nothing."]
-    facts = [f"Your reserves: {tokens(d.reserves)}; your spice: {d.spice}."]
+    facts = [f"Your reserves: {counted(d.reserves, 'token')}; your spice: {d.spice}."]
     if d.free:
         facts.append("The Fremen bring their tokens free, to The Great Flat or a territory near it.")
     else:
@@ -213,8 +214,8 @@ def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _starting_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
     total, places = details_of(prompt, StartingPlacementDetails).tokens, list(prompt.options)
     if total > 1:
-        return [f"Place your {tokens(total)} in {_names(places)}, split as you like: each place offers what is "
-                "left, the last one takes the rest."]
+        return [f"Place your {counted(total, 'token')} in {_names(places)}, split as you like: each place offers "
+                "what is left, the last one takes the rest."]
     return [f"Place your starting token anywhere: {len(places)} territories to choose from (A-15)."]
 
 
@@ -223,7 +224,7 @@ def _worm_ride(seen: PlayerView, prompt: Prompt) -> list[str]:
     if d.impaired:
         return [f"Shai-Hulud appeared in {d.territory}, but a Bene Tleilaxu worthless card bars you from moving "
                 "this turn (BT-16): you stay."]
-    return [f"Shai-Hulud appeared in {d.territory}: your {tokens(d.tokens)} there may ride it to any other "
+    return [f"Shai-Hulud appeared in {d.territory}: your {counted(d.tokens, 'token')} there may ride it to any other "
             f"territory, not under the storm (sector {seen.storm_sector}), not a full stronghold and not where your "
             "ally is; or stay."]
 
@@ -236,7 +237,7 @@ def _worm_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _spiritual_advisor(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, SpiritualAdvisorDetails)
     facts = [f"The {faction_words(d.shipper)} shipped: you may send one token from your reserves "
-             f"({tokens(_public(seen).reserves)}), free, to {where(d.to_location)}."]
+             f"({counted(_public(seen).reserves, 'token')}), free, to {where(d.to_location)}."]
     if d.shipment_location:
         facts.append(f"Or (A-15) send it with their shipment to {where(d.shipment_location)}, where it co-exists "
                      "as an advisor.")

@@ -13,10 +13,6 @@ from engine.secrecy.views import PlayerView
 Facts = Callable[[PlayerView, Prompt], list[str]]  # a card's lines: (the decider's view, the prompt) -> lines
 
 
-def tokens(count: int) -> str:
-    return f"{count} token{'s' if count != 1 else ''}"
-
-
 def where(location: str) -> str:
     try:
         return location_label(location)
