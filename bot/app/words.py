@@ -20,6 +20,10 @@ def where(location: str) -> str:
         return location
 
 
+class NotUnderstood(ValueError):
+    """Words a player typed that name nothing the bot knows; the message says what it reads instead."""
+
+
 def faction_words(value: str | Faction | None) -> str:
     if value is None:
         return "nobody"
@@ -27,6 +31,28 @@ def faction_words(value: str | Faction | None) -> str:
         return faction_name(Faction(value))
     except ValueError:
         return str(value)
+
+
+_FACTION_ALIASES = {"bg": Faction.BENE_GESSERIT, "gesserit": Faction.BENE_GESSERIT, "bt": Faction.BENE_TLEILAXU,
+                    "tleilaxu": Faction.BENE_TLEILAXU, "sg": Faction.GUILD, "spacingguild": Faction.GUILD}
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def parse_faction(text: str) -> Faction:
+    """The inverse of faction_words: a faction from its id, its name, a short alias (bg, bt, sg) or the start of
+    one of them that fits one faction alone ("atr"), in any case and spacing."""
+    key = _letters(text)
+    if key in _FACTION_ALIASES:
+        return _FACTION_ALIASES[key]
+    names = {faction: (_letters(faction.value), _letters(faction_name(faction))) for faction in Faction}
+    exact = [faction for faction, words in names.items() if key in words]
+    starting = [faction for faction, words in names.items() if key and any(w.startswith(key) for w in words)]
+    if exact or len(starting) == 1:
+        return (exact or starting)[0]
+    raise NotUnderstood(f"Unknown faction {text.strip()!r}; choose from {', '.join(f.value for f in Faction)}.")
 
 
 # --- numbers: every number a player types or a control sends is read here ----------------------------------------

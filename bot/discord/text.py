@@ -13,7 +13,7 @@ from bot.app.lobby import options_text
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
 from bot.app.service import NotAllowed
-from bot.app.words import whole_number
+from bot.app.words import parse_faction, whole_number
 from engine.ids import Faction
 from engine.model import Prompt
 from engine.names import decision_topic, faction_name, table_decision_name
@@ -21,25 +21,6 @@ from engine.options import GameOptions
 from engine.secrecy.views import PlayerView
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
-
-_ALIASES = {"bg": Faction.BENE_GESSERIT, "bt": Faction.BENE_TLEILAXU, "tleilaxu": Faction.BENE_TLEILAXU,
-            "gesserit": Faction.BENE_GESSERIT, "sg": Faction.GUILD}
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[^a-z]", "", text.lower())
-
-
-def parse_faction(text: str) -> Faction:
-    """A faction from its id, its name or a short alias (bg, bt), in any case and spacing."""
-    key = _key(text)
-    for faction in Faction:
-        if key in (_key(faction.value), _key(faction_name(faction))):
-            return faction
-    if key in _ALIASES:
-        return _ALIASES[key]
-    raise NotAllowed(f"Unknown faction {text.strip()!r}; choose from {', '.join(f.value for f in Faction)}.")
-
 
 def parse_factions(text: str) -> list[Faction]:
     """A comma-separated list of factions, each named once."""
