@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from engine.data import load_game_data
 from engine.ids import Faction
-from engine.model import PromptKind
+from engine.model import BidOrder, PromptKind
 
 # What each kind of decision is called where a player reads it (never the engine's word).
 DECISION_NAMES: dict[PromptKind, str] = {
@@ -209,3 +209,10 @@ def advisors_among(advisors: int) -> str:
     if not advisors:
         return ""
     return f", {advisors} of them Bene Gesserit advisor{'s' if advisors != 1 else ''}"
+
+
+def what_bid_order_does(order: BidOrder) -> str:
+    """A bidding order (A-6) as its owner reads it, without how long it lasts: "pass on every card", "outbid the
+    high bid by 1, up to 4 spice, else pass"."""
+    return ("pass on every card" if order.auto_pass
+            else f"outbid the high bid by 1, up to {order.max_bid} spice, else pass")
