@@ -135,11 +135,17 @@ def faction_possessive(faction: Faction) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
+def listed(items: list[str]) -> str:
+    """ "Arrakeen, Carthag and Tuek": things named in a sentence; "none" for no thing."""
+    if not items:
+        return "none"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def factions_list(factions: list[Faction], *, start: bool = False) -> str:
     """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject); `start` capitalises the
     first article."""
-    names = [the_faction(f) for f in factions]
-    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    text = listed([the_faction(f) for f in factions])
     return text[0].upper() + text[1:] if start else text
 
 

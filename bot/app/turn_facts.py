@@ -14,7 +14,7 @@ from engine.factions.captives import LeaderCaptureDetails
 from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, option_name, pronouns
+from engine.names import card_name, counted, listed, option_name, pronouns
 from engine.phases.bidding import BidDetails
 from engine.phases.movement import GuildTimingDetails, MovementDetails
 from engine.phases.revival import BtAllyRevivalDetails, RevivalDetails
@@ -28,12 +28,8 @@ from engine.rules.hands import hand_limit
 from engine.secrecy.views import PlayerView
 
 
-def _names(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _allies(allies: list[Faction]) -> str:
-    return _names([f"the {faction_words(f)}" for f in allies])
+    return listed([f"the {faction_words(f)}" for f in allies])
 
 
 def _own_groups(seen: PlayerView) -> str:
@@ -164,7 +160,7 @@ def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _closed_places(seen: PlayerView, full: list[str]) -> str:
     line = f"Closed to you: sector {seen.storm_sector} (the storm)"
     if full:
-        line += f"; {_names(full)} (two other factions there)"
+        line += f"; {listed(full)} (two other factions there)"
     return line + "."
 
 
@@ -214,7 +210,7 @@ def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _starting_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
     total, places = details_of(prompt, StartingPlacementDetails).tokens, list(prompt.options)
     if total > 1:
-        return [f"Place your {counted(total, 'token')} in {_names(places)}, split as you like: each place offers "
+        return [f"Place your {counted(total, 'token')} in {listed(places)}, split as you like: each place offers "
                 "what is left, the last one takes the rest."]
     return [f"Place your starting token anywhere: {len(places)} territories to choose from (A-15)."]
 
@@ -259,8 +255,8 @@ def _nexus(seen: PlayerView, prompt: Prompt) -> list[str]:
     done = [p.faction for p in seen.factions if p.faction not in (prompt.faction, *talking)]
     lines = [f"Your allies: {allies}. Offers standing to you: {offers}."]
     if done:
-        still = _names([f"the {faction_words(f)}" for f in talking]) if talking else "nobody else"
-        lines.append(f"Done with this Nexus: {_names([f'the {faction_words(f)}' for f in done])}; still talking: "
+        still = listed([f"the {faction_words(f)}" for f in talking]) if talking else "nobody else"
+        lines.append(f"Done with this Nexus: {listed([f'the {faction_words(f)}' for f in done])}; still talking: "
                      f"{still}.")
     return lines + [f"An alliance has at most {d.max_alliance_size} members. Once you are done you may not "
                     "act again in this Nexus; your offer still stands."]
