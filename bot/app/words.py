@@ -75,3 +75,17 @@ def number_in_range(text: str, low: int, high: int, what: str) -> int:
                          f"not {text.strip()[:20]!r}.")
     return value
 
+
+# --- yes and no ------------------------------------------------------------------------------------------------
+
+YES_WORDS, NO_WORDS = {"on", "true", "yes", "1"}, {"off", "false", "no", "0"}  # options read them too
+
+
+def parse_yes_no(text: str, what: str) -> bool:
+    """A yes or a no typed without choosing from the list (yes, y, true, on, 1; no, n, false, off, 0)."""
+    key = text.strip().lower()
+    if key in YES_WORDS | {"y"}:
+        return True
+    if key in NO_WORDS | {"n"}:
+        return False
+    raise NotUnderstood(f"{what}: answer yes or no, not {text.strip()[:30]!r}.")

@@ -14,12 +14,12 @@ from pathlib import Path
 import pydantic_core
 from pydantic import ValidationError
 
+from bot.app.lobby import options_text, parse_options
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import GameService, Refused, ServiceError
 from bot.app.words import NotUnderstood, parse_faction, whole_number
 from bot.console.gateway import ConsoleGateway
 from bot.console.text import format_prompt, format_view
-from bot.discord.text import options_text
 from engine.actions import (
     Action,
     AdminAction,
@@ -104,23 +104,6 @@ Commands (one per line):
 
 class CommandError(Exception):
     """A command the console cannot run as typed (unknown word, bad JSON, no game yet)."""
-
-
-def parse_options(text: str) -> GameOptions:
-    if text.strip() == "all":
-        return GameOptions.all_on()
-    values: dict[str, object] = {}
-    for item in text.split(","):
-        name, equals, value = item.strip().partition("=")
-        if name:
-            values[name] = value if equals else True
-    try:
-        return GameOptions(**values)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise CommandError(f"Bad option {where}: {first['msg']}. The options are "
-                           + ", ".join(GameOptions.model_fields) + ".") from None
 
 
 def _json_object(text: str) -> dict:

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.app.absence import ABSENCE_CHOICES, WAIT, mode_text, status_lines
 from bot.app.feed import CANCELLED
+from bot.app.lobby import parse_options
 from bot.app.map_picture import render_map
 from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
 from bot.app.ports import GameRecordRow, GameStatus
@@ -35,7 +36,6 @@ from bot.discord.seat_controls import DYNAMIC_ITEMS as SEAT_ITEMS
 from bot.discord.text import (
     option_suggestions,
     parse_factions,
-    parse_options,
     split_message,
     status_text,
 )

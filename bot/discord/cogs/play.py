@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.anytime_words import value_label
-from bot.app.words import parse_faction
+from bot.app.words import parse_faction, parse_yes_no
 from bot.discord.autocomplete import (
     battle_opponents,
     battle_territories,
@@ -36,7 +36,6 @@ from bot.discord.autocomplete import (
     voice_kinds,
 )
 from bot.discord.common import submit_for_seat
-from bot.discord.text import parse_yes_no
 from bot.discord.turn_forms import (
     RESERVES,
     movement_sources,
