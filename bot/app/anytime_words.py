@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.factions.special_karama import FREMEN_WORM, STOP_SHIPMENT
 from engine.ids import Faction
 from engine.model import BidOrder, SpecialKaramaOrder
-from engine.names import card_name, faction_name, faction_possessive, leader_name, what_bid_order_does
+from engine.names import card_name, counted, faction_name, faction_possessive, leader_name, what_bid_order_does
 from engine.rules.anytime import (
     ADVISORS,
     ASK,
@@ -147,7 +147,7 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
         return leader_name(value)
     if part == "revive":
         what, _, detail = value.partition(":")
-        return leader_name(detail) if what == LEADER else f"{detail} token{'s' if detail != '1' else ''}"
+        return leader_name(detail) if what == LEADER else counted(int(detail), "token")
     if part == "change":
         way, _, territory = value.partition(":")
         return f"{territory}: fighters become advisors" if way == ADVISORS else f"{territory}: advisors fight again"
