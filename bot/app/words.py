@@ -55,6 +55,14 @@ def parse_faction(text: str) -> Faction:
     raise NotUnderstood(f"Unknown faction {text.strip()!r}; choose from {', '.join(f.value for f in Faction)}.")
 
 
+def parse_factions(text: str) -> list[Faction]:
+    """A comma-separated list of factions, each named once."""
+    factions = [parse_faction(part) for part in text.split(",") if part.strip()]
+    if not factions:
+        raise NotUnderstood("Name the factions in play, separated by commas (e.g. atreides, harkonnen, fremen).")
+    return factions
+
+
 # --- numbers: every number a player types or a control sends is read here ----------------------------------------
 
 _DIGITS = re.compile(r"[0-9]{1,9}")  # ASCII digits only: str.isdigit() also accepts "²" and "①", which int() refuses

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from bot.app.lobby import options_text, parse_options
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import GameService, Refused, ServiceError
-from bot.app.words import NotUnderstood, parse_faction, whole_number
+from bot.app.words import NotUnderstood, parse_faction, parse_factions, whole_number
 from bot.console.gateway import ConsoleGateway
 from bot.console.text import format_prompt, format_view
 from engine.actions import (
@@ -285,7 +285,7 @@ class Console:
                 else:
                     raise CommandError(f"The seed is a whole number, not {value!r}.")
             else:
-                factions += [parse_faction(name) for name in token.split(",") if name.strip()]
+                factions += parse_factions(token)
         if not factions:
             raise CommandError("Usage: new <faction,...> [--seed N] [--options a,b|all].")
         row = await self.service.create_game(GUILD_ID, CHANNEL_ID, factions, options, seed)

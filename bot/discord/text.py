@@ -12,20 +12,12 @@ from bot.app.lobby import options_text, switch_names
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
 from bot.app.service import NotAllowed
-from bot.app.words import parse_faction
 from engine.ids import Faction
 from engine.model import Prompt
 from engine.names import decision_topic, faction_name, table_decision_name
 from engine.secrecy.views import PlayerView
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
-
-def parse_factions(text: str) -> list[Faction]:
-    """A comma-separated list of factions, each named once."""
-    factions = [parse_faction(part) for part in text.split(",") if part.strip()]
-    if not factions:
-        raise NotAllowed("Name the factions in play, separated by commas (e.g. atreides, harkonnen, fremen).")
-    return factions
 
 
 def option_suggestions(current: str, limit: int = 25) -> list[str]:

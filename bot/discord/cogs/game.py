@@ -18,7 +18,7 @@ from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
 from bot.app.votes import MAX_PAUSE_HOURS, VoteKind, vote_words
-from bot.app.words import parse_faction
+from bot.app.words import parse_faction, parse_factions
 from bot.discord.autocomplete import matching
 from bot.discord.common import (
     NO_MENTIONS,
@@ -35,7 +35,6 @@ from bot.discord.permissions import require_in_channel
 from bot.discord.seat_controls import DYNAMIC_ITEMS as SEAT_ITEMS
 from bot.discord.text import (
     option_suggestions,
-    parse_factions,
     split_message,
     status_text,
 )
