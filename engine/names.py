@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from engine.data import load_game_data
@@ -189,6 +190,11 @@ def option_name(option: str) -> str:
         except (KeyError, LookupError):
             continue
     return option.replace("_", " ")
+
+
+def option_names(options: Iterable[str]) -> str:
+    """ "Duncan Idaho, Crysknife": options by their names, separated by commas; "none" for no option."""
+    return ", ".join(option_name(option) for option in options) or "none"
 
 
 def choice_words(option: str) -> str:

@@ -66,16 +66,12 @@ from engine.actions import (
 from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import BidOrder, Prompt, PromptKind
-from engine.names import counted, faction_does, faction_name, option_name
+from engine.names import counted, faction_does, faction_name, option_name, option_names
 from engine.phases.battle import BattlePlanDetails
 
 
 def _where(location: str | None) -> str:
     return where(location) if location is not None else "nowhere"
-
-
-def _names(ids: list[str]) -> str:
-    return ", ".join(option_name(i) for i in ids) or "none"
 
 
 def revival_words(count: int, leaders: list[str], kwisatz_haderach: bool = False) -> str:
@@ -151,7 +147,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
     Bid: lambda a: f"bid {a.amount}" + (f" ({a.ally_pays} paid by your ally)" if a.ally_pays else ""),
     PassBid: lambda a: "pass",
     Revive: lambda a: revival_words(a.tokens, [option_name(a.leader)] if a.leader else [], a.kwisatz_haderach),
-    BtAllyRevive: lambda a: revival_words(a.tokens, [_names(a.leaders)] if a.leaders else []),
+    BtAllyRevive: lambda a: revival_words(a.tokens, [option_names(a.leaders)] if a.leaders else []),
     GrantAllyRevival: lambda a: ("grant your ally free revival this turn" if a.grant
                                  else "refuse: your ally revives as usual and pays you"),
     Ship: lambda a: f"ship {counted(a.tokens, 'token')} from "
@@ -199,7 +195,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
                                 else "a standing order: ask me about traitors"),
     SetBidOrder: lambda a: "a standing bid order: " + bid_order_words(BidOrder(auto_pass=a.auto_pass,
                                                                                max_bid=a.max_bid, lasts=a.lasts)),
-    ReturnCards: lambda a: f"give back {_names(a.cards)}",
+    ReturnCards: lambda a: f"give back {option_names(a.cards)}",
 }
 
 

@@ -14,7 +14,7 @@ from engine.factions.captives import LeaderCaptureDetails
 from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, listed, option_name, pronouns
+from engine.names import card_name, counted, listed, option_name, option_names, pronouns
 from engine.phases.bidding import BidDetails
 from engine.phases.movement import GuildTimingDetails, MovementDetails
 from engine.phases.revival import BtAllyRevivalDetails, RevivalDetails
@@ -111,7 +111,7 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, RevivalDetails)
     mine = _public(seen)
     elites = f" ({mine.elites_in_tanks} elite)" if mine.elites_in_tanks else ""
-    dead = ", ".join(option_name(leader) for leader in mine.leaders_in_tanks) or "none"
+    dead = option_names(mine.leaders_in_tanks)
     facts = [f"In your tanks: {counted(mine.tanks, 'token')}{elites}; leaders: {dead}."]
     costs = d.token_costs
     if len(costs) > 1:
@@ -138,7 +138,7 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     """BT-60: what the BT grant or refuse, from the ally's public tanks and its revival as usual (A-7)."""
     d = details_of(prompt, BtAllyRevivalDetails)
-    dead = ", ".join(option_name(leader) for leader in d.leaders) or "none"
+    dead = option_names(d.leaders)
     most, free = d.usual_tokens, d.usual_free
     usual = []
     if most:
