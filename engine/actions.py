@@ -640,7 +640,6 @@ Action = Annotated[
 ]
 
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
-ACTION_LIST_ADAPTER: TypeAdapter[list[Action]] = TypeAdapter(list[Action])
 
 
 def parse_action(raw: dict[str, Any] | str) -> Action:

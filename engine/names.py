@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from engine.data import load_game_data
 from engine.ids import Faction
-from engine.model import PromptKind
+from engine.model import BidOrder, PromptKind
 
 # What each kind of decision is called where a player reads it (never the engine's word).
 DECISION_NAMES: dict[PromptKind, str] = {
@@ -135,11 +136,17 @@ def faction_possessive(faction: Faction) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
+def listed(items: list[str]) -> str:
+    """ "Arrakeen, Carthag and Tuek": things named in a sentence; "none" for no thing."""
+    if not items:
+        return "none"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def factions_list(factions: list[Faction], *, start: bool = False) -> str:
     """ "the Harkonnen and the Emperor": factions named in a sentence (a plural subject); `start` capitalises the
     first article."""
-    names = [the_faction(f) for f in factions]
-    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    text = listed([the_faction(f) for f in factions])
     return text[0].upper() + text[1:] if start else text
 
 
@@ -185,6 +192,11 @@ def option_name(option: str) -> str:
     return option.replace("_", " ")
 
 
+def option_names(options: Iterable[str]) -> str:
+    """ "Duncan Idaho, Crysknife": options by their names, separated by commas; "none" for no option."""
+    return ", ".join(option_name(option) for option in options) or "none"
+
+
 def choice_words(option: str) -> str:
     """Any choice the engine names by its id, for people: a faction's, a leader's or a card's name, a place's label,
     else its words."""
@@ -209,3 +221,10 @@ def advisors_among(advisors: int) -> str:
     if not advisors:
         return ""
     return f", {advisors} of them Bene Gesserit advisor{'s' if advisors != 1 else ''}"
+
+
+def what_bid_order_does(order: BidOrder) -> str:
+    """A bidding order (A-6) as its owner reads it, without how long it lasts: "pass on every card", "outbid the
+    high bid by 1, up to 4 spice, else pass"."""
+    return ("pass on every card" if order.auto_pass
+            else f"outbid the high bid by 1, up to {order.max_bid} spice, else pass")

@@ -212,7 +212,7 @@ async def test_commands_before_a_game_and_bad_games_are_refused():
     console, lines = await _console()
     assert console.prompt_text() == "mentat> "
     for command, message in (("start", "no game yet"), ("as atreides", "no game yet"),
-                             ("new atreides,fremen --options nope", "Bad option nope"),
+                             ("new atreides,fremen --options nope", "Unknown option 'nope'"),
                              ("new atreides,bt", "BT-2"), ("new atreides,atreides,fremen", "listed twice"),
                              ("new atreides,fremen --seed x", "whole number")):
         assert not await console.execute(command)

@@ -137,5 +137,5 @@ def test_the_demo_plays_the_same_game_through_the_sqlite_store(tmp_path):
 def test_an_unknown_option_is_refused_with_the_list_and_writes_nothing(tmp_path):
     with pytest.raises(SystemExit) as refusal:
         demo_main(["--out", str(tmp_path / "demo"), "--options", "bt_trapz"])
-    assert "Bad option bt_trapz" in str(refusal.value) and "bt_traps" in str(refusal.value)
+    assert "Unknown option 'bt_trapz'" in str(refusal.value) and "bt_traps" in str(refusal.value)
     assert not (tmp_path / "demo").exists()

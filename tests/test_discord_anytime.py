@@ -145,7 +145,8 @@ def test_the_panel_says_what_may_be_done_and_the_standing_orders():
     text = panel_text(view(state, H), anytime_choices(state, H))
     assert "- Karama: cancel another faction's advantage (rule A-14)" in text
     assert "- Karama: tax the Bene Tleilaxu 10 spice (rule BT-51)" in text
-    assert "- Bidding: outbid by 1 up to 4 spice." in text and "- Traitor calls: ask me each time." in text
+    assert "- Bidding: outbid the high bid by 1, up to 4 spice, else pass." in text
+    assert "- Traitor calls: ask me each time." in text
     atreides = panel_text(view(state, A), anytime_choices(state, A))
     assert "Karama" not in atreides and "- Give a bribe (rule A-16)" in atreides
     state.faction(A).spice = 0
@@ -377,7 +378,7 @@ async def test_a_standing_bid_limit_is_set_through_its_modal_and_back_shows_the_
     await submit_modal(bot, USERS[A], shown.response.modal, max_bid="6")
     assert (await bot.service.state_of(game_id)).faction(A).bid_order.max_bid == 6
     back = await press(PanelBack, next(i for i in form_view.children if isinstance(i, PanelBack)), bot, USERS[A])
-    assert "- Bidding: outbid by 1 up to 6 spice." in back.log[0][1]
+    assert "- Bidding: outbid the high bid by 1, up to 6 spice, else pass." in back.log[0][1]
 
 
 async def test_a_panel_form_pressed_by_another_seat_acts_for_that_seat_only(table):

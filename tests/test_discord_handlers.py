@@ -792,7 +792,7 @@ CASES = [
          "Done: a standing order: always call a traitor when you can", "set_traitor_order",
          {"auto": True}),
     Case("me bid-order", A, _setup, {"max_bid": 4},
-         "Done: a standing bid order: outbid by 1 up to 4 spice", "set_bid_order",
+         "Done: a standing bid order: outbid the high bid by 1, up to 4 spice, else pass", "set_bid_order",
          {"max_bid": 4, "auto_pass": False}),
     Case("card karama", E, _karama_holder, {"card": "Karama", "against": "guild",
                                             "advantage": "half_price_shipping"},

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app.service import GameService, NotAllowed
+from bot.app.lobby import options_text, parse_options
+from bot.app.service import GameService
+from bot.app.words import NotUnderstood
 from bot.console.__main__ import main as console_main
 from bot.console.gateway import ConsoleGateway
 from bot.console.repl import Console
-from bot.console.repl import parse_options as console_options
-from bot.discord.text import option_suggestions, options_text, parse_options, status_text
+from bot.discord.text import option_suggestions, status_text
 from bot.store.memory import MemoryGameStore
 from engine.__main__ import _parse_options as autoplay_options
 from engine.game import new_game
@@ -37,7 +38,7 @@ def test_game_new_all_turns_every_switch_on_and_name_value_still_works():
 
 @pytest.mark.parametrize("text", ["wether", "turns", "weather=maybe", "turns=x"])
 def test_game_new_refuses_unknown_or_malformed_options(text):
-    with pytest.raises(NotAllowed) as refusal:
+    with pytest.raises(NotUnderstood) as refusal:
         parse_options(text)
     assert "weather" in str(refusal.value) or "Option" in str(refusal.value)
 
@@ -68,14 +69,14 @@ def test_status_lists_the_games_options():
 
 
 def test_console_and_autoplay_accept_all_like_game_new():
-    assert console_options("all") == autoplay_options("all") == GameOptions.all_on()
+    assert parse_options("all") == autoplay_options("all") == GameOptions.all_on()
     assert autoplay_options("weather,double_spice_blow") == parse_options("weather double_spice_blow")
 
 
 async def test_the_console_options_flag_sets_the_options_of_new():
     lines: list[str] = []
     console = Console(GameService(MemoryGameStore()), ConsoleGateway(lines.append), out=lines.append,
-                      default_options=console_options("weather,double_spice_blow"))
+                      default_options=parse_options("weather,double_spice_blow"))
     await console.resume()
     assert await console.execute("new atreides,fremen --seed 3")
     assert await console.execute("status")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.app.anytime_words import advisor_order_words, ally_revival_order_words, bid_order_words
-from bot.app.words import tokens, where
+from bot.app.words import where
 from engine.actions import (
     AcceptAlliance,
     AnswerPrescience,
@@ -66,7 +66,7 @@ from engine.actions import (
 from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import BidOrder, Prompt, PromptKind
-from engine.names import counted, faction_does, faction_name, option_name
+from engine.names import counted, faction_does, faction_name, option_name, option_names
 from engine.phases.battle import BattlePlanDetails
 
 
@@ -74,13 +74,10 @@ def _where(location: str | None) -> str:
     return where(location) if location is not None else "nowhere"
 
 
-def _names(ids: list[str]) -> str:
-    return ", ".join(option_name(i) for i in ids) or "none"
-
-
 def revival_words(count: int, leaders: list[str], kwisatz_haderach: bool = False) -> str:
     """"revive 2 tokens", "revive Bashar", "revive 1 token and Bashar"; "revive nothing" for nothing at all."""
-    parts = ([tokens(count)] if count else []) + leaders + (["the Kwisatz Haderach"] if kwisatz_haderach else [])
+    parts = (([counted(count, "token")] if count else []) + leaders
+             + (["the Kwisatz Haderach"] if kwisatz_haderach else []))
     return "revive " + (" and ".join(parts) or "nothing")
 
 
@@ -138,7 +135,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
     ChooseTraitor: lambda a: f"keep {option_name(a.leader)} as your traitor",
     PredictWinner: lambda a: f"predict that {faction_does(a.predicted, 'win')} on turn {a.turn}",
     LayTraps: lambda a: _traps(a.traps),
-    PlaceStartingTokens: lambda a: "place " + ", ".join(f"{tokens(n)} in {_where(loc)}"
+    PlaceStartingTokens: lambda a: "place " + ", ".join(f"{counted(n, 'token')} in {_where(loc)}"
                                                        for loc, n in a.placement.items()),
     DialStorm: lambda a: f"dial {a.value}",
     ProposeAlliance: lambda a: f"propose an alliance to the {faction_name(a.partner)}",
@@ -150,14 +147,14 @@ WORDS: dict[type, Callable[[Any], str]] = {
     Bid: lambda a: f"bid {a.amount}" + (f" ({a.ally_pays} paid by your ally)" if a.ally_pays else ""),
     PassBid: lambda a: "pass",
     Revive: lambda a: revival_words(a.tokens, [option_name(a.leader)] if a.leader else [], a.kwisatz_haderach),
-    BtAllyRevive: lambda a: revival_words(a.tokens, [_names(a.leaders)] if a.leaders else []),
+    BtAllyRevive: lambda a: revival_words(a.tokens, [option_names(a.leaders)] if a.leaders else []),
     GrantAllyRevival: lambda a: ("grant your ally free revival this turn" if a.grant
                                  else "refuse: your ally revives as usual and pays you"),
-    Ship: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location) if a.from_location else 'your reserves'}"
-                    f" to {_where(a.to_location)}",
-    ShipToReserves: lambda a: f"ship {tokens(a.tokens)} from {_where(a.from_location)} back to your reserves",
+    Ship: lambda a: f"ship {counted(a.tokens, 'token')} from "
+                    f"{_where(a.from_location) if a.from_location else 'your reserves'} to {_where(a.to_location)}",
+    ShipToReserves: lambda a: f"ship {counted(a.tokens, 'token')} from {_where(a.from_location)} back to your reserves",
     SkipShipment: lambda a: "ship nothing and move nothing this turn" if a.no_move else "ship nothing",
-    Move: lambda a: f"move {tokens(a.tokens)} from {_where(a.from_location)} to {_where(a.to_location)}",
+    Move: lambda a: f"move {counted(a.tokens, 'token')} from {_where(a.from_location)} to {_where(a.to_location)}",
     SkipMove: lambda a: "move nothing",
     SetCoexistence: lambda a: (f"your tokens in {a.territory} become co-existing advisors" if a.advisors
                                else f"your advisors in {a.territory} become fighters"),
@@ -198,7 +195,7 @@ WORDS: dict[type, Callable[[Any], str]] = {
                                 else "a standing order: ask me about traitors"),
     SetBidOrder: lambda a: "a standing bid order: " + bid_order_words(BidOrder(auto_pass=a.auto_pass,
                                                                                max_bid=a.max_bid, lasts=a.lasts)),
-    ReturnCards: lambda a: f"give back {_names(a.cards)}",
+    ReturnCards: lambda a: f"give back {option_names(a.cards)}",
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.factions.special_karama import FREMEN_WORM, STOP_SHIPMENT
 from engine.ids import Faction
 from engine.model import BidOrder, SpecialKaramaOrder
-from engine.names import card_name, faction_name, faction_possessive, leader_name
+from engine.names import card_name, counted, faction_name, faction_possessive, leader_name, what_bid_order_does
 from engine.phases.revival import GRANT, REFUSE
 from engine.rules.anytime import (
     ADVISORS,
@@ -146,7 +146,7 @@ def value_label(kind: AnytimeKind, part: str, value: str) -> str:
         return leader_name(value)
     if part == "revive":
         what, _, detail = value.partition(":")
-        return leader_name(detail) if what == LEADER else f"{detail} token{'s' if detail != '1' else ''}"
+        return leader_name(detail) if what == LEADER else counted(int(detail), "token")
     if part == "change":
         way, _, territory = value.partition(":")
         return f"{territory}: fighters become advisors" if way == ADVISORS else f"{territory}: advisors fight again"
@@ -170,8 +170,7 @@ def bid_order_words(order: BidOrder | None) -> str:
     """A bidding order (A-6) as its owner reads it, with how long it lasts when it was given from a bid's card."""
     if order is None or not (order.auto_pass or order.max_bid):
         return "ask me for each bid"
-    what = "pass on every card" if order.auto_pass else f"outbid by 1 up to {order.max_bid} spice"
-    return what + SPANS[order.lasts]
+    return what_bid_order_does(order) + SPANS[order.lasts]
 
 
 ADVISOR_ORDER_WORDS = {TO_POLAR_SINK: "always to the Polar Sink", NEVER: "never send one", ASK: "ask me each time"}

@@ -10,7 +10,7 @@ Each is built from the decider's own view (what they may know: the public battle
 
 from __future__ import annotations
 
-from bot.app.words import Facts, faction_words, tokens
+from bot.app.words import Facts, faction_words
 from engine.data import load_game_data
 from engine.factions.bt_bidding import BtTrapsAndGiftsDetails
 from engine.factions.bt_reveal_karama import CANCEL, BtRevealKaramaDetails
@@ -25,6 +25,7 @@ from engine.names import (
     counted,
     faction_does,
     faction_possessive,
+    listed,
     option_name,
     pronouns,
     the_faction,
@@ -48,12 +49,6 @@ from engine.secrecy.views import PlayerView
 ATTACK_CARDS = (CardCategory.PROJECTILE, CardCategory.POISON, CardCategory.LASGUN, CardCategory.WORTHLESS)
 
 
-def _names(items: list[str]) -> str:
-    if not items:
-        return "none"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _leader(leader_id: str, with_faction: bool = False) -> str:
     """"Feyd-Rautha (strength 6)", or "Feyd-Rautha (Harkonnen, strength 6)": a leader's strength (and faction) are
     public."""
@@ -65,14 +60,14 @@ def _leader(leader_id: str, with_faction: bool = False) -> str:
 
 
 def _cards(ids: list[str]) -> str:
-    return _names([card_name(c) for c in ids])
+    return listed([card_name(c) for c in ids])
 
 
 def _tokens_at(seen: PlayerView, locations: list[str], faction: Faction) -> str:
     """"5 tokens (2 of them Fedaykin)": a side's tokens where a battle is fought, elites counted (A-15)."""
     count = sum(seen.forces.get(loc, {}).get(faction, 0) for loc in locations)
     elites = sum(seen.elites.get(loc, {}).get(faction, 0) for loc in locations)
-    return tokens(count) + (f" ({elites} of them starred)" if elites else "")
+    return counted(count, 'token') + (f" ({elites} of them starred)" if elites else "")
 
 
 def _battle(seen: PlayerView) -> list[str]:
@@ -87,7 +82,7 @@ def _battle(seen: PlayerView) -> list[str]:
         how = "The trap" if battle.attack == "trap" else "The Bene Tleilaxu"
         rule = "BT-32" if battle.attack == "trap" else "BT-11"
         attack = "attacks" if battle.attack == "trap" else "attack"
-        return [f"{how} in {battle.territory} {attack} {_names([_leader(x) for x in attacked])} of the "
+        return [f"{how} in {battle.territory} {attack} {listed([_leader(x) for x in attacked])} of the "
                 f"{faction_words(battle.defender)} ({rule}): only {whose} life is at stake, and tokens only if a "
                 "lasgun meets a shield (BT-12, BT-14)."]
     facts = [f"The battle in {battle.territory}: the {faction_words(battle.aggressor)} (the aggressor, who "
@@ -98,7 +93,7 @@ def _battle(seen: PlayerView) -> list[str]:
     for side in sides:
         if side != seen.viewer:
             leaders = [_leader(x) for x in battle.leaders.get(side, [])]
-            facts.append(f"The {faction_words(side)} may lead with {_names(leaders)}, or with a cheap hero if they "
+            facts.append(f"The {faction_words(side)} may lead with {listed(leaders)}, or with a cheap hero if they "
                          "hold one.")
     return facts
 
@@ -143,7 +138,7 @@ def _prescience_answer(seen: PlayerView, prompt: Prompt) -> list[str]:
             f"The Atreides use prescience: they ask for your {element}. Answer truthfully with what you will play "
             "(the choices are what you can); your battle plan will then be bound to it, and only the Atreides learn "
             "it.",
-            "Your possible answers: " + _names([_answer_words(element, o) for o in prompt.options]) + "."]
+            "Your possible answers: " + listed([_answer_words(element, o) for o in prompt.options]) + "."]
 
 
 def _voice(seen: PlayerView, prompt: Prompt) -> list[str]:
@@ -262,7 +257,7 @@ def _bt_mark(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, BtMarkDetails)
     revived = [_leader(x) for x in d.revived]
     owner = d.owner
-    facts = [f"Just revived from the tanks: {_names(revived)}" + (f" of the {faction_words(owner)}." if owner else ".")]
+    facts = [f"Just revived from the tanks: {listed(revived)}" + (f" of the {faction_words(owner)}." if owner else ".")]
     if [o for o in prompt.options if o != NO]:
         facts.append(_mark_words(d.revived))
     else:
@@ -315,12 +310,12 @@ def _bt_traps_and_gifts(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, BtTrapsAndGiftsDetails)
     facts = [f"Before the bidding, your hand: {_cards(d.hand)} (R-21)."]
     if d.traps and prompt.options:
-        facts += [f"Traps now go on a stronghold you control or one with no tokens (R-11): {_names(prompt.options)}.",
+        facts += [f"Traps now go on a stronghold you control or one with no tokens (R-11): {listed(prompt.options)}.",
                   TRAP_WORDS]
     if d.gifts and d.receivers:
         room = [f"the {faction_words(r)} {n}" for r, n in d.receivers.items()]
         facts.append("You may give cards to other players, never above their hand limit (BT-40): "
-                     f"{_names(room)} more. Everyone sees that a card was given and to whom; only you and the "
+                     f"{listed(room)} more. Everyone sees that a card was given and to whom; only you and the "
                      "receiver know which.")
     return facts
 
@@ -346,7 +341,7 @@ def _hand_swap(seen: PlayerView, prompt: Prompt) -> list[str]:
 
 
 def _traitor_pick(seen: PlayerView, prompt: Prompt) -> list[str]:
-    return ["Your four candidates: " + _names([_leader(x, with_faction=True) for x in prompt.options]) + ".",
+    return ["Your four candidates: " + listed([_leader(x, with_faction=True) for x in prompt.options]) + ".",
             "Keep one as your traitor, the others go back: when that leader leads tokens against you (or your ally, "
             "if you are the Harkonnen), reveal the traitor to win that battle outright and be paid the leader's "
             "strength (A-13)."]
@@ -356,7 +351,7 @@ def _bg_prediction(seen: PlayerView, prompt: Prompt) -> list[str]:
     return ["Predict, in secret, a faction and a turn: if that faction wins on that turn, by any win (its alliance's, "
             f"the end-of-game outcomes and the BT spice win included), you win alone instead (A-9, A-25). The game "
             f"lasts {details_of(prompt, BgPredictionDetails).turns} turns (A-10).",
-            "The choices: " + _names([faction_words(o) for o in prompt.options]) + "."]
+            "The choices: " + listed([faction_words(o) for o in prompt.options]) + "."]
 
 
 def _bt_reveal_karama(seen: PlayerView, prompt: Prompt) -> list[str]:
@@ -368,10 +363,10 @@ def _bt_reveal_karama(seen: PlayerView, prompt: Prompt) -> list[str]:
     yours = seen.viewer == betrayed
     whose = "your" if yours else faction_possessive(betrayed)
     count = sum(seen.forces.get(location, {}).get(betrayed, 0) for t in territories for location in locations_of(t))
-    facts = [f"The Bene Tleilaxu revealed {_leader(leader)}, who led {whose} tokens to win {_names(territories)}, as "
+    facts = [f"The Bene Tleilaxu revealed {_leader(leader)}, who led {whose} tokens to win {listed(territories)}, as "
              f"their traitor (BT-23).",
-             f"If the reveal stands, {them.subject} goes to the tanks with {whose} {tokens(count)} there, and the Bene "
-             f"Tleilaxu take control of {_names(territories)}, for no spice (BT-23, BT-24).",
+             f"If the reveal stands, {them.subject} goes to the tanks with {whose} {counted(count, 'token')} there, "
+             f"and the Bene Tleilaxu take control of {listed(territories)}, for no spice (BT-23, BT-24).",
              f"A Karama cancels it: {them.subject} stays with {'you' if yours else the_faction(betrayed)}, and so do "
              f"{'your' if yours else 'their'} tokens; the Bene Tleilaxu's mark on {them.object} is gone (BT-51, R-31)."]
     if CANCEL in prompt.options:

@@ -33,7 +33,7 @@ from engine.factions.bt_reveal_karama import set_aside_prompts
 from engine.flow import ASKED_AGAIN_KINDS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import decision_name, faction_name, table_decision_name
+from engine.names import counted, decision_name, faction_name, table_decision_name
 from engine.phases.turn import PHASE_TITLES
 from engine.secrecy.views import PlayerView, view
 
@@ -333,7 +333,7 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
             board += f" ({advisors} of them advisors)"
         tokens = [board, f"{public.reserves} in reserve",
                   f"{public.tanks} in the tanks"] if data.factions[public.faction].tokens_total else []  # BT-1
-        facts = [*tokens, f"{public.hand_size} card{'' if public.hand_size == 1 else 's'}"]
+        facts = [*tokens, counted(public.hand_size, "card")]
         if public.bribes:
             facts.append(f"{public.bribes} bribe spice")
         if public.faction == Faction.BENE_TLEILAXU and seen.bt_open_spice:

@@ -5,12 +5,14 @@ the any-time panel."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.app import absence
 from bot.app.anytime_words import title
 from bot.app.feed import cancellation_text
 from bot.app.paces import Pace, pace_text
+from bot.app.words import NO_WORDS, YES_WORDS, NotUnderstood, whole_number
 from engine.data import load_game_data
 from engine.ids import Faction
 from engine.model import GameState
@@ -29,6 +31,42 @@ def options_text(options: GameOptions) -> str:
     numbers = [f"{name}={value}" for name, value in values.items() if not isinstance(value, bool)]
     text = (", ".join(on) + " on, the others off" if on else "every option off") + "; " + ", ".join(numbers)
     return text + (" (the defaults)" if options == GameOptions() else "")
+
+
+def parse_options(text: str | None) -> GameOptions:
+    """Game options separated by commas or spaces: `all` (every on/off option on), a bare name (that option on)
+    or `name=value` (`weather, double_spice_blow`, `all, bt_traps=off`, `turns=10, choam_charity=on`)."""
+    values: dict[str, bool | int] = {}
+    fields = GameOptions.model_fields
+    for pair in re.split(r"[,\s]+", (text or "").strip()):
+        if not pair:
+            continue
+        name, equals, raw = pair.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if name == "all" and not equals:
+            values.update({n: True for n in switch_names()})
+            continue
+        if name not in fields or (not equals and name not in switch_names()):
+            raise NotUnderstood(f"Unknown option {pair!r}; options are all, a name to switch on "
+                                f"({', '.join(switch_names())}) or name=value among: {', '.join(fields)}.")
+        raw = raw.strip().lower() if equals else "on"
+        if fields[name].annotation in (bool, "bool"):
+            if raw not in YES_WORDS | NO_WORDS:
+                raise NotUnderstood(f"Option {name} is on or off, not {raw!r}.")
+            values[name] = raw in YES_WORDS
+        elif (number := whole_number(raw)) is not None:
+            values[name] = number
+        else:
+            raise NotUnderstood(f"Option {name} takes a number, not {raw!r}.")
+    try:
+        return GameOptions(**values)
+    except ValueError as error:
+        raise NotUnderstood(f"Invalid options: {error}") from None
+
+
+def switch_names() -> list[str]:
+    """The on/off options (A-3, A-6, A-14, A-15 and the BT options)."""
+    return [name for name, f in GameOptions.model_fields.items() if f.annotation in (bool, "bool")]
 
 
 def lobby_text(setup: GameSetup, seats: dict[str, int], settings: dict[str, Any], *, started: bool = False) -> str:

@@ -20,7 +20,7 @@ from engine.factions.bt_reveal_karama import answer_so_far
 from engine.flow import DEFAULTS
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
-from engine.names import counted, faction_name, option_name, the_faction
+from engine.names import counted, faction_name, option_name, option_names, the_faction
 from engine.rules.admin import ABSENCE_ADMIN, DEADLINE_ADMIN
 from engine.rules.karama import Advantage, advantage_words
 from engine.secrecy.views import FactionSecrets, view
@@ -35,16 +35,13 @@ def secret_facts(own: FactionSecrets, *, with_ids: bool = False) -> list[tuple[s
     def cards(ids: list[str]) -> str:
         return ", ".join(f"{option_name(c)} ({c})" if with_ids else option_name(c) for c in ids) or "none"
 
-    def leaders(ids: list[str]) -> str:
-        return ", ".join(option_name(leader) for leader in ids) or "none"
-
-    facts = [("hand", cards(own.hand)), ("traitors", leaders(own.traitors))]
+    facts = [("hand", cards(own.hand)), ("traitors", option_names(own.traitors))]
     if own.prediction:
         facts.append(("prediction", f"{faction_name(own.prediction.faction)} on turn {own.prediction.turn}"))
     if own.trap_cards:
         facts.append(("traps", ", ".join(f"{s}: {option_name(c)}" for s, c in own.trap_cards.items())))
     if own.bt_marked:
-        facts.append(("marked traitors", leaders(own.bt_marked)))
+        facts.append(("marked traitors", option_names(own.bt_marked)))
     if own.never_storm_cards:
         facts.append(("storm cards", "never play one (standing order)"))
     if own.nexus_done_at_once:
@@ -225,16 +222,13 @@ def end_of_game_reveal(state: GameState) -> OutgoingMessage:
     (A-25), the BT's hidden spice (BT-27) and the spice and cards behind every shield; then the log is
     offered."""
     from engine.factions.bt_traitors import live_marks
-    from engine.names import card_name, leader_name
-
-    def leaders(ids: list[str]) -> str:
-        return ", ".join(leader_name(i) for i in ids) or "none"
+    from engine.names import card_name
 
     lines = ["The game is over. What was secret:"]
-    lines.append("- Traitor cards kept: " + "; ".join(f"{faction_name(f)}: {leaders(fs.traitors)}"
+    lines.append("- Traitor cards kept: " + "; ".join(f"{faction_name(f)}: {option_names(fs.traitors)}"
                                                     for f, fs in state.factions.items()) + ".")
     if state.bt is not None:
-        lines.append(f"- Bene Tleilaxu traitor marks: {leaders(live_marks(state))}.")
+        lines.append(f"- Bene Tleilaxu traitor marks: {option_names(live_marks(state))}.")
         for stronghold, trap in sorted(state.traps.items()):
             how = ("never sprung" if trap.triggered_by is None
                    else f"sprung by {faction_name(trap.triggered_by)}, not yet resolved")

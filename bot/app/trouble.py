@@ -23,7 +23,6 @@ TOLD = "troubles_told"  # settings: {trouble key: when its moderators were told 
 STUCK_FACTOR = 2  # a decision waited on for more than twice its deadline is trouble
 STUCK_WITHOUT_DEADLINE = timedelta(days=3)  # ... or for this long, when its kind has no deadline
 ERROR_AGAIN = timedelta(days=1)  # the same failure (the same command or control) in a game is told once a day
-SWEEP_EVERY = timedelta(hours=1)  # how often the tick looks for games waiting too long
 
 
 def told(settings: dict[str, Any], key: str, now: datetime, again: timedelta | None = None) -> bool:

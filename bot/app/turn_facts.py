@@ -8,13 +8,13 @@ what it costs), in a few short lines.
 
 from __future__ import annotations
 
-from bot.app.words import Facts, faction_words, tokens, where
+from bot.app.words import Facts, faction_words, where
 from engine.factions.bt_spice import SPICE_WIN
 from engine.factions.captives import LeaderCaptureDetails
 from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import card_name, counted, option_name, pronouns
+from engine.names import card_name, counted, listed, option_name, option_names, pronouns
 from engine.phases.bidding import BidDetails
 from engine.phases.movement import GuildTimingDetails, MovementDetails
 from engine.phases.revival import BtAllyRevivalDetails, RevivalDetails
@@ -28,12 +28,8 @@ from engine.rules.hands import hand_limit
 from engine.secrecy.views import PlayerView
 
 
-def _names(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _allies(allies: list[Faction]) -> str:
-    return _names([f"the {faction_words(f)}" for f in allies])
+    return listed([f"the {faction_words(f)}" for f in allies])
 
 
 def _own_groups(seen: PlayerView) -> str:
@@ -116,13 +112,14 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, RevivalDetails)
     mine = _public(seen)
     elites = f" ({mine.elites_in_tanks} elite)" if mine.elites_in_tanks else ""
-    dead = ", ".join(option_name(leader) for leader in mine.leaders_in_tanks) or "none"
-    facts = [f"In your tanks: {tokens(mine.tanks)}{elites}; leaders: {dead}."]
+    dead = option_names(mine.leaders_in_tanks)
+    facts = [f"In your tanks: {counted(mine.tanks, 'token')}{elites}; leaders: {dead}."]
     costs = d.token_costs
     if len(costs) > 1:
-        counts = ", ".join(f"{tokens(n)} cost{'s' if n == 1 else ''} {'nothing' if cost == 0 else f'{cost} spice'}"
+        counts = ", ".join(f"{counted(n, 'token')} cost{'s' if n == 1 else ''} "
+                           f"{'nothing' if cost == 0 else f'{cost} spice'}"
                            for n, cost in enumerate(costs) if n)
-        facts.append(f"You may revive up to {tokens(len(costs) - 1)} this turn: {counts}.")
+        facts.append(f"You may revive up to {counted(len(costs) - 1, 'token')} this turn: {counts}.")
     priced = {option_name(leader): cost for leader, cost in d.leader_costs.items()}
     if d.kwisatz_haderach_cost is not None:
         priced["the Kwisatz Haderach"] = d.kwisatz_haderach_cost
@@ -142,17 +139,17 @@ def _revival(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
     """BT-60: what the BT grant or refuse, from the ally's public tanks and its revival as usual (A-7)."""
     d = details_of(prompt, BtAllyRevivalDetails)
-    dead = ", ".join(option_name(leader) for leader in d.leaders) or "none"
+    dead = option_names(d.leaders)
     most, free = d.usual_tokens, d.usual_free
     usual = []
     if most:
-        usual.append(f"up to {tokens(most)}" + (f" ({free} free" if free else " (") + (", the others 2 spice each)"
-                                                                                    if most > free else ")"))
+        usual.append(f"up to {counted(most, 'token')}" + (f" ({free} free" if free else " (")
+                     + (", the others 2 spice each)" if most > free else ")"))
     if d.usual_leaders:
         usual.append("one leader for his strength in spice")
     refuse = (f"Refuse: they revive as usual, {' and '.join(usual)}; the spice they pay is yours (BT-10)." if usual
               else "Refuse: as usual they may revive nothing this turn (a leader only once all five are dead).")
-    return [f"In the tanks of your ally, the {faction_words(d.ally)}: {tokens(d.tanks)}; leaders: {dead}.",
+    return [f"In the tanks of your ally, the {faction_words(d.ally)}: {counted(d.tanks, 'token')}; leaders: {dead}.",
             "Grant: this turn they may revive up to 6 tokens and 2 leaders, all free (BT-60, R-14).", refuse,
             "Your answer stays secret: your ally learns it when asked about their revival, the table when they "
             "revive."]
@@ -164,7 +161,7 @@ def _bt_ally_revival(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _closed_places(seen: PlayerView, full: list[str]) -> str:
     line = f"Closed to you: sector {seen.storm_sector} (the storm)"
     if full:
-        line += f"; {_names(full)} (two other factions there)"
+        line += f"; {listed(full)} (two other factions there)"
     return line + "."
 
 
@@ -172,7 +169,7 @@ def _shipment(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, ShipmentDetails)
     if d.impaired:
         return ["A Bene Tleilaxu worthless card bars you from shipping this turn (BT-16): ship nothing."]
-    facts = [f"Your reserves: {tokens(d.reserves)}; your spice: {d.spice}."]
+    facts = [f"Your reserves: {counted(d.reserves, 'token')}; your spice: {d.spice}."]
     if d.free:
         facts.append("The Fremen bring their tokens free, to The Great Flat or a territory near it.")
     else:
@@ -214,8 +211,8 @@ def _movement(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _starting_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
     total, places = details_of(prompt, StartingPlacementDetails).tokens, list(prompt.options)
     if total > 1:
-        return [f"Place your {tokens(total)} in {_names(places)}, split as you like: each place offers what is "
-                "left, the last one takes the rest."]
+        return [f"Place your {counted(total, 'token')} in {listed(places)}, split as you like: each place offers "
+                "what is left, the last one takes the rest."]
     return [f"Place your starting token anywhere: {len(places)} territories to choose from (A-15)."]
 
 
@@ -224,7 +221,7 @@ def _worm_ride(seen: PlayerView, prompt: Prompt) -> list[str]:
     if d.impaired:
         return [f"Shai-Hulud appeared in {d.territory}, but a Bene Tleilaxu worthless card bars you from moving "
                 "this turn (BT-16): you stay."]
-    return [f"Shai-Hulud appeared in {d.territory}: your {tokens(d.tokens)} there may ride it to any other "
+    return [f"Shai-Hulud appeared in {d.territory}: your {counted(d.tokens, 'token')} there may ride it to any other "
             f"territory, not under the storm (sector {seen.storm_sector}), not a full stronghold and not where your "
             "ally is; or stay."]
 
@@ -237,7 +234,7 @@ def _worm_placement(seen: PlayerView, prompt: Prompt) -> list[str]:
 def _spiritual_advisor(seen: PlayerView, prompt: Prompt) -> list[str]:
     d = details_of(prompt, SpiritualAdvisorDetails)
     facts = [f"The {faction_words(d.shipper)} shipped: you may send one token from your reserves "
-             f"({tokens(_public(seen).reserves)}), free, to {where(d.to_location)}."]
+             f"({counted(_public(seen).reserves, 'token')}), free, to {where(d.to_location)}."]
     if d.shipment_location:
         facts.append(f"Or (A-15) send it with their shipment to {where(d.shipment_location)}, where it co-exists "
                      "as an advisor.")
@@ -259,8 +256,8 @@ def _nexus(seen: PlayerView, prompt: Prompt) -> list[str]:
     done = [p.faction for p in seen.factions if p.faction not in (prompt.faction, *talking)]
     lines = [f"Your allies: {allies}. Offers standing to you: {offers}."]
     if done:
-        still = _names([f"the {faction_words(f)}" for f in talking]) if talking else "nobody else"
-        lines.append(f"Done with this Nexus: {_names([f'the {faction_words(f)}' for f in done])}; still talking: "
+        still = listed([f"the {faction_words(f)}" for f in talking]) if talking else "nobody else"
+        lines.append(f"Done with this Nexus: {listed([f'the {faction_words(f)}' for f in done])}; still talking: "
                      f"{still}.")
     return lines + [f"An alliance has at most {d.max_alliance_size} members. Once you are done you may not "
                     "act again in this Nexus; your offer still stands."]

@@ -16,7 +16,7 @@ from enum import StrEnum
 from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.ids import Faction
-from engine.names import faction_name, faction_possessive, the_faction
+from engine.names import counted, faction_name, faction_possessive, the_faction
 
 VOTE = "table_vote"  # settings: the open vote (`new_vote`)
 VOTES_MADE = "table_votes_made"  # settings: how many votes the game has opened
@@ -59,7 +59,7 @@ def vote_seat(vote: dict) -> Faction:
 def hours_words(hours: float) -> str:
     if hours % 24 == 0:
         days = int(hours // 24)
-        return f"{days} day{'s' if days != 1 else ''}"
+        return counted(days, "day")
     return f"{hours:g} hour{'s' if hours != 1 else ''}"
 
 

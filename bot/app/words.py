@@ -13,15 +13,15 @@ from engine.secrecy.views import PlayerView
 Facts = Callable[[PlayerView, Prompt], list[str]]  # a card's lines: (the decider's view, the prompt) -> lines
 
 
-def tokens(count: int) -> str:
-    return f"{count} token{'s' if count != 1 else ''}"
-
-
 def where(location: str) -> str:
     try:
         return location_label(location)
     except (KeyError, LookupError):
         return location
+
+
+class NotUnderstood(ValueError):
+    """Words a player typed that name nothing the bot knows; the message says what it reads instead."""
 
 
 def faction_words(value: str | Faction | None) -> str:
@@ -31,6 +31,36 @@ def faction_words(value: str | Faction | None) -> str:
         return faction_name(Faction(value))
     except ValueError:
         return str(value)
+
+
+_FACTION_ALIASES = {"bg": Faction.BENE_GESSERIT, "gesserit": Faction.BENE_GESSERIT, "bt": Faction.BENE_TLEILAXU,
+                    "tleilaxu": Faction.BENE_TLEILAXU, "sg": Faction.GUILD, "spacingguild": Faction.GUILD}
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def parse_faction(text: str) -> Faction:
+    """The inverse of faction_words: a faction from its id, its name, a short alias (bg, bt, sg) or the start of
+    one of them that fits one faction alone ("atr"), in any case and spacing."""
+    key = _letters(text)
+    if key in _FACTION_ALIASES:
+        return _FACTION_ALIASES[key]
+    names = {faction: (_letters(faction.value), _letters(faction_name(faction))) for faction in Faction}
+    exact = [faction for faction, words in names.items() if key in words]
+    starting = [faction for faction, words in names.items() if key and any(w.startswith(key) for w in words)]
+    if exact or len(starting) == 1:
+        return (exact or starting)[0]
+    raise NotUnderstood(f"Unknown faction {text.strip()!r}; choose from {', '.join(f.value for f in Faction)}.")
+
+
+def parse_factions(text: str) -> list[Faction]:
+    """A comma-separated list of factions, each named once."""
+    factions = [parse_faction(part) for part in text.split(",") if part.strip()]
+    if not factions:
+        raise NotUnderstood("Name the factions in play, separated by commas (e.g. atreides, harkonnen, fremen).")
+    return factions
 
 
 # --- numbers: every number a player types or a control sends is read here ----------------------------------------
@@ -53,3 +83,17 @@ def number_in_range(text: str, low: int, high: int, what: str) -> int:
                          f"not {text.strip()[:20]!r}.")
     return value
 
+
+# --- yes and no ------------------------------------------------------------------------------------------------
+
+YES_WORDS, NO_WORDS = {"on", "true", "yes", "1"}, {"off", "false", "no", "0"}  # options read them too
+
+
+def parse_yes_no(text: str, what: str) -> bool:
+    """A yes or a no typed without choosing from the list (yes, y, true, on, 1; no, n, false, off, 0)."""
+    key = text.strip().lower()
+    if key in YES_WORDS | {"y"}:
+        return True
+    if key in NO_WORDS | {"n"}:
+        return False
+    raise NotUnderstood(f"{what}: answer yes or no, not {text.strip()[:30]!r}.")

@@ -13,9 +13,11 @@ import asyncio
 import sys
 from pathlib import Path
 
+from bot.app.lobby import parse_options
 from bot.app.service import GameService
+from bot.app.words import NotUnderstood
 from bot.console.gateway import ConsoleGateway
-from bot.console.repl import CommandError, Console, parse_options
+from bot.console.repl import Console
 from bot.process import stop_on_signals
 from bot.store.memory import MemoryGameStore
 from bot.store.opening import open_store
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         options = parse_options(args.options) if args.options else None
-    except CommandError as error:
+    except NotUnderstood as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.script and not Path(args.script).is_file():

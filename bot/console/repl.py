@@ -14,12 +14,12 @@ from pathlib import Path
 import pydantic_core
 from pydantic import ValidationError
 
+from bot.app.lobby import options_text, parse_options
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import GameService, Refused, ServiceError
-from bot.app.words import whole_number
+from bot.app.words import NotUnderstood, parse_faction, parse_factions, whole_number
 from bot.console.gateway import ConsoleGateway
 from bot.console.text import format_prompt, format_view
-from bot.discord.text import options_text
 from engine.actions import (
     Action,
     AdminAction,
@@ -57,8 +57,6 @@ CHANNEL_ID = 1  # the console plays the one game of its one channel
 ADMIN_ID = 1
 ADMIN_NAME = "console"
 SEAT_USER_IDS = {faction: 101 + number for number, faction in enumerate(Faction)}
-ALIASES = {"bt": Faction.BENE_TLEILAXU, "tleilaxu": Faction.BENE_TLEILAXU, "bg": Faction.BENE_GESSERIT,
-           "spacing_guild": Faction.GUILD}
 ADMIN_TYPES = {cls.model_fields["type"].default for cls in AdminAction.__subclasses__()}
 MAX_DRAIN_ROUNDS = 1000
 
@@ -106,35 +104,6 @@ Commands (one per line):
 
 class CommandError(Exception):
     """A command the console cannot run as typed (unknown word, bad JSON, no game yet)."""
-
-
-def parse_faction(text: str) -> Faction:
-    key = text.strip().lower().replace("-", "_").replace(" ", "_")
-    if key in ALIASES:
-        return ALIASES[key]
-    matches = [f for f in Faction if f.value.startswith(key)] if key else []
-    exact = [f for f in matches if f.value == key]
-    if exact or len(matches) == 1:
-        return (exact or matches)[0]
-    raise CommandError(f"Unknown faction {text.strip()!r}; the factions are "
-                       + ", ".join(f.value for f in Faction) + " (or bt, bg).")
-
-
-def parse_options(text: str) -> GameOptions:
-    if text.strip() == "all":
-        return GameOptions.all_on()
-    values: dict[str, object] = {}
-    for item in text.split(","):
-        name, equals, value = item.strip().partition("=")
-        if name:
-            values[name] = value if equals else True
-    try:
-        return GameOptions(**values)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise CommandError(f"Bad option {where}: {first['msg']}. The options are "
-                           + ", ".join(GameOptions.model_fields) + ".") from None
 
 
 def _json_object(text: str) -> dict:
@@ -198,7 +167,7 @@ class Console:
             self.out(f"refused: {refusal.violation}")
         except ServiceError as refusal:
             self.out(f"refused: {refusal}")
-        except CommandError as error:
+        except (CommandError, NotUnderstood) as error:
             self.out(f"error: {error}")
         await self.drain()
         self._announce_dms()
@@ -316,7 +285,7 @@ class Console:
                 else:
                     raise CommandError(f"The seed is a whole number, not {value!r}.")
             else:
-                factions += [parse_faction(name) for name in token.split(",") if name.strip()]
+                factions += parse_factions(token)
         if not factions:
             raise CommandError("Usage: new <faction,...> [--seed N] [--options a,b|all].")
         row = await self.service.create_game(GUILD_ID, CHANNEL_ID, factions, options, seed)

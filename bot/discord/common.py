@@ -16,6 +16,7 @@ from bot.app.action_words import WORDS
 from bot.app.ports import GameRecordRow
 from bot.app.seats import now_played_by
 from bot.app.service import GameService, NotAllowed, NotFound, ServiceError
+from bot.app.words import NotUnderstood
 from engine.actions import Action
 from engine.ids import Faction
 
@@ -94,7 +95,7 @@ async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
     ephemerally instead of failing the command."""
     try:
         yield
-    except ServiceError as error:
+    except (ServiceError, NotUnderstood) as error:
         await answer(interaction, f"Refused: {error}")
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.app.service import ServiceError
+from bot.app.words import NotUnderstood
 from bot.discord.common import answer, game_bot
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
     """Answer an interaction whose handler failed; `where` names a button, menu or modal (a command names
     itself)."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    if isinstance(original, ServiceError):
+    if isinstance(original, ServiceError | NotUnderstood):
         text = f"Refused: {original}"
     elif isinstance(original, app_commands.CheckFailure):
         text = str(original) or "You may not use this command here."

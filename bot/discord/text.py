@@ -3,99 +3,21 @@ so the console or tests can reuse them)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import datetime
 
 from bot.app.decision_cards import timestamp
 from bot.app.feed import cancellation_text
-from bot.app.lobby import options_text
+from bot.app.lobby import options_text, switch_names
 from bot.app.ports import GameRecordRow
 from bot.app.render import secret_facts
 from bot.app.service import NotAllowed
-from bot.app.words import whole_number
 from engine.ids import Faction
 from engine.model import Prompt
 from engine.names import decision_topic, faction_name, table_decision_name
-from engine.options import GameOptions
 from engine.secrecy.views import PlayerView
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
-
-_ALIASES = {"bg": Faction.BENE_GESSERIT, "bt": Faction.BENE_TLEILAXU, "tleilaxu": Faction.BENE_TLEILAXU,
-            "gesserit": Faction.BENE_GESSERIT, "sg": Faction.GUILD}
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[^a-z]", "", text.lower())
-
-
-def parse_faction(text: str) -> Faction:
-    """A faction from its id, its name or a short alias (bg, bt), in any case and spacing."""
-    key = _key(text)
-    for faction in Faction:
-        if key in (_key(faction.value), _key(faction_name(faction))):
-            return faction
-    if key in _ALIASES:
-        return _ALIASES[key]
-    raise NotAllowed(f"Unknown faction {text.strip()!r}; choose from {', '.join(f.value for f in Faction)}.")
-
-
-def parse_factions(text: str) -> list[Faction]:
-    """A comma-separated list of factions, each named once."""
-    factions = [parse_faction(part) for part in text.split(",") if part.strip()]
-    if not factions:
-        raise NotAllowed("Name the factions in play, separated by commas (e.g. atreides, harkonnen, fremen).")
-    return factions
-
-
-_TRUE, _FALSE = {"on", "true", "yes", "1"}, {"off", "false", "no", "0"}
-
-
-def parse_yes_no(text: str, what: str) -> bool:
-    """A yes or a no typed without choosing from the list (yes, y, true, on, 1; no, n, false, off, 0)."""
-    key = text.strip().lower()
-    if key in _TRUE | {"y"}:
-        return True
-    if key in _FALSE | {"n"}:
-        return False
-    raise NotAllowed(f"{what}: answer yes or no, not {text.strip()[:30]!r}.")
-
-
-def parse_options(text: str | None) -> GameOptions:
-    """Game options separated by commas or spaces: `all` (every on/off option on), a bare name (that option on)
-    or `name=value` (`weather, double_spice_blow`, `all, bt_traps=off`, `turns=10, choam_charity=on`)."""
-    values: dict[str, bool | int] = {}
-    fields = GameOptions.model_fields
-    for pair in re.split(r"[,\s]+", (text or "").strip()):
-        if not pair:
-            continue
-        name, equals, raw = pair.partition("=")
-        name = name.strip().lower().replace("-", "_")
-        if name == "all" and not equals:
-            values.update({n: True for n in switch_names()})
-            continue
-        if name not in fields or (not equals and name not in switch_names()):
-            raise NotAllowed(f"Unknown option {pair!r}; options are all, a name to switch on "
-                             f"({', '.join(switch_names())}) or name=value among: {', '.join(fields)}.")
-        raw = raw.strip().lower() if equals else "on"
-        if fields[name].annotation in (bool, "bool"):
-            if raw not in _TRUE | _FALSE:
-                raise NotAllowed(f"Option {name} is on or off, not {raw!r}.")
-            values[name] = raw in _TRUE
-        elif (number := whole_number(raw)) is not None:
-            values[name] = number
-        else:
-            raise NotAllowed(f"Option {name} takes a number, not {raw!r}.")
-    try:
-        return GameOptions(**values)
-    except ValueError as error:
-        raise NotAllowed(f"Invalid options: {error}") from None
-
-
-def switch_names() -> list[str]:
-    """The on/off options (A-3, A-6, A-14, A-15 and the BT options)."""
-    return [name for name, f in GameOptions.model_fields.items() if f.annotation in (bool, "bool")]
 
 
 def option_suggestions(current: str, limit: int = 25) -> list[str]:

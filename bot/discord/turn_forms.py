@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.app.words import faction_words, tokens, where
+from bot.app.words import faction_words, where
 from bot.discord.form_core import MAX_CHOICES, Amount, Choice, Field, Form, FormIncomplete, Shortcut
 from engine.actions import (
     AcceptAlliance,
@@ -48,7 +48,7 @@ from engine.factions.captives import KEEP, KILL, KILL_REWARD, RELEASE, LeaderCap
 from engine.flow import details_of
 from engine.ids import Faction
 from engine.model import Prompt, PromptKind
-from engine.names import leader_name, option_name, pronouns
+from engine.names import counted, leader_name, option_name, pronouns
 from engine.phases.bidding import BidDetails
 from engine.phases.movement import LATER, NOW, GuildTimingDetails, MovementDetails
 from engine.phases.revival import RevivalDetails
@@ -167,7 +167,7 @@ def _revival(prompt: Prompt) -> Form:
         fields = []
         for name in names:
             if name == "Tokens":
-                labels = ["No tokens" if n == 0 else f"{tokens(n)}: {_spice(costs[n])}" for n in counts]
+                labels = ["No tokens" if n == 0 else f"{counted(n, 'token')}: {_spice(costs[n])}" for n in counts]
                 fields.append(Field("Tokens", tuple(Choice(label, n) for label, n in zip(labels, counts, strict=True)),
                                     default=counts.index(free)))
             elif name == "Leader":
@@ -253,7 +253,7 @@ def _shipment(prompt: Prompt) -> Form:
     spice = details_of(prompt, ShipmentDetails).spice
 
     def source_label(source: str) -> str:
-        count = tokens(shipment_tokens(prompt, source))
+        count = counted(shipment_tokens(prompt, source), "token")
         return f"Your reserves ({count})" if source == RESERVES else f"{where(source)} ({count})"
 
     sources = shipment_sources(prompt)
@@ -277,7 +277,7 @@ def _shipment(prompt: Prompt) -> Form:
         sector = _settled("Sector", "Your reserves") if territory == RESERVES else _sector_field(grouped[territory])
         target = RESERVES if territory == RESERVES else grouped[territory][0]  # one rate for a whole territory
         priced = [(n, shipment_cost_of(prompt, n, target)) for n in range(1, shipment_tokens(prompt, source) + 1)]
-        return first, to, sector, Field("Tokens", tuple(Choice(f"{tokens(n)}: {_spice(cost)}", n)
+        return first, to, sector, Field("Tokens", tuple(Choice(f"{counted(n, 'token')}: {_spice(cost)}", n)
                                                         for n, cost in priced if cost <= spice))
 
     def build(faction: Faction, values: list[Any]) -> Action:
@@ -307,7 +307,7 @@ def _movement(prompt: Prompt) -> Form:
     d = details_of(prompt, MovementDetails)
     moves = movement_sources(prompt)
     advisors, fighters = (d.coexist.advisors, d.coexist.fighters) if d.coexist is not None else ([], [])
-    sources = (*(Choice(f"{where(loc)} ({tokens(d.tokens[loc])})", loc) for loc in moves),
+    sources = (*(Choice(f"{where(loc)} ({counted(d.tokens[loc], 'token')})", loc) for loc in moves),
                *(Choice(f"Co-exist in {t}: your tokens there become advisors", ("advisors", t)) for t in advisors),
                *(Choice(f"Your advisors in {t} become fighters", ("fighters", t)) for t in fighters))
     if not sources:  # one button, saying why
@@ -324,7 +324,7 @@ def _movement(prompt: Prompt) -> Form:
             return first, *(_waiting(name, "Choose where from first") for name in later)
         if not isinstance(source, str):  # co-existence: no destination
             return first, *(_settled(name, "Nowhere" if name == "To" else "None") for name in later)
-        count = Field("Tokens", tuple(Choice(tokens(n), n) for n in range(1, d.tokens[source] + 1)))
+        count = Field("Tokens", tuple(Choice(counted(n, "token"), n) for n in range(1, d.tokens[source] + 1)))
         if not by_sector:  # each place with its sector ("Imperial Basin (sector 8)") where the territory has several
             places = d.destinations[source]
             return first, Field("To", tuple(Choice(where(place), place) for place in places)), count
@@ -364,9 +364,10 @@ def _starting_placement(prompt: Prompt) -> Form:
             left, fields = total, []
             for index, location in enumerate(order):
                 if index == len(order) - 1:
-                    fields.append(Field(where(location), (Choice(tokens(left), left),), default=0))
+                    fields.append(Field(where(location), (Choice(counted(left, "token"), left),), default=0))
                     break
-                fields.append(Field(where(location), tuple(Choice(tokens(n), n) for n in range(left + 1)), default=0))
+                choices = tuple(Choice(counted(n, "token"), n) for n in range(left + 1))
+                fields.append(Field(where(location), choices, default=0))
                 left -= values[index] or 0
             return tuple(fields)
 

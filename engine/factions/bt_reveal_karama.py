@@ -35,7 +35,7 @@ from engine.events import EventLog
 from engine.flow import Details, default_for, details_for, handles, open_prompt, open_prompt_of, sampler_for
 from engine.ids import Faction
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow, required
-from engine.names import faction_does, faction_name, faction_possessive, leader_name, pronouns
+from engine.names import counted, faction_does, faction_name, faction_possessive, leader_name, pronouns
 from engine.rng import Rng
 from engine.rules.board import locations_of
 from engine.rules.forces import wipe_out
@@ -173,7 +173,7 @@ def _betray(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None
         if record.territory not in controlled:
             controlled.append(record.territory)
         taken.append((record.territory, lost))
-    where = " and ".join(f"{lost} token{'s' if lost != 1 else ''} in {territory}" for territory, lost in taken)
+    where = " and ".join(f"{counted(lost, 'token')} in {territory}" for territory, lost in taken)
     log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with "
                f"{faction_possessive(window.faction)} {where}; the Bene Tleilaxu now control "
                f"{' and '.join(t for t, _ in taken)} and gain no spice (BT-23).", leader=leader,

@@ -43,10 +43,6 @@ def coexistence_in_play(state: GameState) -> bool:
     return state.setup.options.character_advantages and state.in_game(BG)
 
 
-def advisors_in(state: GameState, territory: str) -> int:
-    return sum(state.bg_advisors.get(loc, 0) for loc in locations_of(territory))
-
-
 def add_advisors(state: GameState, location: str, count: int) -> None:
     total = state.bg_advisors.get(location, 0) + count
     if total:

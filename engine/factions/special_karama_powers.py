@@ -11,7 +11,7 @@ from engine.factions.special_karama import FREMEN_WORM, RULE, STOP_SHIPMENT, spe
 from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind, SpecialKaramaOrder
-from engine.names import card_name, faction_does, faction_name, faction_possessive, leader_name
+from engine.names import card_name, counted, faction_does, faction_name, faction_possessive, leader_name
 from engine.phases.battle import describe_plan
 from engine.phases.revival import reopen_revival_prompt, revive_leader
 from engine.phases.spice_blow import sand_territories
@@ -111,7 +111,7 @@ def _emperor(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
     if action.tokens:
         revive_tokens(state, E, action.tokens)  # refuses beyond the one-elite-a-turn limit (A-15)
     spend_special_karama(state, SpecialKaramaOrder(faction=E, card=action.card, power="revival"), log)
-    what = leader_name(action.leader) if action.leader else f"{action.tokens} token{'s' if action.tokens != 1 else ''}"
+    what = leader_name(action.leader) if action.leader else counted(action.tokens, "token")
     log.public("special_karama", f"The Emperor plays Karama (special power, A-14): {what} revived from the tanks, "
                "free.", faction=E.value, card=action.card, power="revival", leader=action.leader, tokens=action.tokens)
     if action.leader:
@@ -199,20 +199,3 @@ def _sample_return(state: GameState, prompt: Prompt, rng: Rng) -> ReturnCards:
     return ReturnCards(faction=prompt.faction, cards=hand[:cards_owed(state, prompt)])
 
 
-def sample_special_karama(state: GameState, faction: Faction, card: str, rng: Rng) -> UseSpecialKarama | None:
-    """A random use of the faction's power for automatic players (may be refused at the moment; then no harm)."""
-    others = [f for f in state.factions if f not in (faction, BT)]
-    tanks = state.faction(faction).tanks
-    if faction == A:
-        return UseSpecialKarama(faction=faction, card=card)
-    if faction == E:
-        dead = state.faction(E).leaders_in_tanks
-        if dead and rng.below(2):
-            return UseSpecialKarama(faction=faction, card=card, leader=rng.choice(dead))
-        return UseSpecialKarama(faction=faction, card=card, tokens=min(EMPEROR_TOKENS, max(tanks, 1)))
-    if faction == F:
-        return UseSpecialKarama(faction=faction, card=card, territory=rng.choice(sand_territories()))
-    if faction in (G, H) and others:
-        targets = [f for f in others if f != F] if faction == G else others
-        return UseSpecialKarama(faction=faction, card=card, target=rng.choice(targets)) if targets else None
-    return None

@@ -20,7 +20,7 @@ from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import BiddingState, BidOrder, GameState, Phase, Prompt, PromptKind, required
-from engine.names import card_name, counted, faction_does, faction_name
+from engine.names import card_name, counted, faction_does, faction_name, what_bid_order_does
 from engine.phases.turn import end_phase
 from engine.rng import Rng
 from engine.rules.economy import bank_pays, pay
@@ -467,9 +467,7 @@ def _order_words(state: GameState, order: BidOrder) -> str:
         span = f"for {_ordinal_card(state.current_bidding())} only"
     else:
         span = "for the rest of this turn's auction" if order.lasts == "this_turn" else "until you change it"
-    what = ("pass on every card" if order.auto_pass
-            else f"outbid the high bid by 1, up to {order.max_bid} spice, else pass")
-    return f"Your standing bid order: {what}, {span} (A-6)."
+    return f"Your standing bid order: {what_bid_order_does(order)}, {span} (A-6)."
 
 
 # --- defaults and samples --------------------------------------------------------------------

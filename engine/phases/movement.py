@@ -40,7 +40,7 @@ from engine.flow import (
 )
 from engine.ids import Faction
 from engine.model import GameState, MovementState, Phase, Prompt, PromptKind, required
-from engine.names import faction_does, faction_name, location_label, the_faction
+from engine.names import counted, faction_does, faction_name, location_label, the_faction
 from engine.phases.revival import open_revival_prompts
 from engine.phases.shipment import (
     RULE_STORM,
@@ -296,7 +296,7 @@ def _allies_apart(state: GameState, faction: Faction, log: EventLog) -> None:
         lost = sum(wipe_out(state, loc, faction) for loc in locations_of(territory))
         log.public("allies_apart", f"{faction_does(faction, 'end', start=True)}"
                                    f" their movement sharing {territory} with their ally: "
-                   f"their {lost} token{'s' if lost != 1 else ''} there go to the tanks (A-8).",
+                   f"their {counted(lost, 'token')} there go to the tanks (A-8).",
                    faction=faction.value, territory=territory, tokens=lost)
 
 
@@ -431,7 +431,7 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     tokens_leave(state, territory_of(source), faction)  # betrayed tokens moving out end the BT's wait
     move_tokens(state, faction, {source: action.tokens}, location, log)  # elites go along
     log.public("moved", f"{faction_does(faction, 'move', start=True)}"
-                        f" {action.tokens} token{'s' if action.tokens != 1 else ''} "
+                        f" {counted(action.tokens, 'token')} "
                f"from {location_label(source)} to {location_label(location)}.", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens)
 

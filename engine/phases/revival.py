@@ -437,7 +437,7 @@ def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> Non
         revive_leader(state, faction, leader, log, "bt_alliance", mark_window=False)
     if action.leaders:
         offer_mark(state, faction, list(action.leaders), log)
-    parts = [f"{action.tokens} token{'s' if action.tokens != 1 else ''}"] if action.tokens else []
+    parts = [counted(action.tokens, "token")] if action.tokens else []
     parts += [leader_name(leader) for leader in action.leaders]
     what = " and ".join(parts) if parts else "nothing"
     log.public("revived", f"{faction_does(faction, 'revive', start=True)}"

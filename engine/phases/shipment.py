@@ -319,7 +319,7 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     from_reserves(state, faction, location, action.tokens, log)
     log.public("shipped", f"{faction_does(faction, 'ship', start=True)}"
-                          f" {action.tokens} token{'s' if action.tokens != 1 else ''} "
+                          f" {counted(action.tokens, 'token')} "
                f"to {location_label(location)} {words}.", faction=faction.value, to_location=location,
                tokens=action.tokens, cost=cost)
     _offer_advisor(state, faction, location, log)
@@ -341,7 +341,7 @@ def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
     if action.ally_pays:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule, "The Fremen bring their tokens at no cost.")
     from_reserves(state, faction, location, action.tokens, log)
-    log.public("shipped", f"The Fremen bring {action.tokens} token{'s' if action.tokens != 1 else ''} to "
+    log.public("shipped", f"The Fremen bring {counted(action.tokens, 'token')} to "
                f"{location_label(location)} at no cost.", faction=faction.value, to_location=location,
                tokens=action.tokens, cost=0)
 
@@ -383,7 +383,7 @@ def _cross_ship(state: GameState, action: Ship, from_location: str, log: EventLo
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     tokens_leave(state, territory_of(source), faction)  # betrayed tokens shipping out end the BT's wait
     move_tokens(state, faction, {source: action.tokens}, location, log)
-    log.public("shipped", f"The Spacing Guild ships {action.tokens} token{'s' if action.tokens != 1 else ''} from "
+    log.public("shipped", f"The Spacing Guild ships {counted(action.tokens, 'token')} from "
                f"{location_label(source)} to {location_label(location)} {words} (A-23).", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens, cost=cost)
 
@@ -408,7 +408,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     pay(state, faction, cost, None, "A-23", "This shipment")
     tokens_leave(state, territory_of(source), faction)
     to_reserves(state, faction, source, action.tokens)
-    log.public("shipped_back", f"The Spacing Guild ships {action.tokens} token{'s' if action.tokens != 1 else ''} "
+    log.public("shipped_back", f"The Spacing Guild ships {counted(action.tokens, 'token')} "
                f"from {location_label(source)} back to its reserves for {cost} spice, paid to the bank (A-23).",
                faction=faction.value, from_location=source, tokens=action.tokens, cost=cost)
 

@@ -46,7 +46,7 @@ from engine.flow import (
 )
 from engine.ids import Faction
 from engine.model import GameState, NexusState, Prompt, PromptKind
-from engine.names import faction_does, faction_name, factions_list, the_faction
+from engine.names import faction_does, faction_name, factions_list, listed, the_faction
 from engine.rng import Rng
 from engine.rules.economy import pay, require_spare_spice
 from engine.rules.order import storm_order
@@ -67,15 +67,15 @@ def alliance_of(state: GameState, faction: Faction) -> list[Faction]:
     return [faction]
 
 
-def _names(factions: list[Faction]) -> str:
-    names = [faction_name(f) for f in factions]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _members(factions: list[Faction]) -> str:
+    """ "Atreides, Fremen and Emperor": an alliance's members, bare names."""
+    return listed([faction_name(f) for f in factions])
 
 
 def alliances_text(state: GameState) -> str:
     if not state.alliances:
         return "There are no alliances."
-    return "Alliances: " + "; ".join(_names(a) for a in state.alliances) + "."
+    return "Alliances: " + "; ".join(_members(a) for a in state.alliances) + "."
 
 
 # --- the Nexus -------------------------------------------------------------------------------
@@ -200,8 +200,8 @@ def _check_partner(state: GameState, faction: Faction, partner: Faction) -> None
     if merged > limit:
         raise RuleViolation(
             ViolationCode.NOT_ALLOWED, NEXUS_RULE,
-            f"An alliance has at most {limit} members; {_names(alliance_of(state, faction))} with "
-            f"{_names(alliance_of(state, partner))} would make {merged}.",
+            f"An alliance has at most {limit} members; {_members(alliance_of(state, faction))} with "
+            f"{_members(alliance_of(state, partner))} would make {merged}.",
         )
 
 

@@ -47,11 +47,6 @@ def sector_of(location: str) -> int | None:
     return board_index().sector[location]
 
 
-def neighbours_of(location: str) -> tuple[str, ...]:
-    territory_of(location)
-    return board_index().neighbours[location]
-
-
 def locations_of(territory: str) -> tuple[str, ...]:
     try:
         return board_index().locations[territory]

@@ -337,7 +337,7 @@ def play_ghola(state: GameState, action: PlayGhola, log: EventLog) -> None:
                                 f"in the tanks; not {action.tokens}.")
         play_card(state, faction, GHOLA)
         revive_tokens(state, faction, action.tokens)
-        what = f"{action.tokens} token{'s' if action.tokens != 1 else ''}"
+        what = counted(action.tokens, "token")
     log.public("card_played", f"{faction_does(faction, 'play', start=True)}"
                               f" the Tleilaxu Ghola: {what} revived from the tanks, "
                "free.", faction=faction.value, card=GHOLA, leader=action.leader, tokens=action.tokens)

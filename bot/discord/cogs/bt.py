@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.words import parse_faction
 from bot.discord.autocomplete import (
     attack_leaders,
     bidding_traps,
@@ -30,7 +31,7 @@ from bot.discord.cogs.play import (
     own_hand,
 )
 from bot.discord.common import submit_for_seat
-from bot.discord.text import parse_assignments, parse_faction
+from bot.discord.text import parse_assignments
 from engine.actions import (
     AnswerRevealKarama,
     AnswerRevealWindow,

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.words import parse_faction
 from bot.discord.autocomplete import cards_given_back
 from bot.discord.cogs.play import (
     card_in,
@@ -26,7 +27,6 @@ from bot.discord.cogs.play import (
     worm_territory_choices,
 )
 from bot.discord.common import submit_for_seat
-from bot.discord.text import parse_faction
 from engine.actions import (
     AnswerTruthtrance,
     GuildTiming,

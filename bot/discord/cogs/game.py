@@ -12,11 +12,13 @@ from discord.ext import commands
 
 from bot.app.absence import ABSENCE_CHOICES, WAIT, mode_text, status_lines
 from bot.app.feed import CANCELLED
+from bot.app.lobby import parse_options
 from bot.app.map_picture import render_map
 from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
 from bot.app.votes import MAX_PAUSE_HOURS, VoteKind, vote_words
+from bot.app.words import parse_faction, parse_factions
 from bot.discord.autocomplete import matching
 from bot.discord.common import (
     NO_MENTIONS,
@@ -33,9 +35,6 @@ from bot.discord.permissions import require_in_channel
 from bot.discord.seat_controls import DYNAMIC_ITEMS as SEAT_ITEMS
 from bot.discord.text import (
     option_suggestions,
-    parse_faction,
-    parse_factions,
-    parse_options,
     split_message,
     status_text,
 )

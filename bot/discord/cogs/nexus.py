@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.words import parse_faction
 from bot.discord.autocomplete import matching, open_decision
 from bot.discord.common import submit_for_seat
-from bot.discord.text import parse_faction
 from engine.actions import AcceptAlliance, BreakAlliance, EndNexus, ProposeAlliance
 from engine.flow import details_of
 from engine.ids import Faction

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.anytime_words import value_label
+from bot.app.words import parse_faction, parse_yes_no
 from bot.discord.autocomplete import (
     battle_opponents,
     battle_territories,
@@ -35,7 +36,6 @@ from bot.discord.autocomplete import (
     voice_kinds,
 )
 from bot.discord.common import game_bot, submit_for_seat
-from bot.discord.text import parse_faction, parse_yes_no
 from bot.discord.turn_forms import (
     RESERVES,
     movement_sources,
@@ -68,7 +68,7 @@ from engine.actions import (
 )
 from engine.data import load_game_data
 from engine.flow import details_of
-from engine.ids import CardCategory, Faction
+from engine.ids import Faction
 from engine.model import GameState, PromptKind
 from engine.names import card_name, faction_name, leader_name, location_label
 from engine.phases.movement import MovementDetails
@@ -201,43 +201,11 @@ async def coexistence_choices(interaction: discord.Interaction, current: str) ->
     return matching([(t, t) for t in dict.fromkeys(territories)], current)
 
 
-async def leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """The caller's own leaders (/play traitor offers its candidates: bot/discord/autocomplete.py)."""
-    mine = await _my_view(interaction)
-    if mine is None or mine.viewer is None:
-        return []
-    data = load_game_data()
-    return matching([(leader.name, leader.id) for leader in data.factions[mine.viewer].leaders], current)
-
-
-async def card_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    mine = await _my_view(interaction)
-    hand = mine.own.hand if mine and mine.own else []
-    return matching([(card_name(c), c) for c in hand], current)
-
-
 async def any_leader_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Every leader in the game's data, by name (the BT mark and reveal other factions' leaders)."""
     data = load_game_data()
     return matching([(leader.name, leader.id) for faction in data.factions.values() for leader in faction.leaders],
                      current)
-
-
-async def territory_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return matching([(name, name) for name in load_game_data().board.territories], current)
-
-
-async def category_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return matching([(c.value, c.value) for c in CardCategory], current)
-
-
-async def prompt_option_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """The options of the caller's open decisions (e.g. the answers prescience allows)."""
-    mine = await _my_view(interaction)
-    options = [o for p in mine.own_prompts for o in p.options] if mine else []
-    return matching([(o, o) for o in dict.fromkeys(options)], current)
-async def stronghold_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    return matching([(name, name) for name in load_game_data().board.strongholds], current)
 
 
 async def own_hand(interaction: discord.Interaction) -> list[str]:
