@@ -265,3 +265,28 @@ async def test_a_vote_a_hand_over_and_a_voted_pause_keep_on_the_sqlite_store(tmp
         assert (await store.load_game(row.game_id)).status == GameStatus.RUNNING
     finally:
         await store.close()
+
+
+async def test_a_vote_that_passed_is_carried_out_once_even_after_a_crash_before_it_was(table, monkeypatch):  # noqa: F811
+    """The vote's closing keeps what it decided until it is done: a bot that stops between the two (a crash, a
+    restart) leaves it to the next tick, which carries it out once; later ticks do nothing more."""
+    service, game, clock = table
+    vote = await service.open_vote(game, USERS[A], VoteKind.PAUSE, hours=48)
+
+    async def crash(game_id, vote):  # the process dies right after the vote closed, before carrying it out
+        return None
+
+    monkeypatch.setattr(service, "_carry_out_now", crash)
+    await vote_all(service, game, vote["number"], {A: True, H: True, F: True})
+    assert (await service.store.load_game(game)).status == GameStatus.RUNNING  # closed, not carried out yet
+    told = [t for f, t in await drain(service) if f is None]
+    assert any(t.startswith("**Table vote passed: pause the game") for t in told)
+
+    restarted = GameService(service.store, clock=clock)  # a new process over the same store
+    await restarted.tick(clock.at(1))
+    row = await restarted.store.load_game(game)
+    assert row.status == GameStatus.PAUSED and "table_vote_passed" not in row.settings
+    told = [t for f, t in await drain(restarted) if f is None]
+    assert sum("paused the game" in t for t in told) == 1
+    await restarted.tick(clock.at(HOUR))  # nothing left to carry out: no second pause, no refusal told
+    assert not [t for f, t in await drain(restarted) if f is None and ("paused" in t or "cannot be carried" in t)]

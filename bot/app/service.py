@@ -74,6 +74,7 @@ from bot.app.votes import (
     TABLE,
     TABLE_PAUSE,
     VOTE,
+    VOTE_PASSED,
     VOTES_MADE,
     VoteKind,
     ballot,
@@ -448,6 +449,7 @@ class GameService:
         self._courier = Courier(store, shards, clock, self._set_reachable, self._channel_state, self.hours,
                                 self._silenced)
         self._timers_due: set[str] = set()  # games whose vote or voted pause `_remind` found due (bot/app/votes.py)
+        self._carrying: set[tuple[str, int]] = set()  # (game, vote number) being carried out here now
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -1461,12 +1463,24 @@ class GameService:
         it passed."""
         passed = tally(vote, seats)[0]
         settings = {key: value for key, value in row.settings.items() if key != VOTE}
+        if passed:
+            settings[VOTE_PASSED] = vote
         unanswered = [ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"]]
         return settings, [result_post(vote, seats, why), *unanswered], passed
 
     async def _carry_out(self, game_id: str, vote: dict) -> None:
         """What a vote that passed decided, done as a moderator would, announced as the table's (TABLE). Something
-        that cannot be done any more (the game changed meanwhile) is told to the table instead."""
+        that cannot be done any more (the game changed meanwhile) is told to the table instead. Kept in the
+        settings until done (VOTE_PASSED): a crash before then leaves it to the next tick."""
+        if (game_id, vote["number"]) in self._carrying:  # a tick found it while its closing carries it out
+            return
+        self._carrying.add((game_id, vote["number"]))
+        try:
+            await self._carry_out_now(game_id, vote)
+        finally:
+            self._carrying.discard((game_id, vote["number"]))
+
+    async def _carry_out_now(self, game_id: str, vote: dict) -> None:
         kind = VoteKind(vote["kind"])
         try:
             if kind == VoteKind.PAUSE:
@@ -1492,6 +1506,12 @@ class GameService:
         except ServiceError as error:
             await self.store.queue(game_id, [_to_table(f"The table's vote passed, but cannot be carried out now: "
                                                        f"{error}", logged=True)])
+        async with self._lock(game_id):  # done: not to be carried out again by a later tick
+            row = await self._load(game_id)
+            if (row.settings.get(VOTE_PASSED) or {}).get("number") == vote["number"]:
+                settings = {key: value for key, value in row.settings.items() if key != VOTE_PASSED}
+                await self.store.set_settings(game_id, settings, due_at=await self._due_index(
+                    row, _state(row), settings, row.status))
 
     async def _vote_timers(self, game_id: str, now: datetime) -> None:
         """The tick's part: the open vote closes at its deadline (no answer counts as not yes), and a pause the
@@ -1511,6 +1531,8 @@ class GameService:
                                               due_at=await self._due_index(row, _state(row), settings, row.status))
         if passed and vote is not None:  # passed: it was open
             await self._carry_out(game_id, vote)
+        elif (left := settings.get(VOTE_PASSED)) is not None:  # passed, and a crash came before it was carried out
+            await self._carry_out(game_id, left)
         if resume:
             await self._resume_by_table(game_id, "the pause it gave is over")
 

@@ -21,6 +21,9 @@ from engine.names import counted, faction_name, faction_possessive, the_faction
 VOTE = "table_vote"  # settings: the open vote (`new_vote`)
 VOTES_MADE = "table_votes_made"  # settings: how many votes the game has opened
 TABLE_PAUSE = "table_pause"  # settings: {"since": the pause's paused_at, "until": when it ends by itself}
+# settings: a vote that passed and is still to be carried out: kept with the vote's closing, dropped once done, so
+# that a crash in between leaves it for the next tick (carried out at least once, never lost)
+VOTE_PASSED = "table_vote_passed"
 BALLOT_KEY = "vote"  # a ballot's key: vote:<number>:<faction>
 TABLE = "the table's vote"  # who did what a vote decided (GameService's announcements)
 VOTE_HOURS = 24  # a vote closes at the latest this long after it opened
@@ -165,8 +168,11 @@ def pause_end(settings: dict) -> datetime | None:
 
 
 def timers_due(settings: dict) -> datetime | None:
-    """The earliest of the open vote's deadline and the end of a pause the table voted (GameRecordRow.due_at)."""
+    """The earliest of the open vote's deadline and the end of a pause the table voted (GameRecordRow.due_at); a
+    passed vote still to carry out is due at once (its closing's time)."""
     moments = [closes_at(settings[VOTE])] if settings.get(VOTE) else []
+    if settings.get(VOTE_PASSED):
+        moments.append(datetime.fromisoformat(settings[VOTE_PASSED]["opened"]))
     if (end := pause_end(settings)) is not None:
         moments.append(end)
     return min(moments, default=None)
