@@ -94,7 +94,7 @@ from bot.app.votes import (
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
@@ -134,10 +134,14 @@ PAUSED_GRACE = "The game is paused: these times are as if it resumed now, and mo
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
 # (game_over) is followed by the reveal of every secret (bot/app/render.py).
 REVEALING_EVENTS = {
-    "cards_dealt", "traitors_dealt", "card_up", "auction_card_seen", "card_bought", "extra_card_drawn",
-    "spice_blow", "worm", "storm_moved", "plans_revealed", "prescience_answered", "traitor_called",
-    "double_traitor", "spice_deck_seen", "trap_attack", "bt_attack_resolved", "bt_trap_resolved",
-    "bt_traitor_revealed", "card_given", "karama_played", "card_played", "game_over",
+    EventType.CARDS_DEALT, EventType.TRAITORS_DEALT, EventType.CARD_UP, EventType.AUCTION_CARD_SEEN,
+    EventType.CARD_BOUGHT, EventType.EXTRA_CARD_DRAWN,
+    EventType.SPICE_BLOW, EventType.WORM, EventType.STORM_MOVED, EventType.PLANS_REVEALED,
+    EventType.PRESCIENCE_ANSWERED, EventType.TRAITOR_CALLED,
+    EventType.DOUBLE_TRAITOR, EventType.SPICE_DECK_SEEN, EventType.TRAP_ATTACK, EventType.BT_ATTACK_RESOLVED,
+    EventType.BT_TRAP_RESOLVED,
+    EventType.BT_TRAITOR_REVEALED, EventType.CARD_GIVEN, EventType.KARAMA_PLAYED, EventType.CARD_PLAYED,
+    EventType.GAME_OVER,
 }
 
 
