@@ -171,7 +171,7 @@ ATREIDES, BENE_GESSERIT, FREMEN, HARKONNEN, BENE_TLEILAXU = (
 )
 
 # Events about one faction's own things: exactly one reader, the one the rule finds.
-OWN: dict[str, Rule] = {
+OWN: dict[EventType, Rule] = {
     EventType.CARDS_DEALT: _holders("cards"),
     EventType.CARD_BOUGHT: _holders("card"),
     EventType.EXTRA_CARD_DRAWN: _holders("card"),
@@ -218,7 +218,7 @@ OWN: dict[str, Rule] = {
 }
 
 # Events the rules let two factions share.
-SHARED: dict[str, Rule] = {
+SHARED: dict[EventType, Rule] = {
     EventType.PRESCIENCE_ANSWERED: _prescience_answered,
     EventType.CARD_GIVEN_CARD: _with("to", BENE_TLEILAXU),  # BT-40
     EventType.HAND_TAKEN: _with("target", HARKONNEN),
