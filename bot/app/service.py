@@ -68,6 +68,7 @@ from bot.app.seats import (
     old_cards_closed,
     with_former_player,
 )
+from bot.app.settings_model import GameSettings
 from bot.app.votes import (
     MAX_EXTEND_HOURS,
     MAX_PAUSE_HOURS,
@@ -228,27 +229,27 @@ def _open_entries(entries: dict, state: GameState) -> dict[str, Any]:
 def _open_stages(settings: dict, state: GameState) -> dict[str, str]:
     """The reminder each open decision got (HALF or LAST), by decision. A game reminded before the stages
     existed kept a list of the prompts reminded at half time."""
-    reminded = settings.get("reminded", {})
+    reminded = GameSettings.of(settings).reminded
     return _open_entries(dict.fromkeys(reminded, HALF) if isinstance(reminded, list) else reminded, state)
 
 
 def _open_grace(settings: dict, state: GameState) -> dict[str, int]:
     """The extra seconds a moderator gave each open decision (GameService.grace), by decision."""
-    return _open_entries(settings.get("grace", {}), state)
+    return _open_entries(GameSettings.of(settings).grace, state)
 
 
 def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
     """How long a decision's clock stood still: the pauses it went through, and the times the bot could not write
     in the game's channel (STALLED_AT); the running one (of either, or both) up to `now`."""
-    stops = [datetime.fromisoformat(settings[key]) for key in (PAUSED_AT, STALLED_AT) if settings.get(key)]
-    return (timedelta(seconds=_entry(settings.get(PAUSED_FOR, {}), prompt, 0))
-            + (now - min(stops) if stops else timedelta(0)))
+    began = _stop_began(settings)
+    return (timedelta(seconds=_entry(GameSettings.of(settings).paused_for, prompt, 0))
+            + (now - began if began is not None else timedelta(0)))
 
 
 def _stop_began(settings: dict) -> datetime | None:
     """When the running stop of every clock (a pause, a stall, or both) began; None while the clocks run."""
-    return min((datetime.fromisoformat(settings[key]) for key in (PAUSED_AT, STALLED_AT) if settings.get(key)),
-               default=None)
+    clock = GameSettings.of(settings)
+    return min((moment for moment in (clock.paused_at, clock.stalled_at) if moment is not None), default=None)
 
 
 def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str) -> dict:
@@ -258,8 +259,9 @@ def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str)
     restarted = {key: value for key, value in settings.items() if key != stop}
     restarted[PAUSED_FOR] = {_decision(prompt): round(_stopped(settings, prompt, now).total_seconds())
                              for prompt in state.prompts}
-    for other in {PAUSED_AT, STALLED_AT} - {stop}:
-        if settings.get(other):
+    clock = GameSettings.of(settings)
+    for other, began in ((PAUSED_AT, clock.paused_at), (STALLED_AT, clock.stalled_at)):
+        if other != stop and began is not None:
             restarted[other] = now.isoformat()
     if (began := _stop_began(settings)) is not None:  # an absence running meanwhile must not count it again
         restarted = absence.stop_ended(restarted, began, now)
@@ -271,13 +273,13 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime,
     """A decision's clock, from when it opened: (its start, moved on by the pauses it went through; when it is
     due, its grace included, and moved to the end of the decider's quiet hours when it falls in them), or None
     when its kind has no deadline."""
-    deadlines = settings.get("deadlines", {})
-    seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+    clock = GameSettings.of(settings)
+    seconds = clock.deadlines.get(prompt.kind.value, clock.deadlines.get(ANY_KIND))
     if seconds is None:
         return None
     start = opened + _stopped(settings, prompt, now) + absence.stood_still(
         settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
-    due, grace = start + timedelta(seconds=seconds), timedelta(seconds=_entry(settings.get("grace", {}), prompt, 0))
+    due, grace = start + timedelta(seconds=seconds), timedelta(seconds=_entry(clock.grace, prompt, 0))
     if quiet is None:
         return start, due + grace
     # a grace counts from the due time the decider was shown (GameService.grace), which their quiet hours moved
@@ -287,7 +289,7 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime,
 def _clocks_stand_still(settings: dict) -> bool:
     """Whether the game's deadlines are stopped (a pause, or the bot cannot write in its channel): then it is never
     due (GameRecordRow.due_at)."""
-    return bool(settings.get(PAUSED_AT) or settings.get(STALLED_AT))
+    return _stop_began(settings) is not None
 
 
 def _last_call(opened: datetime, expires: datetime) -> datetime:
@@ -317,9 +319,10 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
     """When a game whose decisions have these clocks (`_due_dates`) next has something to do: the earliest
     reminder not sent yet, or expiry, of a decision whose default was not refused, or DM owed to a player whose
     quiet hours end (QUIET_OWED); None when there is none."""
-    stages, refused = _open_stages(settings, state), _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    clock = GameSettings.of(settings)
+    stages, refused = _open_stages(settings, state), _open_entries(clock.default_refused, state)
     moments = _absence_moments(settings, state, refused)
-    moments += [datetime.fromisoformat(owed["until"]) for owed in settings.get(QUIET_OWED, {}).values()]
+    moments += [owed.until for owed in clock.quiet_owed.values()]
     for prompt, opened, expires in dates:
         decision = _decision(prompt)
         if decision in refused or absence.clock_stopped(settings, prompt.faction):
@@ -698,7 +701,7 @@ class GameService:
                      quiet: dict[str, PlayerHours] | None = None) -> Callable[[Prompt], datetime | None]:
         """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind), moved to the
         end of the decider's quiet hours when it falls in them (`quiet`: the players' hours by faction)."""
-        deadlines = row.settings.get("deadlines", {})
+        deadlines = GameSettings.of(row.settings).deadlines
         now = self.clock()
 
         def deadline(prompt: Prompt) -> datetime | None:
@@ -927,7 +930,7 @@ class GameService:
             decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
             told = _correction(by, f"gave {faction_name(faction)} {duration(seconds)} more for {decisions}", reason,
                                f"; due {timestamp(max(new_due))}")
-            if row.settings.get(PAUSED_AT):
+            if GameSettings.of(row.settings).paused_at is not None:
                 lines.append(PAUSED_GRACE)
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"{_author(by)} gave you {duration(seconds)} more ({reason}):\n"
@@ -1002,7 +1005,7 @@ class GameService:
         due), by the game's settings or the given ones. In a paused game, as if it resumed now. Reads the times
         of the versions they opened at, not the actions."""
         settings = row.settings if settings is None else settings
-        if not settings.get("deadlines"):
+        if not GameSettings.of(settings).deadlines:
             return []
         waiting = blocking_prompts(state)
         seqs = {p.opened_at for p in waiting} - {0}
@@ -1026,7 +1029,7 @@ class GameService:
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
         those shown: their due times changed, or the game was paused (then they show none)."""
-        paused = bool(settings.get(PAUSED_AT))
+        paused = GameSettings.of(settings).paused_at is not None
         due = {} if paused else {prompt.id: expires
                                  for prompt, _, expires in await self._due_dates(row, state, settings)
                                  if not absence.clock_stopped(settings, prompt.faction)}
@@ -1688,8 +1691,8 @@ class GameService:
 def _may_be_stuck(settings: dict, state: GameState, now: datetime) -> list[Prompt]:
     """The decisions the game waits on that its moderators may have to hear of (`_stuck_moment`): not told yet, not
     standing still for an absence, and without a deadline or with a default the rules refused."""
-    deadlines = settings.get("deadlines", {})
-    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    clock = GameSettings.of(settings)
+    deadlines, refused = clock.deadlines, _open_entries(clock.default_refused, state)
     return [prompt for prompt in blocking_prompts(state)
             if not absence.clock_stopped(settings, prompt.faction)
             and (deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND)) is None or _decision(prompt) in refused)
@@ -1702,8 +1705,8 @@ def _stuck_moment(settings: dict, state: GameState, waiting: list[Prompt], opene
     one: bot/app/trouble.py), its pauses and waiting absences left out; None when each was told already, stands
     still (its decider is away in a game that waits), or has a deadline whose default the rules did not refuse
     (it is applied then: the game does not wait on it)."""
-    deadlines = settings.get("deadlines", {})
-    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    clock = GameSettings.of(settings)
+    deadlines, refused = clock.deadlines, _open_entries(clock.default_refused, state)
     moments = []
     for prompt in waiting:
         opened = opened_times.get(prompt.opened_at)
@@ -1714,6 +1717,6 @@ def _stuck_moment(settings: dict, state: GameState, waiting: list[Prompt], opene
             continue
         start = opened + _stopped(settings, prompt, now) + absence.stood_still(
             settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
-        limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(settings.get("grace", {}), prompt, 0))
+        limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(clock.grace, prompt, 0))
         moments.append(start + limit + timedelta(seconds=1))  # more than the limit
     return min(moments, default=None)
