@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
+from bot.app.settings_model import GameSettings
 from engine.data import load_game_data
 from engine.events import Event, EventType
 from engine.factions.bt_reveal_karama import set_aside_prompts
@@ -310,8 +311,8 @@ def _calls(before: GameState | None, after: GameState, dm_closed: Collection[str
 
 def cancellation_text(settings: dict[str, Any]) -> str | None:
     """Who cancelled the game and why (GameService.cancel), or None for a game not cancelled."""
-    cancelled = settings.get(CANCELLED)
-    return f"Cancelled by {cancelled['by']}: {cancelled['reason']}." if cancelled else None
+    cancelled = GameSettings.of(settings).cancelled
+    return f"Cancelled by {cancelled.by}: {cancelled.reason}." if cancelled else None
 
 
 def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
