@@ -338,7 +338,7 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
 def _absence_moments(settings: dict, state: GameState, refused: dict) -> list[datetime]:
     """When absences give a game something to do: the end of each (its date, or its cap), and, where an absence
     defaults, at once (since it began) for each open decision of the absent player whose default was not refused."""
-    if not settings.get(absence.AWAY):
+    if not GameSettings.of(settings).away:
         return []
     moments = [absence.next_end(settings)]
     for prompt in blocking_prompts(state):
@@ -657,7 +657,7 @@ class GameService:
             # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
             # not wait on has none there, but its deadline
             outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
-                                     due, dm_closed=row.settings.get("unreachable", ()))
+                                     due, dm_closed=GameSettings.of(row.settings).unreachable)
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
@@ -981,14 +981,14 @@ class GameService:
             prompt = state.prompt(prompt_id)
             if prompt is None:
                 return
-            refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
+            refused = _open_entries(GameSettings.of(row.settings).default_refused, state)
             decision = _decision(prompt)
             log.warning("game %s: the default of decision %s (prompt %s) was refused at its deadline: %s",
                         game_id, decision, prompt_id, refusal)
             if decision in refused:
                 return
             refused[decision] = str(refusal)
-            creator = row.settings.get("creator")
+            creator = GameSettings.of(row.settings).creator
             moderator = f"<@{creator}>, " if creator is not None else ""
             what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
             told = _to_table(
@@ -1052,8 +1052,8 @@ class GameService:
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
-            paused_for = _open_entries(row.settings.get(PAUSED_FOR, {}), state)
-            refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
+            clock = GameSettings.of(row.settings)
+            paused_for, refused = _open_entries(clock.paused_for, state), _open_entries(clock.default_refused, state)
             expired, outbox = [], []
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
             dates, quiet = await self._due_dates(row, state), await self.hours.seats(row.seats)
@@ -1184,7 +1184,7 @@ class GameService:
         they stopped (the board and the cards then show the due times moved on), and its moderators are told."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            if (problem is not None) == bool(row.settings.get(STALLED_AT)):
+            if (problem is not None) == (GameSettings.of(row.settings).stalled_at is not None):
                 return
             now, shown = self.clock(), []
             if problem is not None:
@@ -1541,7 +1541,7 @@ class GameService:
                 seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
                 outbox += [overridden_post(vote, f"Admin {by}", did),
                            *(ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"])]
-            if table_pause is not None and row.settings.get(PAUSED_AT) is None:  # a moderator resumed it
+            if table_pause is not None and GameSettings.of(row.settings).paused_at is None:  # a moderator resumed it
                 outbox.append(_to_table(f"**Moderator override:** Admin {by} {did}; the pause the table voted is "
                                         "over.", logged=True))
             await self.store.set_settings(game_id, settings, outbox,
@@ -1644,9 +1644,10 @@ class GameService:
             if outbox or settings != row.settings:
                 await self.store.set_settings(game_id, settings, outbox,
                                               due_at=await self._due_index(row, state, settings, row.status))
-            if row.status != GameStatus.RUNNING or not settings.get(absence.AWAY):
+            clock = GameSettings.of(settings)
+            if row.status != GameStatus.RUNNING or not clock.away:
                 return []
-            refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+            refused = _open_entries(clock.default_refused, state)
             return [(prompt.id, f"the {faction_name(prompt.faction)} player is away")
                     for prompt in blocking_prompts(state)
                     if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused]
@@ -1664,7 +1665,7 @@ class GameService:
         if not waiting:
             return settings, outbox
         opened = await self._opened_times(row, waiting)
-        deadlines = settings.get("deadlines", {})
+        deadlines = GameSettings.of(settings).deadlines
         for prompt in waiting:
             moment = _stuck_moment(settings, state, [prompt], opened, now)
             if moment is not None and moment <= now:
