@@ -26,6 +26,7 @@ from engine import flow
 from engine.actions import SetStorm
 from engine.checks.autoplay import play_prompt
 from engine.errors import ReplayMismatch
+from engine.events import EventType
 from engine.game import new_game, state_hash
 from engine.ids import Faction
 from engine.model import GameState, Phase
@@ -53,7 +54,7 @@ def change_the_rules(monkeypatch):
 
         def fixed_opening(setup, log):
             state = create_state(setup, log)
-            log.public("rule_fixed", FIXED)
+            log.public(EventType.DECISION_MADE, FIXED)  # a type the enum lists, with new words
             return state
 
         monkeypatch.setattr(engine_setup, "create_state", fixed_opening)
@@ -62,7 +63,7 @@ def change_the_rules(monkeypatch):
                 handler(state, action, log)
                 state.factions[state.setup.factions[0]].spice += 1
                 state.spice_outside_bank += 1
-                log.public("rule_fixed", FIXED)
+                log.public(EventType.DECISION_MADE, FIXED)  # a type the enum lists, with new words
 
             monkeypatch.setitem(flow.HANDLERS, name, fixed)
 

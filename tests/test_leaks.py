@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.checks.autoplay import play_game
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.ids import Faction
 from engine.model import Battle, BattlePlan, BattleState
 from engine.names import faction_name
@@ -28,7 +28,7 @@ def test_the_checker_catches_a_leaked_card_and_an_unrevealed_plan():
     """The checks can fail: a hand card named in a public event, a plan seen before the reveal."""
     state = ready_game()
     card = state.faction(Faction.HARKONNEN).hand[0]
-    leak = Event(type="oops", message="-", data={"card": card})
+    leak = Event(type=EventType.MOVED, message="-", data={"card": card})
     assert LeakChecker().check(state, [leak], views=False)
     plan = BattlePlan(leader="feyd_rautha")
     state.battle = BattleState(current=Battle(territory="Carthag", locations=["Carthag#10"],
@@ -61,8 +61,8 @@ def test_a_secret_sent_to_the_wrong_faction_is_caught():
                              views=False)
 
     assert gift(bt, Faction.HARKONNEN) == [] and gift(bt, Faction.ATREIDES)
-    # A new kind of private event must say who may read it.
-    assert "no audience rule" in checker.check(state, [_event("new_secret", audience=(bt,))], views=False)[0]
+    # A private event must say who may read it: a type the table is told, sent to one faction, has no such rule.
+    assert "no audience rule" in checker.check(state, [_event("storm_moved", audience=(bt,))], views=False)[0]
 
 
 def test_a_name_printed_on_several_cards_is_caught_unless_one_is_in_the_open():
@@ -71,7 +71,7 @@ def test_a_name_printed_on_several_cards_is_caught_unless_one_is_in_the_open():
     state = ready_game()
     state.faction(Faction.ATREIDES).hand.append("shield_1")
     state.treachery_deck.remove("shield_1")
-    told = _event("oops", "The Atreides hold a Shield.")
+    told = _event("moved", "The Atreides hold a Shield.")
     assert LeakChecker().check(state, [told], views=False)
     assert not LeakChecker().check(state, [_event("moved", "Fremen move 2 tokens to the Shield Wall.")], views=False)
     shown = _event("karama_played", "Emperor play a Shield.", card="shield_2")
@@ -93,7 +93,7 @@ def test_a_public_message_telling_spice_behind_a_shield_or_an_awaited_storm_dial
     assert not LeakChecker().check(state, [rule], views=False)  # a rule's number, not their spice
     dialer = state.prompts[0].faction
     state.storm_dials = {dialer: 2}
-    dial = _event("oops", f"Storm dials: {faction_name(dialer)} 2.")
+    dial = _event("moved", f"Storm dials: {faction_name(dialer)} 2.")
     assert "storm dial" in LeakChecker().check(state, [dial], views=False)[0]
     state.prompts = []  # both dials in: they are shown together
     assert not LeakChecker().check(state, [dial], views=False)

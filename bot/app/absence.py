@@ -24,6 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.app.decision_cards import timestamp
+from bot.app.settings_model import GameSettings
 from engine.ids import Faction
 from engine.names import faction_possessive, the_faction
 
@@ -48,7 +49,7 @@ class AbsenceError(ValueError):
 
 
 def mode(settings: dict[str, Any]) -> str:
-    return settings.get(ABSENCE, WAIT)
+    return GameSettings.of(settings).absence
 
 
 def mode_text(settings: dict[str, Any]) -> str:
@@ -112,8 +113,8 @@ def _time(text: str) -> datetime:
 
 def away(settings: dict[str, Any]) -> dict[Faction, dict[str, datetime]]:
     """The absences running now: faction -> {"since", "until", "ends"}."""
-    return {Faction(f): {key: _time(entry[key]) for key in ("since", "until", "ends")}
-            for f, entry in settings.get(AWAY, {}).items()}
+    return {Faction(f): {"since": entry.since, "until": entry.until, "ends": entry.ends}
+            for f, entry in GameSettings.of(settings).away.items()}
 
 
 def _overlap(start: datetime, end: datetime, other_start: datetime, other_end: datetime) -> timedelta:
@@ -145,7 +146,7 @@ def stop_ended(settings: dict[str, Any], began: datetime, now: datetime) -> dict
 
 
 def is_away(settings: dict[str, Any], faction: Faction) -> bool:
-    return faction.value in settings.get(AWAY, {})
+    return faction.value in GameSettings.of(settings).away
 
 
 def clock_stopped(settings: dict[str, Any], faction: Faction) -> bool:
@@ -162,8 +163,8 @@ def used(settings: dict[str, Any], faction: Faction, now: datetime) -> timedelta
     """The faction's absence that counts towards the cap in the WINDOW up to `now`, the running one excluded."""
     start = now - WINDOW
     total = timedelta(0)
-    for began, ended in settings.get(AWAY_PAST, {}).get(faction.value, []):
-        total += max(timedelta(0), min(_time(ended), now) - max(_time(began), start))
+    for began, ended in GameSettings.of(settings).away_past.get(faction.value, []):
+        total += max(timedelta(0), min(ended, now) - max(began, start))
     return total
 
 
@@ -195,7 +196,7 @@ def stood_still(settings: dict[str, Any], faction: Faction, decision: str, opene
     """How long a decision's clock stood still while its decider was away and the game itself ran (a pause stops
     it anyway: `stop_began`, the running one's start): its past absences (AWAY_FOR) and the running one since the
     decision opened, in a game whose absences wait."""
-    total = timedelta(seconds=settings.get(AWAY_FOR, {}).get(decision, 0))
+    total = timedelta(seconds=GameSettings.of(settings).away_for.get(decision, 0))
     if clock_stopped(settings, faction):
         entry = settings[AWAY][faction.value]
         total += _alone(entry, max(_time(entry["since"]), opened), now, stop_began)

@@ -33,6 +33,7 @@ from bot.app.ports import (
     OutgoingMessage,
     Shards,
 )
+from bot.app.settings_model import GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -239,8 +240,9 @@ class Courier:
         if first.message.recipient.moderators:
             return await self._tell_moderators(game, first, gateway)
         faction = first.message.recipient.faction
-        known_unreachable = faction in game.settings.get("unreachable", [])
-        stalled = faction is None and game.settings.get(STALLED_AT) is not None
+        settings = GameSettings.of(game.settings)
+        known_unreachable = faction in settings.unreachable
+        stalled = faction is None and settings.stalled_at is not None
         if stalled and not self._time_to_try(game):
             return None
         first_message, *then = await self._prepared(rows)
@@ -315,9 +317,8 @@ class Courier:
 
     def _time_to_try(self, game: GameRecordRow) -> bool:
         """Whether to try the refusing channel again now: after as long as it has refused, at most STALLED_RETRY."""
-        now, last = self.clock(), self.tried.get(game.game_id)
-        if last is not None and now - last < min(STALLED_RETRY, last - datetime.fromisoformat(
-                game.settings[STALLED_AT])):
+        now, last, stalled_at = self.clock(), self.tried.get(game.game_id), GameSettings.of(game.settings).stalled_at
+        if last is not None and stalled_at is not None and now - last < min(STALLED_RETRY, last - stalled_at):
             return False
         self.tried[game.game_id] = now
         return True

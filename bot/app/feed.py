@@ -27,8 +27,9 @@ from typing import Any
 
 from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
+from bot.app.settings_model import GameSettings
 from engine.data import load_game_data
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.factions.bt_reveal_karama import set_aside_prompts
 from engine.flow import ASKED_AGAIN_KINDS
 from engine.ids import Faction
@@ -46,23 +47,35 @@ SETUP_TITLE = "Setup"
 
 # What the channel's phase posts tell (the rest is in the turn's thread): the events a player must know.
 STORY = {
-    "storm_moved", "storm_losses", "fremen_half_storm_losses", "storm_spice", "storm_fixed", "card_played",
-    "spice_blow", "spice_blow_in_storm", "second_spice_blow", "worm", "worm_losses", "worm_spice", "worm_placed",
-    "worm_ridden", "karama_worm", "nexus_closed", "alliance_formed", "alliance_broken",
-    "auction_dealt", "card_sold", "auction_returned", "extra_card_drawn", "card_given", "trap_laid", "traps_laid",
-    "choam_charity",
-    "revived", "shipped", "shipped_back", "moved", "advisor_sent", "trap_triggered", "bt_control_ended",
-    "bg_coexist", "bg_fighters",
-    "battle_won", "explosion", "traitor_called", "double_traitor", "leader_captured", "captured_leader_killed",
-    "kwisatz_haderach_activated", "kwisatz_haderach_killed", "trap_attack", "bt_attack", "bt_impairment",
-    "bt_trap_resolved", "bt_attack_resolved",
-    "bt_traitor_revealed", "bt_betrayal",
-    "spice_collected", "stronghold_income", "spice_win_declared", "spice_declaration_ended",
-    "karama_played", "special_karama", "bribe_given", "ally_spice_given", "truthtrance_answered",
-    "admin_tokens", "admin_storm", "admin_leader", "admin_card", "admin_set_spice", "admin_forced_default",
-    "game_created", "dots_assigned", "setup_complete", "starting_tokens_placed",
+    EventType.STORM_MOVED, EventType.STORM_LOSSES, EventType.FREMEN_HALF_STORM_LOSSES, EventType.STORM_SPICE,
+    EventType.STORM_FIXED, EventType.CARD_PLAYED,
+    EventType.SPICE_BLOW, EventType.SPICE_BLOW_IN_STORM, EventType.SECOND_SPICE_BLOW, EventType.WORM,
+    EventType.WORM_LOSSES, EventType.WORM_SPICE, EventType.WORM_PLACED,
+    EventType.WORM_RIDDEN, EventType.KARAMA_WORM, EventType.NEXUS_CLOSED, EventType.ALLIANCE_FORMED,
+    EventType.ALLIANCE_BROKEN,
+    EventType.AUCTION_DEALT, EventType.CARD_SOLD, EventType.AUCTION_RETURNED, EventType.EXTRA_CARD_DRAWN,
+    EventType.CARD_GIVEN, EventType.TRAP_LAID, EventType.TRAPS_LAID,
+    EventType.CHOAM_CHARITY,
+    EventType.REVIVED, EventType.SHIPPED, EventType.SHIPPED_BACK, EventType.MOVED, EventType.ADVISOR_SENT,
+    EventType.TRAP_TRIGGERED, EventType.BT_CONTROL_ENDED,
+    EventType.BG_COEXIST, EventType.BG_FIGHTERS,
+    EventType.BATTLE_WON, EventType.EXPLOSION, EventType.TRAITOR_CALLED, EventType.DOUBLE_TRAITOR,
+    EventType.LEADER_CAPTURED, EventType.CAPTURED_LEADER_KILLED,
+    EventType.KWISATZ_HADERACH_ACTIVATED, EventType.KWISATZ_HADERACH_KILLED, EventType.TRAP_ATTACK, EventType.BT_ATTACK,
+    EventType.BT_IMPAIRMENT,
+    EventType.BT_TRAP_RESOLVED, EventType.BT_ATTACK_RESOLVED,
+    EventType.BT_TRAITOR_REVEALED, EventType.BT_BETRAYAL,
+    EventType.SPICE_COLLECTED, EventType.STRONGHOLD_INCOME, EventType.SPICE_WIN_DECLARED,
+    EventType.SPICE_DECLARATION_ENDED,
+    EventType.KARAMA_PLAYED, EventType.SPECIAL_KARAMA, EventType.BRIBE_GIVEN, EventType.ALLY_SPICE_GIVEN,
+    EventType.TRUTHTRANCE_ANSWERED,
+    EventType.ADMIN_TOKENS, EventType.ADMIN_STORM, EventType.ADMIN_LEADER, EventType.ADMIN_CARD,
+    EventType.ADMIN_SET_SPICE, EventType.ADMIN_FORCED_DEFAULT,
+    EventType.GAME_CREATED, EventType.DOTS_ASSIGNED, EventType.SETUP_COMPLETE, EventType.STARTING_TOKENS_PLACED,
 }
-AUCTION = {"card_up", "bid_made", "bid_passed", "card_sold", "auction_returned"}  # one post a card, in the thread
+AUCTION = {  # one post a card, in the thread
+    EventType.CARD_UP, EventType.BID_MADE, EventType.BID_PASSED, EventType.CARD_SOLD, EventType.AUCTION_RETURNED,
+}
 # Decisions asked of several factions at once: their answers are counted in one post, not told one by one.
 WINDOWS = {PromptKind.STORM_DIAL: "Storm dials", PromptKind.STORM_CARDS: "Storm cards",
            PromptKind.TRAITOR_PICK: "Traitor picks", PromptKind.BATTLE_PLAN: "Battle plans",
@@ -112,7 +125,7 @@ def _segments(events: list[Event], before: GameState | None) -> list[_Segment]:
     first = _Segment(before.turn, before.phase.value) if before is not None else _Segment(0, Phase.SETUP.value)
     segments = [first]
     for event in events:
-        if event.public and event.type == "phase_started":
+        if event.public and event.type == EventType.PHASE_STARTED:
             segments.append(_Segment(event.data["turn"], event.data["phase"]))
         segments[-1].events.append(event)
     return segments
@@ -123,7 +136,7 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
     """The channel's and the threads' messages for one action (or the start, `before` None). `dm_closed`: the
     factions (values) the bot cannot DM, whose players are called in the turn's thread for each new decision."""
     messages: list[OutgoingMessage] = []
-    if before is None and any(e.type == "game_created" for e in events):  # the start (not a resumed game)
+    if before is None and any(e.type == EventType.GAME_CREATED for e in events):  # the start (not a resumed game)
         messages.append(_channel(f"**{SETUP_TITLE}.** The game begins; its setup, move by move, is in the thread "
                                  "below.", key=turn_key(0), opens_thread=f"{SETUP_TITLE}"))
     counted = _counted_answers(events, before)
@@ -149,7 +162,7 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
     messages: list[OutgoingMessage] = []
     public = [e for e in segment.events if e.public]
     story = [e.message for e in public if e.type in STORY]
-    opening = next((e for e in public if e.type == "phase_started"), None)
+    opening = next((e for e in public if e.type == EventType.PHASE_STARTED), None)
     # A phase that began and ended in one action with nothing to tell (a turn without battles) gets no post of
     # its own, nor a map after it: its start and end are in the turn's thread. The turn's own post always comes.
     silent = (opening is not None and ended and not story
@@ -159,18 +172,18 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
     if story:
         told = _add_to(phase_key(segment.turn, segment.phase), "\n".join(f"- {line}" for line in story),
                        Recipient(channel=True))
-        if any(e.type == "storm_moved" for e in public):  # the turn's post shows the board the storm left
+        if any(e.type == EventType.STORM_MOVED for e in public):  # the turn's post shows the board the storm left
             told = told.model_copy(update={"map_of": board()})
         messages.append(told)
-    detail = [e.message for e in public if e.type not in AUCTION | {"phase_started"} and not counted.get(id(e))]
+    detail = [e.message for e in public if e.type not in AUCTION | {EventType.PHASE_STARTED} and not counted.get(id(e))]
     if detail:  # the phase's detail is one post in the turn's thread, growing as the phase runs
         messages.append(_add_to(detail_key(segment.turn, segment.phase), "\n".join(detail),
                                 Recipient(channel=True, thread=turn_key(segment.turn))))
     messages += _auction(segment, public)
-    if any(e.type == "battles_over" for e in public) and not silent:
+    if any(e.type == EventType.BATTLES_OVER for e in public) and not silent:
         messages.append(_channel(f"**Turn {segment.turn} · after the battles.** The map as it stands.",
                                  map_of=board()))
-    ending = [e.message for e in public if e.type == "game_over"]  # the end is a post of its own
+    ending = [e.message for e in public if e.type == EventType.GAME_OVER]  # the end is a post of its own
     if ending:
         messages.append(_channel("\n".join(ending)))
     return messages
@@ -182,8 +195,8 @@ def _counted_answers(events: list[Event], before: GameState | None) -> dict[int,
     windows = _by_window(before)
     in_window = {p.faction for (kind, _), prompts in windows.items() if kind in WINDOWS and len(prompts) > 1
                  for p in prompts}
-    return {id(e): e.type == "decision_made" and Faction(e.data.get("faction", "")) in in_window
-            for e in events if e.type == "decision_made" and e.data.get("faction")}
+    return {id(e): e.type == EventType.DECISION_MADE and Faction(e.data.get("faction", "")) in in_window
+            for e in events if e.type == EventType.DECISION_MADE and e.data.get("faction")}
 
 
 def _phase_opening(turn: int, phase: str) -> list[OutgoingMessage]:
@@ -205,7 +218,7 @@ def _auction(segment: _Segment, public: list[Event]) -> list[OutgoingMessage]:
             messages.append(_thread(segment.turn, event.message))
             continue
         key = f"auction:{segment.turn}:{number}"
-        if event.type == "card_up":
+        if event.type == EventType.CARD_UP:
             messages.append(_thread(segment.turn, event.message, key=key))
         else:
             messages.append(_add_to(key, event.message, Recipient(channel=True, thread=turn_key(segment.turn))))
@@ -298,8 +311,8 @@ def _calls(before: GameState | None, after: GameState, dm_closed: Collection[str
 
 def cancellation_text(settings: dict[str, Any]) -> str | None:
     """Who cancelled the game and why (GameService.cancel), or None for a game not cancelled."""
-    cancelled = settings.get(CANCELLED)
-    return f"Cancelled by {cancelled['by']}: {cancelled['reason']}." if cancelled else None
+    cancelled = GameSettings.of(settings).cancelled
+    return f"Cancelled by {cancelled.by}: {cancelled.reason}." if cancelled else None
 
 
 def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,

@@ -12,6 +12,7 @@ from bot.app import absence
 from bot.app.anytime_words import title
 from bot.app.feed import cancellation_text
 from bot.app.paces import Pace, pace_text
+from bot.app.settings_model import GameSettings
 from bot.app.words import NO_WORDS, YES_WORDS, NotUnderstood, whole_number
 from engine.data import load_game_data
 from engine.ids import Faction
@@ -77,7 +78,7 @@ def lobby_text(setup: GameSetup, seats: dict[str, int], settings: dict[str, Any]
     cancelled = cancellation_text(settings)
     state = "was cancelled" if cancelled else "has started" if started else "is open"
     lines = [f"**A game of Dune {state}: {names}.**", f"Options: {options_text(setup.options)}.",
-             f"Pace: {pace_text(Pace(settings.get('pace', Pace.NONE)))}.", f"{absence.mode_text(settings)}."]
+             f"Pace: {pace_text(GameSettings.of(settings).pace)}.", f"{absence.mode_text(settings)}."]
     lines += [f"- {faction_name(f)}: " + (f"<@{seats[f.value]}>" if f.value in seats else "free")
               for f in setup.factions]
     if cancelled:
@@ -97,10 +98,10 @@ def welcome_text(faction: Faction, settings: dict[str, Any], state: GameState | 
     """A player's welcome at the start: their faction and its advantages (data/factions.json), how decisions
     reach them, the commands that help and, given the game's state, the standing orders this player may give."""
     data = load_game_data().factions[faction]
-    pace = Pace(settings.get("pace", Pace.NONE))
-    named = f" (the pace: {pace_text(pace)})" if pace != Pace.NONE else ""
+    typed = GameSettings.of(settings)
+    named = f" (the pace: {pace_text(typed.pace)})" if typed.pace != Pace.NONE else ""
     deadlines = (f"Each has a deadline{named}; when it passes, the default the card names is applied for you."
-                 if settings.get("deadlines") else
+                 if typed.deadlines else
                  "They wait for you: this game has no deadlines unless a moderator sets them.")
     return "\n".join([
         f"Welcome: you play **{faction_name(faction)}**. You start with {data.starting_spice} spice and may hold "

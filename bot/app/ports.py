@@ -15,7 +15,9 @@ from datetime import datetime
 from enum import Enum, StrEnum
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from bot.app.settings_model import GameSettings
 
 
 class GameStatus(StrEnum):
@@ -115,14 +117,9 @@ class GameRecordRow(BaseModel):
     seq: int  # actions applied so far (= GameState.seq)
     seats: dict[str, int] = Field(default_factory=dict)  # Faction value -> Discord user id
     created_at: datetime | None = None
-    # The bot's settings for this game, as JSON: {"pace": "daily", "deadlines": {"<prompt kind or *>": seconds},
-    # "reminded": {decision: "half" | "last"}, "grace": {decision: extra seconds}, "creator": user id,
-    # "paused_at": ISO time the running pause began, "paused_for": {decision: seconds its clock stood still},
-    # where a decision is "<faction>/<prompt kind>/<version it opened at>" (kept when it is asked again; games
-    # stored by an older Mentat kept "<prompt id>"),
-    # "cancelled": {"by": who, "reason": why},
-    # "quiet_owed": {faction: {"until": ISO end of their quiet hours, "silenced": messages}} (bot/app/hours.py)}
-    # (bot/app/service.py create_game, set_deadline, grace, pause, tick, cancel; bot/app/paces.py).
+    # The bot's settings for this game, as the JSON object stored: its keys are named, typed and explained by
+    # bot/app/settings_model.py GameSettings, which checks them when a row is read (`_settings_hold`) and gives
+    # readers typed values (GameSettings.of).
     settings: dict[str, Any] = Field(default_factory=dict)
     started_at: datetime | None = None  # set by the store when the game first goes RUNNING
     # The version of Mentat (engine.__version__) that created the game, or imported it; "0.1.0" for the games
@@ -137,6 +134,13 @@ class GameRecordRow(BaseModel):
     def play_began_at(self) -> datetime:
         """When its decisions began to wait: its first start, else (never started) its creation."""
         return stored_time(self.started_at or self.created_at)
+
+    @field_validator("settings")
+    @classmethod
+    def _settings_hold(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        """Settings whose keys hold what they never held refuse the row; the stored object is kept as it is."""
+        GameSettings.of(settings)
+        return settings
 
 
 def stored_time(moment: datetime | None) -> datetime:

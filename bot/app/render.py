@@ -15,7 +15,7 @@ from bot.app.decision_cards import build_card
 from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
 from engine.actions import Action, AnswerRevealKarama, ForceDefault, PlayerAction
-from engine.events import BY_STANDING_ORDER, Event
+from engine.events import BY_STANDING_ORDER, OWN_CHOICE_ECHOES, Event
 from engine.factions.bt_reveal_karama import answer_so_far
 from engine.flow import DEFAULTS
 from engine.ids import Faction
@@ -99,17 +99,6 @@ def messages_for(events: list[Event], before: GameState | None, after: GameState
             old = in_place.get(prompt.id)
             messages.append(card if old is None else card_in_place(card, old))
     return messages
-
-
-# Private events that only restate the actor's own choice ("You dialed 3 for the storm."): the actor already reads
-# it where they made it (the card's "You answered: ...", the command's or the panel's "Done: ..."), so a DM of it
-# would only notify them of what they just did. Told to anyone else, or made by a standing order, they are news.
-OWN_CHOICE_ECHOES = frozenset({
-    "storm_dialed", "storm_cards_chosen", "traitor_chosen", "plan_submitted", "karama_window_answered",
-    "traitor_answer", "bt_traitor_marked", "bt_mark_declined", "bt_ally_revival_answer", "karama_readied",
-    "special_karama_readied", "traitor_order", "storm_card_order_set", "spice_win_order_set", "revival_order_set",
-    "outbid_order_set", "nexus_order_set", "guild_timing_order_set", "bid_order_set", "ally_revival_order_set",
-    "advisor_order_set"})
 
 
 def without_own_choice_echoes(events: list[Event], action: Action) -> list[Event]:

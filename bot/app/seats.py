@@ -16,6 +16,7 @@ from datetime import datetime
 
 from bot.app.ports import GameRecordRow, OutgoingMessage, Recipient
 from bot.app.render import card_key, decision_card, secret_facts
+from bot.app.settings_model import GameSettings
 from engine.ids import Faction
 from engine.model import GameState, Prompt
 from engine.names import faction_name, the_faction
@@ -47,7 +48,7 @@ def parse_call_key(key: str | None) -> tuple[Faction, int] | None:
 def now_played_by(game: GameRecordRow, user_id: int, faction: str | None = None) -> str | None:
     """What a player who handed a seat over is told when they use its cards, buttons or commands: "This seat is now
     played by <@new>."; None when `user_id` never handed over that seat (any seat, without `faction`)."""
-    former = game.settings.get(FORMER_PLAYERS, {})
+    former = GameSettings.of(game.settings).former_players
     seats = [faction] if faction is not None else list(former)
     for seat in seats:
         holder = game.seats.get(seat)

@@ -68,6 +68,7 @@ from bot.app.seats import (
     old_cards_closed,
     with_former_player,
 )
+from bot.app.settings_model import GameSettings
 from bot.app.votes import (
     MAX_EXTEND_HOURS,
     MAX_PAUSE_HOURS,
@@ -96,7 +97,7 @@ from bot.app.votes import (
 from engine import __version__, apply, new_game
 from engine.actions import Action, AdminAction, ForceDefault, PlayerAction, parse_action
 from engine.errors import ReplayMismatch, RuleViolation
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.flow import blocking_prompts
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
@@ -136,10 +137,14 @@ PAUSED_GRACE = "The game is paused: these times are as if it resumed now, and mo
 # see a secret twice or redraw it, so undo refuses unless forced (peers.md: undo that leaks secrets). The end
 # (game_over) is followed by the reveal of every secret (bot/app/render.py).
 REVEALING_EVENTS = {
-    "cards_dealt", "traitors_dealt", "card_up", "auction_card_seen", "card_bought", "extra_card_drawn",
-    "spice_blow", "worm", "storm_moved", "plans_revealed", "prescience_answered", "traitor_called",
-    "double_traitor", "spice_deck_seen", "trap_attack", "bt_attack_resolved", "bt_trap_resolved",
-    "bt_traitor_revealed", "card_given", "karama_played", "card_played", "game_over",
+    EventType.CARDS_DEALT, EventType.TRAITORS_DEALT, EventType.CARD_UP, EventType.AUCTION_CARD_SEEN,
+    EventType.CARD_BOUGHT, EventType.EXTRA_CARD_DRAWN,
+    EventType.SPICE_BLOW, EventType.WORM, EventType.STORM_MOVED, EventType.PLANS_REVEALED,
+    EventType.PRESCIENCE_ANSWERED, EventType.TRAITOR_CALLED,
+    EventType.DOUBLE_TRAITOR, EventType.SPICE_DECK_SEEN, EventType.TRAP_ATTACK, EventType.BT_ATTACK_RESOLVED,
+    EventType.BT_TRAP_RESOLVED,
+    EventType.BT_TRAITOR_REVEALED, EventType.CARD_GIVEN, EventType.KARAMA_PLAYED, EventType.CARD_PLAYED,
+    EventType.GAME_OVER,
 }
 
 
@@ -226,27 +231,27 @@ def _open_entries(entries: dict, state: GameState) -> dict[str, Any]:
 def _open_stages(settings: dict, state: GameState) -> dict[str, str]:
     """The reminder each open decision got (HALF or LAST), by decision. A game reminded before the stages
     existed kept a list of the prompts reminded at half time."""
-    reminded = settings.get("reminded", {})
+    reminded = GameSettings.of(settings).reminded
     return _open_entries(dict.fromkeys(reminded, HALF) if isinstance(reminded, list) else reminded, state)
 
 
 def _open_grace(settings: dict, state: GameState) -> dict[str, int]:
     """The extra seconds a moderator gave each open decision (GameService.grace), by decision."""
-    return _open_entries(settings.get("grace", {}), state)
+    return _open_entries(GameSettings.of(settings).grace, state)
 
 
 def _stopped(settings: dict, prompt: Prompt, now: datetime) -> timedelta:
     """How long a decision's clock stood still: the pauses it went through, and the times the bot could not write
     in the game's channel (STALLED_AT); the running one (of either, or both) up to `now`."""
-    stops = [datetime.fromisoformat(settings[key]) for key in (PAUSED_AT, STALLED_AT) if settings.get(key)]
-    return (timedelta(seconds=_entry(settings.get(PAUSED_FOR, {}), prompt, 0))
-            + (now - min(stops) if stops else timedelta(0)))
+    began = _stop_began(settings)
+    return (timedelta(seconds=_entry(GameSettings.of(settings).paused_for, prompt, 0))
+            + (now - began if began is not None else timedelta(0)))
 
 
 def _stop_began(settings: dict) -> datetime | None:
     """When the running stop of every clock (a pause, a stall, or both) began; None while the clocks run."""
-    return min((datetime.fromisoformat(settings[key]) for key in (PAUSED_AT, STALLED_AT) if settings.get(key)),
-               default=None)
+    clock = GameSettings.of(settings)
+    return min((moment for moment in (clock.paused_at, clock.stalled_at) if moment is not None), default=None)
 
 
 def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str) -> dict:
@@ -256,8 +261,9 @@ def _clock_restarted(settings: dict, state: GameState, now: datetime, stop: str)
     restarted = {key: value for key, value in settings.items() if key != stop}
     restarted[PAUSED_FOR] = {_decision(prompt): round(_stopped(settings, prompt, now).total_seconds())
                              for prompt in state.prompts}
-    for other in {PAUSED_AT, STALLED_AT} - {stop}:
-        if settings.get(other):
+    clock = GameSettings.of(settings)
+    for other, began in ((PAUSED_AT, clock.paused_at), (STALLED_AT, clock.stalled_at)):
+        if other != stop and began is not None:
             restarted[other] = now.isoformat()
     if (began := _stop_began(settings)) is not None:  # an absence running meanwhile must not count it again
         restarted = absence.stop_ended(restarted, began, now)
@@ -269,13 +275,13 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime,
     """A decision's clock, from when it opened: (its start, moved on by the pauses it went through; when it is
     due, its grace included, and moved to the end of the decider's quiet hours when it falls in them), or None
     when its kind has no deadline."""
-    deadlines = settings.get("deadlines", {})
-    seconds = deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND))
+    clock = GameSettings.of(settings)
+    seconds = clock.deadlines.get(prompt.kind.value, clock.deadlines.get(ANY_KIND))
     if seconds is None:
         return None
     start = opened + _stopped(settings, prompt, now) + absence.stood_still(
         settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
-    due, grace = start + timedelta(seconds=seconds), timedelta(seconds=_entry(settings.get("grace", {}), prompt, 0))
+    due, grace = start + timedelta(seconds=seconds), timedelta(seconds=_entry(clock.grace, prompt, 0))
     if quiet is None:
         return start, due + grace
     # a grace counts from the due time the decider was shown (GameService.grace), which their quiet hours moved
@@ -285,7 +291,7 @@ def _clock_of(settings: dict, prompt: Prompt, opened: datetime, now: datetime,
 def _clocks_stand_still(settings: dict) -> bool:
     """Whether the game's deadlines are stopped (a pause, or the bot cannot write in its channel): then it is never
     due (GameRecordRow.due_at)."""
-    return bool(settings.get(PAUSED_AT) or settings.get(STALLED_AT))
+    return _stop_began(settings) is not None
 
 
 def _last_call(opened: datetime, expires: datetime) -> datetime:
@@ -315,9 +321,10 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
     """When a game whose decisions have these clocks (`_due_dates`) next has something to do: the earliest
     reminder not sent yet, or expiry, of a decision whose default was not refused, or DM owed to a player whose
     quiet hours end (QUIET_OWED); None when there is none."""
-    stages, refused = _open_stages(settings, state), _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    clock = GameSettings.of(settings)
+    stages, refused = _open_stages(settings, state), _open_entries(clock.default_refused, state)
     moments = _absence_moments(settings, state, refused)
-    moments += [datetime.fromisoformat(owed["until"]) for owed in settings.get(QUIET_OWED, {}).values()]
+    moments += [owed.until for owed in clock.quiet_owed.values()]
     for prompt, opened, expires in dates:
         decision = _decision(prompt)
         if decision in refused or absence.clock_stopped(settings, prompt.faction):
@@ -654,7 +661,7 @@ class GameService:
             # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
             # not wait on has none there, but its deadline
             outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
-                                     due, dm_closed=row.settings.get("unreachable", ()))
+                                     due, dm_closed=GameSettings.of(row.settings).unreachable)
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
@@ -698,7 +705,7 @@ class GameService:
                      quiet: dict[str, PlayerHours] | None = None) -> Callable[[Prompt], datetime | None]:
         """When a decision opening now is due, by the game's deadlines (None: no deadline for its kind), moved to the
         end of the decider's quiet hours when it falls in them (`quiet`: the players' hours by faction)."""
-        deadlines = row.settings.get("deadlines", {})
+        deadlines = GameSettings.of(row.settings).deadlines
         now = self.clock()
 
         def deadline(prompt: Prompt) -> datetime | None:
@@ -927,7 +934,7 @@ class GameService:
             decisions = "their open decision" if len(due) == 1 else f"their {len(due)} open decisions"
             told = _correction(by, f"gave {faction_name(faction)} {duration(seconds)} more for {decisions}", reason,
                                f"; due {timestamp(max(new_due))}")
-            if row.settings.get(PAUSED_AT):
+            if GameSettings.of(row.settings).paused_at is not None:
                 lines.append(PAUSED_GRACE)
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"{_author(by)} gave you {duration(seconds)} more ({reason}):\n"
@@ -978,14 +985,14 @@ class GameService:
             prompt = state.prompt(prompt_id)
             if prompt is None:
                 return
-            refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
+            refused = _open_entries(GameSettings.of(row.settings).default_refused, state)
             decision = _decision(prompt)
             log.warning("game %s: the default of decision %s (prompt %s) was refused at its deadline: %s",
                         game_id, decision, prompt_id, refusal)
             if decision in refused:
                 return
             refused[decision] = str(refusal)
-            creator = row.settings.get("creator")
+            creator = GameSettings.of(row.settings).creator
             moderator = f"<@{creator}>, " if creator is not None else ""
             what = "a secret decision" if prompt.secret else decision_name(prompt.kind)
             told = _to_table(
@@ -1002,7 +1009,7 @@ class GameService:
         due), by the game's settings or the given ones. In a paused game, as if it resumed now. Reads the times
         of the versions they opened at, not the actions."""
         settings = row.settings if settings is None else settings
-        if not settings.get("deadlines"):
+        if not GameSettings.of(settings).deadlines:
             return []
         waiting = blocking_prompts(state)
         seqs = {p.opened_at for p in waiting} - {0}
@@ -1026,7 +1033,7 @@ class GameService:
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
         those shown: their due times changed, or the game was paused (then they show none)."""
-        paused = bool(settings.get(PAUSED_AT))
+        paused = GameSettings.of(settings).paused_at is not None
         due = {} if paused else {prompt.id: expires
                                  for prompt, _, expires in await self._due_dates(row, state, settings)
                                  if not absence.clock_stopped(settings, prompt.faction)}
@@ -1049,8 +1056,8 @@ class GameService:
                 return []
             state = _state(row)
             stages, grace = _open_stages(row.settings, state), _open_grace(row.settings, state)
-            paused_for = _open_entries(row.settings.get(PAUSED_FOR, {}), state)
-            refused = _open_entries(row.settings.get(DEFAULT_REFUSED, {}), state)
+            clock = GameSettings.of(row.settings)
+            paused_for, refused = _open_entries(clock.paused_for, state), _open_entries(clock.default_refused, state)
             expired, outbox = [], []
             called: dict[tuple[str, str, datetime], list[str]] = {}  # (stage, decision, due) -> awaited players
             dates, quiet = await self._due_dates(row, state), await self.hours.seats(row.seats)
@@ -1182,7 +1189,7 @@ class GameService:
         they stopped (the board and the cards then show the due times moved on), and its moderators are told."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            if (problem is not None) == bool(row.settings.get(STALLED_AT)):
+            if (problem is not None) == (GameSettings.of(row.settings).stalled_at is not None):
                 return
             now, shown = self.clock(), []
             if problem is not None:
@@ -1560,7 +1567,7 @@ class GameService:
                 seats = [f.value for f in GameSetup.model_validate_json(row.setup_json).factions]
                 outbox += [overridden_post(vote, f"Admin {by}", did),
                            *(ballot_closed(vote, seat) for seat in seats if seat not in vote["answers"])]
-            if table_pause is not None and row.settings.get(PAUSED_AT) is None:  # a moderator resumed it
+            if table_pause is not None and GameSettings.of(row.settings).paused_at is None:  # a moderator resumed it
                 outbox.append(_to_table(f"**Moderator override:** Admin {by} {did}; the pause the table voted is "
                                         "over.", logged=True))
             await self.store.set_settings(game_id, settings, outbox,
@@ -1663,9 +1670,10 @@ class GameService:
             if outbox or settings != row.settings:
                 await self.store.set_settings(game_id, settings, outbox,
                                               due_at=await self._due_index(row, state, settings, row.status))
-            if row.status != GameStatus.RUNNING or not settings.get(absence.AWAY):
+            clock = GameSettings.of(settings)
+            if row.status != GameStatus.RUNNING or not clock.away:
                 return []
-            refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+            refused = _open_entries(clock.default_refused, state)
             return [(prompt.id, f"the {faction_name(prompt.faction)} player is away")
                     for prompt in blocking_prompts(state)
                     if absence.defaults_now(settings, prompt.faction) and _decision(prompt) not in refused]
@@ -1684,7 +1692,7 @@ class GameService:
         if not waiting:
             return settings, outbox
         opened = await self._opened_times(row, waiting)
-        deadlines = settings.get("deadlines", {})
+        deadlines = GameSettings.of(settings).deadlines
         for prompt in waiting:
             moment = _stuck_moment(settings, state, [prompt], opened, now)
             if moment is not None and moment <= now:
@@ -1711,8 +1719,8 @@ class GameService:
 def _may_be_stuck(settings: dict, state: GameState, now: datetime) -> list[Prompt]:
     """The decisions the game waits on that its moderators may have to hear of (`_stuck_moment`): not told yet, not
     standing still for an absence, and without a deadline or with a default the rules refused."""
-    deadlines = settings.get("deadlines", {})
-    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    clock = GameSettings.of(settings)
+    deadlines, refused = clock.deadlines, _open_entries(clock.default_refused, state)
     return [prompt for prompt in blocking_prompts(state)
             if not absence.clock_stopped(settings, prompt.faction)
             and (deadlines.get(prompt.kind.value, deadlines.get(ANY_KIND)) is None or _decision(prompt) in refused)
@@ -1725,8 +1733,8 @@ def _stuck_moment(settings: dict, state: GameState, waiting: list[Prompt], opene
     one: bot/app/trouble.py), its pauses and waiting absences left out; None when each was told already, stands
     still (its decider is away in a game that waits), or has a deadline whose default the rules did not refuse
     (it is applied then: the game does not wait on it)."""
-    deadlines = settings.get("deadlines", {})
-    refused = _open_entries(settings.get(DEFAULT_REFUSED, {}), state)
+    clock = GameSettings.of(settings)
+    deadlines, refused = clock.deadlines, _open_entries(clock.default_refused, state)
     moments = []
     for prompt in waiting:
         opened = opened_times.get(prompt.opened_at)
@@ -1737,6 +1745,6 @@ def _stuck_moment(settings: dict, state: GameState, waiting: list[Prompt], opene
             continue
         start = opened + _stopped(settings, prompt, now) + absence.stood_still(
             settings, prompt.faction, _decision(prompt), opened, now, _stop_began(settings))
-        limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(settings.get("grace", {}), prompt, 0))
+        limit = trouble.stuck_limit(None if seconds is None else seconds + _entry(clock.grace, prompt, 0))
         moments.append(start + limit + timedelta(seconds=1))  # more than the limit
     return min(moments, default=None)

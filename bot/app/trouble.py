@@ -15,6 +15,7 @@ from bot.app.absence import CAP, WINDOW
 from bot.app.decision_cards import timestamp
 from bot.app.paces import duration
 from bot.app.ports import OutgoingMessage, Recipient
+from bot.app.settings_model import GameSettings
 from engine.ids import Faction
 from engine.model import Prompt
 from engine.names import decision_name, faction_possessive, the_faction
@@ -27,10 +28,10 @@ ERROR_AGAIN = timedelta(days=1)  # the same failure (the same command or control
 
 def told(settings: dict[str, Any], key: str, now: datetime, again: timedelta | None = None) -> bool:
     """Whether this trouble was told already (with `again`: within that long before `now`)."""
-    when = settings.get(TOLD, {}).get(key)
+    when = GameSettings.of(settings).troubles_told.get(key)
     if when is None:
         return False
-    return again is None or now - datetime.fromisoformat(when) < again
+    return again is None or now - when < again
 
 
 def remembered(settings: dict[str, Any], key: str, now: datetime) -> dict[str, Any]:

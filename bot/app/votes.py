@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient
+from bot.app.settings_model import GameSettings
 from engine.ids import Faction
 from engine.names import counted, faction_name, faction_possessive, the_faction
 
@@ -161,18 +162,19 @@ def overridden_post(vote: dict, by: str, did: str) -> OutgoingMessage:
 
 def pause_end(settings: dict) -> datetime | None:
     """When the running pause the table voted ends by itself; None when the running pause (if any) is not one."""
-    table_pause = settings.get(TABLE_PAUSE)
-    if not table_pause or table_pause.get("since") != settings.get("paused_at"):
+    typed = GameSettings.of(settings)
+    if typed.table_pause is None or typed.table_pause.since != typed.paused_at:
         return None
-    return datetime.fromisoformat(table_pause["until"])
+    return typed.table_pause.until
 
 
 def timers_due(settings: dict) -> datetime | None:
     """The earliest of the open vote's deadline and the end of a pause the table voted (GameRecordRow.due_at); a
     passed vote still to carry out is due at once (its closing's time)."""
-    moments = [closes_at(settings[VOTE])] if settings.get(VOTE) else []
-    if settings.get(VOTE_PASSED):
-        moments.append(datetime.fromisoformat(settings[VOTE_PASSED]["opened"]))
+    vote = GameSettings.of(settings).table_vote
+    moments = [vote.closes] if vote is not None else []
+    if (passed := GameSettings.of(settings).table_vote_passed) is not None:
+        moments.append(passed.opened)
     if (end := pause_end(settings)) is not None:
         moments.append(end)
     return min(moments, default=None)

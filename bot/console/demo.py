@@ -30,7 +30,7 @@ from bot.store.memory import MemoryGameStore
 from bot.store.sqlite import SqliteGameStore
 from engine.actions import Action, PlayerAction
 from engine.checks.autoplay import BT_COUNTS, bt_counts, play_prompt, spontaneous_action
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.ids import Faction
 from engine.model import GameState, Phase
 from engine.names import faction_name
@@ -106,7 +106,7 @@ class DemoPlayers:
             if row.status != GameStatus.RUNNING or not state.prompts:
                 break
             events = await self._step(row, state)
-            self.ending = next((e.message for e in events if e.type == "game_over"), self.ending)
+            self.ending = next((e.message for e in events if e.type == EventType.GAME_OVER), self.ending)
             self.bt.update(bt_counts(events))
             await self.console.drain()
             row = await self.service.store.load_game(game_id)

@@ -45,6 +45,7 @@ from bot.app.ports import (
     OutgoingMessage,
     merged_edit,
 )
+from bot.app.settings_model import GameSettings
 from bot.discord.anytime_panel import welcome_view
 from bot.discord.components import prompt_view
 from bot.discord.lobby import lobby_view
@@ -139,7 +140,8 @@ class DiscordGateway:
     async def tell_moderators(self, game: GameRecordRow, moderator_role: int | None, text: str) -> None:
         """DM the game's creator and the members of the server's moderator role in discord.py's cache (the bot asks
         for no member list: Discord's members intent is privileged); a DM that fails is logged."""
-        users = {game.settings["creator"]} if game.settings.get("creator") is not None else set()
+        creator = GameSettings.of(game.settings).creator
+        users = {creator} if creator is not None else set()
         guild = self.client.get_guild(game.guild_id)
         role = guild.get_role(moderator_role) if guild is not None and moderator_role is not None else None
         users |= {member.id for member in (role.members if role is not None else ()) if not member.bot}

@@ -21,6 +21,7 @@ import discord
 
 from bot.app.ports import GameRecordRow, GameStatus, Gateway
 from bot.app.service import NotAllowed, NotFound
+from bot.app.settings_model import GameSettings
 from bot.discord.common import GameBot, answer, is_moderator, refusals
 from bot.discord.errors import reported
 from bot.discord.permissions import require_in_channel
@@ -54,7 +55,8 @@ def lobby_view(game: GameRecordRow) -> discord.ui.View | None:
 async def require_starter(interaction: discord.Interaction[Any], game: GameRecordRow) -> None:
     """Who may start a game: whoever created it, or a moderator."""
     bot: GameBot = interaction.client
-    if interaction.user.id != game.settings.get("creator") and not await is_moderator(bot.service, interaction):
+    creator = GameSettings.of(game.settings).creator
+    if interaction.user.id != creator and not await is_moderator(bot.service, interaction):
         raise NotAllowed("Only the game's creator or a moderator may start it.")
 
 

@@ -29,6 +29,7 @@ from bot.app.ports import (
     VersionConflict,
     stored_time,
 )
+from bot.app.settings_model import GameSettings
 from bot.store.common import (
     Clock,
     SingleProcessTurn,
@@ -81,7 +82,10 @@ class MemoryGameStore:
 
     async def load_game(self, game_id: str) -> GameRecordRow | None:
         game = self._games.get(game_id)
-        return game.model_copy(deep=True) if game else None
+        if game is None:
+            return None
+        GameSettings.of(game.settings)  # checked as the SQL stores check them when they read the row
+        return game.model_copy(deep=True)
 
     async def game_in_channel(self, channel_id: int) -> GameRecordRow | None:
         games = await self.games_in_channel(channel_id)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from engine.actions import Action, RevealBtTraitor
 from engine.data import load_game_data
 from engine.errors import RuleViolation
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.factions.bt_spice import SPICE_WIN_REASON
 from engine.factions.bt_traitors import open_betrayals, revealable
 from engine.flow import DEFAULTS, SAMPLERS
@@ -165,33 +165,33 @@ def bt_counts(events: list[Event]) -> Counter[str]:
     """How often each Bene Tleilaxu power was used, read from the events (the `bt` object of the summary)."""
     counts: Counter[str] = Counter({name: 0 for name in BT_COUNTS})
     for e in events:
-        if e.type == "revived" and e.data.get("paid_to") == "bene_tleilaxu":
+        if e.type == EventType.REVIVED and e.data.get("paid_to") == "bene_tleilaxu":
             counts["revival_spice"] += e.data.get("cost") or 0
-        elif e.type == "bt_traitor_marked":
+        elif e.type == EventType.BT_TRAITOR_MARKED:
             counts["traitors_marked"] += 1
-        elif e.type == "bt_traitor_revealed":
+        elif e.type == EventType.BT_TRAITOR_REVEALED:
             counts["traitor_reveals"] += 1
-        elif e.type == "bt_betrayal":  # BT-23: a reveal no Karama cancelled (BT-51)
+        elif e.type == EventType.BT_BETRAYAL:  # BT-23: a reveal no Karama cancelled (BT-51)
             counts["betrayals"] += 1
-        elif e.type == "karama_played" and e.data.get("advantage") == "bt_traitor_reveal":
+        elif e.type == EventType.KARAMA_PLAYED and e.data.get("advantage") == "bt_traitor_reveal":
             counts["karama_vs_bt"] += 1
-        elif e.type == "bt_attack":
+        elif e.type == EventType.BT_ATTACK:
             counts["leader_attacks"] += 1
-        elif e.type == "bt_attack_resolved":
+        elif e.type == EventType.BT_ATTACK_RESOLVED:
             counts["leader_kills"] += bool(e.data.get("killed"))
-        elif e.type == "traps_laid" and e.public:
+        elif e.type == EventType.TRAPS_LAID and e.public:
             counts["traps_laid"] += len(e.data.get("strongholds", []))
-        elif e.type == "trap_laid":
+        elif e.type == EventType.TRAP_LAID:
             counts["traps_laid"] += 1
-        elif e.type == "trap_triggered":
+        elif e.type == EventType.TRAP_TRIGGERED:
             counts["traps_triggered"] += 1
-        elif e.type == "card_given":
+        elif e.type == EventType.CARD_GIVEN:
             counts["cards_given"] += 1
-        elif e.type == "spice_win_declared":
+        elif e.type == EventType.SPICE_WIN_DECLARED:
             counts["spice_win_declared"] += 1
-        elif e.type == "game_over" and e.data.get("reason") == SPICE_WIN_REASON:
+        elif e.type == EventType.GAME_OVER and e.data.get("reason") == SPICE_WIN_REASON:
             counts["spice_wins"] += 1
-        elif e.type == "karama_vs_bt":
+        elif e.type == EventType.KARAMA_VS_BT:
             counts["karama_vs_bt"] += 1
     return counts
 
@@ -203,7 +203,7 @@ class GameResult(NamedTuple):
     winners: list[str]
     turns: int
     actions: int
-    event_counts: Counter[str]
+    event_counts: Counter[EventType]
     cards_played: Counter[str]
     bt: Counter[str]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import counted, faction_does
@@ -22,7 +22,7 @@ def spring_trap_if_laid(state: GameState, territory: str, faction: Faction, toke
     trap.triggered_turn = max(state.turn, 1)
     trap.frozen = tokens
     log.public(
-        "trap_triggered",
+        EventType.TRAP_TRIGGERED,
         f"{faction_does(faction, 'spring', start=True)}"
         f" the Bene Tleilaxu trap on {territory}: their {counted(tokens, 'token')} "
         f"that sprang it {'is' if tokens == 1 else 'are'} frozen there this turn, and the trap strikes one of "

@@ -22,7 +22,7 @@ from collections import Counter
 from engine.actions import KaramaDestroyTrap, TrapsAndGifts
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind, Trap
@@ -115,21 +115,21 @@ def traps_and_gifts(state: GameState, action: TrapsAndGifts, log: EventLog) -> N
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, "BT-40", "One card cannot be both laid as a trap and given.")
     for stronghold, card in action.traps.items():
         lay_trap(state, stronghold, card)
-        log.private("trap_laid_card", BT, f"Your trap on {stronghold}: {card_name(card)} (R-11).",
+        log.private(EventType.TRAP_LAID_CARD, BT, f"Your trap on {stronghold}: {card_name(card)} (R-11).",
                     stronghold=stronghold, card=card)
-        log.public("trap_laid", f"The Bene Tleilaxu lay a face-down trap on {stronghold} (R-11).",
+        log.public(EventType.TRAP_LAID, f"The Bene Tleilaxu lay a face-down trap on {stronghold} (R-11).",
                    stronghold=stronghold)
     for card, receiver in action.gifts.items():
         hand.remove(card)
         _drop_karama_orders(state, card)
         state.faction(receiver).hand.append(card)
-        log.private("card_given_card", (BT, receiver),
+        log.private(EventType.CARD_GIVEN_CARD, (BT, receiver),
                     f"The Bene Tleilaxu give {the_faction(receiver)} {card_name(card)}; only the two of you know "
                     "which card it is (BT-40).", to=receiver.value, card=card)
-        log.public("card_given", f"The Bene Tleilaxu give a Treachery card to {the_faction(receiver)} (BT-40).",
+        log.public(EventType.CARD_GIVEN, f"The Bene Tleilaxu give a Treachery card to {the_faction(receiver)} (BT-40).",
                    to=receiver.value)
     if not action.traps and not action.gifts:
-        log.public("decision_made", "The Bene Tleilaxu lay no trap and give no card before the bidding.",
+        log.public(EventType.DECISION_MADE, "The Bene Tleilaxu lay no trap and give no card before the bidding.",
                    faction=BT.value, kind=PromptKind.BT_TRAPS_AND_GIFTS.value)
 
 
@@ -244,7 +244,7 @@ def karama_destroy_trap(state: GameState, action: KaramaDestroyTrap, log: EventL
     del state.traps[action.stronghold]
     state.treachery_discard.append(trap.card)
     log.public(
-        "karama_vs_bt",
+        EventType.KARAMA_VS_BT,
         f"{faction_does(action.faction, 'play', start=True)}"
         f" {karama_words(action.card)} to destroy the Bene Tleilaxu trap on "
         f"{action.stronghold}: "

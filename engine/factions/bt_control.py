@@ -7,7 +7,7 @@ The reveal that takes control lives in engine/factions/bt_traitors.py.
 
 from __future__ import annotations
 
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.ids import Faction
 from engine.model import GameState
 from engine.names import faction_does, location_label
@@ -24,7 +24,7 @@ def tokens_arrive(state: GameState, territory: str, faction: Faction, log: Event
         state.victories = [v for v in state.victories if not (v.stronghold and v.territory == territory)]
     if state.bt is not None and territory in state.bt.controlled:
         state.bt.controlled.remove(territory)
-        log.public("bt_control_ended", f"{faction_does(faction, 'enter', start=True)}"
+        log.public(EventType.BT_CONTROL_ENDED, f"{faction_does(faction, 'enter', start=True)}"
                                        f" {territory}: the Bene Tleilaxu control of it "
                    "ends (BT-24).", territory=territory, faction=faction.value)
 
@@ -45,5 +45,6 @@ def bt_collect(state: GameState, log: EventLog) -> None:
         for location in locations_of(territory):
             taken = collect_spice(state, BT, location, state.spice_on_board.get(location, 0))
             if taken:
-                log.public("spice_collected", f"The Bene Tleilaxu collect {taken} spice in {location_label(location)}, "
+                log.public(EventType.SPICE_COLLECTED,
+                           f"The Bene Tleilaxu collect {taken} spice in {location_label(location)}, "
                            "which they control (BT-24).", faction=BT.value, location=location, spice=taken)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from engine.actions import Action, AnswerRevealKarama, PlayerAction
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.flow import Details, default_for, details_for, handles, open_prompt, open_prompt_of, sampler_for
 from engine.ids import Faction
 from engine.model import BattleVictory, GameState, Prompt, PromptKind, RevealKaramaWindow, required
@@ -97,11 +97,12 @@ def open_karama_window(state: GameState, leader: str, faction: Faction, betrayal
                     betrayed=faction.value, territories=[v.territory for v in betrayals])
         if _readied(state, decider) is not None:
             window.answers[decider] = True
-            log.private("karama_window_answered", decider, f"Your readied Karama answers: you cancel the reveal of "
+            log.private(EventType.KARAMA_WINDOW_ANSWERED,
+                        decider, f"Your readied Karama answers: you cancel the reveal of "
                         f"{leader_name(leader)}. You may change your answer until every faction has answered.",
                         cancel=True, readied=True)
     territories = " and ".join(v.territory for v in betrayals)
-    log.public("bt_karama_window", f"Before the betrayal takes effect, every faction but the Bene Tleilaxu is "
+    log.public(EventType.BT_KARAMA_WINDOW, f"Before the betrayal takes effect, every faction but the Bene Tleilaxu is "
                f"asked in secret whether it plays Karama to cancel the reveal of {leader_name(leader)} (BT-51): "
                f"{faction_name(faction)} tokens in {territories} wait.", leader=leader, faction=faction.value,
                territories=[v.territory for v in betrayals])
@@ -119,7 +120,7 @@ def answer_karama_window(state: GameState, action: AnswerRevealKarama, log: Even
     what = "cancel the reveal with Karama" if action.cancel else "let the reveal stand"
     closing = all(f in window.answers for f in asked(state))
     after = "Every faction has answered." if closing else "You may change your answer until every faction has answered."
-    log.private("karama_window_answered", faction, f"You {what}. {after}", cancel=action.cancel)
+    log.private(EventType.KARAMA_WINDOW_ANSWERED, faction, f"You {what}. {after}", cancel=action.cancel)
     if closing:
         _close(state, window, log)
 
@@ -151,7 +152,7 @@ def _cancel(state: GameState, window: RevealKaramaWindow, faction: Faction, log:
     card = _card_to_spend(state, faction)
     state.faction(faction).hand.remove(card)
     state.treachery_discard.append(card)
-    log.public("karama_played", f"{faction_does(faction, 'play', start=True)}"
+    log.public(EventType.KARAMA_PLAYED, f"{faction_does(faction, 'play', start=True)}"
                                 f" {karama_words(card)}: the Bene Tleilaxu reveal of "
                f"{leader_name(window.leader)} is cancelled. {pronouns(window.leader).subject.capitalize()} stays with "
                f"the {faction_name(window.faction)} and so do their tokens (BT-26, BT-51, R-31).",
@@ -174,7 +175,7 @@ def _betray(state: GameState, window: RevealKaramaWindow, log: EventLog) -> None
             controlled.append(record.territory)
         taken.append((record.territory, lost))
     where = " and ".join(f"{counted(lost, 'token')} in {territory}" for territory, lost in taken)
-    log.public("bt_betrayal", f"No Karama: {leader_name(leader)} goes to the tanks with "
+    log.public(EventType.BT_BETRAYAL, f"No Karama: {leader_name(leader)} goes to the tanks with "
                f"{faction_possessive(window.faction)} {where}; the Bene Tleilaxu now control "
                f"{' and '.join(t for t, _ in taken)} and gain no spice (BT-23).", leader=leader,
                faction=window.faction.value, territories=[t for t, _ in taken], tokens=sum(lost for _, lost in taken))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from engine.actions import KaramaTaxBt, SetSpiceWinOrder
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bt_bidding import check_karama_against_bt, spend_karama_against_bt
 from engine.flow import handles
 from engine.ids import Faction
@@ -47,7 +47,7 @@ def end_lapsed_declaration(state: GameState, log: EventLog) -> None:
         return
     bt = state.bt_state()
     bt.open_spice, bt.declared_turn = 0, None
-    log.public("spice_declaration_ended",
+    log.public(EventType.SPICE_DECLARATION_ENDED,
                "The Bene Tleilaxu hold less than 35 spice: their open pile returns behind the shield and their "
                "spice-win declaration ends (BT-28).", faction=BT.value)
 
@@ -59,7 +59,7 @@ def declare_if_ordered(state: GameState, log: EventLog) -> None:
         return
     bt.open_spice = SPICE_WIN
     bt.declared_turn = state.turn
-    log.public("spice_win_declared",
+    log.public(EventType.SPICE_WIN_DECLARED,
                f"The Bene Tleilaxu declare a spice win: they set {SPICE_WIN} spice in open view. If they still hold "
                f"at least {SPICE_WIN} at the end of turn {state.turn + 1} and nobody else has won, they win (BT-27).",
                faction=BT.value, open_spice=SPICE_WIN, turn=state.turn)
@@ -86,7 +86,7 @@ def set_spice_win_order(state: GameState, action: SetSpiceWinOrder, log: EventLo
     message = ("Your standing order: declare a spice win at the end of every collection round in which you hold "
                "at least 35 spice (BT-27)." if action.declare else
                "Your standing order: do not declare a spice win until you change this order (BT-27).")
-    log.private("spice_win_order_set", BT, message, declare=action.declare)
+    log.private(EventType.SPICE_WIN_ORDER_SET, BT, message, declare=action.declare)
 
 
 @handles(KaramaTaxBt)
@@ -98,7 +98,7 @@ def karama_tax_bt(state: GameState, action: KaramaTaxBt, log: EventLog) -> None:
     if amount:
         pay(state, BT, amount, None, "BT-51", "The Karama tax")
     log.public(
-        "karama_vs_bt",
+        EventType.KARAMA_VS_BT,
         f"{faction_does(action.faction, 'play', start=True)}"
         f" {karama_words(action.card)} to tax the Bene Tleilaxu: they pay {amount} "
         "spice to the bank "

@@ -32,7 +32,7 @@ from __future__ import annotations
 from engine.actions import AnswerRevealWindow, MarkBtTraitor, RevealBtTraitor
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bt_reveal_karama import open_karama_window
 from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
@@ -101,7 +101,7 @@ def close_mark_window(state: GameState, log: EventLog) -> None:
         return
     state.prompts.remove(prompt)
     names = " or ".join(leader_name(leader) for leader in prompt.detail["revived"])
-    log.private("bt_mark_window_closed", BT, f"The chance to mark {names} as your traitor has passed; "
+    log.private(EventType.BT_MARK_WINDOW_CLOSED, BT, f"The chance to mark {names} as your traitor has passed; "
                 "not marked (BT-21).", leaders=list(prompt.detail["revived"]))
 
 
@@ -124,7 +124,7 @@ def mark_traitor(state: GameState, action: MarkBtTraitor, log: EventLog) -> None
     leader = action.leader
     names = " or ".join(leader_name(lead) for lead in prompt.detail["revived"])
     if leader is None or leader == NO:
-        log.private("bt_mark_declined", BT, f"You do not mark {names} as your traitor.",
+        log.private(EventType.BT_MARK_DECLINED, BT, f"You do not mark {names} as your traitor.",
                     leaders=list(prompt.detail["revived"]))
         return
     if leader not in prompt.detail["revived"]:
@@ -141,7 +141,7 @@ def mark_traitor(state: GameState, action: MarkBtTraitor, log: EventLog) -> None
     bt.marked.append(leader)
     bt.last_mark_turn = state.turn
     them = pronouns(leader)
-    log.private("bt_traitor_marked", BT, f"You mark {leader_name(leader)} as your traitor (BT-20). Reveal "
+    log.private(EventType.BT_TRAITOR_MARKED, BT, f"You mark {leader_name(leader)} as your traitor (BT-20). Reveal "
                 f"{them.object} when {them.subject} has won a territory for {them.possessive} faction (BT-23).",
                 leader=leader)
 
@@ -208,13 +208,13 @@ def reveal_traitor(state: GameState, action: RevealBtTraitor, log: EventLog) -> 
                f"no territory {them.subject} won is open to betrayal now (BT-23, BT-25: the tokens {them.subject} "
                "won with have left it, or tokens came in since, R-6, R-23; in the open field, the next battle began, "
                "R-7)")
-        log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
+        log.public(EventType.BT_TRAITOR_REVEALED, f"The Bene Tleilaxu reveal {leader_name(leader)} of the "
                    f"{faction_name(faction)} as their traitor, to no effect: {why}. "
                    f"{them.subject.capitalize()} stays with {them.possessive} faction (R-8).",
                    leader=leader, faction=faction.value, effect=False)
         return
     them = pronouns(leader)
-    log.public("bt_traitor_revealed", f"The Bene Tleilaxu reveal {leader_name(leader)} as their traitor! "
+    log.public(EventType.BT_TRAITOR_REVEALED, f"The Bene Tleilaxu reveal {leader_name(leader)} as their traitor! "
                f"{them.subject.capitalize()} won {' and '.join(v.territory for v in betrayals)} for the "
                f"{faction_name(faction)}: unless a Karama cancels the reveal, {them.subject} goes to the tanks with "
                "their tokens there and the Bene Tleilaxu take control (BT-23, BT-51).",
@@ -269,7 +269,7 @@ def open_reveal_window(state: GameState, territory: str) -> None:
 def answer_reveal_window(state: GameState, action: AnswerRevealWindow, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.BT_REVEAL_WINDOW, "R-7")
     if action.leader is None:
-        log.public("decision_made", "The Bene Tleilaxu let the moment pass.", faction=BT.value,
+        log.public(EventType.DECISION_MADE, "The Bene Tleilaxu let the moment pass.", faction=BT.value,
                    kind=PromptKind.BT_REVEAL_WINDOW.value)
         return
     if action.leader not in prompt.options:

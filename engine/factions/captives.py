@@ -17,7 +17,7 @@ from __future__ import annotations
 from engine.actions import CaptureLeader
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Prompt, PromptKind
@@ -75,7 +75,7 @@ def offer_capture(state: GameState, loser: Faction, log: EventLog) -> None:
         return
     leader = state.rng.draw(CAPTURED_LEADER_DRAW, available)
     state.captured[leader] = H
-    log.public("leader_captured", f"The Harkonnen capture {leader_name(leader)} of the {faction_name(loser)}, "
+    log.public(EventType.LEADER_CAPTURED, f"The Harkonnen capture {leader_name(leader)} of the {faction_name(loser)}, "
                "drawn at random from their available leaders (A-15); the Harkonnen keep that leader, kill them for 2 "
                "spice, or let them go.", leader=leader, faction=loser.value)
     open_prompt(state, PromptKind.LEADER_CAPTURE, H, secret=False, options=list(CHOICES), leader=leader)
@@ -90,18 +90,20 @@ def capture_leader(state: GameState, action: CaptureLeader, log: EventLog) -> No
     if action.choice == KILL:
         kill_leader(state, leader)
         bank_pays(state, H, KILL_REWARD)
-        log.public("captured_leader_killed", f"The Harkonnen kill {leader_name(leader)} and receive {KILL_REWARD} "
+        log.public(EventType.CAPTURED_LEADER_KILLED,
+                   f"The Harkonnen kill {leader_name(leader)} and receive {KILL_REWARD} "
                    "spice (A-15).", leader=leader, faction=owner(leader).value)
     elif action.choice == RELEASE:
         release(state, leader, log, f"the Harkonnen let {pronouns(leader).object} go")
     else:
-        log.public("captured_leader_kept", f"The Harkonnen keep {leader_name(leader)}: "
+        log.public(EventType.CAPTURED_LEADER_KEPT, f"The Harkonnen keep {leader_name(leader)}: "
                    f"{pronouns(leader).subject} leads for them now (A-15).", leader=leader, faction=owner(leader).value)
 
 
 def release(state: GameState, leader: str, log: EventLog, why: str) -> None:
     state.captured.pop(leader)
-    log.public("captive_returned", f"{leader_name(leader)} returns to the {faction_name(owner(leader))}: {why}.",
+    log.public(EventType.CAPTIVE_RETURNED,
+               f"{leader_name(leader)} returns to the {faction_name(owner(leader))}: {why}.",
                leader=leader, faction=owner(leader).value)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from engine.actions import SetCoexistence
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bene_tleilaxu import frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.ids import Faction
@@ -97,7 +97,7 @@ def declare_coexistence(state: GameState, action: SetCoexistence, log: EventLog)
         for loc, n in moved.items():
             state.add_tokens(loc, BG, -n)
             add_advisors(state, loc, n)
-        log.public("bg_coexist", f"The Bene Gesserit in {action.territory} become advisors and co-exist "
+        log.public(EventType.BG_COEXIST, f"The Bene Gesserit in {action.territory} become advisors and co-exist "
                    f"({counted(sum(moved.values()), 'token')}, A-15).", territory=action.territory,
                    tokens=sum(moved.values()))
         return
@@ -111,6 +111,6 @@ def declare_coexistence(state: GameState, action: SetCoexistence, log: EventLog)
     for loc, n in moved.items():
         add_advisors(state, loc, -n)
         land(state, BG, loc, n, log)
-    log.public("bg_fighters", f"The Bene Gesserit advisors in {action.territory} become fighters "
+    log.public(EventType.BG_FIGHTERS, f"The Bene Gesserit advisors in {action.territory} become fighters "
                f"({counted(sum(moved.values()), 'token')}, A-15).", territory=action.territory,
                tokens=sum(moved.values()))

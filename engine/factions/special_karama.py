@@ -21,7 +21,7 @@ the hand (hand sizes tell nothing) and the order lapses if the card leaves the h
 
 from __future__ import annotations
 
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.ids import Faction
 from engine.model import GameState, SpecialKaramaOrder
 from engine.names import the_faction
@@ -53,7 +53,7 @@ def shipment_stopped(state: GameState, shipper: Faction, log: EventLog) -> bool:
     if order is None:
         return False
     spend_special_karama(state, order, log)
-    log.public("special_karama", f"The Spacing Guild plays Karama (special power, A-14): the shipment of "
+    log.public(EventType.SPECIAL_KARAMA, f"The Spacing Guild plays Karama (special power, A-14): the shipment of "
                f"{the_faction(shipper)} is stopped; it is not made and costs nothing.", faction=Faction.GUILD.value,
                card=order.card, power=STOP_SHIPMENT, target=shipper.value)
     return True

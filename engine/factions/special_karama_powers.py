@@ -6,7 +6,7 @@ from typing import NoReturn
 
 from engine.actions import ReturnCards, UseSpecialKarama
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.special_karama import FREMEN_WORM, RULE, STOP_SHIPMENT, spend_special_karama
 from engine.flow import Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
@@ -86,10 +86,11 @@ def _atreides(state: GameState, action: UseSpecialKarama, log: EventLog) -> None
         _refuse(f"{faction_does(opponent, 'have', start=True)} not made a battle plan yet; try again once it is in.")
     spend_special_karama(state, SpecialKaramaOrder(faction=A, card=action.card, power="see_plan"), log)
     plan = battle.plans[opponent]
-    log.public("special_karama", f"The Atreides play Karama (special power, A-14): they see the whole battle plan of "
+    log.public(EventType.SPECIAL_KARAMA,
+               f"The Atreides play Karama (special power, A-14): they see the whole battle plan of "
                f"{faction_name(opponent)}.", faction=A.value, card=action.card, power="see_plan",
                target=opponent.value)
-    log.private("plan_seen", A, f"Karama: {faction_possessive(opponent)} plan is {describe_plan(plan)}.",
+    log.private(EventType.PLAN_SEEN, A, f"Karama: {faction_possessive(opponent)} plan is {describe_plan(plan)}.",
                 faction=opponent.value, plan=plan.model_dump())
 
 
@@ -112,7 +113,8 @@ def _emperor(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
         revive_tokens(state, E, action.tokens)  # refuses beyond the one-elite-a-turn limit
     spend_special_karama(state, SpecialKaramaOrder(faction=E, card=action.card, power="revival"), log)
     what = leader_name(action.leader) if action.leader else counted(action.tokens, "token")
-    log.public("special_karama", f"The Emperor plays Karama (special power, A-14): {what} revived from the tanks, "
+    log.public(EventType.SPECIAL_KARAMA,
+               f"The Emperor plays Karama (special power, A-14): {what} revived from the tanks, "
                "free.", faction=E.value, card=action.card, power="revival", leader=action.leader, tokens=action.tokens)
     if action.leader:
         revive_leader(state, E, action.leader, log, "karama")  # BT-20: the BT may mark him
@@ -125,7 +127,8 @@ def _fremen(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
         _refuse("The Fremen Karama worm goes to a sand territory (A-14).", sand, ViolationCode.ILLEGAL_CHOICE)
     state.special_karama_orders.append(SpecialKaramaOrder(faction=F, card=action.card, power=FREMEN_WORM,
                                                           territory=action.territory))
-    log.private("special_karama_readied", F, f"Your Karama will send Shai-Hulud to {action.territory} at the end of "
+    log.private(EventType.SPECIAL_KARAMA_READIED,
+                F, f"Your Karama will send Shai-Hulud to {action.territory} at the end of "
                 "the next spice blow after turn 1 (A-14).", card=action.card, territory=action.territory)
 
 
@@ -135,7 +138,8 @@ def _guild(state: GameState, action: UseSpecialKarama, log: EventLog) -> None:
         _refuse("The Fremen never ship from off-planet; there is nothing to stop.")
     state.special_karama_orders.append(SpecialKaramaOrder(faction=G, card=action.card, power=STOP_SHIPMENT,
                                                           target=target))
-    log.private("special_karama_readied", G, f"Your Karama will stop the next shipment of {faction_name(target)} "
+    log.private(EventType.SPECIAL_KARAMA_READIED,
+                G, f"Your Karama will stop the next shipment of {faction_name(target)} "
                 "from off-planet (A-14).", card=action.card, target=target.value)
 
 
@@ -151,10 +155,11 @@ def _harkonnen(state: GameState, action: UseSpecialKarama, log: EventLog) -> Non
     state.faction(H).hand += taken
     open_prompt(state, PromptKind.HAND_SWAP, H, secret=True, options=list(state.faction(H).hand),
                 target=target.value, count=len(taken), taken=taken)
-    log.public("special_karama", f"The Harkonnen play Karama (special power, A-14): they take the whole hand of "
+    log.public(EventType.SPECIAL_KARAMA,
+               f"The Harkonnen play Karama (special power, A-14): they take the whole hand of "
                f"{faction_name(target)} ({len(taken)} cards) and give back as many.", faction=H.value,
                card=action.card, power="hand_swap", target=target.value, count=len(taken))
-    log.private("hand_taken", (H, target), f"The Harkonnen take {faction_possessive(target)} hand: "
+    log.private(EventType.HAND_TAKEN, (H, target), f"The Harkonnen take {faction_possessive(target)} hand: "
                 + ", ".join(card_name(c) for c in taken) + ".", target=target.value, cards=taken)
 
 
@@ -169,9 +174,9 @@ def return_cards(state: GameState, action: ReturnCards, log: EventLog) -> None:
     for card in action.cards:
         hand.remove(card)
     state.faction(target).hand += action.cards
-    log.public("cards_returned", f"The Harkonnen give {count} cards back to {faction_name(target)} (A-14).",
+    log.public(EventType.CARDS_RETURNED, f"The Harkonnen give {count} cards back to {faction_name(target)} (A-14).",
                faction=H.value, target=target.value, count=count)
-    log.private("cards_given_back", (H, target), f"The Harkonnen give {faction_name(target)}: "
+    log.private(EventType.CARDS_GIVEN_BACK, (H, target), f"The Harkonnen give {faction_name(target)}: "
                 + ", ".join(card_name(c) for c in action.cards) + ".", target=target.value, cards=action.cards)
 
 

@@ -26,7 +26,7 @@ from engine.actions import (
 )
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import BY_STANDING_ORDER, EventLog
+from engine.events import BY_STANDING_ORDER, EventLog, EventType
 from engine.factions.bt_traitors import close_open_field_betrayals, open_reveal_window
 from engine.factions.captives import captives_go_home, kill_leader, offer_capture
 from engine.factions.elites import ELITE_WORTH, elite_name, elites_at, loss_plan
@@ -218,7 +218,7 @@ def run_battles(state: GameState, log: EventLog) -> bool:
         captives_go_home(state, log)  # A-15: with the other surviving leaders
         state.battle = None
         close_open_field_betrayals(state)  # R-7: the battle round is over
-        log.public("battles_over", "All battles are over; surviving leaders return to their factions.")
+        log.public(EventType.BATTLES_OVER, "All battles are over; surviving leaders return to their factions.")
         end_phase(state, log)
         return True
     return False
@@ -252,7 +252,8 @@ def choose_battle(state: GameState, action: ChooseBattle, log: EventLog) -> None
                             prompt.options)
     chosen = next((c for c in _choices(state, action.faction) if _choice_key(c[0], c[2]) == key), None)
     if chosen is None:  # a BT betrayal took the tokens since the choice was offered (BT-23, R-7)
-        log.public("battle_gone", f"There is no battle in {action.territory} against {faction_name(action.opponent)} "
+        log.public(EventType.BATTLE_GONE,
+                   f"There is no battle in {action.territory} against {faction_name(action.opponent)} "
                    "any more; the battle round goes on.", territory=action.territory, opponent=action.opponent.value)
         return
     territory, group, opponent = chosen
@@ -274,7 +275,7 @@ def _start_battle(state: GameState, territory: str, group: list[str], aggressor:
     close_open_field_betrayals(state)
     state.battle_round().current = Battle(territory=territory, locations=group, aggressor=aggressor, defender=defender)
     log.public(
-        "battle_started",
+        EventType.BATTLE_STARTED,
         f"Battle in {territory}: {faction_name(aggressor)} (aggressor) against {faction_name(defender)}. "
         "Steps: prescience, Voice, battle plans, reveal, traitors, resolution.",
         territory=territory, aggressor=aggressor.value, defender=defender.value,
@@ -370,10 +371,10 @@ def ask_prescience(state: GameState, action: AskPrescience, log: EventLog) -> No
     battle = state.current_battle()
     battle.prescience_element = action.element
     if action.element is None:
-        log.public("prescience_declined", "The Atreides ask no prescience question.")
+        log.public(EventType.PRESCIENCE_DECLINED, "The Atreides ask no prescience question.")
     else:
         target = required(battle.prescience_target, "the prescience target")
-        log.public("prescience_asked", f"The Atreides use prescience: "
+        log.public(EventType.PRESCIENCE_ASKED, f"The Atreides use prescience: "
                    f"{faction_does(target, 'must')} reveal the {action.element} of the plan to "
                    "them.", element=action.element,
                    target=target.value)
@@ -392,9 +393,11 @@ def answer_prescience(state: GameState, action: AnswerPrescience, log: EventLog)
     shown = describe_element(element, action.answer)
     audience = (required(battle.prescience_asker, "the prescience asker"), action.faction)
     told = (f"will play no {element}" if action.answer == NONE else f"will play {shown} as the {element}")
-    log.private("prescience_answered", audience, f"Prescience: {the_faction(action.faction)} {told}. The plan is "
+    log.private(EventType.PRESCIENCE_ANSWERED,
+                audience, f"Prescience: {the_faction(action.faction)} {told}. The plan is "
                 "bound to it.", element=element, answer=action.answer)
-    log.public("decision_made", f"{faction_does(action.faction, 'answered', start=True)} the prescience question.",
+    log.public(EventType.DECISION_MADE,
+               f"{faction_does(action.faction, 'answered', start=True)} the prescience question.",
                faction=action.faction.value, kind=PromptKind.PRESCIENCE_ANSWER.value)
 
 
@@ -408,7 +411,7 @@ def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.VOICE, RULE)
     battle = state.current_battle()
     if action.command is None:
-        log.public("voice_declined", "The Bene Gesserit use no Voice.")
+        log.public(EventType.VOICE_DECLINED, "The Bene Gesserit use no Voice.")
         return
     key = f"{action.command}:{action.category}"
     if key not in prompt.options:
@@ -416,7 +419,7 @@ def use_voice(state: GameState, action: UseVoice, log: EventLog) -> None:
     battle.voice = key
     verb = "must play" if action.command == "play" else "must not play"
     target = required(battle.voice_target, "the Voice's target")
-    log.public("voice_used", f"The Voice: {faction_name(target)} {verb} a {action.category} "
+    log.public(EventType.VOICE_USED, f"The Voice: {faction_name(target)} {verb} a {action.category} "
                "if they can.", target=target.value, command=action.command, category=action.category)
 
 
@@ -446,9 +449,9 @@ def submit_battle_plan(state: GameState, action: SubmitBattlePlan, log: EventLog
         bt_attack.check_impairment(state, battle, action.faction, plan, action.impair)
         battle.impair = battle.impair or action.impair
     battle.plans[action.faction] = plan
-    log.private("plan_submitted", action.faction, "Your battle plan: " + describe_plan(plan) + ".",
+    log.private(EventType.PLAN_SUBMITTED, action.faction, "Your battle plan: " + describe_plan(plan) + ".",
                 plan=plan.model_dump(mode="json"), prompt=prompt.id)
-    log.public("decision_made", f"{faction_does(action.faction, 'submitted', start=True)} a battle plan.",
+    log.public(EventType.DECISION_MADE, f"{faction_does(action.faction, 'submitted', start=True)} a battle plan.",
                faction=action.faction.value, kind=PromptKind.BATTLE_PLAN.value)
 
 
@@ -484,7 +487,7 @@ def _reveal(state: GameState, battle: Battle, log: EventLog) -> None:
             state.battle_round().kwisatz_haderach_territory = battle.territory
     what = {"leader": "BT attack", "trap": "Trap"}.get(battle.attack or "", "Battle")
     log.public(
-        "plans_revealed",
+        EventType.PLANS_REVEALED,
         f"{what} plans in {battle.territory}: " + "; ".join(
             f"{faction_name(s)}: {describe_plan(battle.plans[s])}" for s in (battle.aggressor, battle.defender)
         ) + ".",
@@ -501,7 +504,8 @@ def _announce_elites(state: GameState, battle: Battle, log: EventLog) -> None:
         elites = sum(elites_at(state, loc, side) for loc in battle.locations)
         if elites:
             worth = elite_worth_in(battle, side)
-            log.public("elite_tokens_fight", f"{elites} {elite_name(side)} fight for the {faction_name(side)} in "
+            log.public(EventType.ELITE_TOKENS_FIGHT,
+                       f"{elites} {elite_name(side)} fight for the {faction_name(side)} in "
                        f"{battle.territory}, each worth {worth} in the dial and in losses"
                        + (" (single: against the Fremen, or cancelled by Karama)" if worth == 1 else "")
                        + " (A-15).",
@@ -571,9 +575,10 @@ def _record_traitor_answer(state: GameState, battle: Battle, faction: Faction, c
     leader): the table reads the same words either way."""
     battle.traitor_calls[faction] = call
     words = "call a traitor" if call else "call no traitor"
-    log.private("traitor_answer", faction, f"{BY_STANDING_ORDER}, you {words}." if by_order else f"You {words}.",
+    log.private(EventType.TRAITOR_ANSWER,
+                faction, f"{BY_STANDING_ORDER}, you {words}." if by_order else f"You {words}.",
                 call=call)
-    log.public("decision_made", f"{faction_does(faction, 'answered', start=True)} the traitor question.",
+    log.public(EventType.DECISION_MADE, f"{faction_does(faction, 'answered', start=True)} the traitor question.",
                faction=faction.value, kind=PromptKind.TRAITOR_CALL.value)
 
 
@@ -585,7 +590,7 @@ def set_traitor_order(state: GameState, action: SetTraitorOrder, log: EventLog) 
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-1", "The Bene Tleilaxu have no traitor cards: they never "
                             "call a traitor (their traitors are revived leaders they mark and reveal, BT-20, BT-23).")
     state.faction(faction).auto_traitor = action.auto
-    log.private("traitor_order", faction,
+    log.private(EventType.TRAITOR_ORDER, faction,
                 "Traitors will be called automatically." if action.auto else "You will be asked about traitors.",
                 auto=action.auto)
     if action.auto and state.prompt_of(faction, PromptKind.TRAITOR_CALL) is not None:
@@ -635,7 +640,7 @@ def _pay_dialed_spice(state: GameState, battle: Battle, keepers: list[Faction], 
         if not amount or side in keepers:
             continue
         pay(state, side, amount, None, "A-15", "The spice dialed")
-        log.public("combat_spice_paid", f"{faction_does(side, 'pay', start=True)}"
+        log.public(EventType.COMBAT_SPICE_PAID, f"{faction_does(side, 'pay', start=True)}"
                                         f" the {amount} spice that backed their dial to "
                    "the bank (A-15 advanced combat).", faction=side.value, spice=amount, territory=battle.territory)
 
@@ -648,7 +653,8 @@ def _count_atreides_losses(state: GameState, lost: int, log: EventLog) -> None:
     kh.battle_losses += lost
     if not kh.active and kh.battle_losses >= KH_AWAKENING:
         kh.active = True
-        log.public("kwisatz_haderach_activated", f"The Atreides have lost {kh.battle_losses} tokens in battles: the "
+        log.public(EventType.KWISATZ_HADERACH_ACTIVATED,
+                   f"The Atreides have lost {kh.battle_losses} tokens in battles: the "
                    "Kwisatz Haderach awakens. From now on he may go with an Atreides leader, adding 2 to his "
                    "strength, and no traitor can be called against that leader (A-13, A-15).",
                    losses=kh.battle_losses)
@@ -716,7 +722,8 @@ def _double_traitor(state: GameState, battle: Battle, log: EventLog) -> None:
         _discard_played(state, battle, side)
     calls = " and ".join(f"{faction_does(caller, 'reveal')} {leader_name(leader)}"
                          for caller, leader in traitors.items())
-    log.public("double_traitor", f"Both leaders in {battle.territory} are traitors: {calls}! Both sides lose every "
+    log.public(EventType.DOUBLE_TRAITOR,
+               f"Both leaders in {battle.territory} are traitors: {calls}! Both sides lose every "
                "token and card there, both leaders die, and nobody is paid (A-13).", territory=battle.territory,
                traitors={caller.value: leader for caller, leader in traitors.items()})
 
@@ -734,7 +741,7 @@ def _traitor_win(state: GameState, battle: Battle, winner: Faction, victim: Fact
     bank_pays(state, caller, strength)
     record_victory(state, battle, winner)
     log.public(
-        "traitor_called",
+        EventType.TRAITOR_CALLED,
         f"{faction_does(caller, 'reveal', start=True)} {leader_name(traitor)} as a traitor! "
         f"{faction_does(winner, 'win', start=True)} in {battle.territory}; {_loser_words(victim, lost, played)}; "
         f"{faction_does(caller, 'receive')} {strength} spice.",
@@ -777,7 +784,7 @@ def _fight(state: GameState, battle: Battle, log: EventLog) -> Faction | None:
         bank_pays(state, winner, paid)
     dead = [leader_name(leader) for s in (a, d) if killed[s] and (leader := plans[s].leader)]
     log.public(
-        "battle_won",
+        EventType.BATTLE_WON,
         f"{faction_does(winner, 'win', start=True)} in {battle.territory}, {totals[winner]} to {totals[loser]}"
         + (" (the aggressor wins ties)" if totals[a] == totals[d] else "") + ". "
         + (f"Killed: {', '.join(dead)}; {faction_does(winner, 'receive')} {paid} spice. " if dead else "")
@@ -832,14 +839,15 @@ def _explosion(state: GameState, battle: Battle, log: EventLog) -> None:
         _discard_played(state, battle, side)
         if battle.plans[side].kwisatz_haderach:  # A-15: the only way he dies
             state.kwisatz_haderach.dead = True
-            log.public("kwisatz_haderach_killed", "The Kwisatz Haderach dies in the explosion; he may be revived "
+            log.public(EventType.KWISATZ_HADERACH_KILLED,
+                       "The Kwisatz Haderach dies in the explosion; he may be revived "
                        "like a leader (A-15).", territory=battle.territory)
     lost = advisors = 0
     for loc in load_game_data().board.territory(battle.territory).locations:
         tokens, advisors_here = destroy_every_token(state, loc)  # R-38: co-existing advisors too
         lost, advisors = lost + sum(tokens.values()) + advisors_here, advisors + advisors_here
         remove_spice(state, loc)
-    log.public("explosion", f"Explosion in {battle.territory}, a lasgun against a shield: everything there is "
+    log.public(EventType.EXPLOSION, f"Explosion in {battle.territory}, a lasgun against a shield: everything there is "
                f"destroyed ({counted(lost, 'token')}{advisors_among(advisors)}, both leaders, all spice); nobody "
                "wins and nobody is paid.", territory=battle.territory, advisors=advisors)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.actions import Bid, PassBid, SetBidOrder, SetOutbidOrder
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import BY_STANDING_ORDER, EventLog
+from engine.events import BY_STANDING_ORDER, EventLog, EventType
 from engine.factions.bt_bidding import open_traps_and_gifts
 from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
@@ -57,7 +57,8 @@ def draw_treachery_card(state: GameState, log: EventLog) -> str | None:
         state.treachery_deck = list(state.treachery_discard)
         state.treachery_discard = []
         state.rng.shuffle(state.treachery_deck)
-        log.public("treachery_reshuffled", "The Treachery deck ran out: the discard pile is shuffled into a new deck.",
+        log.public(EventType.TREACHERY_RESHUFFLED,
+                   "The Treachery deck ran out: the discard pile is shuffled into a new deck.",
                    cards=len(state.treachery_deck))
     if not state.treachery_deck:
         return None
@@ -110,7 +111,8 @@ def _choam_charity(state: GameState, log: EventLog) -> None:
         if fs.spice < CHARITY_LEVEL:
             amount = CHARITY_LEVEL - fs.spice
             bank_pays(state, faction, amount)
-            log.public("choam_charity", f"CHOAM charity: {faction_does(faction, 'receive')} {amount} spice (A-3).",
+            log.public(EventType.CHOAM_CHARITY,
+                       f"CHOAM charity: {faction_does(faction, 'receive')} {amount} spice (A-3).",
                        faction=faction.value, amount=amount)
 
 
@@ -132,7 +134,7 @@ def _deal_auction(state: GameState, log: EventLog) -> None:
     else:
         message = (f"{b.dealt} Treachery card{'s are' if b.dealt != 1 else ' is'} up for auction, one for each "
                    "faction whose hand is not full: " + ", ".join(faction_name(f) for f in eligible) + " (A-5).")
-    log.public("auction_dealt", message, cards=b.dealt, eligible=[f.value for f in eligible])
+    log.public(EventType.AUCTION_DEALT, message, cards=b.dealt, eligible=[f.value for f in eligible])
 
 
 def bidding_round(order: list[Faction], opener: Faction, eligible: list[Faction]) -> list[Faction]:
@@ -169,12 +171,13 @@ def _open_card(state: GameState, log: EventLog) -> None:
     b.to_bid = opener
     b.passed = []
     b.high_bid, b.high_bidder, b.high_ally, b.high_ally_pays = 0, None, None, 0
-    log.public("card_up", f"Card {b.card_number} of {b.dealt} is up for auction; {faction_does(opener, 'open')} the "
+    log.public(EventType.CARD_UP,
+               f"Card {b.card_number} of {b.dealt} is up for auction; {faction_does(opener, 'open')} the "
                "bidding.", card_number=b.card_number, cards=b.dealt, opener=opener.value,
                bidders=[f.value for f in bidders])
     if state.in_game(Faction.ATREIDES) and not karama_cancels(state, Advantage.SEE_AUCTION_CARDS, log):
         card = b.cards[0]
-        log.private("auction_card_seen", Faction.ATREIDES,
+        log.private(EventType.AUCTION_CARD_SEEN, Faction.ATREIDES,
                     f"Prescience: card {b.card_number} up for auction is {card_name(card)}.",
                     card_number=b.card_number, card=card)
 
@@ -213,13 +216,13 @@ def _apply_standing_order(state: GameState, faction: Faction, log: EventLog) -> 
     wanted = b.high_bid + 1
     if not order.auto_pass and order.max_bid is not None and wanted <= min(order.max_bid,
                                                                             state.faction(faction).spice):
-        log.private("bid_by_order", faction, f"{BY_STANDING_ORDER}, you bid {wanted} spice for "
+        log.private(EventType.BID_BY_ORDER, faction, f"{BY_STANDING_ORDER}, you bid {wanted} spice for "
                     f"{_ordinal_card(b)}.", card_number=b.card_number, amount=wanted)
         _record_bid(state, faction, wanted, None, 0, log)
     else:
         why = "" if _has_bid_order(order) else (f": you cannot outbid {b.high_bid}" if b.high_bid
                                                 else ": you have no spice to open the bidding")
-        log.private("bid_by_order", faction, f"{BY_STANDING_ORDER}, you pass on {_ordinal_card(b)}{why}.",
+        log.private(EventType.BID_BY_ORDER, faction, f"{BY_STANDING_ORDER}, you pass on {_ordinal_card(b)}{why}.",
                     card_number=b.card_number, amount=None)
         _record_pass(state, faction, log)
     _next_turn(state, log)
@@ -257,7 +260,7 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
     if not state.setup.options.pass_is_final:
         b.passed = []  # without A-6 `pass_is_final`, everyone else must pass again after a new bid
     support = f" ({faction_does(ally, 'pay')} {ally_pays} of it, A-8)" if ally_pays and ally is not None else ""
-    log.public("bid_made", f"{faction_does(faction, 'bid', start=True)}"
+    log.public(EventType.BID_MADE, f"{faction_does(faction, 'bid', start=True)}"
                            f" {amount} spice for {_ordinal_card(b)}{support}.",
                faction=faction.value, amount=amount, card_number=b.card_number,
                ally=ally.value if ally_pays and ally is not None else None, ally_pays=ally_pays)
@@ -266,7 +269,7 @@ def _record_bid(state: GameState, faction: Faction, amount: int, ally: Faction |
 def _record_pass(state: GameState, faction: Faction, log: EventLog) -> None:
     b = state.current_bidding()
     b.passed.append(faction)
-    log.public("bid_passed", f"{faction_does(faction, 'pass', start=True)}"
+    log.public(EventType.BID_PASSED, f"{faction_does(faction, 'pass', start=True)}"
                              f" on {_ordinal_card(b)}.", faction=faction.value,
                card_number=b.card_number)
 
@@ -317,10 +320,11 @@ def _sell(state: GameState, log: EventLog) -> None:
     # Short of the bid, the payers pay all they have: how much that was stays behind the shields (the buyer reads
     # it; the receiver sees its own spice grow), so the table learns no faction's spice from it.
     short = paid < price
-    log.private("card_bought", buyer, f"You bought card {b.card_number}: {card_name(card)}."
+    log.private(EventType.CARD_BOUGHT, buyer, f"You bought card {b.card_number}: {card_name(card)}."
                 + (f" You paid {paid} spice of your bid of {price}: all you had." if short else ""),
                 card_number=b.card_number, card=card)
-    log.public("card_sold", f"{faction_does(buyer, 'buy', start=True)} {_ordinal_card(b)}, paid to {receiver}: their "
+    log.public(EventType.CARD_SOLD,
+               f"{faction_does(buyer, 'buy', start=True)} {_ordinal_card(b)}, paid to {receiver}: their "
                f"bid of {price} spice was more than they had left, and they pay what they have." if short else
                f"{faction_does(buyer, 'buy', start=True)} {_ordinal_card(b)} for {price} spice, paid to {receiver}"
                + (f", but for the Emperor's own {own_share}, paid to the bank (A-29)." if own_share else "."),
@@ -346,15 +350,15 @@ def _harkonnen_extra_card(state: GameState, log: EventLog) -> None:
     if card is None:  # the Karama card itself may have been the only card left to reshuffle
         return
     state.faction(harkonnen).hand.append(card)
-    log.private("extra_card_drawn", harkonnen, f"Your free extra card: {card_name(card)}.", card=card)
-    log.public("extra_card_drawn", "The Harkonnen draw a free extra Treachery card.", faction=harkonnen.value)
+    log.private(EventType.EXTRA_CARD_DRAWN, harkonnen, f"Your free extra card: {card_name(card)}.", card=card)
+    log.public(EventType.EXTRA_CARD_DRAWN, "The Harkonnen draw a free extra Treachery card.", faction=harkonnen.value)
 
 
 def _return_to_deck(state: GameState, log: EventLog, message: str) -> None:
     """A-5: the unsold cards go back on top of the deck in their order; bidding ends for the turn."""
     b = state.current_bidding()
     state.treachery_deck = b.cards + state.treachery_deck
-    log.public("auction_returned", message, cards=len(b.cards))
+    log.public(EventType.AUCTION_RETURNED, message, cards=len(b.cards))
     b.cards = []
     b.card_open = False
     b.to_bid = None
@@ -364,7 +368,7 @@ def _return_to_deck(state: GameState, log: EventLog, message: str) -> None:
 def _finish(state: GameState, log: EventLog) -> None:
     state.bidding = None
     _orders_lapse(state, "this_turn")
-    log.public("bidding_over", "Bidding is over.")
+    log.public(EventType.BIDDING_OVER, "Bidding is over.")
     end_phase(state, log)
 
 
@@ -441,7 +445,7 @@ def set_bid_order(state: GameState, action: SetBidOrder, log: EventLog) -> None:
                             "given while a card is up for auction; a standing order may be given at any time.")
     order = BidOrder(auto_pass=action.auto_pass, max_bid=action.max_bid, lasts=action.lasts)
     state.faction(action.faction).bid_order = order
-    log.private("bid_order_set", action.faction, _order_words(state, order), auto_pass=order.auto_pass,
+    log.private(EventType.BID_ORDER_SET, action.faction, _order_words(state, order), auto_pass=order.auto_pass,
                 max_bid=order.max_bid, lasts=order.lasts)
     _answer_by_order(state, action.faction, log)  # asked to bid right now: the order answers at once
 
@@ -452,7 +456,7 @@ def set_outbid_order(state: GameState, action: SetOutbidOrder, log: EventLog) ->
     its own spice (this one too, if it is asked now), unless a bid order answers first; otherwise it is asked."""
     faction = action.faction
     state.faction(faction).pass_when_outbid = action.pass_when_outbid
-    log.private("outbid_order_set", faction,
+    log.private(EventType.OUTBID_ORDER_SET, faction,
                 "Your standing order: you pass at once on every bid you cannot outbid with your own spice (an "
                 "ally's help, A-8, is not counted), until you change it (A-6)." if action.pass_when_outbid
                 else "Your standing order is cleared: you will be asked for each bid, even one you cannot outbid "

@@ -17,7 +17,7 @@ from typing import Any
 from engine.actions import ChooseBtAttack, ChooseBtImpairment
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bt_impairments import NO_MOVING, NO_SHIPPING
 from engine.factions.bt_traitors import close_open_field_betrayals
 from engine.factions.captives import holder, kill_leader, leaders_held
@@ -89,7 +89,7 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
         if not alive:  # R-13
             state.treachery_discard.append(trap.card)
             # the discard pile lies face up: the table sees what the trap was, as after an attack (BT-33)
-            log.public("trap_discarded", f"The trap on {stronghold} finds no {faction_name(victim)} leader to "
+            log.public(EventType.TRAP_DISCARDED, f"The trap on {stronghold} finds no {faction_name(victim)} leader to "
                        f"strike and is discarded: it was {card_name(trap.card)} (R-13).", territory=stronghold,
                        card=trap.card)
             continue
@@ -98,11 +98,12 @@ def start_next_trap_attack(state: GameState, log: EventLog) -> bool:
         battle.plans[BT] = BattlePlan(weapon=trap.card)  # the trap's card is its whole plan
         battle.step = "voice"  # BT-34: no prescience question and no Voice against a trap
         state.battle_round().current = battle
-        log.public("trap_attack", f"The trap on {stronghold} strikes {leader_name(leader)}, drawn at random from "
+        log.public(EventType.TRAP_ATTACK,
+                   f"The trap on {stronghold} strikes {leader_name(leader)}, drawn at random from "
                    f"the {faction_name(victim)} leaders (BT-32).", territory=stronghold, leader=leader,
                    faction=victim.value)
         if victim == Faction.ATREIDES:  # BT-34, R-22: the Atreides look at a trap that strikes them
-            log.private("trap_seen", Faction.ATREIDES, f"Prescience: the trap on {stronghold} is "
+            log.private(EventType.TRAP_SEEN, Faction.ATREIDES, f"Prescience: the trap on {stronghold} is "
                         f"{card_name(trap.card)}.", card=trap.card, territory=stronghold)
         return True
     return False
@@ -148,7 +149,7 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
     prompt = take_prompt(state, action.faction, PromptKind.BT_ATTACK, "BT-11")
     close_open_field_betrayals(state)  # R-7: the attack decision ends the battle round
     if action.leader is None:
-        log.public("bt_attack_declined", "The Bene Tleilaxu attack no leader this round.")
+        log.public(EventType.BT_ATTACK_DECLINED, "The Bene Tleilaxu attack no leader this round.")
         return
     # A target offered when the prompt opened may have died since (a traitor reveal, a Karama): refused too.
     if not attack_cards(state):
@@ -160,7 +161,7 @@ def choose_bt_attack(state: GameState, action: ChooseBtAttack, log: EventLog) ->
     territory = attack_targets(state)[action.leader]
     victim = holder(state, action.leader)  # a captive leading for the Harkonnen is theirs (A-15)
     state.battle_round().current = _new_attack(territory, victim, action.leader, "leader")
-    log.public("bt_attack", f"The Bene Tleilaxu attack {leader_name(action.leader)} in {territory} (BT-11).",
+    log.public(EventType.BT_ATTACK, f"The Bene Tleilaxu attack {leader_name(action.leader)} in {territory} (BT-11).",
                leader=action.leader, territory=territory, faction=victim.value)
 
 
@@ -174,7 +175,7 @@ def attack_lost_its_weapon(state: GameState, battle: Battle, log: EventLog) -> b
     choosing the target (a Karama against prescience or Voice), the attack is called off; True if so."""
     if battle.attack != "leader" or attack_cards(state):
         return False
-    log.public("bt_attack_called_off", f"The Bene Tleilaxu attack on {leader_name(_target(battle))} is "
+    log.public(EventType.BT_ATTACK_CALLED_OFF, f"The Bene Tleilaxu attack on {leader_name(_target(battle))} is "
                "called off: they hold no card left for its weapon slot (R-34).", leader=battle.target_leader)
     return True
 
@@ -295,7 +296,8 @@ def resolve_attack(state: GameState, battle: Battle, log: EventLog) -> None:
         lines.append(f"The worthless card impairs them: the Bene Tleilaxu now choose whether "
                      f"{faction_does(battle.defender, 'may')} not ship or may not move next turn (BT-16, BT-33).")
     kind = "trap" if battle.attack == "trap" else "attack"
-    log.public(f"bt_{kind}_resolved", f"The Bene Tleilaxu {kind} on {leader_name(leader)}: "
+    resolved = EventType.BT_TRAP_RESOLVED if battle.attack == "trap" else EventType.BT_ATTACK_RESOLVED
+    log.public(resolved, f"The Bene Tleilaxu {kind} on {leader_name(leader)}: "
                + " ".join(lines), leader=leader, killed=killed, explosion=explosion, territory=battle.territory,
                card=weapon if battle.attack == "trap" else None)
     if worthless_trap:
@@ -315,7 +317,7 @@ def choose_bt_impairment(state: GameState, action: ChooseBtImpairment, log: Even
     """BT-16, BT-33: the impairment a worthless trap card imposes, chosen by the BT once it is revealed."""
     prompt = take_prompt(state, action.faction, PromptKind.BT_IMPAIRMENT, "BT-16")
     victim = Faction(prompt.detail["target"])
-    log.public("bt_impairment", f"The worthless trap on {prompt.detail['territory']}: "
+    log.public(EventType.BT_IMPAIRMENT, f"The worthless trap on {prompt.detail['territory']}: "
                + _impose(state, victim, action.impair), faction=victim.value, impair=action.impair)
 
 

@@ -10,7 +10,7 @@ on the board, and strongholds shelter from the storm.
 
 from __future__ import annotations
 
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bt_control import bt_collect
 from engine.flow import runs_phase
 from engine.ids import Faction
@@ -40,7 +40,7 @@ def run_collection(state: GameState, log: EventLog) -> bool:
             if not tokens or spice_location not in state.spice_on_board:
                 continue
             taken = collect_spice(state, faction, spice_location, tokens * collection_rate(state, faction))
-            log.public("spice_collected", f"{faction_does(faction, 'collect', start=True)} {taken} spice in "
+            log.public(EventType.SPICE_COLLECTED, f"{faction_does(faction, 'collect', start=True)} {taken} spice in "
                        f"{location_label(spice_location)}.", faction=faction.value, location=spice_location,
                        spice=taken)
     if state.setup.options.increased_spice_flow:
@@ -55,6 +55,6 @@ def _stronghold_income(state: GameState, log: EventLog) -> None:
         if len(occupants) != 1:
             continue
         bank_pays(state, occupants[0], income)
-        log.public("stronghold_income", f"{faction_does(occupants[0], 'occupy', start=True)} {stronghold}: "
+        log.public(EventType.STRONGHOLD_INCOME, f"{faction_does(occupants[0], 'occupy', start=True)} {stronghold}: "
                    f"{income} spice from the bank (A-15, increased spice flow).", faction=occupants[0].value,
                    stronghold=stronghold, spice=income)

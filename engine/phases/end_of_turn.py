@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine.data import load_game_data
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bt_spice import SPICE_WIN_REASON, declare_if_ordered, spice_win_due, spice_win_team
 from engine.factions.bt_traitors import bt_turn_ends
 from engine.ids import Faction
@@ -115,5 +115,5 @@ def declare_winners(state: GameState, winners: list[Faction], reason: str, log: 
     state.winners = winners
     state.phase, state.step = Phase.ENDED, ""
     outcome = ("Winners: " + " and ".join(faction_name(f) for f in winners)) if winners else "No winner"
-    log.public("game_over", f"The game ends on turn {state.turn}. {outcome}: {reason}.",
+    log.public(EventType.GAME_OVER, f"The game ends on turn {state.turn}. {outcome}: {reason}.",
                winners=[f.value for f in winners], reason=reason, turn=state.turn)

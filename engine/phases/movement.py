@@ -22,7 +22,7 @@ from typing import Any
 from engine.actions import GuildTiming, Move, SetCoexistence, SetGuildTimingOrder, SkipMove
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import BY_STANDING_ORDER, EventLog
+from engine.events import BY_STANDING_ORDER, EventLog, EventType
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
 from engine.factions.coexistence import coexistence_in_play, declarable_territories, declare_coexistence
@@ -117,7 +117,7 @@ def run_movement(state: GameState, log: EventLog) -> bool:
     if state.step == REVIVAL_STEP:
         state.step = TURNS_STEP
         order = state.current_movement().order
-        log.public("shipment_order", "Shipment and movement, in storm order: "
+        log.public(EventType.SHIPMENT_ORDER, "Shipment and movement, in storm order: "
                    + ", ".join(faction_name(f) for f in order) + ".", order=[f.value for f in order])
         _guild_out_of_order_or_karama(state, log)
         return True
@@ -163,10 +163,10 @@ def _turn_step(state: GameState, log: EventLog) -> bool:
         if m.index >= len(m.order):
             if _guild_floats(state):  # they waited past everyone: they go last
                 m.guild_turn = True
-                log.public("guild_turn", "The Spacing Guild takes its turn last (A-15).", faction=GUILD.value)
+                log.public(EventType.GUILD_TURN, "The Spacing Guild takes its turn last (A-15).", faction=GUILD.value)
                 return True
             state.movement = None
-            log.public("movement_over", "Shipment and movement are over.")
+            log.public(EventType.MOVEMENT_OVER, "Shipment and movement are over.")
             end_phase(state, log)
             return True
         if m.stage == "" and _guild_floats(state):
@@ -217,7 +217,7 @@ def set_guild_timing_order(state: GameState, action: SetGuildTimingOrder, log: E
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "Only the Spacing Guild chooses when to take its "
                             "turn, and only with the character advantages (option character_advantages).")
     state.faction(GUILD).guild_timing_in_storm_order = action.storm_order
-    log.private("guild_timing_order_set", GUILD,
+    log.private(EventType.GUILD_TIMING_ORDER_SET, GUILD,
                 "Your standing order: you take your turn in your storm-order place, without being asked, until you "
                 "change it." if action.storm_order else "Your standing order is cleared: you will be asked before "
                 "each turn whether you go now.", storm_order=action.storm_order)
@@ -233,7 +233,7 @@ def _answer_guild_timing_by_order(state: GameState, log: EventLog) -> None:
     action = _default_guild_timing(state, prompt)
     take_prompt(state, GUILD, PromptKind.GUILD_TIMING, "A-15")
     before = faction_name(Faction(prompt.detail["before"]))
-    log.private("guild_timing_by_order", GUILD, f"{BY_STANDING_ORDER} (storm order), you take your turn now, "
+    log.private(EventType.GUILD_TIMING_BY_ORDER, GUILD, f"{BY_STANDING_ORDER} (storm order), you take your turn now, "
                 f"before the {before}." if action.now else f"{BY_STANDING_ORDER} (storm order), you wait; the "
                 f"{before} go on.", now=action.now)
     _record_guild_timing(state, prompt, action, log)
@@ -250,11 +250,11 @@ def _record_guild_timing(state: GameState, prompt: Prompt, action: GuildTiming, 
     before = Faction(prompt.detail["before"])
     if action.now:
         m.guild_turn, m.stage = True, ""
-        log.public("guild_turn", f"The Spacing Guild takes its turn now, before {the_faction(before)} (A-15).",
+        log.public(EventType.GUILD_TURN, f"The Spacing Guild takes its turn now, before {the_faction(before)} (A-15).",
                    faction=GUILD.value, before=before.value)
     else:
         m.stage = BEGIN
-        log.public("guild_waits", f"The Spacing Guild waits; {faction_does(before, 'go')} on (A-15).",
+        log.public(EventType.GUILD_WAITS, f"The Spacing Guild waits; {faction_does(before, 'go')} on (A-15).",
                    faction=GUILD.value, before=before.value)
 
 
@@ -280,7 +280,7 @@ def _atreides_see_spice_deck(state: GameState, log: EventLog) -> None:
     card_id = state.spice_deck[0]
     card = load_game_data().spice_card(card_id)
     name = "Shai-Hulud" if card.is_worm else f"{card.territory} ({card.amount} spice)"
-    log.private("spice_deck_seen", Faction.ATREIDES, f"Prescience: the top card of the spice deck is {name}.",
+    log.private(EventType.SPICE_DECK_SEEN, Faction.ATREIDES, f"Prescience: the top card of the spice deck is {name}.",
                 card=card_id)
 
 
@@ -294,7 +294,7 @@ def _allies_apart(state: GameState, faction: Faction, log: EventLog) -> None:
         if territory == POLAR_SINK or not any(tokens_in_territory(state, territory, a) for a in allies):
             continue
         lost = sum(wipe_out(state, loc, faction) for loc in locations_of(territory))
-        log.public("allies_apart", f"{faction_does(faction, 'end', start=True)}"
+        log.public(EventType.ALLIES_APART, f"{faction_does(faction, 'end', start=True)}"
                                    f" their movement sharing {territory} with their ally: "
                    f"their {counted(lost, 'token')} there go to the tanks (A-8).",
                    faction=faction.value, territory=territory, tokens=lost)
@@ -424,13 +424,13 @@ def move(state: GameState, action: Move, log: EventLog) -> None:
     if fremen_power and karama_cancels(state, Advantage.TWO_TERRITORY_MOVE, log):
         state.current_movement().cancelled.append(Advantage.TWO_TERRITORY_MOVE)
         # the move is not made; the Fremen decide again with a range of one territory.
-        log.public("action_cancelled", "The Fremen move was not made; they may move one territory and decide "
+        log.public(EventType.ACTION_CANCELLED, "The Fremen move was not made; they may move one territory and decide "
                    "again.", faction=faction.value)
         _open_movement_prompt(state, faction)
         return
     tokens_leave(state, territory_of(source), faction)  # betrayed tokens moving out end the BT's wait
     move_tokens(state, faction, {source: action.tokens}, location, log)  # elites go along
-    log.public("moved", f"{faction_does(faction, 'move', start=True)}"
+    log.public(EventType.MOVED, f"{faction_does(faction, 'move', start=True)}"
                         f" {counted(action.tokens, 'token')} "
                f"from {location_label(source)} to {location_label(location)}.", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens)
@@ -443,7 +443,8 @@ def skip_move(state: GameState, action: SkipMove, log: EventLog) -> None:
 
 
 def _record_no_move(faction: Faction, log: EventLog) -> None:
-    log.public("move_skipped", f"{faction_does(faction, 'do', start=True)} not move this turn.", faction=faction.value)
+    log.public(EventType.MOVE_SKIPPED,
+               f"{faction_does(faction, 'do', start=True)} not move this turn.", faction=faction.value)
 
 
 def _waive_move(state: GameState, faction: Faction, log: EventLog) -> None:
@@ -453,7 +454,8 @@ def _waive_move(state: GameState, faction: Faction, log: EventLog) -> None:
     state.current_movement().no_move = False
     if state.prompt_of(faction, PromptKind.MOVEMENT) is not None:
         take_prompt(state, faction, PromptKind.MOVEMENT, RULE_MOVE)
-        log.private("move_by_order", faction, f"{BY_STANDING_ORDER} for this turn (ship nothing, move nothing), "
+        log.private(EventType.MOVE_BY_ORDER,
+                    faction, f"{BY_STANDING_ORDER} for this turn (ship nothing, move nothing), "
                     "you do not move.")
         _record_no_move(faction, log)
 

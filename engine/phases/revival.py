@@ -25,7 +25,7 @@ from typing import Any
 from engine.actions import BtAllyRevive, GrantAllyRevival, Revive, SetAllyRevivalOrder, SetRevivalOrder
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import BY_STANDING_ORDER, EventLog
+from engine.events import BY_STANDING_ORDER, EventLog, EventType
 from engine.factions.bene_tleilaxu import bt_alliance_revival, is_bt_ally, revival_payee
 from engine.factions.bt_traitors import offer_mark
 from engine.factions.elites import elite_name, revivable_tokens
@@ -224,7 +224,7 @@ def set_ally_revival_order(state: GameState, action: SetAllyRevivalOrder, log: E
              REFUSE: "Your standing order: you grant your allies no free revival; they revive as usual and pay you "
                      "(BT-10), until you change it.",
              "ask": "Your standing order is cleared: you will be asked each turn about your allies' free revival."}
-    log.private("ally_revival_order_set", BT, words[action.order], order=action.order)
+    log.private(EventType.ALLY_REVIVAL_ORDER_SET, BT, words[action.order], order=action.order)
     _answer_grant_by_order(state, log)
 
 
@@ -244,10 +244,12 @@ def _record_grant(state: GameState, prompt: Prompt, grant: bool, log: EventLog, 
     ally = Faction(prompt.detail["ally"])
     state.bt_state().revival_grants[ally] = grant
     who = f"{BY_STANDING_ORDER}, you" if by_order else "You"
-    log.private("bt_ally_revival_answer", BT, f"{who} grant the {faction_name(ally)} free revival this turn (BT-60)."
+    log.private(EventType.BT_ALLY_REVIVAL_ANSWER,
+                BT, f"{who} grant the {faction_name(ally)} free revival this turn (BT-60)."
                 if grant else f"{who} grant the {faction_name(ally)} no free revival this turn: they revive as "
                 "usual, and pay you for it (BT-10).", ally=ally.value, grant=grant)
-    log.public("decision_made", "The Bene Tleilaxu decided about their ally's revival (BT-60).", faction=BT.value,
+    log.public(EventType.DECISION_MADE,
+               "The Bene Tleilaxu decided about their ally's revival (BT-60).", faction=BT.value,
                kind=PromptKind.BT_ALLY_REVIVAL.value)
     _open_revival_prompt(state, ally)
     _answer_by_order(state, ally, log)
@@ -289,7 +291,7 @@ def _answer_by_order(state: GameState, faction: Faction, log: EventLog) -> None:
     take_prompt(state, faction, PromptKind.REVIVAL, RULE)
     what = (f"{counted(action.tokens, 'token')}, free" if action.tokens
             else "nothing: no token of yours is free this turn")
-    log.private("revival_by_order", faction, f"{BY_STANDING_ORDER}, you revive {what}.", tokens=action.tokens)
+    log.private(EventType.REVIVAL_BY_ORDER, faction, f"{BY_STANDING_ORDER}, you revive {what}.", tokens=action.tokens)
     _carry_out(state, action, log)
 
 
@@ -302,7 +304,7 @@ def set_revival_order(state: GameState, action: SetRevivalOrder, log: EventLog) 
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "BT-1", "The Bene Tleilaxu have no tokens and no leaders: "
                             "nothing of theirs is ever revived.")
     state.faction(faction).revive_free_tokens = action.free_tokens
-    log.private("revival_order_set", faction,
+    log.private(EventType.REVIVAL_ORDER_SET, faction,
                 "Your standing order: at each revival you revive your free tokens, at no cost, unless a leader or "
                 "the Kwisatz Haderach could be revived (then you are asked), until you change it."
                 if action.free_tokens else "Your standing order is cleared: you will be asked about each revival.",
@@ -348,7 +350,7 @@ def _carry_out(state: GameState, action: Revive, log: EventLog) -> None:
     if action.kwisatz_haderach:
         state.kwisatz_haderach.dead = False
     elites = elites_before - fs.elite_tanks
-    log.public("revived", _describe(state, faction, action, free, cost, payee, elites), faction=faction.value,
+    log.public(EventType.REVIVED, _describe(state, faction, action, free, cost, payee, elites), faction=faction.value,
                tokens=action.tokens, free=free, leader=action.leader, cost=cost,
                paid_to=(payee.value if payee else "bank") if cost else None,
                kwisatz_haderach=action.kwisatz_haderach, elites=elites)
@@ -440,7 +442,7 @@ def bt_ally_revive(state: GameState, action: BtAllyRevive, log: EventLog) -> Non
     parts = [counted(action.tokens, "token")] if action.tokens else []
     parts += [leader_name(leader) for leader in action.leaders]
     what = " and ".join(parts) if parts else "nothing"
-    log.public("revived", f"{faction_does(faction, 'revive', start=True)}"
+    log.public(EventType.REVIVED, f"{faction_does(faction, 'revive', start=True)}"
                           f" {what}, free by the alliance with the Bene Tleilaxu "
                "(BT-60).", faction=faction.value, tokens=action.tokens, free=action.tokens,
                leaders=list(action.leaders), leader=action.leaders[0] if action.leaders else None, cost=0,

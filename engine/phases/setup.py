@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.actions import ChooseTraitor, LayTraps, PlaceStartingTokens, PredictWinner
 from engine.data import GameData, load_game_data
 from engine.errors import InvalidSetup, RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bt_bidding import check_trap_cards, lay_trap
 from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
@@ -69,13 +69,13 @@ def create_state(setup: GameSetup, log: EventLog) -> GameState:
         bt=BtState() if setup.has_bt else None,
     )
     log.public(
-        "game_created",
+        EventType.GAME_CREATED,
         "A game of Dune begins with " + ", ".join(faction_name(f) for f in setup.factions) + ".",
         factions=[f.value for f in setup.factions],
     )
     seated = sorted((fs.dot, faction_name(f)) for f, fs in state.factions.items() if fs.dot is not None)
     log.public(
-        "dots_assigned",
+        EventType.DOTS_ASSIGNED,
         "Player dots: " + ", ".join(f"{name} at sector {dot}" for dot, name in seated)
         + (". The Bene Tleilaxu have no dot and act last (BT-1, R-1)." if setup.has_bt else "."),
         dots={f.value: fs.dot for f, fs in state.factions.items()},
@@ -156,12 +156,12 @@ def _deal_treachery_cards(state: GameState, data: GameData, log: EventLog) -> No
         count = data.factions[faction].starting_treachery_cards
         fs.hand = [state.treachery_deck.pop(0) for _ in range(count)]
         log.private(
-            "cards_dealt", faction,
+            EventType.CARDS_DEALT, faction,
             f"Your starting Treachery cards: {', '.join(card_name(c) for c in fs.hand)}.",
             cards=list(fs.hand),
         )
     log.public(
-        "starting_cards",
+        EventType.STARTING_CARDS,
         "Starting Treachery cards dealt: "
         + ", ".join(f"{faction_name(f)} {len(fs.hand)}" for f, fs in state.factions.items()) + ".",
     )
@@ -179,14 +179,14 @@ def _deal_traitors(state: GameState, data: GameData, log: EventLog) -> None:
         if data.factions[faction].traitors_kept >= len(hand):
             state.faction(faction).traitors = hand
             log.private(
-                "traitors_kept", faction,
+                EventType.TRAITORS_KEPT, faction,
                 f"Your traitors (you keep all {len(hand)}): {', '.join(leader_name(t) for t in hand)}.",
                 traitors=hand,
             )
         else:
             open_prompt(state, PromptKind.TRAITOR_PICK, faction, secret=True, options=hand)
             log.private(
-                "traitors_dealt", faction,
+                EventType.TRAITORS_DEALT, faction,
                 f"Choose one traitor to keep from: {', '.join(leader_name(t) for t in hand)}.",
                 traitors=hand,
             )
@@ -205,9 +205,9 @@ def choose_traitor(state: GameState, action: ChooseTraitor, log: EventLog) -> No
         )
     state.faction(action.faction).traitors = [action.leader]
     state.traitor_deck_unused += [t for t in prompt.options if t != action.leader]
-    log.private("traitor_chosen", action.faction, f"You keep {leader_name(action.leader)} as your traitor.",
+    log.private(EventType.TRAITOR_CHOSEN, action.faction, f"You keep {leader_name(action.leader)} as your traitor.",
                 leader=action.leader)
-    log.public("decision_made", f"{faction_does(action.faction, 'chose', start=True)}"
+    log.public(EventType.DECISION_MADE, f"{faction_does(action.faction, 'chose', start=True)}"
                                 " a traitor.", faction=action.faction.value,
                kind=PromptKind.TRAITOR_PICK.value)
 
@@ -237,11 +237,11 @@ def predict_winner(state: GameState, action: PredictWinner, log: EventLog) -> No
         )
     state.bg_prediction = Prediction(faction=action.predicted, turn=action.turn)
     log.private(
-        "prediction_made", Faction.BENE_GESSERIT,
+        EventType.PREDICTION_MADE, Faction.BENE_GESSERIT,
         f"You predict that {the_faction(action.predicted)} will win on turn {action.turn}.",
         predicted=action.predicted.value, turn=action.turn,
     )
-    log.public("decision_made", "The Bene Gesserit made their secret prediction.",
+    log.public(EventType.DECISION_MADE, "The Bene Gesserit made their secret prediction.",
                faction=action.faction.value, kind=PromptKind.BG_PREDICTION.value)
 
 
@@ -258,12 +258,12 @@ def lay_traps(state: GameState, action: LayTraps, log: EventLog) -> None:
         lay_trap(state, stronghold, card)
     laid = sorted(action.traps)
     log.private(
-        "traps_laid", action.faction,
+        EventType.TRAPS_LAID, action.faction,
         "Your traps: " + (", ".join(f"{card_name(action.traps[s])} on {s}" for s in laid) or "none") + ".",
         traps=dict(action.traps),
     )
     log.public(
-        "traps_laid",
+        EventType.TRAPS_LAID,
         (f"The Bene Tleilaxu lay {'a face-down trap' if len(laid) == 1 else 'face-down traps'} on "
          + ", ".join(laid) + ".") if laid
         else "The Bene Tleilaxu lay no traps.",
@@ -294,7 +294,7 @@ def place_starting_tokens(state: GameState, action: PlaceStartingTokens, log: Ev
     for location, count in placed.items():
         _put_on_board(state, action.faction, location, count, log)
     log.public(
-        "starting_tokens_placed",
+        EventType.STARTING_TOKENS_PLACED,
         f"{faction_does(action.faction, 'start', start=True)} with "
         + ", ".join(f"{n} in {location_label(loc)}" for loc, n in placed.items()) + ".",
         faction=action.faction.value, placement=placed,
@@ -315,7 +315,7 @@ def continue_setup(state: GameState, log: EventLog) -> bool:
         return True
     if state.step == PLACEMENT_STEP:
         state.turn = 1
-        log.public("setup_complete", "Setup is complete. Turn 1 begins with the storm.",
+        log.public(EventType.SETUP_COMPLETE, "Setup is complete. Turn 1 begins with the storm.",
                    storm_sector=state.storm_sector)
         start_phase(state, Phase.STORM, log)
         return True
@@ -339,7 +339,7 @@ def _place_fixed_starting_tokens(state: GameState, data: GameData, log: EventLog
                 _put_on_board(state, faction, data.board.default_location(territory), count, log)
             if fd.start_on_board:
                 log.public(
-                    "starting_tokens_placed",
+                    EventType.STARTING_TOKENS_PLACED,
                     f"{faction_does(faction, 'start', start=True)} with "
                     + ", ".join(f"{n} in {t}" for t, n in fd.start_on_board.items()) + ".",
                     faction=faction.value, placement=dict(fd.start_on_board),

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from engine.actions import SendAdvisor, SetAdvisorOrder, Ship, ShipToReserves, SkipShipment
 from engine.data import POLAR_SINK, load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import BY_STANDING_ORDER, EventLog
+from engine.events import BY_STANDING_ORDER, EventLog, EventType
 from engine.factions.bene_tleilaxu import free_to_leave, frozen_tokens
 from engine.factions.bt_control import tokens_leave
 from engine.factions.bt_impairments import NO_SHIPPING, check_not_impaired, is_impaired
@@ -260,7 +260,7 @@ def _pay_shipment(state: GameState, faction: Faction, cost: int, ally: Faction |
 def _karama_reopens(state: GameState, faction: Faction, message: str, log: EventLog) -> None:
     """A Karama cancelled the advantage this shipment needed (A-14): nothing was done; the faction decides
     again (the shipment prompt reopens, without the cancelled advantage)."""
-    log.public("action_cancelled", message, faction=faction.value)
+    log.public(EventType.ACTION_CANCELLED, message, faction=faction.value)
     open_shipment_prompt(state, faction)
 
 
@@ -318,7 +318,7 @@ def _ship_from_reserves(state: GameState, action: Ship, log: EventLog) -> None:
         cost = after_karama
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     from_reserves(state, faction, location, action.tokens, log)
-    log.public("shipped", f"{faction_does(faction, 'ship', start=True)}"
+    log.public(EventType.SHIPPED, f"{faction_does(faction, 'ship', start=True)}"
                           f" {counted(action.tokens, 'token')} "
                f"to {location_label(location)} {words}.", faction=faction.value, to_location=location,
                tokens=action.tokens, cost=cost)
@@ -341,7 +341,7 @@ def _fremen_ship(state: GameState, action: Ship, log: EventLog) -> None:
     if action.ally_pays:
         raise RuleViolation(ViolationCode.ILLEGAL_CHOICE, rule, "The Fremen bring their tokens at no cost.")
     from_reserves(state, faction, location, action.tokens, log)
-    log.public("shipped", f"The Fremen bring {counted(action.tokens, 'token')} to "
+    log.public(EventType.SHIPPED, f"The Fremen bring {counted(action.tokens, 'token')} to "
                f"{location_label(location)} at no cost.", faction=faction.value, to_location=location,
                tokens=action.tokens, cost=0)
 
@@ -383,7 +383,7 @@ def _cross_ship(state: GameState, action: Ship, from_location: str, log: EventLo
     words = _pay_shipment(state, faction, cost, ally, action.ally_pays, log)
     tokens_leave(state, territory_of(source), faction)  # R-23: betrayed tokens shipping out end the BT's wait
     move_tokens(state, faction, {source: action.tokens}, location, log)
-    log.public("shipped", f"The Spacing Guild ships {counted(action.tokens, 'token')} from "
+    log.public(EventType.SHIPPED, f"The Spacing Guild ships {counted(action.tokens, 'token')} from "
                f"{location_label(source)} to {location_label(location)} {words} (A-23).", faction=faction.value,
                from_location=source, to_location=location, tokens=action.tokens, cost=cost)
 
@@ -408,7 +408,7 @@ def ship_to_reserves(state: GameState, action: ShipToReserves, log: EventLog) ->
     pay(state, faction, cost, None, "A-23", "This shipment")
     tokens_leave(state, territory_of(source), faction)  # R-23
     to_reserves(state, faction, source, action.tokens)
-    log.public("shipped_back", f"The Spacing Guild ships {counted(action.tokens, 'token')} "
+    log.public(EventType.SHIPPED_BACK, f"The Spacing Guild ships {counted(action.tokens, 'token')} "
                f"from {location_label(source)} back to its reserves for {cost} spice, paid to the bank (A-23).",
                faction=faction.value, from_location=source, tokens=action.tokens, cost=cost)
 
@@ -419,7 +419,7 @@ def skip_shipment(state: GameState, action: SkipShipment, log: EventLog) -> None
     answers it when it is asked). Shipments and moves are public: the table reads each answer as it comes."""
     take_prompt(state, action.faction, PromptKind.SHIPMENT, RULE_SHIP)
     state.current_movement().no_move = action.no_move
-    log.public("shipment_skipped", f"{faction_does(action.faction, 'do', start=True)} not ship this turn.",
+    log.public(EventType.SHIPMENT_SKIPPED, f"{faction_does(action.faction, 'do', start=True)} not ship this turn.",
                faction=action.faction.value)
 
 
@@ -452,7 +452,7 @@ def set_advisor_order(state: GameState, action: SetAdvisorOrder, log: EventLog) 
                            "spiritual advisor to the Polar Sink, until you change it.",
              "never": "Your standing order: you send no spiritual advisor, until you change it.",
              "ask": "Your standing order is cleared: you will be asked about each spiritual advisor."}
-    log.private("advisor_order_set", BG, words[action.order], order=action.order)
+    log.private(EventType.ADVISOR_ORDER_SET, BG, words[action.order], order=action.order)
     _answer_advisor_by_order(state, log)
 
 
@@ -465,7 +465,7 @@ def _answer_advisor_by_order(state: GameState, log: EventLog) -> None:
         return
     take_prompt(state, BG, PromptKind.SPIRITUAL_ADVISOR, RULE_ADVISOR)
     action = SendAdvisor(faction=BG, accept=state.faction(BG).advisor_order == "polar_sink")
-    log.private("advisor_by_order", BG, f"{BY_STANDING_ORDER}, you send a spiritual advisor to the Polar Sink."
+    log.private(EventType.ADVISOR_BY_ORDER, BG, f"{BY_STANDING_ORDER}, you send a spiritual advisor to the Polar Sink."
                 if action.accept else f"{BY_STANDING_ORDER}, you send no spiritual advisor.", accept=action.accept)
     _send(state, prompt, action, log)
 
@@ -479,7 +479,7 @@ def send_advisor(state: GameState, action: SendAdvisor, log: EventLog) -> None:
 def _send(state: GameState, prompt: Prompt, action: SendAdvisor, log: EventLog) -> None:
     """The advisor decision's answer, checked and carried out."""
     if not action.accept:
-        log.public("advisor_declined", "The Bene Gesserit send no spiritual advisor.", faction=BG.value)
+        log.public(EventType.ADVISOR_DECLINED, "The Bene Gesserit send no spiritual advisor.", faction=BG.value)
         return
     if action.with_shipment and prompt.detail.get("shipment_location") is None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, "A-15", "An advisor goes with the shipment only with the "
@@ -493,12 +493,13 @@ def _send(state: GameState, prompt: Prompt, action: SendAdvisor, log: EventLog) 
         location = prompt.detail["shipment_location"]
         state.faction(BG).reserves -= 1
         state.bg_advisors[location] = state.bg_advisors.get(location, 0) + 1
-        log.public("advisor_sent", f"The Bene Gesserit send a spiritual advisor with the shipment to "
+        log.public(EventType.ADVISOR_SENT, f"The Bene Gesserit send a spiritual advisor with the shipment to "
                    f"{location_label(location)}; it co-exists there (A-15).", faction=BG.value, to_location=location,
                    advisor=True)
         return
     from_reserves(state, BG, POLAR_SINK, 1, log)
-    log.public("advisor_sent", "The Bene Gesserit send a spiritual advisor to the Polar Sink.", faction=BG.value,
+    log.public(EventType.ADVISOR_SENT,
+               "The Bene Gesserit send a spiritual advisor to the Polar Sink.", faction=BG.value,
                to_location=POLAR_SINK)
 
 

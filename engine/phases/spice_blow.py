@@ -26,7 +26,7 @@ from __future__ import annotations
 from engine.actions import PlaceWorm, RideWorm
 from engine.data import SpiceCard, load_game_data, location_key
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bt_impairments import NO_MOVING, check_not_impaired, is_impaired
 from engine.factions.special_karama import FREMEN_WORM, spend_special_karama
 from engine.flow import (
@@ -114,13 +114,13 @@ def _blow_over(state: GameState, log: EventLog) -> None:
     blow = state.current_spice_blow()
     if state.setup.options.double_spice_blow and blow.pile == 0:
         blow.pile, blow.worm_in_blow = 1, False
-        log.public("second_spice_blow", "The second spice blow of the turn, onto discard pile B (A-15, double "
+        log.public(EventType.SECOND_SPICE_BLOW, "The second spice blow of the turn, onto discard pile B (A-15, double "
                    "spice blow).")
         return
     if blow.set_aside:
         state.spice_deck += blow.set_aside
         state.rng.shuffle(state.spice_deck)
-        log.public("worms_shuffled_back",
+        log.public(EventType.WORMS_SHUFFLED_BACK,
                    f"The {len(blow.set_aside)} Shai-Hulud card(s) set aside are shuffled back into the spice deck "
                    "(A-20).", cards=blow.set_aside)
         blow.set_aside = []
@@ -141,7 +141,8 @@ def _draw_until_territory(state: GameState, log: EventLog) -> bool:
     for _ in range(_max_draws()):
         card_id = _draw(state, log)
         if card_id is None:  # cannot happen with the full deck of data/cards.json; never wait on it
-            log.public("spice_blow_stopped", "The spice blow stops: the spice deck and its discard pile are empty.")
+            log.public(EventType.SPICE_BLOW_STOPPED,
+                       "The spice blow stops: the spice deck and its discard pile are empty.")
             return True
         card = data.spice_card(card_id)
         if not card.is_worm:
@@ -150,7 +151,7 @@ def _draw_until_territory(state: GameState, log: EventLog) -> bool:
             return True
         if state.turn == 1:
             blow.set_aside.append(card_id)
-            log.public("worm_set_aside", "Shai-Hulud is drawn on turn 1: the card is set aside (A-20).",
+            log.public(EventType.WORM_SET_ASIDE, "Shai-Hulud is drawn on turn 1: the card is set aside (A-20).",
                        card=card_id)
             continue
         first = not blow.worm_in_blow
@@ -162,7 +163,7 @@ def _draw_until_territory(state: GameState, log: EventLog) -> bool:
             _further_worm(state, card_id, log)
         if blocking_prompts(state):  # the Fremen decide where the worm goes, or whether to ride it
             return False
-    log.public("spice_blow_stopped", "The spice blow stops: no territory card could be drawn.")  # a safety net
+    log.public(EventType.SPICE_BLOW_STOPPED, "The spice blow stops: no territory card could be drawn.")  # a safety net
     return True
 
 
@@ -175,7 +176,8 @@ def _draw(state: GameState, log: EventLog) -> str | None:
         state.spice_deck = state.spice_discard + state.spice_discard_b
         state.spice_discard, state.spice_discard_b = [], []
         state.rng.shuffle(state.spice_deck)
-        log.public("spice_deck_reshuffled", "The spice deck is empty: the discard pile is shuffled into a new deck.",
+        log.public(EventType.SPICE_DECK_RESHUFFLED,
+                   "The spice deck is empty: the discard pile is shuffled into a new deck.",
                    cards=len(state.spice_deck))
     return state.spice_deck.pop(0)
 
@@ -186,12 +188,12 @@ def _blow(state: GameState, card: SpiceCard, log: EventLog) -> None:
     location = location_key(card.territory, card.sector)
     pile = {"pile": "B"} if state.spice_blow is not None and state.spice_blow.pile == 1 else {}
     if in_storm(state, location):
-        log.public("spice_blow_in_storm",
+        log.public(EventType.SPICE_BLOW_IN_STORM,
                    f"Spice blow: {location_label(location)} lies in the storm; no spice is placed (A-19).",
                    card=card.id, location=location, amount=0, **pile)
         return
     place_spice(state, location, card.amount)
-    log.public("spice_blow", f"Spice blow: {card.amount} spice in {location_label(location)}.",
+    log.public(EventType.SPICE_BLOW, f"Spice blow: {card.amount} spice in {location_label(location)}.",
                card=card.id, location=location, amount=card.amount, **pile)
 
 
@@ -210,15 +212,15 @@ def _devour(state: GameState, card_id: str, log: EventLog) -> None:
     territory = _top_territory(state)
     _discard(state).append(card_id)
     if territory is None:
-        log.public("worm_nothing",
+        log.public(EventType.WORM_NOTHING,
                    "Shai-Hulud! No territory card lies in the spice discard pile, so the worm devours nothing (A-21).",
                    card=card_id)
         return
     if load_game_data().board.territory(territory).kind != TerritoryKind.SAND:
-        log.public("worm_nothing", f"Shai-Hulud! {territory} is not sand; the worm devours nothing (A-21).",
+        log.public(EventType.WORM_NOTHING, f"Shai-Hulud! {territory} is not sand; the worm devours nothing (A-21).",
                    card=card_id, territory=territory)
         return
-    log.public("worm", f"Shai-Hulud! The worm devours {territory} (A-21).", card=card_id, territory=territory)
+    log.public(EventType.WORM, f"Shai-Hulud! The worm devours {territory} (A-21).", card=card_id, territory=territory)
     devour_territory(state, territory, log)
 
 
@@ -232,19 +234,20 @@ def devour_territory(state: GameState, territory: str, log: EventLog) -> None:
             if faction == Faction.FREMEN and immune:
                 continue
             lost = wipe_out(state, location, faction)
-            log.public("worm_losses", f"Shai-Hulud devours {counted(lost, faction_name(faction) + ' token')} in "
+            log.public(EventType.WORM_LOSSES,
+                       f"Shai-Hulud devours {counted(lost, faction_name(faction) + ' token')} in "
                        f"{location_label(location)}.", faction=faction.value, location=location, tokens=lost)
         advisors = kill_advisors(state, location)
         if advisors:
-            log.public("worm_losses", f"Shai-Hulud devours {counted(advisors, 'Bene Gesserit advisor')} in "
+            log.public(EventType.WORM_LOSSES, f"Shai-Hulud devours {counted(advisors, 'Bene Gesserit advisor')} in "
                        f"{location_label(location)}.", faction=Faction.BENE_GESSERIT.value, location=location,
                        tokens=advisors, advisors=True)
         eaten = remove_spice(state, location)
         if eaten:
-            log.public("worm_spice", f"Shai-Hulud devours {eaten} spice in {location_label(location)}.",
+            log.public(EventType.WORM_SPICE, f"Shai-Hulud devours {eaten} spice in {location_label(location)}.",
                        location=location, spice=eaten)
     if immune:
-        log.public("worm_immunity", "The Fremen are immune to Shai-Hulud: their tokens are spared.")
+        log.public(EventType.WORM_IMMUNITY, "The Fremen are immune to Shai-Hulud: their tokens are spared.")
         _offer_ride(state, territory, log)
 
 
@@ -263,17 +266,19 @@ def _further_worm(state: GameState, card_id: str, log: EventLog) -> None:
             and not karama_cancels(state, Advantage.WORM_PLACEMENT, log)):
         open_prompt(state, PromptKind.WORM_PLACEMENT, Faction.FREMEN, secret=False, options=sand_territories(),
                     card=card_id)
-        log.public("worm_placement_offered", "Shai-Hulud appears again in this blow: the Fremen place it in a sand "
+        log.public(EventType.WORM_PLACEMENT_OFFERED,
+                   "Shai-Hulud appears again in this blow: the Fremen place it in a sand "
                    "territory, or nowhere (A-21).", card=card_id)
         return
-    log.public("worm_again", "Shai-Hulud appears again in this blow; it devours nothing more (A-21).", card=card_id)
+    log.public(EventType.WORM_AGAIN,
+               "Shai-Hulud appears again in this blow; it devours nothing more (A-21).", card=card_id)
 
 
 @handles(PlaceWorm)
 def place_worm(state: GameState, action: PlaceWorm, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.WORM_PLACEMENT, "A-21")
     if action.territory is None:
-        log.public("worm_not_placed", "The Fremen place the worm nowhere; it devours nothing (A-21).",
+        log.public(EventType.WORM_NOT_PLACED, "The Fremen place the worm nowhere; it devours nothing (A-21).",
                    card=prompt.detail["card"])
         return
     if action.territory not in prompt.options:
@@ -282,7 +287,7 @@ def place_worm(state: GameState, action: PlaceWorm, log: EventLog) -> None:
                             prompt.options)
     prey = any(state.forces.get(loc) or state.spice_on_board.get(loc) for loc in locations_of(action.territory))
     # what it devours is told next, one line a faction and the spice (devour_territory)
-    log.public("worm_placed", f"Shai-Hulud! The Fremen place the worm in {action.territory} (A-21, A-28)"
+    log.public(EventType.WORM_PLACED, f"Shai-Hulud! The Fremen place the worm in {action.territory} (A-21, A-28)"
                + ("." if prey else ": there is nothing there for it to devour."), card=prompt.detail["card"],
                territory=action.territory)
     devour_territory(state, action.territory, log)
@@ -313,7 +318,8 @@ def fire_fremen_karama_worm(state: GameState, log: EventLog) -> None:
         return
     spend_special_karama(state, order, log)
     state.current_spice_blow().worm_in_phase = True
-    log.public("karama_worm", f"The Fremen play Karama (special power, A-14): Shai-Hulud devours {order.territory}.",
+    log.public(EventType.KARAMA_WORM,
+               f"The Fremen play Karama (special power, A-14): Shai-Hulud devours {order.territory}.",
                faction=Faction.FREMEN.value, card=order.card, territory=order.territory)
     devour_territory(state, required(order.territory, "the territory the Fremen named"), log)
 
@@ -356,7 +362,7 @@ def _offer_ride(state: GameState, territory: str, log: EventLog) -> None:
                 options=ride_destinations(state, territory),
                 territory=territory, tokens=sum(riding.values()), from_locations=riding,
                 impaired=is_impaired(state, Faction.FREMEN, NO_MOVING))  # a ride is a move
-    log.public("worm_ride_offered",
+    log.public(EventType.WORM_RIDE_OFFERED,
                f"The Fremen may ride Shai-Hulud out of {territory} with {counted(sum(riding.values()), 'token')}, "
                "or stay.",
                territory=territory, tokens=sum(riding.values()))
@@ -369,7 +375,7 @@ def ride_worm(state: GameState, action: RideWorm, log: EventLog) -> None:
     if action.to_location is not None:
         check_not_impaired(state, action.faction, "no_moving")  # a worm ride is a move
     if action.to_location is None:
-        log.public("worm_ride_declined", f"The Fremen stay in {territory}.", faction=action.faction.value)
+        log.public(EventType.WORM_RIDE_DECLINED, f"The Fremen stay in {territory}.", faction=action.faction.value)
         return
     legal = ride_destinations(state, territory)
     if action.to_location not in legal:
@@ -383,7 +389,7 @@ def ride_worm(state: GameState, action: RideWorm, log: EventLog) -> None:
     move_tokens(state, action.faction, riding, action.to_location, log)  # Fedaykin ride too
     ridden = sum(riding.values())
     log.public(
-        "worm_ridden",
+        EventType.WORM_RIDDEN,
         f"The Fremen ride Shai-Hulud: {counted(ridden, 'token')} {'goes' if ridden == 1 else 'go'} from {territory} "
         f"to {location_label(action.to_location)}.",
         faction=action.faction.value, from_locations=riding, to_location=action.to_location,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.actions import DialStorm
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.flow import Details, default_for, details_for, handles, open_prompt, runs_phase, sampler_for, take_prompt
 from engine.ids import Faction
 from engine.model import GameState, Phase, Prompt, PromptKind
@@ -58,14 +58,14 @@ def storm_dialers(state: GameState) -> list[Faction]:
 def run_storm(state: GameState, log: EventLog) -> bool:
     if state.step == "":
         if state.turn == 1 and state.setup.fixed.storm_sector is not None:
-            log.public("storm_fixed", f"The storm starts at sector {state.storm_sector} (fixed at setup).",
+            log.public(EventType.STORM_FIXED, f"The storm starts at sector {state.storm_sector} (fixed at setup).",
                        sector=state.storm_sector)
             _after_the_storm(state, log)
             return True
         if state.storm_forecast:  # A-15 `weather`: dialed last turn
             state.storm_dials, state.storm_forecast = dict(state.storm_forecast), {}
             state.step = DIALING
-            log.public("storm_forecast_used", "The storm moves as dialed last turn (weather).")
+            log.public(EventType.STORM_FORECAST_USED, "The storm moves as dialed last turn (weather).")
             return True
         low, high = dial_range(state)
         dialers = storm_dialers(state)
@@ -74,7 +74,7 @@ def run_storm(state: GameState, log: EventLog) -> bool:
                         options=[str(v) for v in range(low, high + 1)])
         state.storm_dials = {}
         state.step = DIALING
-        log.public("storm_dialing", f"{' and '.join(faction_name(f) for f in dialers)} dial the storm "
+        log.public(EventType.STORM_DIALING, f"{' and '.join(faction_name(f) for f in dialers)} dial the storm "
                    f"({low}-{high}).", dialers=[f.value for f in dialers])
         return True
     if state.step in (DIALING, STORM_CARDS_STEP):
@@ -94,7 +94,7 @@ def run_storm(state: GameState, log: EventLog) -> bool:
         return True
     if state.step == FORECAST:
         forecast = sum(state.storm_forecast.values())
-        log.private("storm_forecast", Faction.FREMEN, "Weather: next turn the storm will move "
+        log.private(EventType.STORM_FORECAST, Faction.FREMEN, "Weather: next turn the storm will move "
                     f"{counted(forecast, 'sector')} (A-15; secret to you).", distance=forecast, turn=state.turn + 1)
         end_phase(state, log)
         return True
@@ -113,7 +113,7 @@ def _after_the_storm(state: GameState, log: EventLog) -> None:
                     options=[str(v) for v in range(low, high + 1)], forecast=True, turn=state.turn + 1)
     state.storm_forecast = {}
     state.step = FORECAST
-    log.public("storm_forecast_dialing", f"Weather: {' and '.join(faction_name(f) for f in dialers)} dial next "
+    log.public(EventType.STORM_FORECAST_DIALING, f"Weather: {' and '.join(faction_name(f) for f in dialers)} dial next "
                f"turn's storm now ({low}-{high}); the Fremen will learn the distance (A-15).",
                dialers=[f.value for f in dialers], turn=state.turn + 1)
 
@@ -129,8 +129,8 @@ def dial_storm(state: GameState, action: DialStorm, log: EventLog) -> None:
         state.storm_forecast[action.faction] = action.value
     else:
         state.storm_dials[action.faction] = action.value
-    log.private("storm_dialed", action.faction, f"You dialed {action.value} for the storm.", value=action.value)
-    log.public("decision_made", f"{faction_does(action.faction, 'dialed', start=True)} the storm.",
+    log.private(EventType.STORM_DIALED, action.faction, f"You dialed {action.value} for the storm.", value=action.value)
+    log.public(EventType.DECISION_MADE, f"{faction_does(action.faction, 'dialed', start=True)} the storm.",
                faction=action.faction.value, kind=PromptKind.STORM_DIAL.value)
 
 
@@ -138,7 +138,8 @@ def move_storm(state: GameState, distance: int, log: EventLog, reason: str) -> N
     """A-2: move counterclockwise; every sector entered is swept (the start sector is not swept again)."""
     path = storm_path(state.storm_sector, distance)
     state.storm_sector = path[-1] if path else state.storm_sector
-    log.public("storm_moved", f"{reason} The storm moves {counted(distance, 'sector')} to sector {state.storm_sector}.",
+    log.public(EventType.STORM_MOVED,
+               f"{reason} The storm moves {counted(distance, 'sector')} to sector {state.storm_sector}.",
                distance=distance, sector=state.storm_sector, path=path)
     sweep(state, set(path), log)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.model import GameState, Phase
 
 TURN_PHASES = (Phase.STORM, Phase.SPICE_BLOW, Phase.BIDDING, Phase.MOVEMENT, Phase.BATTLE, Phase.COLLECTION)
@@ -19,7 +19,8 @@ PHASE_TITLES = {
 
 def start_phase(state: GameState, phase: Phase, log: EventLog) -> None:
     state.phase, state.step = phase, ""
-    log.public("phase_started", f"Turn {state.turn}: {PHASE_TITLES[phase]}.", turn=state.turn, phase=phase.value)
+    log.public(EventType.PHASE_STARTED,
+               f"Turn {state.turn}: {PHASE_TITLES[phase]}.", turn=state.turn, phase=phase.value)
 
 
 def end_phase(state: GameState, log: EventLog) -> None:

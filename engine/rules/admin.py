@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.actions import ForceDefault, MoveCard, PlaceTokens, SetLeader, SetSpice, SetStorm
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bene_tleilaxu import tokens_lost
 from engine.factions.elites import add_elites, elites_at, elites_in_reserves
 from engine.flow import DEFAULTS, HANDLERS, handles
@@ -28,7 +28,7 @@ def force_default(state: GameState, action: ForceDefault, log: EventLog) -> None
         )
     what = table_decision_name(prompt.kind)
     log.public(
-        "admin_forced_default",
+        EventType.ADMIN_FORCED_DEFAULT,
         f"{faction_does(prompt.faction, 'did', start=True)} not answer before the deadline: the default applies to "
         f"{what}." if action.admin == DEADLINE_ADMIN
         else f"The {faction_name(prompt.faction)} player is away: the default applies to {what}."
@@ -49,11 +49,11 @@ def set_spice(state: GameState, action: SetSpice, log: EventLog) -> None:
     state.spice_outside_bank += action.amount - fs.spice  # the difference comes from or goes to the bank
     fs.spice = action.amount
     log.public(
-        "admin_set_spice",
+        EventType.ADMIN_SET_SPICE,
         f"Admin {action.admin} corrected {faction_possessive(action.faction)} spice ({action.reason}).",
         admin=action.admin, reason=action.reason, faction=action.faction.value,
     )
-    log.private("admin_set_spice_amount", action.faction,
+    log.private(EventType.ADMIN_SET_SPICE_AMOUNT, action.faction,
                 f"Your spice was set to {action.amount} by admin {action.admin}.", amount=action.amount)
 
 
@@ -128,7 +128,8 @@ def place_tokens(state: GameState, action: PlaceTokens, log: EventLog) -> None:
     _shift_elites(state, action.faction, action.source, -elites)
     _put_tokens(state, action.faction, action.destination, action.tokens)
     _shift_elites(state, action.faction, action.destination, elites)
-    log.public("admin_tokens", f"Admin {action.admin} moved {action.tokens} {faction_name(action.faction)} tokens "
+    log.public(EventType.ADMIN_TOKENS,
+               f"Admin {action.admin} moved {action.tokens} {faction_name(action.faction)} tokens "
                f"from {action.source} to {action.destination} ({action.reason}).", admin=action.admin,
                reason=action.reason, faction=action.faction.value)
 
@@ -160,12 +161,12 @@ def move_card(state: GameState, action: MoveCard, log: EventLog) -> None:
         del state.traps[required(trap, "the trap holding the card")]  # not held, so in a trap (refused above)
     (state.faction(action.to).hand if action.to else state.treachery_discard).append(action.card)
     if action.to:
-        log.private("admin_card_given", action.to, f"Admin {action.admin} gave you {card_name(action.card)}.",
+        log.private(EventType.ADMIN_CARD_GIVEN, action.to, f"Admin {action.admin} gave you {card_name(action.card)}.",
                     card=action.card)
-        log.public("admin_card", f"Admin {action.admin} gave {the_faction(action.to)} a Treachery card "
+        log.public(EventType.ADMIN_CARD, f"Admin {action.admin} gave {the_faction(action.to)} a Treachery card "
                    f"({action.reason}).", admin=action.admin, reason=action.reason, faction=action.to.value)
     else:
-        log.public("admin_card", f"Admin {action.admin} discarded {card_name(action.card)} ({action.reason}).",
+        log.public(EventType.ADMIN_CARD, f"Admin {action.admin} discarded {card_name(action.card)} ({action.reason}).",
                    admin=action.admin, reason=action.reason, card=action.card)
 
 
@@ -184,14 +185,15 @@ def set_leader(state: GameState, action: SetLeader, log: EventLog) -> None:
         dead.remove(leader.id)
     else:
         dead.append(leader.id)
-    log.public("admin_leader", f"Admin {action.admin} {'revived' if action.alive else 'killed'} {leader.name} "
+    log.public(EventType.ADMIN_LEADER, f"Admin {action.admin} {'revived' if action.alive else 'killed'} {leader.name} "
                f"({action.reason}).", admin=action.admin, reason=action.reason, leader=leader.id)
 
 
 @handles(SetStorm)
 def set_storm(state: GameState, action: SetStorm, log: EventLog) -> None:
     state.storm_sector = action.sector  # a correction: nothing is swept
-    log.public("admin_storm", f"Admin {action.admin} set the storm to sector {action.sector} ({action.reason}).",
+    log.public(EventType.ADMIN_STORM,
+               f"Admin {action.admin} set the storm to sector {action.sector} ({action.reason}).",
                admin=action.admin, reason=action.reason, sector=action.sector)
 
 

@@ -33,7 +33,7 @@ from engine.actions import (
     SetNexusOrder,
 )
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import BY_STANDING_ORDER, EventLog
+from engine.events import BY_STANDING_ORDER, EventLog, EventType
 from engine.flow import (
     AskedAgainDetails,
     ask_again,
@@ -91,7 +91,7 @@ def open_nexus(state: GameState, log: EventLog) -> None:
         if prompt.kind == PromptKind.NEXUS:
             prompt.detail.update(nexus_choices(state, prompt.faction))
     log.public(
-        "nexus_opened",
+        EventType.NEXUS_OPENED,
         "A Nexus: alliances may now be formed and broken (A-8). " + alliances_text(state),
         alliances=[[f.value for f in a] for a in state.alliances],
     )
@@ -159,7 +159,7 @@ def _ask_again_where_changed(state: GameState) -> None:
 def close_nexus(state: GameState, log: EventLog) -> None:
     state.nexus = None
     state.prompts = [p for p in state.prompts if p.kind != PromptKind.NEXUS]
-    log.public("nexus_closed", "The Nexus ends. " + alliances_text(state),
+    log.public(EventType.NEXUS_CLOSED, "The Nexus ends. " + alliances_text(state),
                alliances=[[f.value for f in a] for a in state.alliances])
 
 
@@ -219,7 +219,7 @@ def propose_alliance(state: GameState, action: ProposeAlliance, log: EventLog) -
                             "already stands; they may accept it.")
     state.nexus.proposals[action.faction] = action.partner
     log.public(
-        "alliance_proposed",
+        EventType.ALLIANCE_PROPOSED,
         f"{faction_does(action.faction, 'propose', start=True)} an alliance to {the_faction(action.partner)} (A-8).",
         faction=action.faction.value, partner=action.partner.value,
     )
@@ -246,7 +246,7 @@ def accept_alliance(state: GameState, action: AcceptAlliance, log: EventLog) -> 
     # Offers between members of the new alliance have been answered.
     state.nexus.proposals = {p: to for p, to in state.nexus.proposals.items() if not {p, to} <= members}
     log.public(
-        "alliance_formed",
+        EventType.ALLIANCE_FORMED,
         f"{faction_does(action.faction, 'accept', start=True)}: {factions_list(merged)} are now allies (A-8).",
         members=[f.value for f in merged],
     )
@@ -264,7 +264,7 @@ def break_alliance(state: GameState, action: BreakAlliance, log: EventLog) -> No
     if len(allies) > 1:
         state.alliances.append(allies)
     log.public(
-        "alliance_broken",
+        EventType.ALLIANCE_BROKEN,
         f"{faction_does(action.faction, 'leave', start=True)} their alliance with {factions_list(allies)} (A-8).",
         faction=action.faction.value, former_allies=[f.value for f in allies],
     )
@@ -283,7 +283,7 @@ def set_nexus_order(state: GameState, action: SetNexusOrder, log: EventLog) -> N
     """A secret standing order, changed at any time: "done at once" ends the faction's part in every Nexus as it
     opens (in this one too, if it is talking now); otherwise it is asked."""
     state.faction(action.faction).nexus_done_at_once = action.done_at_once
-    log.private("nexus_order_set", action.faction,
+    log.private(EventType.NEXUS_ORDER_SET, action.faction,
                 "Your standing order: at each Nexus you make no offer, accept none and end your part at once; "
                 "your alliance stays as it is, until you change this order." if action.done_at_once
                 else "Your standing order is cleared: you will be asked at each Nexus.",
@@ -298,14 +298,15 @@ def _done_by_order(state: GameState, faction: Faction, log: EventLog) -> bool:
     if not state.faction(faction).nexus_done_at_once or not _talking(state, faction):
         return False
     take_prompt(state, faction, PromptKind.NEXUS, NEXUS_RULE)
-    log.private("nexus_by_order", faction, f"{BY_STANDING_ORDER}, you end your part in this Nexus at once: no "
+    log.private(EventType.NEXUS_BY_ORDER, faction, f"{BY_STANDING_ORDER}, you end your part in this Nexus at once: no "
                 "offer made, none accepted.")
     _record_done(state, faction, log)
     return True
 
 
 def _record_done(state: GameState, faction: Faction, log: EventLog) -> None:
-    log.public("nexus_done", f"{faction_does(faction, 'are', start=True)} done with the Nexus.", faction=faction.value)
+    log.public(EventType.NEXUS_DONE,
+               f"{faction_does(faction, 'are', start=True)} done with the Nexus.", faction=faction.value)
 
 
 @default_for(PromptKind.NEXUS)
@@ -347,7 +348,7 @@ def give_bribe(state: GameState, action: GiveBribe, log: EventLog) -> None:
     state.faction(action.faction).spice -= action.amount
     state.faction(action.to).bribes += action.amount
     log.public(
-        "bribe_given",
+        EventType.BRIBE_GIVEN,
         f"{faction_does(action.faction, 'give', start=True)}"
         f" {the_faction(action.to)} a bribe of {action.amount} spice; it lies "
         "before their shield until the end of the turn (A-16).",
@@ -362,7 +363,7 @@ def release_bribes(state: GameState, log: EventLog) -> None:
             continue
         amount, fs.bribes = fs.bribes, 0
         fs.spice += amount
-        log.public("bribes_released",
+        log.public(EventType.BRIBES_RELEASED,
                    f"{faction_does(faction, 'take', start=True)}"
                    f" the {amount} spice of bribes before their shield behind it (A-16).",
                    faction=faction.value, amount=amount)
@@ -382,12 +383,12 @@ def give_ally_spice(state: GameState, action: GiveAllySpice, log: EventLog) -> N
     require_spare_spice(state, action.faction, action.amount, ALLY_SPICE_RULE, "This gift")
     pay(state, action.faction, action.amount, action.to, ALLY_SPICE_RULE, "This gift")
     log.private(
-        "ally_spice_given", (action.faction, action.to),
+        EventType.ALLY_SPICE_GIVEN, (action.faction, action.to),
         f"{faction_does(action.faction, 'give', start=True)} {action.amount} spice to {the_faction(action.to)}, "
         "usable at once (A-26).",
         faction=action.faction.value, to=action.to.value, amount=action.amount,
     )
-    log.public("ally_spice_given",
+    log.public(EventType.ALLY_SPICE_GIVEN,
                f"{faction_does(action.faction, 'give', start=True)}"
                f" spice to their ally, {the_faction(action.to)} (A-26).",
                faction=action.faction.value, to=action.to.value)

@@ -39,7 +39,7 @@ from engine.actions import (
 )
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import BY_STANDING_ORDER, EventLog
+from engine.events import BY_STANDING_ORDER, EventLog, EventType
 from engine.factions.bt_impairments import check_not_impaired
 from engine.flow import SAMPLERS, Details, default_for, details_for, handles, open_prompt, sampler_for, take_prompt
 from engine.ids import Faction
@@ -135,7 +135,7 @@ def open_storm_window(state: GameState, distance: int, reason: str, log: EventLo
                     options=storm_card_options(state, faction), distance=distance,
                     weather_control_range=list(WC_RANGE))
     # Card names stay out of this public message: someone may hold them (secret hands).
-    log.public("storm_cards_window", f"{reason} The storm will move {counted(distance, 'sector')}. Before it "
+    log.public(EventType.STORM_CARDS_WINDOW, f"{reason} The storm will move {counted(distance, 'sector')}. Before it "
                "moves, every faction is asked in secret whether it plays a Treachery card on the storm.",
                distance=distance, dials={f.value: v for f, v in state.storm_dials.items()})
     for faction in storm_order(state):
@@ -184,13 +184,14 @@ def _record_storm_answer(state: GameState, action: PlayStormCards, parts: list[s
     if parts:
         state.storm_card_plays[faction] = StormCardPlay(weather_control=action.weather_control,
                                                         family_atomics=action.family_atomics)
-        log.private("storm_cards_chosen", faction, f"You will play {' and '.join(parts)} before the storm moves.",
+        log.private(EventType.STORM_CARDS_CHOSEN,
+                    faction, f"You will play {' and '.join(parts)} before the storm moves.",
                     weather_control=action.weather_control, family_atomics=action.family_atomics)
     else:
         words = "no card on the storm"
-        log.private("storm_cards_chosen", faction,
+        log.private(EventType.STORM_CARDS_CHOSEN, faction,
                     f"{BY_STANDING_ORDER}, you play {words}." if by_order else f"You play {words}.")
-    log.public("decision_made", f"{faction_does(faction, 'answered', start=True)}"
+    log.public(EventType.DECISION_MADE, f"{faction_does(faction, 'answered', start=True)}"
                                 " about the storm.", faction=faction.value,
                kind=PromptKind.STORM_CARDS.value)
 
@@ -201,7 +202,7 @@ def set_storm_card_order(state: GameState, action: SetStormCardOrder, log: Event
     soon as it opens (this one too, if it is open and not yet answered); otherwise the owner is asked."""
     faction = action.faction
     state.faction(faction).never_storm_cards = action.never
-    log.private("storm_card_order_set", faction,
+    log.private(EventType.STORM_CARD_ORDER_SET, faction,
                 "Your standing order: you play no storm card (Weather Control, Family Atomics) until you change it."
                 if action.never else "Your standing order is cleared: you will be asked about storm cards.",
                 never=action.never)
@@ -219,7 +220,8 @@ def close_storm_window(state: GameState, distance: int, reason: str, log: EventL
     for faction, play in plays.items():
         if play.weather_control is not None and holds(state, faction, WEATHER_CONTROL):
             play_card(state, faction, WEATHER_CONTROL)
-            log.public("card_played", f"{faction_does(faction, 'play', start=True)} Weather Control: the storm moves "
+            log.public(EventType.CARD_PLAYED,
+                       f"{faction_does(faction, 'play', start=True)} Weather Control: the storm moves "
                        f"{counted(play.weather_control, 'sector')} instead of {distance}.", faction=faction.value,
                        card=WEATHER_CONTROL, distance=play.weather_control, dialed=distance)
             reason += f" {faction_does(faction, 'played', start=True)} Weather Control."
@@ -245,7 +247,7 @@ def _family_atomics(state: GameState, faction: Faction, log: EventLog) -> None:
         words.append(counted(advisors, "Bene Gesserit advisor"))
         killed[Faction.BENE_GESSERIT] = killed.get(Faction.BENE_GESSERIT, 0) + advisors
     losses = ", ".join(words) or "no"
-    log.public("card_played", f"{faction_does(faction, 'play', start=True)}"
+    log.public(EventType.CARD_PLAYED, f"{faction_does(faction, 'play', start=True)}"
                               " Family Atomics: the Shield Wall is destroyed with "
                f"the tokens on it ({losses} to the tanks). From now on the storm reaches Imperial Basin, "
                "Arrakeen and Carthag.", faction=faction.value, card=FAMILY_ATOMICS,
@@ -291,7 +293,8 @@ def play_hajr(state: GameState, action: PlayHajr, log: EventLog) -> None:
                             "Hajr is played in your own movement turn, while your move is being decided.")
     play_card(state, faction, HAJR)
     m.extra_moves += 1
-    log.public("card_played", f"{faction_does(faction, 'play', start=True)} Hajr: after this move they move once more.",
+    log.public(EventType.CARD_PLAYED,
+               f"{faction_does(faction, 'play', start=True)} Hajr: after this move they move once more.",
                faction=faction.value, card=HAJR)
 
 
@@ -338,7 +341,7 @@ def play_ghola(state: GameState, action: PlayGhola, log: EventLog) -> None:
         play_card(state, faction, GHOLA)
         revive_tokens(state, faction, action.tokens)
         what = counted(action.tokens, "token")
-    log.public("card_played", f"{faction_does(faction, 'play', start=True)}"
+    log.public(EventType.CARD_PLAYED, f"{faction_does(faction, 'play', start=True)}"
                               f" the Tleilaxu Ghola: {what} revived from the tanks, "
                "free.", faction=faction.value, card=GHOLA, leader=action.leader, tokens=action.tokens)
     reopen_revival_prompt(state, faction, log)  # what is left to revive changed
@@ -390,7 +393,7 @@ def play_truthtrance(state: GameState, action: PlayTruthtrance, log: EventLog) -
     play_card(state, faction, card)
     open_prompt(state, PromptKind.TRUTHTRANCE, target, secret=False, options=[YES, NO], asker=faction.value,
                 question=question)
-    log.public("card_played", f"{faction_does(faction, 'play', start=True)}"
+    log.public(EventType.CARD_PLAYED, f"{faction_does(faction, 'play', start=True)}"
                               f" Truthtrance: {faction_does(target, 'must')} answer yes "
                f"or no, truthfully: \u201c{question}\u201d", faction=faction.value, card=card, target=target.value,
                question=question)
@@ -399,7 +402,8 @@ def play_truthtrance(state: GameState, action: PlayTruthtrance, log: EventLog) -
 @handles(AnswerTruthtrance)
 def answer_truthtrance(state: GameState, action: AnswerTruthtrance, log: EventLog) -> None:
     prompt = take_prompt(state, action.faction, PromptKind.TRUTHTRANCE, RULE_TRUTHTRANCE)
-    log.public("truthtrance_answered", f"{faction_does(action.faction, 'answer', start=True)} the Truthtrance question "
+    log.public(EventType.TRUTHTRANCE_ANSWERED,
+               f"{faction_does(action.faction, 'answer', start=True)} the Truthtrance question "
                f"\u201c{prompt.detail['question']}\u201d: {action.answer}.", faction=action.faction.value,
                asker=prompt.detail["asker"], question=prompt.detail["question"], answer=action.answer)
 

@@ -4,7 +4,7 @@ and its elite tokens (engine/factions/elites.py, A-15) go with them."""
 from __future__ import annotations
 
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.factions.bene_tleilaxu import spring_trap_if_laid, tokens_lost
 from engine.factions.bt_control import tokens_arrive
 from engine.factions.elites import add_elites, elites_at, elites_in_reserves, revivable_elites, revivable_tokens
@@ -114,17 +114,18 @@ def sweep(state: GameState, sectors: set[int], log: EventLog, note: str = "") ->
             lost = state.tokens_at(location, faction) - spared.get(location, 0) * (faction == Faction.FREMEN)
             if lost:
                 send_to_tanks(state, location, faction, lost)
-                log.public("storm_losses", f"The storm kills {counted(lost, faction_name(faction) + ' token')} in "
+                log.public(EventType.STORM_LOSSES,
+                           f"The storm kills {counted(lost, faction_name(faction) + ' token')} in "
                            f"{location_label(location)}{note}.", faction=faction.value, location=location,
                            tokens=lost)
         advisors = kill_advisors(state, location)
         if advisors:
-            log.public("storm_losses", f"The storm kills {advisors} Bene Gesserit advisors in "
+            log.public(EventType.STORM_LOSSES, f"The storm kills {advisors} Bene Gesserit advisors in "
                        f"{location_label(location)}{note}.", faction=Faction.BENE_GESSERIT.value,
                        location=location, tokens=advisors, advisors=True)
         removed = remove_spice(state, location)
         if removed:
-            log.public("storm_spice", f"The storm destroys {removed} spice in {location_label(location)}.",
+            log.public(EventType.STORM_SPICE, f"The storm destroys {removed} spice in {location_label(location)}.",
                        location=location, spice=removed)
 
 
@@ -144,7 +145,8 @@ def _fremen_spared(state: GameState, caught: list[str], log: EventLog) -> dict[s
     for territory, locations in by_territory.items():
         caught_here = sum(state.tokens_at(loc, fremen) for loc in locations)
         keep = caught_here // 2  # they lose half, rounded up
-        log.public("fremen_half_storm_losses", f"The Fremen lose only half of the {counted(caught_here, 'token')} "
+        log.public(EventType.FREMEN_HALF_STORM_LOSSES,
+                   f"The Fremen lose only half of the {counted(caught_here, 'token')} "
                    f"the storm caught in {territory}, rounded up (A-24): {keep} "
                    f"{'survives' if keep == 1 else 'survive'}.", territory=territory, caught=caught_here, spared=keep)
         for location in locations:

@@ -14,7 +14,7 @@ from enum import StrEnum
 from engine.actions import UseKarama
 from engine.data import load_game_data
 from engine.errors import RuleViolation, ViolationCode
-from engine.events import EventLog
+from engine.events import EventLog, EventType
 from engine.flow import handles
 from engine.ids import CardCategory, Faction
 from engine.model import GameState, KaramaOrder
@@ -165,7 +165,7 @@ def ready_karama(state: GameState, action: UseKarama, log: EventLog) -> None:
         raise RuleViolation(ViolationCode.NOT_ALLOWED, RULE, "That Karama card is readied for your special Karama "
                             "power; use another card.")
     state.karama_orders.append(KaramaOrder(faction=action.faction, card=action.card, advantage=advantage))
-    log.private("karama_readied", action.faction,
+    log.private(EventType.KARAMA_READIED, action.faction,
                 f"Your Karama will cancel the next time {advantage_words(advantage)}.",
                 advantage=advantage.value, card=action.card)
 
@@ -182,7 +182,7 @@ def karama_cancels(state: GameState, advantage: Advantage, log: EventLog) -> boo
         hand.remove(order.card)
         state.treachery_discard.append(order.card)
         log.public(
-            "karama_played",
+            EventType.KARAMA_PLAYED,
             f"{faction_does(order.faction, 'play', start=True)}"
             f" {karama_words(order.card)}: {faction_does(OWNER[advantage], 'may')} not "
             f"{DESCRIPTIONS[advantage]} this time (A-14).",

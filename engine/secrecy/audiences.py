@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.actions import Action, ForceDefault, PlayerAction, SkipShipment
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.ids import Faction
 from engine.model import FactionState, GameState, PromptKind
 from engine.phases.movement import turn_faction
@@ -171,59 +171,59 @@ ATREIDES, BENE_GESSERIT, FREMEN, HARKONNEN, BENE_TLEILAXU = (
 )
 
 # Events about one faction's own things: exactly one reader, the one the rule finds.
-OWN: dict[str, Rule] = {
-    "cards_dealt": _holders("cards"),
-    "card_bought": _holders("card"),
-    "extra_card_drawn": _holders("card"),
-    "admin_card_given": _holders("card"),
-    "traitors_kept": _traitors_kept,
-    "traitors_dealt": _traitors_dealt,
-    "traitor_chosen": _traitor_chosen,
-    "prediction_made": _only(BENE_GESSERIT),
-    "storm_dialed": _closed(PromptKind.STORM_DIAL),
-    "storm_cards_chosen": _storm_cards_chosen,
-    "storm_forecast": _only(FREMEN),  # A-15 `weather`
-    "plan_submitted": _plan_submitted,
-    "traitor_answer": _traitor_answer,
-    "traitor_order": _the_actor,
-    "storm_card_order_set": _the_actor,
-    "revival_order_set": _the_actor,
-    "revival_by_order": _ordered(lambda fs: fs.revive_free_tokens),  # A-7
-    "guild_timing_order_set": _the_actor,
-    "guild_timing_by_order": _ordered(lambda fs: fs.guild_timing_in_storm_order),  # A-15
-    "advisor_order_set": _the_actor,
-    "advisor_by_order": _ordered(lambda fs: fs.advisor_order != "ask"),
-    "nexus_order_set": _the_actor,
-    "nexus_by_order": _ordered(lambda fs: fs.nexus_done_at_once),  # A-8
-    "move_by_order": _no_move_order_owner,
-    "bid_by_order": _bidding_by_order,
-    "karama_window_answered": _karama_window_answer,
-    "bid_order_set": _the_actor,
-    "outbid_order_set": _the_actor,
-    "admin_set_spice_amount": _the_actor,
-    "karama_readied": _orders("karama_orders"),
-    "special_karama_readied": _orders("special_karama_orders"),
-    "traps_laid": _only(BENE_TLEILAXU),
-    "trap_laid_card": _only(BENE_TLEILAXU),
-    "bt_mark_declined": _only(BENE_TLEILAXU),
-    "bt_mark_window_closed": _only(BENE_TLEILAXU),
-    "bt_traitor_marked": _only(BENE_TLEILAXU),
-    "spice_win_order_set": _only(BENE_TLEILAXU),
-    "ally_revival_order_set": _only(BENE_TLEILAXU),  # BT-60
-    "bt_ally_revival_answer": _only(BENE_TLEILAXU),  # BT-60: by a click or by the standing order
-    "auction_card_seen": _only(ATREIDES),  # the Atreides' prescience
-    "spice_deck_seen": _only(ATREIDES),
-    "trap_seen": _only(ATREIDES),  # BT-34, R-22
-    "plan_seen": _only(ATREIDES),  # A-14 special Karama
+OWN: dict[EventType, Rule] = {
+    EventType.CARDS_DEALT: _holders("cards"),
+    EventType.CARD_BOUGHT: _holders("card"),
+    EventType.EXTRA_CARD_DRAWN: _holders("card"),
+    EventType.ADMIN_CARD_GIVEN: _holders("card"),
+    EventType.TRAITORS_KEPT: _traitors_kept,
+    EventType.TRAITORS_DEALT: _traitors_dealt,
+    EventType.TRAITOR_CHOSEN: _traitor_chosen,
+    EventType.PREDICTION_MADE: _only(BENE_GESSERIT),
+    EventType.STORM_DIALED: _closed(PromptKind.STORM_DIAL),
+    EventType.STORM_CARDS_CHOSEN: _storm_cards_chosen,
+    EventType.STORM_FORECAST: _only(FREMEN),  # A-15 `weather`
+    EventType.PLAN_SUBMITTED: _plan_submitted,
+    EventType.TRAITOR_ANSWER: _traitor_answer,
+    EventType.TRAITOR_ORDER: _the_actor,
+    EventType.STORM_CARD_ORDER_SET: _the_actor,
+    EventType.REVIVAL_ORDER_SET: _the_actor,
+    EventType.REVIVAL_BY_ORDER: _ordered(lambda fs: fs.revive_free_tokens),  # A-7
+    EventType.GUILD_TIMING_ORDER_SET: _the_actor,
+    EventType.GUILD_TIMING_BY_ORDER: _ordered(lambda fs: fs.guild_timing_in_storm_order),  # A-15
+    EventType.ADVISOR_ORDER_SET: _the_actor,
+    EventType.ADVISOR_BY_ORDER: _ordered(lambda fs: fs.advisor_order != "ask"),
+    EventType.NEXUS_ORDER_SET: _the_actor,
+    EventType.NEXUS_BY_ORDER: _ordered(lambda fs: fs.nexus_done_at_once),  # A-8
+    EventType.MOVE_BY_ORDER: _no_move_order_owner,
+    EventType.BID_BY_ORDER: _bidding_by_order,
+    EventType.KARAMA_WINDOW_ANSWERED: _karama_window_answer,
+    EventType.BID_ORDER_SET: _the_actor,
+    EventType.OUTBID_ORDER_SET: _the_actor,
+    EventType.ADMIN_SET_SPICE_AMOUNT: _the_actor,
+    EventType.KARAMA_READIED: _orders("karama_orders"),
+    EventType.SPECIAL_KARAMA_READIED: _orders("special_karama_orders"),
+    EventType.TRAPS_LAID: _only(BENE_TLEILAXU),
+    EventType.TRAP_LAID_CARD: _only(BENE_TLEILAXU),
+    EventType.BT_MARK_DECLINED: _only(BENE_TLEILAXU),
+    EventType.BT_MARK_WINDOW_CLOSED: _only(BENE_TLEILAXU),
+    EventType.BT_TRAITOR_MARKED: _only(BENE_TLEILAXU),
+    EventType.SPICE_WIN_ORDER_SET: _only(BENE_TLEILAXU),
+    EventType.ALLY_REVIVAL_ORDER_SET: _only(BENE_TLEILAXU),  # BT-60
+    EventType.BT_ALLY_REVIVAL_ANSWER: _only(BENE_TLEILAXU),  # BT-60: by a click or by the standing order
+    EventType.AUCTION_CARD_SEEN: _only(ATREIDES),  # the Atreides' prescience
+    EventType.SPICE_DECK_SEEN: _only(ATREIDES),
+    EventType.TRAP_SEEN: _only(ATREIDES),  # BT-34, R-22
+    EventType.PLAN_SEEN: _only(ATREIDES),  # A-14 special Karama
 }
 
 # Events the rules let two factions share.
-SHARED: dict[str, Rule] = {
-    "prescience_answered": _prescience_answered,
-    "card_given_card": _with("to", BENE_TLEILAXU),  # BT-40
-    "hand_taken": _with("target", HARKONNEN),  # A-14
-    "cards_given_back": _with("target", HARKONNEN),
-    "ally_spice_given": _with("to"),  # A-26
+SHARED: dict[EventType, Rule] = {
+    EventType.PRESCIENCE_ANSWERED: _prescience_answered,
+    EventType.CARD_GIVEN_CARD: _with("to", BENE_TLEILAXU),  # BT-40
+    EventType.HAND_TAKEN: _with("target", HARKONNEN),  # A-14
+    EventType.CARDS_GIVEN_BACK: _with("target", HARKONNEN),
+    EventType.ALLY_SPICE_GIVEN: _with("to"),  # A-26
 }
 
 

@@ -15,7 +15,7 @@ import re
 
 from engine.actions import Action
 from engine.data import load_game_data
-from engine.events import Event
+from engine.events import Event, EventType
 from engine.ids import Faction
 from engine.model import GameState, PromptKind, required
 from engine.names import faction_name
@@ -80,7 +80,7 @@ class LeakChecker:
         the table (four cards are called Shield: "Shield" names one only when none is in the open)."""
         found = self._forecast_events(state, events)
         for event in events:
-            if event.public and event.type == "plans_revealed":
+            if event.public and event.type == EventType.PLANS_REVEALED:
                 self.revealed |= _strings(event.data["plans"])
         hidden = self._hidden_cards(state)
         # Cards a faction keeps face down (a card named in passing may be shuffled back into the deck at once).
@@ -89,12 +89,12 @@ class LeakChecker:
         held = in_hands | (hidden & set(state.bidding.cards if state.bidding else ()))
         # A card played face up, then shuffled back with the discard pile and dealt to the auction in the same
         # action, was in the open when its event named it: the auction counts only for the events after the shuffle.
-        shuffled = next((i for i, e in enumerate(events) if e.type == "treachery_reshuffled"), len(events))
+        shuffled = next((i for i, e in enumerate(events) if e.type == EventType.TREACHERY_RESHUFFLED), len(events))
         # Cards the table knows of now: named in this action's public events, revealed in a battle, discarded.
         shown = set().union(*(_strings(e.data) for e in events if e.public)) if events else set()
         shown |= self.revealed | set(state.treachery_discard) | set(before.treachery_discard if before else ())
         for index, event in enumerate(events):
-            if not event.public or event.type == "plans_revealed":
+            if not event.public or event.type == EventType.PLANS_REVEALED:
                 continue
             data = {k: v for k, v in event.data.items() if k != "category"}  # "lasgun" is a kind and a card id
             named = _strings(data) & (held if index > shuffled else in_hands)
@@ -113,9 +113,9 @@ class LeakChecker:
         """A-15 `weather`: next turn's storm distance goes to the Fremen only; the dials to their dialers."""
         found = []
         for event in events:
-            if event.type == "storm_forecast" and event.audience != (Faction.FREMEN,):
+            if event.type == EventType.STORM_FORECAST and event.audience != (Faction.FREMEN,):
                 found.append(f"the weather forecast reached {event.audience or 'the table'}")
-            if event.type == "storm_dialed" and (event.audience is None or len(event.audience) != 1):
+            if event.type == EventType.STORM_DIALED and (event.audience is None or len(event.audience) != 1):
                 found.append("a storm dial reached more than its dialer")
         return found
 
