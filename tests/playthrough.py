@@ -323,6 +323,15 @@ class Table:
             self.turn = max([self.turn, *(int(n) for n in TURN_POST.findall(text))])
             self.ended = self.ended or GAME_OVER.search(text) is not None
 
+    def over(self, max_interactions: int) -> bool:
+        """Read the channel; True once the game ended (finished) or the interaction cap is reached."""
+        self.look()
+        if self.ended:
+            self.summary.finished, self.summary.stopped = True, "game over"
+        elif self.interaction_count >= max_interactions:
+            self.summary.stopped = "interaction cap"
+        return self.ended or self.interaction_count >= max_interactions
+
     async def interact(self, kind: str, act, *, by_moderator: bool = False):
         """One interaction of `kind`, then the delivery it woke; returns SimCord's result."""
         self.summary.interactions[kind] += 1
@@ -554,14 +563,7 @@ async def seat_the_table(env, factions: list[Faction], seed: int, options: str, 
 
 async def play(table: Table, max_interactions: int) -> None:
     progress = 0
-    while True:
-        table.look()
-        if table.ended:
-            table.summary.finished, table.summary.stopped = True, "game over"
-            return
-        if table.interaction_count >= max_interactions:
-            table.summary.stopped = "interaction cap"
-            return
+    while not table.over(max_interactions):
         if table.interaction_count >= progress + PROGRESS_EVERY:
             progress = table.interaction_count
             log(f"{progress} interactions, turn {table.turn}, {table.summary.admin_interventions} forced, "

@@ -186,15 +186,8 @@ class LifeTable:
 
 async def play_life(lt: LifeTable, max_interactions: int) -> None:
     table, life = lt.table, lt.life
-    while True:
-        table.look()
+    while not table.over(max_interactions):
         lt.check_new_messages()
-        if table.ended:
-            table.summary.finished, table.summary.stopped = True, "game over"
-            return
-        if table.interaction_count >= max_interactions:
-            table.summary.stopped = "interaction cap"
-            return
         acted = False
         if table.turn >= AWAY_TURN and life.away is None:
             await lt.go_away()

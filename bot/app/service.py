@@ -337,6 +337,14 @@ def _next_due(dates: list[tuple[Prompt, datetime, datetime]], settings: dict, st
     return min(moments, default=None)
 
 
+def _seat_in_play(row: GameRecordRow, faction: Faction, rule: str) -> None:
+    """Refuse a seat's change unless the game is started and not over (`rule` says so) and the seat is in it."""
+    if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        raise NotAllowed(f"The game is {row.status.value}: {rule}.")
+    if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
+        raise NotAllowed(f"{faction_name(faction)} is not in this game.")
+
+
 def _absence_moments(settings: dict, state: GameState, refused: dict) -> list[datetime]:
     """When absences give a game something to do: the end of each (its date, or its cap), and, where an absence
     defaults, at once (since it began) for each open decision of the absent player whose default was not refused."""
@@ -1312,11 +1320,8 @@ class GameService:
         /admin seat, announced as a correction), or by taking the open call number `call` (its button)."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-                raise NotAllowed(f"The game is {row.status.value}: a seat changes hands only in a started game that "
-                                 "is not over (before the start, /game join).")
-            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
-                raise NotAllowed(f"{faction_name(faction)} is not in this game.")
+            _seat_in_play(row, faction, "a seat changes hands only in a started game that is not over (before the "
+                                        "start, /game join)")
             old = row.seats.get(faction.value)
             if caller is not None and not admin and old != caller:
                 raise NotAllowed(now_played_by(row, caller, faction.value)
@@ -1366,11 +1371,7 @@ class GameService:
         player, `caller`; by a moderator, `admin`; or by a table vote). Returns the call's number."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-                raise NotAllowed(f"The game is {row.status.value}: a substitute is called only in a started game "
-                                 "that is not over.")
-            if faction.value not in {f.value for f in GameSetup.model_validate_json(row.setup_json).factions}:
-                raise NotAllowed(f"{faction_name(faction)} is not in this game.")
+            _seat_in_play(row, faction, "a substitute is called only in a started game that is not over")
             if caller is not None and not admin and row.seats.get(faction.value) != caller:
                 raise NotAllowed(now_played_by(row, caller, faction.value)
                                  or f"You do not play {the_faction(faction)}: a moderator may call a substitute for "
