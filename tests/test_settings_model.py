@@ -33,6 +33,8 @@ EVERY_KEY = {
     "quiet_owed": {"harkonnen": {"until": LATER, "silenced": 2}},
     "table_vote": {"number": 1, "kind": "pause", "caller": "emperor", "opened": NOW, "closes": LATER, "hours": 2.5,
                    "faction": None, "answers": {"emperor": True}},
+    "table_vote_passed": {"number": 0, "kind": "extend", "caller": "fremen", "opened": NOW, "closes": LATER,
+                          "hours": 4.0, "faction": "harkonnen", "answers": {"fremen": True, "emperor": True}},
     "table_votes_made": 1, "table_pause": {"since": NOW, "until": LATER},
     "troubles_told": {"stuck:" + DECISION: NOW},
 }
