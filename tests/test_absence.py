@@ -71,7 +71,8 @@ async def test_away_is_announced_with_its_end_as_a_timestamp_and_back_too(waitin
     assert table(sent) == [f"The Atreides player (<@101>) is away until {timestamp(ends)} ({timestamp(ends, 'R')}). "
                            "Their deadlines wait for them until they are back (/me back ends it earlier)."]
     board = board_of(sent)
-    assert "Atreides (a secret decision);" in board  # their clock stands still: no due time shown
+    # their clock stands still: no due time, the board says they are away and until when
+    assert f"Atreides (a secret decision, away until {timestamp(ends)});" in board
     assert f"Fremen (a secret decision, until {timestamp(at(PICK))})" in board
     assert "The Atreides player (<@101>) is away until" in (await service.public_log(game))[-1]
 

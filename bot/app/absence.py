@@ -117,6 +117,11 @@ def away(settings: dict[str, Any]) -> dict[Faction, dict[str, datetime]]:
             for f, entry in GameSettings.of(settings).away.items()}
 
 
+def until_of(settings: dict[str, Any]) -> dict[Faction, datetime]:
+    """Each absent faction and the end its player gave (announced to the table): the status board shows it."""
+    return {faction: entry["until"] for faction, entry in away(settings).items()}
+
+
 def _overlap(start: datetime, end: datetime, other_start: datetime, other_end: datetime) -> timedelta:
     return max(timedelta(0), min(end, other_end) - max(start, other_start))
 

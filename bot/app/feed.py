@@ -20,7 +20,7 @@ in /game log and the export.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -316,10 +316,12 @@ def cancellation_text(settings: dict[str, Any]) -> str | None:
 
 
 def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
-                 cancelled: str | None = None, paused: bool = False) -> OutgoingMessage:
+                 cancelled: str | None = None, paused: bool = False,
+                 away: Mapping[Faction, datetime] | None = None) -> OutgoingMessage:
     """The pinned status post, replaced after every action (`status_text`); a cancelled or paused game's says so."""
     return OutgoingMessage(recipient=Recipient(channel=True),
-                           text=status_text(view(state, None), state, due, cancelled=cancelled, paused=paused),
+                           text=status_text(view(state, None), state, due, cancelled=cancelled, paused=paused,
+                                            away=away),
                            edit_of=STATUS_KEY, replace=True)
 
 
@@ -330,7 +332,8 @@ def status_opening(state: GameState, due: Callable[[Prompt], datetime | None] | 
 
 
 def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
-                cancelled: str | None = None, paused: bool = False) -> str:
+                cancelled: str | None = None, paused: bool = False,
+                away: Mapping[Faction, datetime] | None = None) -> str:
     """Where the game stands, from the table's view: turn, phase, storm, spice on the board, each faction's public
     facts, and whom the game waits for (and until when, once a deadline is set; a paused game's clocks stand
     still, so it shows none), or, once it was cancelled, the `cancelled` words (cancellation_text) instead."""
@@ -362,6 +365,8 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
             prompt = state.prompt(awaited.prompt_id)
             when = due(prompt) if due is not None and prompt is not None else None
             what = "a secret decision" if awaited.secret else table_decision_name(awaited.kind)
+            if awaited.faction in (away or {}):  # announced to the table (/me away): their clock may stand still
+                what += f", away until {timestamp((away or {})[awaited.faction])}"
             waiting.append(f"{faction_name(awaited.faction)} ({what}" + (f", until {timestamp(when)}" if when else "")
                            + ")")
         lines.append("Waiting for: " + "; ".join(waiting) + ".")

@@ -6,7 +6,7 @@ message can only carry what its reader may know.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime
 
 from bot.app.action_words import answers, describe
@@ -110,7 +110,8 @@ def without_own_choice_echoes(events: list[Event], action: Action) -> list[Event
 
 def action_messages(events: list[Event], before: GameState, action: Action, after: GameState,
                     deadline_of: DeadlineOf | None = None, due: DeadlineOf | None = None,
-                    dm_closed: Collection[str] = ()) -> list[OutgoingMessage]:
+                    dm_closed: Collection[str] = (),
+                    away: Mapping[Faction, datetime] | None = None) -> list[OutgoingMessage]:
     """Everything the bot sends for one action (GameService.submit): its messages, the closing line of each card
     whose decision it closed, the status board, and at the end what was secret."""
     # a decision asked again under its decider's eyes, as they answered, gets a new card under their receipt
@@ -119,7 +120,7 @@ def action_messages(events: list[Event], before: GameState, action: Action, afte
     outbox = messages_for(without_own_choice_echoes(events, action), before, after, deadline_of, in_place,
                           dm_closed) + closing_messages(
         before, after, action, replaced=set(in_place.values()))
-    outbox.append(status_board(after, due))
+    outbox.append(status_board(after, due, away=away))
     if after.phase == Phase.ENDED:
         outbox.append(end_of_game_reveal(after))
     return outbox

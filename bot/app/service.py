@@ -669,7 +669,8 @@ class GameService:
             # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
             # not wait on has none there, but its deadline
             outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
-                                     due, dm_closed=GameSettings.of(row.settings).unreachable)
+                                     due, dm_closed=GameSettings.of(row.settings).unreachable,
+                                     away=absence.until_of(row.settings))
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
@@ -1047,7 +1048,8 @@ class GameService:
                                  if not absence.clock_stopped(settings, prompt.faction)}
         cards = [card_in_place(decision_card(state, prompt, due.get(prompt.id)), prompt.id)
                  for prompt in blocking_prompts(state)]
-        return [status_board(state, lambda prompt: due.get(prompt.id), paused=paused), *cards]
+        return [status_board(state, lambda prompt: due.get(prompt.id), paused=paused,
+                             away=absence.until_of(settings)), *cards]
 
     async def _remind(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
         """Queue the reminders due in one game and return its expired prompts (id, kind). A reminder calls the
