@@ -138,3 +138,16 @@ def test_the_catch_up_tells_the_latest_of_the_story_in_at_most_two_messages():
     told = catch_up(state, Faction.ATREIDES, lambda p: None, story)
     [shown] = [m.text for m in told if m.text.startswith("**The story so far**")]
     assert len(shown) <= 4000 and shown.endswith(story[-1]) and story[0] not in shown
+
+
+def test_a_call_or_a_ballot_is_known_by_its_key_and_nothing_else_is():
+    """The buttons of a call for a substitute and of a ballot are found again from their message's key alone."""
+    from bot.app.seats import call_key, parse_call_key
+    from bot.app.votes import ballot_key, parse_ballot_key
+
+    assert parse_call_key(call_key("fremen", 2)) == (Faction.FREMEN, 2)
+    assert parse_ballot_key(ballot_key(3, "emperor")) == (3, Faction.EMPEROR)
+    for other in (None, "", "status", "vote:3:emperor", "seat-call:nobody:2", "seat-call:fremen:x",
+                  "seat-call:fremen:2:9"):
+        assert parse_call_key(other) is None, other
+    assert parse_ballot_key(call_key("fremen", 2)) is None and parse_ballot_key("vote:x:emperor") is None

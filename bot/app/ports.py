@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field, field_validator
 
 from bot.app.settings_model import GameSettings
+from engine.ids import Faction
 
 
 class GameStatus(StrEnum):
@@ -420,3 +421,16 @@ def merged_edit(message: OutgoingMessage, then: Sequence[OutgoingMessage]) -> Ou
     text = last.text if message.replace else "\n".join(edit.text for edit in (message, *then))
     return last.model_copy(update={"text": text, "outbox_id": message.outbox_id, "edit_ref": message.edit_ref,
                                    "thread_ref": message.thread_ref})
+
+
+def keyed_seat(key: str | None, prefix: str) -> tuple[Faction, int] | None:
+    """The seat and the number a message's key names after its prefix, in either order ("seat-call:fremen:2",
+    "vote:3:fremen"); None for a key of another kind or one that names no seat."""
+    parts = (key or "").split(":")
+    if len(parts) != 3 or parts[0] != prefix:
+        return None
+    number, name = (parts[2], parts[1]) if parts[2].isdigit() else (parts[1], parts[2])
+    if not number.isdigit() or name not in {f.value for f in Faction}:
+        return None
+    return Faction(name), int(number)
+

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.app.ports import GameRecordRow, OutgoingMessage, Recipient
+from bot.app.ports import GameRecordRow, OutgoingMessage, Recipient, keyed_seat
 from bot.app.render import card_key, decision_card, secret_facts
 from bot.app.settings_model import GameSettings
 from engine.ids import Faction
@@ -36,13 +36,7 @@ def call_key(faction: str, number: int) -> str:
 
 def parse_call_key(key: str | None) -> tuple[Faction, int] | None:
     """The seat and number of a call's post from its key; None for any other message."""
-    parts = (key or "").split(":")
-    if len(parts) != 3 or parts[0] != CALL_KEY or not parts[2].isdigit():
-        return None
-    try:
-        return Faction(parts[1]), int(parts[2])
-    except ValueError:
-        return None
+    return keyed_seat(key, CALL_KEY)
 
 
 def now_played_by(game: GameRecordRow, user_id: int, faction: str | None = None) -> str | None:

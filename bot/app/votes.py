@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.app.decision_cards import timestamp
-from bot.app.ports import OutgoingMessage, Recipient
+from bot.app.ports import OutgoingMessage, Recipient, keyed_seat
 from bot.app.settings_model import GameSettings
 from engine.ids import Faction
 from engine.names import counted, faction_name, faction_possessive, the_faction
@@ -46,13 +46,8 @@ def ballot_key(number: int, faction: str) -> str:
 
 def parse_ballot_key(key: str | None) -> tuple[int, Faction] | None:
     """The vote's number and the seat of a ballot from its key; None for any other message."""
-    parts = (key or "").split(":")
-    if len(parts) != 3 or parts[0] != BALLOT_KEY or not parts[1].isdigit():
-        return None
-    try:
-        return int(parts[1]), Faction(parts[2])
-    except ValueError:
-        return None
+    found = keyed_seat(key, BALLOT_KEY)
+    return (found[1], found[0]) if found is not None else None
 
 
 def vote_seat(vote: dict) -> Faction:
