@@ -3,7 +3,8 @@ code and the tests cite (issue 27 item 5). A rule is every ruling (A-n), Bene Tl
 the variant (R-n) of data/rules.json, and every 1979 section the game cites by name ("Setup: traitors", "1979
 rules: Battles"). The modules that decide a rule are those of engine/ and bot/ that cite it (its id anywhere in
 the source, or a section's name as a string: bot/app/rules.cited_rule reads it as the bot's /rules does); the
-tests that check it are those whose name or docstring cites it (`test_bt_23_...`, "R-7: ..."). A rule cited
+tests that check it are those whose name or docstring cites it (`test_bt_23_...`, "R-7: ...", a section as
+"1979 rules: Setup: traitors" or "[Admin]"). A rule cited
 nowhere is listed as such. Without `--write` it prints the map; tests/test_rules_map.py checks that the file
 is current.
 """
@@ -15,13 +16,18 @@ import re
 import sys
 from pathlib import Path
 
-from bot.app.rules import all_rules, cited_rule, sections
+from bot.app.rules import all_rules, cited_rule, section_names, sections
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP_FILE = ROOT / "docs" / "rules-map.md"
 RULE_ID = re.compile(r"(?<![\w-])(A|BT|R)-(\d+)(?![\w-])")
 TEST_NAME_ID = re.compile(r"(?:^|_)(a|bt|r)_(\d+)(?=_|$)")
 SUMMARY_LENGTH = 70
+# A section a test's docstring cites: one of its names after "1979 rules: " or in brackets, as a refusal cites it
+# ("[Engine]"); the longest name first ("Shipment (Fremen)" before "Shipment"), as a whole word.
+SECTION_CITED = re.compile(r"(?:1979 rules:\s*|\[)("
+                           + "|".join(re.escape(name) for name in sorted(section_names(), key=len, reverse=True))
+                           + r")(?![\w])", flags=re.IGNORECASE)
 
 
 def _rule_order(rule: str) -> tuple[int, int, str]:
@@ -56,6 +62,7 @@ def cited_by_tests(path: Path) -> dict[str, set[str]]:
             cited = {f"{kind.upper()}-{number}" for kind, number in TEST_NAME_ID.findall(node.name)}
             doc = ast.get_docstring(node) or ""
             cited |= {f"{kind}-{number}" for kind, number in RULE_ID.findall(doc)}
+            cited |= {section_names()[name.lower()] for name in SECTION_CITED.findall(" ".join(doc.split()))}
             if cited:
                 tests[f"{path.name}::{node.name}"] = cited
     return tests

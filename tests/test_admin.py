@@ -26,6 +26,7 @@ def _public(events):
 
 
 def test_tokens_move_between_board_reserves_and_tanks(game):
+    """[Admin] A moderator's token correction, an action like any other."""
     state, events = apply(game, PlaceTokens(**WHO, faction=A, tokens=3, source="reserves", destination="Carthag#10"))
     assert state.tokens_at("Carthag#10", A) == 3 and state.faction(A).reserves == game.faction(A).reserves - 3
     state, _ = apply(state, PlaceTokens(**WHO, faction=A, tokens=2, source="Carthag#10", destination="tanks"))
@@ -93,6 +94,7 @@ def test_leaders_killed_and_revived(game):
 
 
 def test_the_storm_is_set_without_sweeping(game):
+    """[Admin] The storm set by a moderator sweeps nothing."""
     state, events = apply(game, SetStorm(**WHO, sector=9))
     assert state.storm_sector == 9 and state.forces == game.forces
     assert _public(events) == ["Admin mod set the storm to sector 9 (table error)."]

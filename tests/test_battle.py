@@ -37,7 +37,8 @@ def flat():
 
 
 def test_the_higher_total_wins(flat):
-    """Total = dial + leader (A-13); the loser's tokens go to the tanks, the winner loses his dial."""
+    """Total = dial + leader (A-13); the loser's tokens go to the tanks, the winner loses his dial.
+    1979 rules: Battles."""
     state, events = duel(flat, plan(E, "hasimir_fenring", 3), plan(H, "feyd_rautha", 2))
     assert state.tokens_at(FLAT, H) == 0 and state.faction(H).tanks == 5
     assert state.tokens_at(FLAT, E) == 3 and state.faction(E).tanks == 3
@@ -47,7 +48,8 @@ def test_the_higher_total_wins(flat):
 
 
 def test_a_tie_goes_to_the_aggressor(flat):
-    """A-13: Emperor (first in storm order) is the aggressor."""
+    """A-13: Emperor (first in storm order) is the aggressor.
+    1979 rules: Battles."""
     state, events = duel(flat, plan(E, "hasimir_fenring", 2), plan(H, "feyd_rautha", 2))
     won = next(e for e in events if e.type == "battle_won")
     assert won.data["winner"] == "emperor" and "aggressor wins ties" in won.message
@@ -271,6 +273,7 @@ def test_the_reveal_shows_both_plans_together(flat):
 
 
 def test_no_battle_between_allies_or_in_the_polar_sink():
+    """1979 rules: Battles: none between allies, none in the Polar Sink."""
     state = arena()
     put(state, E, FLAT, 3)
     put(state, H, FLAT, 3)

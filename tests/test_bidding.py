@@ -93,6 +93,7 @@ def test_card_one_is_opened_by_the_first_eligible_faction_in_storm_order():
 
 
 def test_bids_go_round_in_storm_order():
+    """1979 rules: Bidding: each card is bid on in storm order from its opener."""
     state, _ = game()
     state, _ = apply(state, Bid(faction=A, amount=1))
     assert bidder(state) == E
@@ -149,6 +150,7 @@ def test_the_opening_bid_is_at_least_one():
 
 
 def test_a_bid_must_beat_the_high_bid():
+    """1979 rules: Bidding: a bid must beat the high bid."""
     state, _ = game()
     state, _ = apply(state, Bid(faction=A, amount=3))
     refusal = refused(state, Bid(faction=E, amount=3))
@@ -266,6 +268,7 @@ def test_all_cards_sold_ends_bidding():
 
 
 def test_the_buyer_pays_the_emperor():
+    """1979 rules: Bidding: the Emperor is paid for each card others buy."""
     state, _ = game()
     ledger = state.spice_outside_bank
     state, events = apply_all(state, Bid(faction=A, amount=3), *passes(E, F, H))
@@ -378,6 +381,7 @@ def test_karama_stops_the_harkonnen_extra_card():
 
 
 def test_choam_charity_brings_poor_factions_up_to_two():
+    """A-3: with CHOAM charity on, a faction with 0 or 1 spice is brought up to 2 at the start of bidding."""
     state, events = game(spice={A: 0, F: 1, H: 2}, choam_charity=True)
     assert (state.faction(A).spice, state.faction(F).spice, state.faction(H).spice) == (2, 2, 2)
     charity = {e.data["faction"]: e.data["amount"] for e in events if e.type == "choam_charity"}
@@ -386,6 +390,7 @@ def test_choam_charity_brings_poor_factions_up_to_two():
 
 
 def test_no_charity_when_the_option_is_off():
+    """A-3: CHOAM charity is an option, off by default."""
     state, events = game(spice={A: 0, F: 1})
     assert (state.faction(A).spice, state.faction(F).spice) == (0, 1)
     assert not [e for e in events if e.type == "choam_charity"]

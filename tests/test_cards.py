@@ -79,7 +79,8 @@ def played(events, card):
 
 def test_after_the_dials_every_faction_is_asked_in_secret_before_the_storm_moves():
     """Digest §5: the storm cards come after the distance is known and before the storm moves; every faction
-    is asked, whatever it holds."""
+    is asked, whatever it holds.
+    1979 rules: Storm cards."""
     state = storm_round(position(hands={E: [WEATHER_CONTROL]}))
     state, events = dial(state, 2, 1)
     assert state.phase == Phase.STORM and state.storm_sector == 1
@@ -108,7 +109,8 @@ def test_the_window_options_differ_only_in_each_factions_own_view():
 
 
 def test_there_is_no_window_on_turn_one():
-    """Turn 1: the storm is placed, not moved, so the storm cards do not apply (card text: after turn 1)."""
+    """Turn 1: the storm is placed, not moved, so the storm cards do not apply (card text: after turn 1).
+    1979 rules: Storm cards."""
     state = position(hands={E: [WEATHER_CONTROL]})
     state, _ = enter_phase(state, Phase.STORM, turn=1, storm_sector=18)
     state, _ = dial(state, 2, 3)
@@ -146,7 +148,8 @@ def test_a_choice_stays_secret_until_every_faction_has_answered():
 
 @pytest.mark.parametrize(("number", "sector"), [(0, 1), (10, 11)])
 def test_weather_control_replaces_the_dialed_distance(number, sector):
-    """Weather Control: the storm moves 0-10 sectors instead of the dials, sweeping what it enters (A-2)."""
+    """Weather Control: the storm moves 0-10 sectors instead of the dials, sweeping what it enters (A-2).
+    1979 rules: Treachery: Weather Control."""
     forces = {"Cielago East#2": {G: 3}, "Hagga Basin#11": {BG: 1}, "Tsimpo#12": {E: 1}}
     state = storm_round(position(hands={E: [WEATHER_CONTROL]}, forces=forces))
     state, _ = dial(state, 2, 2)
@@ -163,6 +166,7 @@ def test_weather_control_replaces_the_dialed_distance(number, sector):
 
 @pytest.mark.parametrize("number", [-1, 11])
 def test_a_weather_control_number_outside_zero_to_ten_is_refused(number):
+    """1979 rules: Treachery: Weather Control: a move of 0 to 10 sectors only."""
     state = storm_round(position(hands={E: [WEATHER_CONTROL]}))
     state, _ = dial(state)
     refused(state, PlayStormCards(faction=E, weather_control=number), RULE_WC, ViolationCode.ILLEGAL_CHOICE)
@@ -193,7 +197,8 @@ def test_a_forced_storm_window_answer_passes():
 
 def test_family_atomics_destroys_every_token_on_the_shield_wall():
     """Family Atomics: all tokens on the Shield Wall (the player's own too) go to the tanks, and the Shield
-    Wall no longer protects Imperial Basin, Arrakeen and Carthag."""
+    Wall no longer protects Imperial Basin, Arrakeen and Carthag.
+    1979 rules: Treachery: Family Atomics."""
     forces = {"Shield Wall#7": {H: 3, A: 2}, "Shield Wall#8": {E: 4}, "Gara Kulon#7": {F: 1}}
     state = storm_round(position(hands={H: [FAMILY_ATOMICS]}, forces=forces))
     state, _ = dial(state)
@@ -234,6 +239,7 @@ def test_after_family_atomics_the_storm_kills_in_imperial_basin_arrakeen_and_car
 
 
 def test_family_atomics_is_refused_without_tokens_on_or_next_to_the_shield_wall():
+    """1979 rules: Treachery: Family Atomics: only with tokens on or next to the Shield Wall."""
     state = storm_round(position(hands={H: [FAMILY_ATOMICS]}, forces={"Imperial Basin#9": {H: 3},
                                                                        "Old Gap#9": {H: 1}}))
     state, _ = dial(state)
@@ -300,7 +306,8 @@ def test_automatic_players_sometimes_play_their_storm_cards_and_always_legally()
 
 
 def test_hajr_gives_a_second_move_in_the_same_turn(no_battles):
-    """Hajr (digest §10): one extra move, played during the faction's own movement decision."""
+    """Hajr (digest §10): one extra move, played during the faction's own movement decision.
+    1979 rules: Treachery: Hajr."""
     state = movement_round(position(hands={A: [HAJR]}, forces={"The Great Flat#14": {A: 4}}))
     state = answer_defaults_until(state, A, PromptKind.MOVEMENT)
     state, events = apply(state, PlayHajr(faction=A))
@@ -339,6 +346,7 @@ def test_hajr_is_refused_without_the_card(no_battles):
 
 
 def test_hajr_is_refused_outside_the_factions_own_movement_decision(no_battles):
+    """1979 rules: Treachery: Hajr: in its player's own movement turn only."""
     state = movement_round(position(hands={BG: [HAJR]}, forces={"The Great Flat#14": {A: 4},
                                                                  "Funeral Plain#14": {BG: 1}}))
     refused(state, PlayHajr(faction=BG), RULE_HAJR, ViolationCode.WRONG_PHASE)  # shipment, Atreides' turn
@@ -360,7 +368,8 @@ def test_automatic_players_sometimes_play_hajr(no_battles):
 
 
 def test_the_ghola_revives_a_leader_whatever_the_all_five_dead_rule(no_battles):
-    """Digest §9: one leader free, beyond normal revival; A-7 would need all five dead."""
+    """Digest §9: one leader free, beyond normal revival; A-7 would need all five dead.
+    1979 rules: Treachery: Tleilaxu Ghola."""
     state = position(hands={A: [GHOLA]}, dead_leaders={A: ["duncan_idaho"]}, tanks={A: 2})
     spice = state.faction(A).spice
     state, events = apply(state, PlayGhola(faction=A, leader="duncan_idaho"))
@@ -373,6 +382,7 @@ def test_the_ghola_revives_a_leader_whatever_the_all_five_dead_rule(no_battles):
 
 @pytest.mark.parametrize("tokens", [1, 5])
 def test_the_ghola_revives_up_to_five_tokens_free(tokens, no_battles):
+    """1979 rules: Treachery: Tleilaxu Ghola: or up to 5 tokens free."""
     state = position(hands={A: [GHOLA]}, tanks={A: 7})
     spice, reserves = state.faction(A).spice, state.faction(A).reserves
     state, _ = apply(state, PlayGhola(faction=A, tokens=tokens))
@@ -427,7 +437,8 @@ def test_automatic_players_sometimes_play_the_ghola_at_revival(no_battles):
 
 
 def test_truthtrance_question_and_answer_are_public():
-    """Truthtrance: the named faction must answer yes or no; question and answer are public."""
+    """Truthtrance: the named faction must answer yes or no; question and answer are public.
+    1979 rules: Treachery: Truthtrance."""
     state = storm_round(position(hands={A: [TRUTHTRANCE]}))
     question = "Do you hold a lasgun?"
     state, events = apply(state, PlayTruthtrance(faction=A, target=H, question=question))
@@ -459,6 +470,7 @@ def test_a_forced_truthtrance_answer_is_no():
     (E, H, "Do you?"),  # not held
 ])
 def test_a_wrong_truthtrance_is_refused(faction, target, question):
+    """1979 rules: Treachery: Truthtrance: one other player, one yes/no question."""
     state = storm_round(position(hands={A: [TRUTHTRANCE]}))
     refused(state, PlayTruthtrance(faction=faction, target=target, question=question), RULE_TRUTHTRANCE)
 

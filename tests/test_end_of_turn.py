@@ -38,7 +38,8 @@ def _spice(state, location, amount):
 
 
 def test_two_spice_per_token_up_to_what_is_there():
-    """A-12."""
+    """A-12.
+    1979 rules: Collection."""
     state = _cleared()
     _put(state, E, "The Great Flat#14", 3)
     _spice(state, "The Great Flat#14", 10)
@@ -51,7 +52,8 @@ def test_two_spice_per_token_up_to_what_is_there():
 
 
 def test_three_per_token_with_a_city_and_capped_by_the_spice():
-    """A-12: 3 per token for a faction in Arrakeen or Carthag."""
+    """A-12: 3 per token for a faction in Arrakeen or Carthag.
+    1979 rules: Collection."""
     state = _cleared()
     _put(state, H, "Carthag#10", 1)
     _put(state, H, "The Great Flat#14", 3)
@@ -63,7 +65,8 @@ def test_three_per_token_with_a_city_and_capped_by_the_spice():
 
 
 def test_tokens_anywhere_in_the_territory_collect_but_not_under_the_storm():
-    """A-12: the whole territory collects, except sectors under the storm."""
+    """A-12: the whole territory collects, except sectors under the storm.
+    1979 rules: Collection."""
     state = _cleared()
     _put(state, E, "South Mesa#3", 1)
     _put(state, F, "South Mesa#5", 2)

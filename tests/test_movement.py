@@ -288,6 +288,7 @@ def test_karama_cancels_the_guilds_shipment_from_the_board():
 
 
 def test_the_fremen_bring_tokens_free_near_the_great_flat():
+    """1979 rules: Shipment (Fremen): free, to The Great Flat or within two territories of it."""
     state, _ = arrange(spice={F: 3, G: 5})
     state = answer_defaults_until(state, F)
     outside = state.spice_outside_bank
@@ -300,6 +301,7 @@ def test_the_fremen_bring_tokens_free_near_the_great_flat():
 
 @pytest.mark.parametrize("where", ["Arrakeen", "Habbanya Sietch", "Imperial Basin#9"])
 def test_the_fremen_cannot_bring_tokens_elsewhere(where):
+    """1979 rules: Shipment (Fremen): nowhere farther."""
     state, _ = arrange()
     state = answer_defaults_until(state, F)
     options = prompt_of(state, F, PromptKind.SHIPMENT).options
@@ -349,6 +351,7 @@ def test_shipping_into_a_trap_springs_it_and_freezes_the_tokens():
 
 
 def test_the_bg_may_send_a_free_advisor_to_the_polar_sink_after_another_ships():
+    """1979 rules: Bene Gesserit spiritual advisor: after another faction ships, 1 token free to the Polar Sink."""
     state, _ = arrange(spice={H: 10, BG: 5})
     state = answer_defaults_until(state, H)
     state, _ = apply(state, Ship(faction=H, to_location=CARTHAG, tokens=2))
@@ -371,6 +374,7 @@ def test_declining_the_advisor_is_the_default():
 
 
 def test_no_advisor_after_the_bgs_own_shipment_or_when_they_have_no_reserves():
+    """1979 rules: Bene Gesserit spiritual advisor: not after their own shipment, nor without reserves."""
     state, _ = arrange(spice={BG: 5})
     state = answer_defaults_until(state, BG)
     state, _ = apply(state, Ship(faction=BG, to_location=CARTHAG, tokens=1))
@@ -394,6 +398,7 @@ def test_karama_cancels_the_spiritual_advisor():
 
 
 def test_a_move_goes_one_territory_and_sectors_inside_a_territory_are_free():
+    """1979 rules: Movement: one territory, any sectors inside it."""
     state, _ = arrange(forces={GREAT_FLAT: {H: 5}})
     state = answer_defaults_until(state, H, PromptKind.MOVEMENT)
     assert prompt_of(state, H, PromptKind.MOVEMENT).detail["range"] == 1

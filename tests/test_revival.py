@@ -17,7 +17,8 @@ from tests.helpers.positions.revival import ATREIDES_LEADERS
 
 
 def test_a_revival_prompt_opens_for_each_faction_with_tokens_in_the_tanks_and_no_shipment_yet():
-    """A-7: all factions revive before anyone ships; revival is public."""
+    """A-7: all factions revive before anyone ships; revival is public.
+    1979 rules: Revival."""
     state, _ = arrange(tanks={A: 5, H: 2})
     assert sorted((p.faction, p.kind, p.secret) for p in state.prompts) == [
         (A, PromptKind.REVIVAL, False), (H, PromptKind.REVIVAL, False)]
@@ -48,6 +49,7 @@ def test_r_3_free_revivals_cost_nothing():
 
 
 def test_the_fremen_revive_three_free():
+    """1979 rules: Revival: the Fremen's free revivals are 3."""
     state, _ = arrange(tanks={F: 5}, spice={F: 3})
     state, _ = apply(state, Revive(faction=F, tokens=3))
     assert state.faction(F).spice == 3 and state.faction(F).tanks == 2
@@ -105,7 +107,8 @@ def test_tokens_and_a_leader_together():
 
 
 def test_no_leader_revival_while_a_leader_lives():
-    """A-7: only when all five of the faction's leaders are in the tanks."""
+    """A-7: only when all five of the faction's leaders are in the tanks.
+    1979 rules: Revival."""
     state, _ = arrange(tanks={A: 1}, dead_leaders={A: ATREIDES_LEADERS[:4]}, spice={A: 10})
     assert prompt_of(state, A, PromptKind.REVIVAL).options == []
     refusal = refused(state, Revive(faction=A, leader=ATREIDES_LEADERS[0]))

@@ -63,6 +63,7 @@ async def test_only_the_seated_player_acts_for_a_faction(running):
 
 
 async def test_a_double_click_is_applied_once(running):
+    """[Engine] An answer to a decision already closed is refused and stores nothing."""
     service, game = running
     prompt = await _traitor_prompt(service, game, A)
     action = ChooseTraitor(faction=A, leader=prompt.options[0])

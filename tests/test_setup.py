@@ -22,7 +22,8 @@ DATA = load_game_data()
 
 @pytest.mark.parametrize(("faction", "spice"), [(A, 10), (BG, 5), (E, 10), (F, 3), (G, 5), (H, 10), (BT, 5)])
 def test_starting_spice(seven, faction, spice):
-    """1979 setup; BT-4: the BT start with 5 spice."""
+    """1979 setup; BT-4: the BT start with 5 spice.
+    1979 rules: Setup: starting tokens."""
     assert seven.faction(faction).spice == spice
 
 
@@ -37,7 +38,8 @@ def test_starting_cards_harkonnen_two_bt_four_others_one(seven):
 
 
 def test_traitor_prompts_for_everyone_but_harkonnen_and_bt(seven):
-    """1979 setup: four traitors dealt, one kept, Harkonnen keep all; BT-1: the BT get none."""
+    """1979 setup: four traitors dealt, one kept, Harkonnen keep all; BT-1: the BT get none.
+    1979 rules: Setup: traitors."""
     pickers = {p.faction for p in seven.prompts if p.kind == PromptKind.TRAITOR_PICK}
     assert pickers == {A, BG, E, F, G}
     assert len(seven.faction(H).traitors) == 4
@@ -52,7 +54,8 @@ def test_traitor_prompts_for_everyone_but_harkonnen_and_bt(seven):
 
 
 def test_traitor_deck_holds_only_leaders_in_play():
-    """1979 setup: traitor cards of factions not in the game are removed."""
+    """1979 setup: traitor cards of factions not in the game are removed.
+    1979 rules: Setup: traitors."""
     state = start((A, H, F, BT))
     in_play = {leader.id for f in (A, H, F) for leader in DATA.factions[f].leaders}
     dealt = {t for p in state.prompts if p.kind == PromptKind.TRAITOR_PICK for t in p.options}
@@ -61,6 +64,7 @@ def test_traitor_deck_holds_only_leaders_in_play():
 
 
 def test_choosing_a_traitor_keeps_one_and_sets_the_rest_aside(seven):
+    """1979 rules: Setup: traitors: a faction keeps one of its four and the rest are set aside."""
     prompt = prompt_of(seven, A, PromptKind.TRAITOR_PICK)
     state, events = apply(seven, ChooseTraitor(faction=A, leader=prompt.options[2]))
     assert state.faction(A).traitors == [prompt.options[2]]
@@ -71,7 +75,8 @@ def test_choosing_a_traitor_keeps_one_and_sets_the_rest_aside(seven):
 
 
 def test_bg_prediction_may_name_any_other_faction_the_bt_included(seven):
-    """1979 setup: the BG predict another faction and a turn; BT-29: a BT win may be predicted."""
+    """1979 setup: the BG predict another faction and a turn; BT-29: a BT win may be predicted.
+    1979 rules: Setup: Bene Gesserit prediction."""
     prompt = prompt_of(seven, BG, PromptKind.BG_PREDICTION)
     assert set(prompt.options) == {f.value for f in (A, E, F, G, H, BT)}
     state, _ = apply(seven, PredictWinner(faction=BG, predicted=BT, turn=15))
@@ -80,6 +85,7 @@ def test_bg_prediction_may_name_any_other_faction_the_bt_included(seven):
 
 @pytest.mark.parametrize(("predicted", "turn"), [(BG, 3), (A, 0), (A, 16)])
 def test_bg_prediction_refuses_itself_and_turns_out_of_range(seven, predicted, turn):
+    """1979 rules: Setup: Bene Gesserit prediction: never themselves, and a turn of the game."""
     before = snapshot(seven)
     with pytest.raises(RuleViolation) as refusal:
         apply(seven, PredictWinner(faction=BG, predicted=predicted, turn=turn))
@@ -133,6 +139,7 @@ def test_illegal_traps_are_refused_and_change_nothing(seven, traps):
 
 
 def test_fixed_starting_tokens_are_placed_after_the_secret_decisions(seven):
+    """1979 rules: Setup: starting tokens: each faction's fixed tokens, placed once the secret choices are in."""
     state = answer_secrets(seven)
     assert state.phase == Phase.SETUP
     assert state.tokens_at("Arrakeen#9", A) == 10
@@ -152,6 +159,7 @@ def test_trap_on_a_starting_stronghold_springs_at_placement(seven):
 
 
 def test_fremen_split_their_ten_tokens(seven):
+    """1979 rules: Setup: starting tokens: the Fremen split theirs where their sheet allows."""
     state = answer_secrets(seven)
     fws = DATA.board.territory("False Wall South").locations[0]
     state, events = apply(state, PlaceStartingTokens(
@@ -212,6 +220,7 @@ def test_a_15_the_polar_sink_stays_the_bg_choice_for_their_starting_token():
 
 
 def test_setup_ends_at_turn_one_storm_with_the_storm_at_the_start_sector(seven):
+    """1979 rules: Setup: the secret decisions, then the tokens, then turn 1's storm."""
     state = finish_setup(seven)
     assert (state.phase, state.turn, state.storm_sector) == (Phase.STORM, 1, DATA.board.storm_start_sector)
     on_board = sum(n for here in state.forces.values() for f, n in here.items() if f == F)

@@ -62,7 +62,8 @@ def end_nexus_for_all(state):
 
 
 def test_a_territory_card_places_its_amount_in_its_sector():
-    """1979 rules VII: the card's spice goes to its sector; no worm, so no Nexus and the blow ends."""
+    """1979 rules VII: the card's spice goes to its sector; no worm, so no Nexus and the blow ends.
+    1979 rules: Spice blow."""
     state, events = at_blow([GREAT_FLAT, OLD_GAP])
     assert state.spice_on_board == {"The Great Flat#14": 10}
     assert state.spice_discard[-1] == GREAT_FLAT and state.spice_deck[0] == OLD_GAP
@@ -136,7 +137,8 @@ def test_turn_one_worms_are_shuffled_back_into_the_deck_not_left_on_top():
 
 
 def test_a_worm_devours_tokens_and_spice_in_the_whole_top_discard_territory():
-    """A-21: every location of the territory of the top discard card; other territories are spared."""
+    """A-21: every location of the territory of the top discard card; other territories are spared.
+    1979 rules: Shai-Hulud."""
     state, events = at_blow(
         [SH1, OLD_GAP], discard=[HABBANYA_ERG],
         tokens=[("Habbanya Erg#15", A, 3), ("Habbanya Erg#16", H, 2), ("The Greater Flat#15", H, 4)],
@@ -328,6 +330,7 @@ def test_a_karama_against_worm_immunity_waits_while_no_fremen_are_devoured():
 
 
 def test_a_nexus_opens_after_a_blow_with_a_worm_and_ends_when_everyone_is_done():
+    """1979 rules: Nexus: after a worm, alliances may be made and broken."""
     state, events = at_blow([SH1, OLD_GAP], discard=[GREAT_FLAT])
     nexus = [p for p in state.prompts if p.kind == PromptKind.NEXUS]
     assert {p.faction for p in nexus} == set(ALL_SEVEN)

@@ -37,7 +37,7 @@ def _key(citation: str) -> str:
 
 
 @cache
-def _section_names() -> dict[str, str]:
+def section_names() -> dict[str, str]:
     """Every name a section is cited by (its own and its aliases, without "1979 rules:"), to its own name."""
     names = {}
     for name, section in _data()["sections"].items():
@@ -51,7 +51,7 @@ def cited_rule(citation: str) -> tuple[str, str] | None:
     rules = all_rules()
     if citation.strip().upper() in rules:
         return citation.strip().upper(), rules[citation.strip().upper()]
-    name = _section_names().get(_key(citation))
+    name = section_names().get(_key(citation))
     return (name, sections()[name]) if name is not None else None
 
 
