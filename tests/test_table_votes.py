@@ -290,3 +290,77 @@ async def test_a_vote_that_passed_is_carried_out_once_even_after_a_crash_before_
     assert sum("paused the game" in t for t in told) == 1
     await restarted.tick(clock.at(HOUR))  # nothing left to carry out: no second pause, no refusal told
     assert not [t for f, t in await drain(restarted) if f is None and ("paused" in t or "cannot be carried" in t)]
+
+
+
+class Crash(Exception):
+    """The process dies: nothing more is written."""
+
+
+def dies_right_after_carrying_out_wrote(service, monkeypatch) -> None:
+    """The process dies right after carrying out a vote made its first write: any later write of it fails. The
+    store is the same afterwards (a new process finds what was written)."""
+    carry_out, store = service._carry_out_now, service.store
+    writes = ("set_settings", "set_status", "queue", "set_seat")
+
+    async def carried_out_until_the_crash(game_id, vote):
+        wrote = []
+
+        def dying(write):
+            async def once(*args, **kwargs):
+                if wrote:
+                    raise Crash
+                wrote.append(await write(*args, **kwargs))
+            return once
+
+        for name in writes:
+            setattr(store, name, dying(getattr(store, name)))
+        try:
+            await carry_out(game_id, vote)
+        except Crash:
+            pass
+        finally:
+            for name in writes:
+                delattr(store, name)  # the store's own methods again
+        assert wrote, "carrying out the vote wrote nothing"
+
+    monkeypatch.setattr(service, "_carry_out_now", carried_out_until_the_crash)
+
+
+async def test_a_crash_right_after_a_voted_extension_was_given_does_not_give_it_twice(table, monkeypatch):  # noqa: F811
+    """What a vote decided and its being done are one write: a process that dies right after it gave the extension
+    leaves nothing for the next tick to give again."""
+    service, game, clock = table
+    await service.set_deadline(game, None, DAY)
+    vote = await service.open_vote(game, USERS[H], VoteKind.EXTEND, hours=12, faction=F)
+    dies_right_after_carrying_out_wrote(service, monkeypatch)
+    await vote_all(service, game, vote["number"], {A: True, H: True, F: True})
+
+    restarted = GameService(service.store, clock=clock)  # a new process over the same store
+    await restarted.tick(clock.at(HOUR))
+    row = await restarted.store.load_game(game)
+    assert "table_vote_passed" not in row.settings
+    assert sum(row.settings["grace"].values()) == 12 * 3600  # given once
+    told = [t for f, t in await drain(restarted) if f is None]
+    assert sum(t.startswith("The table's vote gave Fremen 12 h more") for t in told) == 1
+    assert not [t for t in told if "cannot be carried out" in t]
+
+
+async def test_a_crash_right_after_a_voted_pause_began_still_ends_the_pause_at_its_cap(table, monkeypatch):  # noqa: F811
+    """The voted pause and its end are one write: a process that dies right after pausing leaves a pause that
+    still resumes by itself, not one only a moderator can end."""
+    service, game, clock = table
+    vote = await service.open_vote(game, USERS[H], VoteKind.PAUSE, hours=30)
+    dies_right_after_carrying_out_wrote(service, monkeypatch)
+    await vote_all(service, game, vote["number"], {A: True, H: True, F: True})
+
+    restarted = GameService(service.store, clock=clock)
+    await restarted.tick(clock.at(HOUR))
+    assert (await restarted.store.load_game(game)).status == GameStatus.PAUSED
+    told = [t for f, t in await drain(restarted) if f is None]
+    assert sum("The table's vote paused the game" in t for t in told) == 1
+    assert any(t.startswith("The game resumes by itself at <t:") for t in told)
+    assert not [t for t in told if "cannot be carried out" in t]
+    await restarted.tick(clock.at(30 * HOUR))
+    row = await restarted.store.load_game(game)
+    assert row.status == GameStatus.RUNNING and "table_pause" not in row.settings

@@ -177,6 +177,19 @@ class Refused(ServiceError):
 
 
 @dataclass(frozen=True)
+class Rider:
+    """What a caller adds to a correction's own write, in the same transaction: a table vote carried out is marked
+    done in the write of what it decided, so that a crash leaves it either done and marked, or neither (never
+    done twice: an extension given twice, a voted pause that never ends)."""
+
+    settings: Callable[[dict[str, Any]], dict[str, Any]] = lambda settings: settings
+    told: tuple[OutgoingMessage, ...] = ()
+
+
+NO_RIDER = Rider()
+
+
+@dataclass(frozen=True)
 class Accepted:
     seq: int
     events: list[Event]
@@ -583,7 +596,8 @@ class GameService:
                 started, state, settings, GameStatus.RUNNING))
             return unreachable
 
-    async def pause(self, game_id: str, paused: bool, *, by: str = "moderator", reason: str | None = None) -> None:
+    async def pause(self, game_id: str, paused: bool, *, by: str = "moderator", reason: str | None = None,
+                    rider: Rider = NO_RIDER) -> None:
         """Pause a running game or resume it. A pause stops every clock: no action is taken, no reminder sent and
         no default applied, and at the resume each open decision has the time it had left (its pauses are kept
         by decision in the settings, `paused_for`; the running pause's start in `paused_at`). The status board
@@ -601,11 +615,12 @@ class GameService:
                 settings = {**row.settings, PAUSED_AT: now.isoformat()}
             else:  # a game paused before pauses stopped the clock has no start: its clocks ran
                 settings = _clock_restarted(row.settings, state, now, PAUSED_AT)
+            settings = rider.settings(settings)
             shown = await self._due_shown(row, state, settings)
-            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *shown], settings=settings,
-                                        due_at=await self._due_index(row, state, settings, wanted))
+            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *rider.told, *shown],
+                                        settings=settings, due_at=await self._due_index(row, state, settings, wanted))
 
-    async def cancel(self, game_id: str, *, by: str, reason: str) -> None:
+    async def cancel(self, game_id: str, *, by: str, reason: str, rider: Rider = NO_RIDER) -> None:
         """End a game that has not ended (a lobby, a running or a paused game) for good: its status ENDED and who
         cancelled it and why in its settings (`cancellation_text`), in one transaction with what the table is
         told. A lobby's post says so and loses its buttons. A game that had started is over, so nothing in it is
@@ -619,7 +634,7 @@ class GameService:
             row = await self._load(game_id)
             if row.status == GameStatus.ENDED:
                 raise NotAllowed(f"Game {game_id} is already over: there is nothing to cancel.")
-            settings = {**row.settings, CANCELLED: {"by": by, "reason": reason}}
+            settings = rider.settings({**row.settings, CANCELLED: {"by": by, "reason": reason}})
             then = " /game new opens a new game in this channel"
             if row.status == GameStatus.OPEN:
                 setup = GameSetup.model_validate_json(row.setup_json)
@@ -631,7 +646,8 @@ class GameService:
                                    "secret included, is attached (/game export gives it too)." + then)
                 outbox = [told.model_copy(update={"attach_game_file": True}), end_of_game_reveal(state),
                           status_board(state, cancelled=cancellation_text(settings)), *cancelled_cards(state)]
-            await self.store.set_status(game_id, GameStatus.ENDED, outbox, settings=settings, due_at=None)
+            await self.store.set_status(game_id, GameStatus.ENDED, [*outbox, *rider.told], settings=settings,
+                                        due_at=None)
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -912,7 +928,7 @@ class GameService:
             return deadlines
 
     async def grace(self, game_id: str, faction: Faction, seconds: int, *, by: str = "moderator",
-                    reason: str) -> list[datetime]:
+                    reason: str, rider: Rider = NO_RIDER) -> list[datetime]:
         """Give one player more time: every open decision of `faction` that has a deadline is due `seconds` later
         (counted from now for one already overdue), kept by decision in the game's settings
         (`grace`), which the tick reads. The table is told who gave it and why (logged), the player by DM when
@@ -948,8 +964,9 @@ class GameService:
             dm = OutgoingMessage(recipient=Recipient(faction=faction.value),
                                  text=f"{_author(by)} gave you {duration(seconds)} more ({reason}):\n"
                                       + "\n".join(lines))
-            settings = {**row.settings, "grace": grace, "reminded": stages}
-            await self.store.set_settings(game_id, settings, [told, dm, *await self._due_shown(row, state, settings)],
+            settings = rider.settings({**row.settings, "grace": grace, "reminded": stages})
+            await self.store.set_settings(game_id, settings, [told, dm, *rider.told,
+                                                              *await self._due_shown(row, state, settings)],
                                           due_at=await self._due_index(row, state, settings, row.status))
             return new_due
 
@@ -1368,7 +1385,7 @@ class GameService:
             await self.store.set_seat(game_id, faction.value, user_id, outbox)
 
     async def call_substitute(self, game_id: str, faction: Faction, *, why: str, caller: int | None = None,
-                              admin: bool = False) -> int:
+                              admin: bool = False, rider: Rider = NO_RIDER) -> int:
         """Post the call for a substitute for `faction`'s seat, with its "Take this seat" button (by the seat's
         player, `caller`; by a moderator, `admin`; or by a table vote). Returns the call's number."""
         async with self._lock(game_id):
@@ -1384,8 +1401,9 @@ class GameService:
                                  "the channel.")
             number = row.settings.get(SEAT_CALLS_MADE, 0) + 1
             calls[faction.value] = number
-            settings = {**row.settings, SEAT_CALLS: calls, SEAT_CALLS_MADE: number}
-            await self.store.set_settings(game_id, settings, [call_post(faction, number, why)], due_at=row.due_at)
+            settings = rider.settings({**row.settings, SEAT_CALLS: calls, SEAT_CALLS_MADE: number})
+            await self.store.set_settings(game_id, settings, [call_post(faction, number, why), *rider.told],
+                                          due_at=row.due_at)
             return number
 
     # --- table votes (bot/app/votes.py) ---
@@ -1492,36 +1510,37 @@ class GameService:
 
     async def _carry_out_now(self, game_id: str, vote: dict) -> None:
         kind = VoteKind(vote["kind"])
+
+        def done(settings: dict[str, Any]) -> dict[str, Any]:  # not to be carried out again by a later tick
+            return {key: value for key, value in settings.items() if key != VOTE_PASSED}
+
         try:
             if kind == VoteKind.PAUSE:
-                await self.pause(game_id, True, by=TABLE, reason=f"for {hours_words(vote['hours'])}")
-                async with self._lock(game_id):
-                    row = await self._load(game_id)
-                    until = self.clock() + timedelta(hours=vote["hours"])
-                    settings = {**row.settings, TABLE_PAUSE: {"since": row.settings.get(PAUSED_AT),
-                                                              "until": until.isoformat()}}
-                    told = _to_table(f"The game resumes by itself at {timestamp(until)} ({timestamp(until, 'R')}), "
-                                     "unless the table votes to resume it sooner.")
-                    await self.store.set_settings(game_id, settings, [told], due_at=await self._due_index(
-                        row, _state(row), settings, row.status))
+                until = self.clock() + timedelta(hours=vote["hours"])
+                told = _to_table(f"The game resumes by itself at {timestamp(until)} ({timestamp(until, 'R')}), "
+                                 "unless the table votes to resume it sooner.")
+                await self.pause(game_id, True, by=TABLE, reason=f"for {hours_words(vote['hours'])}", rider=Rider(
+                    lambda settings: {**done(settings), TABLE_PAUSE: {"since": settings.get(PAUSED_AT),
+                                                                      "until": until.isoformat()}}, (told,)))
             elif kind == VoteKind.RESUME:
-                await self._resume_by_table(game_id, None)
+                await self._resume_by_table(game_id, None, rider=Rider(done))
             elif kind == VoteKind.EXTEND:
                 await self.grace(game_id, vote_seat(vote), round(vote["hours"] * 3600), by=TABLE,
-                                 reason="the vote passed")
+                                 reason="the vote passed", rider=Rider(done))
             elif kind == VoteKind.REPLACE:
-                await self.call_substitute(game_id, vote_seat(vote), why="the table voted to replace its player")
+                await self.call_substitute(game_id, vote_seat(vote), why="the table voted to replace its player",
+                                           rider=Rider(done))
             else:
-                await self.cancel(game_id, by=TABLE, reason="the table voted to end the game, without a winner")
+                await self.cancel(game_id, by=TABLE, reason="the table voted to end the game, without a winner",
+                                  rider=Rider(done))
         except ServiceError as error:
-            await self.store.queue(game_id, [_to_table(f"The table's vote passed, but cannot be carried out now: "
-                                                       f"{error}", logged=True)])
-        async with self._lock(game_id):  # done: not to be carried out again by a later tick
-            row = await self._load(game_id)
-            if (row.settings.get(VOTE_PASSED) or {}).get("number") == vote["number"]:
-                settings = {key: value for key, value in row.settings.items() if key != VOTE_PASSED}
-                await self.store.set_settings(game_id, settings, due_at=await self._due_index(
-                    row, _state(row), settings, row.status))
+            async with self._lock(game_id):
+                row = await self._load(game_id)
+                if (row.settings.get(VOTE_PASSED) or {}).get("number") == vote["number"]:
+                    settings = done(row.settings)
+                    told = _to_table(f"The table's vote passed, but cannot be carried out now: {error}", logged=True)
+                    await self.store.set_settings(game_id, settings, [told], due_at=await self._due_index(
+                        row, _state(row), settings, row.status))
 
     async def _vote_timers(self, game_id: str, now: datetime) -> None:
         """The tick's part: the open vote closes at its deadline (no answer counts as not yes), and a pause the
@@ -1546,15 +1565,12 @@ class GameService:
         if resume:
             await self._resume_by_table(game_id, "the pause it gave is over")
 
-    async def _resume_by_table(self, game_id: str, reason: str | None) -> None:
-        """Resume the game as the table's vote (or its pause's end) decided; the pause the table voted is over."""
-        await self.pause(game_id, False, by=TABLE, reason=reason)
-        async with self._lock(game_id):
-            row = await self._load(game_id)
-            if TABLE_PAUSE in row.settings:
-                settings = {key: value for key, value in row.settings.items() if key != TABLE_PAUSE}
-                await self.store.set_settings(game_id, settings, due_at=await self._due_index(
-                    row, _state(row), settings, row.status))
+    async def _resume_by_table(self, game_id: str, reason: str | None, rider: Rider = NO_RIDER) -> None:
+        """Resume the game as the table's vote (or its pause's end) decided; the pause the table voted is over (in
+        the same write)."""
+        await self.pause(game_id, False, by=TABLE, reason=reason, rider=Rider(
+            lambda settings: {key: value for key, value in rider.settings(settings).items() if key != TABLE_PAUSE},
+            rider.told))
 
     async def override_vote(self, game_id: str, *, by: str, did: str) -> None:
         """A moderator's /admin pause, resume or cancel: the open vote (if any) is closed without a result, and a
