@@ -131,12 +131,12 @@ async def test_a_game_whose_channel_refuses_the_bot_stops_tells_its_moderators_o
     places = {f"/channels/{place.id}/messages" for place in (blocked.channel, *blocked.channel.threads)}
     written = [request.json["content"] for request in env.backend.http_requests[asked:]
                if request.path.rpartition("/messages")[0] + "/messages" in places and "content" in (request.json or {})]
-    # every message that waited, in the order queued (the counter of the picks replaces a post that never went
-    # out: as before, it is not shown); then the board with the due times moved on by the stall
-    waited = [_shown(message.text, blocked) for message in waiting if message.text != "Traitor picks: all answered."]
-    # (a line for a growing post is written as the post's whole text: it ends the text)
-    assert len(written) > len(waited) and all(text.endswith(line) for text, line in zip(written, waited, strict=False))
-    assert written[len(waited)].startswith("**Status · ")
+    # every message that waited, in the order queued (lines queued for one post are written together, as the post's
+    # whole text, which they end); then the board with the due times moved on by the stall
+    waited = [_shown(message.text, blocked) for message in waiting]
+    places = [("\n".join(written)).find(line) for line in waited]
+    assert -1 not in places and places == sorted(places) and written[0].endswith(waited[1])
+    assert written[-1].startswith("**Status · ") and written[-1] != waited[-1]
     assert "The Atreides chose a traitor." in "\n".join(blocked.shown(other.players[A]))
     stopped, resumed = _told(alice)
     assert resumed == (f"Mentat writes in the channel of the game {blocked.game_id} (<#{blocked.channel.id}>) "

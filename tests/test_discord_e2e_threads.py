@@ -149,9 +149,9 @@ async def test_a_thread_locked_by_a_moderator_sends_its_lines_to_the_channel(tab
     backend.edit_channel(table.thread.id, {}, thread_metadata={"archived": True, "locked": True})
     before = table.shown(table.thread)
 
-    await table.pick_traitor(A)  # the counter in the locked thread is left as it was: the next action replaces it
+    await table.pick_traitor(A)  # counted on the status board: nothing for the thread yet
     told = await table.pick_traitor(F)
-    assert "The Fremen chose a traitor." in table.into_thread(told)
-    assert "The Fremen chose a traitor." in table.shown(table.room.channel)
+    assert table.into_thread(told) == ["The Fremen chose a traitor.", "Traitor picks: all answered."]
+    assert "The Fremen chose a traitor.\nTraitor picks: all answered." in table.shown(table.room.channel)
     assert table.shown(table.thread) == before and table.metadata().archived
     assert await table.nothing_pending()

@@ -8,9 +8,10 @@ the channel keeps a post per phase that grows as the phase runs, the turn's map,
   corrections) are added to the phase's post as they happen; after the battles the map is posted again.
 - The turn's thread gets every public event, a phase's in one post that grows as the phase runs (a line per
   action; past Discord's 2,000 characters it goes on in a new post); the auction of one card is one post
-  edited as the bids come in; a window asked of several factions is one post ("Storm cards: asked of ...") that
-  says "all answered" once the last has answered (who is still to answer is on the status board, which every
-  action replaces: an edit of this post too at each answer would be a second request saying the same, issue 24);
+  edited as the bids come in; a window asked of several factions is a line of its phase's post ("Storm cards:
+  asked of ...") and another once the last has answered ("all answered"): who is still to answer is on the status
+  board, which every action replaces (a post of its own, or edits at each answer, would be requests saying the
+  same, issue 24);
   and a decision opened for a player whose DMs are closed to the bot calls them by name.
 - The status board: one pinned channel post, replaced after every action, says where the game stands.
 
@@ -234,36 +235,35 @@ def _by_window(state: GameState | None) -> dict[tuple[PromptKind, int], list[Pro
 
 
 def _counters(before: GameState | None, after: GameState) -> list[OutgoingMessage]:
-    """A window of several decisions (a storm-card window, both battle plans...) is one post in the thread,
-    created when it opens (whom it asks: public, the view's awaited) and replaced once all have answered; who is
-    still to answer meanwhile is on the status board. A decision alone has no post (its answer is told as it is).
-    A window set aside by a Karama window (BT-51) is told paused, and asked again once that closes."""
+    """A window of several decisions (a storm-card window, both battle plans...) is a line of the phase's post in
+    the thread when it opens (whom it asks: public, the view's awaited), and another once all have answered; who
+    is still to answer meanwhile is on the status board. A decision alone has no line (its answer is told as it
+    is). A window set aside by a Karama window (BT-51) is told paused, and asked again once that closes. Added to
+    a post this action edits anyway, a line costs no request of its own."""
     was, now = _by_window(before), _by_window(after)
     paused = paused_ids(after)
     resumed = paused_ids(before)
-    messages = []
-    for window, prompts in now.items():
-        if window not in was and window[0] in WINDOWS and len(prompts) > 1:
-            again = any(p.id in resumed for p in prompts)
-            messages.append(_thread(after.turn, _counter_text(window[0], prompts, again=again),
-                                    key=_counter_key(window)))
+    closed = []
     for window, prompts in was.items():
         remaining = now.get(window, [])
         is_paused = any(p.id in paused for p in prompts)
         if window[0] in WINDOWS and len(remaining) < len(prompts) and (is_paused or not remaining):
-            text = _paused_text(window[0]) if is_paused else f"{WINDOWS[window[0]]}: all answered."
-            messages.append(OutgoingMessage(recipient=Recipient(channel=True, thread=turn_key(after.turn)),
-                                            text=text, edit_of=_counter_key(window), replace=True))
+            closed.append(_paused_text(window[0]) if is_paused else f"{WINDOWS[window[0]]}: all answered.")
+    opened = [_counter_text(window[0], prompts, again=any(p.id in resumed for p in prompts))
+              for window, prompts in now.items() if window not in was and window[0] in WINDOWS and len(prompts) > 1]
+    messages = []
+    if closed and before is not None:  # told in the phase its answers were given in
+        messages.append(_add_to(detail_key(before.turn, before.phase.value), "\n".join(closed),
+                                Recipient(channel=True, thread=turn_key(before.turn))))
+    if opened:
+        messages.append(_add_to(detail_key(after.turn, after.phase.value), "\n".join(opened),
+                                Recipient(channel=True, thread=turn_key(after.turn))))
     return messages
 
 
 def paused_ids(state: GameState | None) -> set[str]:
     """The decisions set aside while a Karama window is open (BT-51): they come back once it closes."""
     return {p.id for p in set_aside_prompts(state)} if state is not None else set()
-
-
-def _counter_key(window: tuple[PromptKind, int]) -> str:
-    return f"count:{window[0].value}:{window[1]}"
 
 
 def _counter_text(kind: PromptKind, asked: list[Prompt], *, again: bool = False) -> str:
