@@ -294,7 +294,7 @@ def test_bt_51_decisions_set_aside_by_the_window_are_told_paused_not_answered():
     texts = [m.text for m in action_messages(events, state, reveal, after)]
     assert not any("all answered" in text for text in texts)
     assert ("Storm dials: paused while the factions are asked about Karama against the Bene Tleilaxu reveal; "
-            "they are asked again once that is answered.") in texts
+            "they are asked again once that is answered.") in "\n".join(texts).split("\n")
     closed = {m.recipient.faction: m.text for m in action_messages(events, state, reveal, after)
               if m.edit_of in {f"card:{p.id}" for p in dials}}
     assert set(closed) == {p.faction.value for p in dials}

@@ -135,7 +135,7 @@ async def test_a_game_whose_channel_refuses_the_bot_stops_tells_its_moderators_o
     # whole text, which they end); then the board with the due times moved on by the stall
     waited = [_shown(message.text, blocked) for message in waiting]
     places = [("\n".join(written)).find(line) for line in waited]
-    assert -1 not in places and places == sorted(places) and written[0].endswith(waited[1])
+    assert -1 not in places and places == sorted(places) and written[0].endswith(waited[0])
     assert written[-1].startswith("**Status · ") and written[-1] != waited[-1]
     assert "The Atreides chose a traitor." in "\n".join(blocked.shown(other.players[A]))
     stopped, resumed = _told(alice)

@@ -110,7 +110,7 @@ async def test_a_thread_archived_after_a_quiet_week_takes_every_later_line_and_e
     counted = await table.pick_traitor(A)  # counted on the status board: nothing for the thread yet
     assert table.into_thread(counted) == [] and table.metadata().archived
     told = await table.pick_traitor(F)  # a line added to the phase's post, the window's post edited: both archived
-    assert table.into_thread(told) == ["The Fremen chose a traitor.", "Traitor picks: all answered."]
+    assert table.into_thread(told) == ["The Fremen chose a traitor.\nTraitor picks: all answered."]
     assert table.reads_in_thread(told) and not table.metadata().archived
     assert await table.nothing_pending()
 
@@ -151,7 +151,7 @@ async def test_a_thread_locked_by_a_moderator_sends_its_lines_to_the_channel(tab
 
     await table.pick_traitor(A)  # counted on the status board: nothing for the thread yet
     told = await table.pick_traitor(F)
-    assert table.into_thread(told) == ["The Fremen chose a traitor.", "Traitor picks: all answered."]
+    assert table.into_thread(told) == ["The Fremen chose a traitor.\nTraitor picks: all answered."]
     assert "The Fremen chose a traitor.\nTraitor picks: all answered." in table.shown(table.room.channel)
     assert table.shown(table.thread) == before and table.metadata().archived
     assert await table.nothing_pending()

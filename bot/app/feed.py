@@ -147,9 +147,13 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
     def board() -> str:  # the table's view as this action leaves it, for the maps its posts carry (if any)
         return view(after, None).model_dump_json(exclude_defaults=True)
 
+    closed = _windows_closed(before, after)  # told right after the answer that closed them, in their phase
     for number, segment in enumerate(segments):
-        messages += _segment_messages(segment, counted, ended=number < len(segments) - 1, board=board)
-    messages += _counters(before, after)
+        messages += _segment_messages(segment, counted, ended=number < len(segments) - 1, board=board,
+                                      closed=closed if number == 0 else [])
+    if opened := _windows_opened(before, after):  # told after all else: the action opened them last
+        messages.append(_add_to(detail_key(after.turn, after.phase.value), "\n".join(opened),
+                                Recipient(channel=True, thread=turn_key(after.turn))))
     calls = _calls(before, after, dm_closed)
     if calls:
         messages.append(_thread(after.turn, "\n".join(calls)))
@@ -157,9 +161,10 @@ def feed_messages(events: list[Event], before: GameState | None, after: GameStat
 
 
 def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
-                     board: Callable[[], str]) -> list[OutgoingMessage]:
+                     board: Callable[[], str], closed: list[str]) -> list[OutgoingMessage]:
     """`ended`: the phase ends within this action (another one starts after it). `board`: the table's view once the
-    action is done, for a map posted with its messages (the storm's, once the storm has moved; after the battles)."""
+    action is done, for a map posted with its messages (the storm's, once the storm has moved; after the battles).
+    `closed`: the lines of the windows this action closed, told after its last answer."""
     messages: list[OutgoingMessage] = []
     public = [e for e in segment.events if e.public]
     story = [e.message for e in public if e.type in STORY]
@@ -176,7 +181,9 @@ def _segment_messages(segment: _Segment, counted: dict[int, bool], ended: bool,
         if any(e.type == EventType.STORM_MOVED for e in public):  # the turn's post shows the board the storm left
             told = told.model_copy(update={"map_of": board()})
         messages.append(told)
-    detail = [e.message for e in public if e.type not in AUCTION | {EventType.PHASE_STARTED} and not counted.get(id(e))]
+    told_here = [e for e in public if e.type not in AUCTION | {EventType.PHASE_STARTED} and not counted.get(id(e))]
+    answered = max((n + 1 for n, e in enumerate(told_here) if e.type == EventType.DECISION_MADE), default=0)
+    detail = [e.message for e in told_here[:answered]] + closed + [e.message for e in told_here[answered:]]
     if detail:  # the phase's detail is one post in the turn's thread, growing as the phase runs
         messages.append(_add_to(detail_key(segment.turn, segment.phase), "\n".join(detail),
                                 Recipient(channel=True, thread=turn_key(segment.turn))))
@@ -234,31 +241,28 @@ def _by_window(state: GameState | None) -> dict[tuple[PromptKind, int], list[Pro
     return windows
 
 
-def _counters(before: GameState | None, after: GameState) -> list[OutgoingMessage]:
-    """A window of several decisions (a storm-card window, both battle plans...) is a line of the phase's post in
-    the thread when it opens (whom it asks: public, the view's awaited), and another once all have answered; who
-    is still to answer meanwhile is on the status board. A decision alone has no line (its answer is told as it
-    is). A window set aside by a Karama window (BT-51) is told paused, and asked again once that closes. Added to
-    a post this action edits anyway, a line costs no request of its own."""
-    was, now = _by_window(before), _by_window(after)
-    paused = paused_ids(after)
-    resumed = paused_ids(before)
+def _windows_closed(before: GameState | None, after: GameState) -> list[str]:
+    """A window of several decisions (a storm-card window, both battle plans...) is told by a line of its phase's
+    post in the thread when it opens (`_windows_opened`) and another once all have answered, this; who is still to
+    answer meanwhile is on the status board. A window set aside by a Karama window (BT-51) is told paused, and asked
+    again once that closes. A decision alone has no line (its answer is told as it is). Added to a post the action
+    edits anyway, a line costs no request of its own."""
+    was, now, paused = _by_window(before), _by_window(after), paused_ids(after)
     closed = []
     for window, prompts in was.items():
         remaining = now.get(window, [])
         is_paused = any(p.id in paused for p in prompts)
         if window[0] in WINDOWS and len(remaining) < len(prompts) and (is_paused or not remaining):
             closed.append(_paused_text(window[0]) if is_paused else f"{WINDOWS[window[0]]}: all answered.")
-    opened = [_counter_text(window[0], prompts, again=any(p.id in resumed for p in prompts))
-              for window, prompts in now.items() if window not in was and window[0] in WINDOWS and len(prompts) > 1]
-    messages = []
-    if closed and before is not None:  # told in the phase its answers were given in
-        messages.append(_add_to(detail_key(before.turn, before.phase.value), "\n".join(closed),
-                                Recipient(channel=True, thread=turn_key(before.turn))))
-    if opened:
-        messages.append(_add_to(detail_key(after.turn, after.phase.value), "\n".join(opened),
-                                Recipient(channel=True, thread=turn_key(after.turn))))
-    return messages
+    return closed
+
+
+def _windows_opened(before: GameState | None, after: GameState) -> list[str]:
+    """Whom each window of several decisions this action opened asks (public: the view's awaited)."""
+    was, resumed = _by_window(before), paused_ids(before)
+    return [_counter_text(window[0], prompts, again=any(p.id in resumed for p in prompts))
+            for window, prompts in _by_window(after).items()
+            if window not in was and window[0] in WINDOWS and len(prompts) > 1]
 
 
 def paused_ids(state: GameState | None) -> set[str]:
