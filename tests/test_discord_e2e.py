@@ -94,7 +94,7 @@ async def test_a_traitor_picked_by_the_dm_button_is_announced_without_its_name(t
     assert clicked.ephemeral and reply(clicked).startswith(f"Done: {leader}")
     await deliver(table.env)
     news = table.news(before)
-    assert news["channel"] == "The Atreides chose a traitor."
+    assert news["channel"] == "The Atreides chose a traitor.\nTraitor picks: all answered."  # a window of one
     assert leader not in news["channel"] + news["harkonnen"] + news["bene_tleilaxu"]
 
     # closed is closed: the card now says how, and no control of it can be pressed
@@ -141,7 +141,7 @@ async def test_a_double_click_is_applied_once(table):
     assert second.ephemeral and reply(second) == "That decision is already closed."
     await deliver(table.env)
     assert len(await table.actions()) == 1
-    assert table.news(before)["channel"] == "The Atreides chose a traitor."  # announced once
+    assert table.news(before)["channel"] == "The Atreides chose a traitor.\nTraitor picks: all answered."  # once
     state = await table.env.bot.service.state_of(f"g{table.channel.id}")
     assert [leader_name(t) for t in state.faction(A).traitors] == [leader]
 

@@ -8,10 +8,10 @@ the channel keeps a post per phase that grows as the phase runs, the turn's map,
   corrections) are added to the phase's post as they happen; after the battles the map is posted again.
 - The turn's thread gets every public event, a phase's in one post that grows as the phase runs (a line per
   action; past Discord's 2,000 characters it goes on in a new post); the auction of one card is one post
-  edited as the bids come in; a window asked of several factions is a line of its phase's post ("Storm cards:
-  asked of ...") and another once the last has answered ("all answered"): who is still to answer is on the status
-  board, which every action replaces (a post of its own, or edits at each answer, would be requests saying the
-  same, issue 24);
+  edited as the bids come in; a window of decisions (storm dials, battle plans, the revivals...) is a line of its
+  phase's post ("Storm cards: asked of ...") and another once the last has answered ("all answered"): who is still
+  to answer is on the status board, which every action replaces (a post of its own, or edits at each answer, would
+  be requests saying the same, issue 24);
   and a decision opened for a player whose DMs are closed to the bot calls them by name.
 - The status board: one pinned channel post, replaced after every action, says where the game stands.
 
@@ -242,11 +242,11 @@ def _by_window(state: GameState | None) -> dict[tuple[PromptKind, int], list[Pro
 
 
 def _windows_closed(before: GameState | None, after: GameState) -> list[str]:
-    """A window of several decisions (a storm-card window, both battle plans...) is told by a line of its phase's
-    post in the thread when it opens (`_windows_opened`) and another once all have answered, this; who is still to
-    answer meanwhile is on the status board. A window set aside by a Karama window (BT-51) is told paused, and asked
-    again once that closes. A decision alone has no line (its answer is told as it is). Added to a post the action
-    edits anyway, a line costs no request of its own."""
+    """A window (a storm-card window, both battle plans, the revivals...) is told by a line of its phase's post in
+    the thread when it opens (`_windows_opened`) and another once all have answered, this; who is still to answer
+    meanwhile is on the status board. A window set aside by a Karama window (BT-51) is told paused, and asked again
+    once that closes. A window asked of one faction is told alike: once one answer is left, nothing here can tell
+    whether others came before it. Added to a post the action edits anyway, a line costs no request of its own."""
     was, now, paused = _by_window(before), _by_window(after), paused_ids(after)
     closed = []
     for window, prompts in was.items():
@@ -258,11 +258,11 @@ def _windows_closed(before: GameState | None, after: GameState) -> list[str]:
 
 
 def _windows_opened(before: GameState | None, after: GameState) -> list[str]:
-    """Whom each window of several decisions this action opened asks (public: the view's awaited)."""
+    """Whom each window this action opened asks (public: the view's awaited)."""
     was, resumed = _by_window(before), paused_ids(before)
     return [_counter_text(window[0], prompts, again=any(p.id in resumed for p in prompts))
             for window, prompts in _by_window(after).items()
-            if window not in was and window[0] in WINDOWS and len(prompts) > 1]
+            if window not in was and window[0] in WINDOWS]
 
 
 def paused_ids(state: GameState | None) -> set[str]:
