@@ -252,57 +252,6 @@ async def test_a_seat_that_changes_hands_during_a_vote_hands_its_ballot_over(tab
     assert (await service.store.load_game(game)).status == GameStatus.ENDED  # 2 of 3: every seat but one
 
 
-async def test_a_vote_a_hand_over_and_a_voted_pause_keep_on_the_sqlite_store(tmp_path):
-    """The settings they keep (the vote, its answers, the former players, the voted pause) as SQLite stores them."""
-    from bot.store.sqlite import SqliteGameStore
-
-    clock = FakeClock(START)
-    store = await SqliteGameStore.open(tmp_path / "mentat.db", clock=clock)
-    try:
-        service = GameService(store, clock=clock)
-        row = await service.create_game(guild_id=1, channel_id=57, factions=[A, H, F], seed=7)
-        for faction, user in USERS.items():
-            await service.seat(row.game_id, faction, user)
-        await service.start(row.game_id)
-        vote = await service.open_vote(row.game_id, USERS[A], VoteKind.PAUSE, hours=5)
-        await service.cast_vote(row.game_id, vote["number"], A, USERS[A], True)
-        await service.hand_over(row.game_id, H, STRANGER, by="bob", caller=USERS[H])
-        with pytest.raises(NotAllowed, match="is now played by"):
-            await service.cast_vote(row.game_id, vote["number"], H, USERS[H], True)
-        await service.cast_vote(row.game_id, vote["number"], H, STRANGER, True)
-        await service.cast_vote(row.game_id, vote["number"], F, USERS[F], False)
-        assert (await store.load_game(row.game_id)).status == GameStatus.PAUSED
-        await service.tick(clock.at(5 * HOUR))
-        assert (await store.load_game(row.game_id)).status == GameStatus.RUNNING
-    finally:
-        await store.close()
-
-
-async def test_a_vote_that_passed_is_carried_out_once_even_after_a_crash_before_it_was(table, monkeypatch):  # noqa: F811
-    """The vote's closing keeps what it decided until it is done: a bot that stops between the two (a crash, a
-    restart) leaves it to the next tick, which carries it out once; later ticks do nothing more."""
-    service, game, clock = table
-    vote = await service.open_vote(game, USERS[A], VoteKind.PAUSE, hours=48)
-
-    async def crash(game_id, vote):  # the process dies right after the vote closed, before carrying it out
-        return None
-
-    monkeypatch.setattr(service, "_carry_out_now", crash)
-    await vote_all(service, game, vote["number"], {A: True, H: True, F: True})
-    assert (await service.store.load_game(game)).status == GameStatus.RUNNING  # closed, not carried out yet
-    told = [t for f, t in await drain(service) if f is None]
-    assert any(t.startswith("**Table vote passed: pause the game") for t in told)
-
-    restarted = GameService(service.store, clock=clock)  # a new process over the same store
-    await restarted.tick(clock.at(1))
-    row = await restarted.store.load_game(game)
-    assert row.status == GameStatus.PAUSED and "table_vote_passed" not in row.settings
-    told = [t for f, t in await drain(restarted) if f is None]
-    assert sum("paused the game" in t for t in told) == 1
-    await restarted.tick(clock.at(HOUR))  # nothing left to carry out: no second pause, no refusal told
-    assert not [t for f, t in await drain(restarted) if f is None and ("paused" in t or "cannot be carried" in t)]
-
-
 # --- the status board shows the open vote (what it asks, who is still to answer, when it closes; never the answers)
 
 
@@ -380,3 +329,55 @@ async def test_the_board_keeps_the_vote_through_an_action_and_drops_it_at_a_mode
     await service.override_vote(game, by="mod", did="paused the game")
     board = board_of(await drain_messages(service))
     assert PAUSED_WORDS in board and "Table vote" not in board
+
+
+async def test_a_vote_a_hand_over_and_a_voted_pause_keep_on_the_sqlite_store(tmp_path):
+    """The settings they keep (the vote, its answers, the former players, the voted pause) as SQLite stores them."""
+    from bot.store.sqlite import SqliteGameStore
+
+    clock = FakeClock(START)
+    store = await SqliteGameStore.open(tmp_path / "mentat.db", clock=clock)
+    try:
+        service = GameService(store, clock=clock)
+        row = await service.create_game(guild_id=1, channel_id=57, factions=[A, H, F], seed=7)
+        for faction, user in USERS.items():
+            await service.seat(row.game_id, faction, user)
+        await service.start(row.game_id)
+        vote = await service.open_vote(row.game_id, USERS[A], VoteKind.PAUSE, hours=5)
+        await service.cast_vote(row.game_id, vote["number"], A, USERS[A], True)
+        await service.hand_over(row.game_id, H, STRANGER, by="bob", caller=USERS[H])
+        with pytest.raises(NotAllowed, match="is now played by"):
+            await service.cast_vote(row.game_id, vote["number"], H, USERS[H], True)
+        await service.cast_vote(row.game_id, vote["number"], H, STRANGER, True)
+        await service.cast_vote(row.game_id, vote["number"], F, USERS[F], False)
+        assert (await store.load_game(row.game_id)).status == GameStatus.PAUSED
+        await service.tick(clock.at(5 * HOUR))
+        assert (await store.load_game(row.game_id)).status == GameStatus.RUNNING
+    finally:
+        await store.close()
+
+
+async def test_a_vote_that_passed_is_carried_out_once_even_after_a_crash_before_it_was(table, monkeypatch):  # noqa: F811
+    """The vote's closing keeps what it decided until it is done: a bot that stops between the two (a crash, a
+    restart) leaves it to the next tick, which carries it out once; later ticks do nothing more."""
+    service, game, clock = table
+    vote = await service.open_vote(game, USERS[A], VoteKind.PAUSE, hours=48)
+
+    async def crash(game_id, vote):  # the process dies right after the vote closed, before carrying it out
+        return None
+
+    monkeypatch.setattr(service, "_carry_out_now", crash)
+    await vote_all(service, game, vote["number"], {A: True, H: True, F: True})
+    assert (await service.store.load_game(game)).status == GameStatus.RUNNING  # closed, not carried out yet
+    told = [t for f, t in await drain(service) if f is None]
+    assert any(t.startswith("**Table vote passed: pause the game") for t in told)
+
+    restarted = GameService(service.store, clock=clock)  # a new process over the same store
+    await restarted.tick(clock.at(1))
+    row = await restarted.store.load_game(game)
+    assert row.status == GameStatus.PAUSED and "table_vote_passed" not in row.settings
+    told = [t for f, t in await drain(restarted) if f is None]
+    assert sum("paused the game" in t for t in told) == 1
+    await restarted.tick(clock.at(HOUR))  # nothing left to carry out: no second pause, no refusal told
+    assert not [t for f, t in await drain(restarted) if f is None and ("paused" in t or "cannot be carried" in t)]
+
