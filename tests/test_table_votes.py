@@ -380,4 +380,3 @@ async def test_a_vote_that_passed_is_carried_out_once_even_after_a_crash_before_
     assert sum("paused the game" in t for t in told) == 1
     await restarted.tick(clock.at(HOUR))  # nothing left to carry out: no second pause, no refusal told
     assert not [t for f, t in await drain(restarted) if f is None and ("paused" in t or "cannot be carried" in t)]
-
