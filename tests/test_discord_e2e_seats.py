@@ -179,6 +179,12 @@ async def test_a_table_vote_by_dm_ballots_answered_once_its_tally_secret_until_i
     assert all(item.disabled for row in answered_a.components for item in row.children)
     with pytest.raises(SetupError, match="disabled"):
         await alice.user.click(answered_a, label="No")
+    # the pinned board tells who missed the opening post that a vote runs and whom it waits for, not the answers
+    [board] = e2e.status_boards(table)
+    [line] = [line for line in board.content.splitlines() if line.startswith("Table vote open: ")]
+    assert line.startswith("Table vote open: pause the game for 2 days (then it resumes by itself); still to answer: "
+                           "Bene Tleilaxu; closes by <t:")
+    assert " yes" not in board.content.lower() and " no" not in line.lower()
 
     last = await carol.user.click(ballots[BT], label="Yes")
     assert reply(last).startswith("You voted yes.")
@@ -189,6 +195,8 @@ async def test_a_table_vote_by_dm_ballots_answered_once_its_tally_secret_until_i
     assert "The table's vote paused the game (for 2 days)." in feed
     status = (await table.env.bot.service.store.game_in_channel(table.channel.id)).status
     assert status.value == "paused"
+    [board] = e2e.status_boards(table)
+    assert "Table vote" not in board.content and "**The game is paused.**" in board.content
 
 
 async def test_a_pause_the_table_voted_ends_by_itself_at_its_end(table):

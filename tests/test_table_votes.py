@@ -1,25 +1,30 @@
 """Table votes bound to seats (issue 26 item 4), at the service with a fake clock: a ballot per seat, answered once,
-the tally secret until the vote closes, a majority (ending: every seat but one), a pause that ends at its cap, and a
-moderator's override."""
+the tally secret until the vote closes, a majority (ending: every seat but one), a pause that ends at its cap, a
+moderator's override, and the status board showing the open vote (who is still to answer, never the answers)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 
+from bot.app.decision_cards import timestamp
+from bot.app.feed import PAUSED_WORDS
 from bot.app.paces import Pace
-from bot.app.ports import GameStatus
+from bot.app.ports import GameStatus, OutgoingMessage
 from bot.app.service import GameService, NotAllowed
 from bot.app.votes import VOTE, VoteKind, seats_needed, timers_due
 from bot.store.memory import MemoryGameStore
+from engine.actions import ChooseTraitor
 from engine.ids import Faction
-from tests.helpers.clock_tables import DAY, HOUR, START, USERS, FakeClock, drain, drain_messages
+from tests.helpers.clock_tables import DAY, HOUR, START, USERS, FakeClock, board_of, drain, drain_messages
 from tests.helpers.clock_tables import table as table  # noqa: F401  (the fixture: A, H, F seated)
 
 A, H, F, E, G = Faction.ATREIDES, Faction.HARKONNEN, Faction.FREMEN, Faction.EMPEROR, Faction.GUILD
 FIVE = {A: 101, H: 102, F: 103, E: 104, G: 105}
 STRANGER = 999
+BOARD = "**Status · "  # how the status board begins
 
 
 @pytest.fixture
@@ -39,6 +44,12 @@ def ballot_text(told, faction) -> str:
     return next(m.text for m in told if m.recipient.faction == faction.value and m.key and m.key.startswith("vote:"))
 
 
+def but_board(told: list) -> list:
+    """The messages drained (OutgoingMessage or (faction, text)) but the status board, which each step of a vote
+    replaces (the board's own tests read it)."""
+    return [m for m in told if not (m.text if isinstance(m, OutgoingMessage) else m[1]).startswith(BOARD)]
+
+
 async def vote_all(service, game, number, answers: dict[Faction, bool], users=USERS):
     for faction, yes in answers.items():
         await service.cast_vote(game, number, faction, users[faction], yes)
@@ -52,7 +63,7 @@ def test_a_majority_of_seats_decides_and_ending_needs_every_seat_but_one():
 async def test_each_seat_gets_a_ballot_and_the_tally_stays_secret_until_every_seat_answered(table):  # noqa: F811
     service, game, clock = table
     vote = await service.open_vote(game, USERS[A], VoteKind.PAUSE, hours=72)
-    opened = await drain_messages(service)
+    opened = but_board(await drain_messages(service))
     [post] = [m for m in opened if m.recipient.channel]
     assert post.text.startswith("**Table vote: pause the game for 3 days (then it resumes by itself)?** Called by the "
                                 f"Atreides (<@{USERS[A]}>).") and post.logged
@@ -61,7 +72,7 @@ async def test_each_seat_gets_a_ballot_and_the_tally_stays_secret_until_every_se
     assert set(ballots) == {A.value, H.value, F.value}
     assert all(m.key == f"vote:{vote['number']}:{f}" for f, m in ballots.items())
     await vote_all(service, game, vote["number"], {A: True, H: True})
-    answered = await drain_messages(service)
+    answered = but_board(await drain_messages(service))
     # only each voter's own ballot says what it answered; the channel hears nothing yet, though 2 of 3 said yes
     assert [(m.recipient.faction, m.text) for m in answered] == [(A.value, "**You voted yes.**"),
                                                                  (H.value, "**You voted yes.**")]
@@ -105,7 +116,7 @@ async def test_a_vote_without_a_majority_fails_and_changes_nothing(table):  # no
     vote = await service.open_vote(game, USERS[A], VoteKind.REPLACE, faction=H)
     await drain(service)
     await vote_all(service, game, vote["number"], {A: True, H: False, F: False})
-    told = [text for faction, text in await drain(service) if faction is None]
+    told = [text for faction, text in but_board(await drain(service)) if faction is None]
     assert told == ["**Table vote failed: replace the Harkonnen's player (the seat is offered to a substitute).** "
                     "1 yes, 2 no (every seat answered; it needed 2 yes of 3 seats)."]
     row = await service.store.load_game(game)
@@ -126,13 +137,13 @@ async def test_ending_the_game_needs_every_seat_but_one(five):
     vote = await service.open_vote(game, FIVE[A], VoteKind.END)
     assert "it passes with every seat but one (4 of 5)" in [t for f, t in await drain(service) if f is None][0]
     await vote_all(service, game, vote["number"], {A: True, H: True, F: True, E: False, G: False}, FIVE)
-    told = [t for f, t in await drain(service) if f is None]
+    told = [t for f, t in but_board(await drain(service)) if f is None]
     assert told[0].startswith("**Table vote failed: end the game now, without a winner.** 3 yes, 2 no")
     assert (await service.store.load_game(game)).status == GameStatus.RUNNING
     vote = await service.open_vote(game, FIVE[E], VoteKind.END)
     await drain(service)
     await vote_all(service, game, vote["number"], {A: True, H: True, F: True, E: True, G: False}, FIVE)
-    told = [t for f, t in await drain(service) if f is None]
+    told = [t for f, t in but_board(await drain(service)) if f is None]
     assert told[0].startswith("**Table vote passed: end the game now, without a winner.** 4 yes, 1 no")
     assert any(t.startswith("The table's vote cancelled the game (the table voted to end the game, without a winner)")
                for t in told)
@@ -186,7 +197,7 @@ async def test_votes_from_someone_not_seated_a_second_answer_and_a_second_vote_a
     with pytest.raises(NotAllowed, match="This vote is closed"):
         await service.cast_vote(game, vote["number"] + 1, H, USERS[H], True)
     assert (await service.store.load_game(game)).settings[VOTE]["answers"] == {A.value: True}
-    assert [(f, t) for f, t in await drain(service)] == [(A.value, "**You voted yes.**")]
+    assert but_board(await drain(service)) == [(A.value, "**You voted yes.**")]
 
 
 async def test_a_moderators_pause_overrides_the_open_vote_and_says_so(table):  # noqa: F811
@@ -239,6 +250,85 @@ async def test_a_seat_that_changes_hands_during_a_vote_hands_its_ballot_over(tab
     await service.cast_vote(game, vote["number"], H, STRANGER, True)
     await service.cast_vote(game, vote["number"], F, USERS[F], False)
     assert (await service.store.load_game(game)).status == GameStatus.ENDED  # 2 of 3: every seat but one
+
+
+# --- the status board shows the open vote (what it asks, who is still to answer, when it closes; never the answers)
+
+
+def vote_line(board: str) -> str | None:
+    return next((line for line in board.splitlines() if line.startswith("Table vote open: ")), None)
+
+
+async def test_the_status_board_shows_the_open_vote_until_the_last_answer_closes_it(table):  # noqa: F811
+    service, game, _ = table
+    vote = await service.open_vote(game, USERS[A], VoteKind.REPLACE, faction=H)
+    asks, closes = "replace the Harkonnen's player (the seat is offered to a substitute)", START + timedelta(hours=24)
+    board = board_of(await drain_messages(service))
+    assert vote_line(board) == (f"Table vote open: {asks}; still to answer: Atreides, Harkonnen, Fremen; closes by "
+                                f"{timestamp(closes)}.")
+    assert board.startswith(BOARD) and "Waiting for: " in board  # the rest of the board as before
+    await service.cast_vote(game, vote["number"], H, USERS[H], False)
+    board = board_of(await drain_messages(service))
+    assert vote_line(board) == (f"Table vote open: {asks}; still to answer: Atreides, Fremen; closes by "
+                                f"{timestamp(closes)}.")
+    assert not re.search(r"\b(yes|no)\b", board, re.IGNORECASE)  # neither the answer nor a count of answers
+    await service.cast_vote(game, vote["number"], A, USERS[A], True)
+    await service.cast_vote(game, vote["number"], F, USERS[F], False)  # the last answer closes it: failed
+    board = board_of(await drain_messages(service))
+    assert "Table vote" not in board and "Waiting for: " in board
+
+
+async def test_the_board_of_a_seat_that_answered_yes_reads_as_the_board_of_one_that_answered_no(table):  # noqa: F811
+    """The secrecy of the tally on the board: two games alike but for one answer show the same board."""
+    service, game, _ = table
+    other = await service.create_game(guild_id=1, channel_id=58, factions=[A, H, F], seed=7)
+    for faction, user in USERS.items():
+        await service.seat(other.game_id, faction, user)
+    await service.start(other.game_id)
+    boards = {}
+    for each, yes in ((game, True), (other.game_id, False)):
+        vote = await service.open_vote(each, USERS[A], VoteKind.END)
+        await drain(service)
+        await service.cast_vote(each, vote["number"], H, USERS[H], yes)
+        boards[yes] = board_of(await drain_messages(service))
+    assert boards[True] == boards[False] and "still to answer: Atreides, Fremen;" in boards[True]
+
+
+async def test_the_board_drops_the_vote_when_its_deadline_closes_it(five):
+    service, game, clock = five
+    vote = await service.open_vote(game, FIVE[A], VoteKind.EXTEND, hours=12, faction=A)
+    await vote_all(service, game, vote["number"], {A: True, H: False}, FIVE)
+    assert "still to answer: Fremen, Emperor, Spacing Guild;" in board_of(await drain_messages(service))
+    await service.tick(clock.at(DAY))
+    board = board_of(await drain_messages(service))
+    assert "Table vote" not in board
+
+
+async def test_a_paused_games_board_shows_the_vote_to_resume_it(table):  # noqa: F811
+    service, game, _ = table
+    await service.pause(game, True, by="mod")
+    await drain(service)
+    await service.open_vote(game, USERS[F], VoteKind.RESUME)
+    board = board_of(await drain_messages(service))
+    assert PAUSED_WORDS in board
+    assert vote_line(board) == ("Table vote open: resume the game; still to answer: Atreides, Harkonnen, Fremen; "
+                                f"closes by {timestamp(START + timedelta(hours=24))}.")
+    await service.cast_vote(game, 1, F, USERS[F], True)
+    board = board_of(await drain_messages(service))
+    assert PAUSED_WORDS in board and "still to answer: Atreides, Harkonnen;" in board
+
+
+async def test_the_board_keeps_the_vote_through_an_action_and_drops_it_at_a_moderators_override(table):  # noqa: F811
+    service, game, _ = table
+    await service.open_vote(game, USERS[A], VoteKind.END)
+    await drain(service)
+    pick = next(p for p in (await service.state_of(game)).prompts if p.faction == A)
+    await service.submit(game, USERS[A], ChooseTraitor(faction=A, leader=pick.options[0]), prompt_id=pick.id)
+    assert "Table vote open: end the game now" in board_of(await drain_messages(service))
+    await service.pause(game, True, by="mod")
+    await service.override_vote(game, by="mod", did="paused the game")
+    board = board_of(await drain_messages(service))
+    assert PAUSED_WORDS in board and "Table vote" not in board
 
 
 async def test_a_vote_a_hand_over_and_a_voted_pause_keep_on_the_sqlite_store(tmp_path):

@@ -28,7 +28,8 @@ from typing import Any
 
 from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient, mention
-from bot.app.settings_model import GameSettings
+from bot.app.settings_model import GameSettings, TableVote
+from bot.app.votes import board_line
 from engine.data import load_game_data
 from engine.events import Event, EventType
 from engine.factions.bt_reveal_karama import set_aside_prompts
@@ -321,11 +322,11 @@ def cancellation_text(settings: dict[str, Any]) -> str | None:
 
 def status_board(state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
                  cancelled: str | None = None, paused: bool = False,
-                 away: Mapping[Faction, datetime] | None = None) -> OutgoingMessage:
+                 away: Mapping[Faction, datetime] | None = None, vote: TableVote | None = None) -> OutgoingMessage:
     """The pinned status post, replaced after every action (`status_text`); a cancelled or paused game's says so."""
     return OutgoingMessage(recipient=Recipient(channel=True),
                            text=status_text(view(state, None), state, due, cancelled=cancelled, paused=paused,
-                                            away=away),
+                                            away=away, vote=vote),
                            edit_of=STATUS_KEY, replace=True)
 
 
@@ -337,10 +338,11 @@ def status_opening(state: GameState, due: Callable[[Prompt], datetime | None] | 
 
 def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], datetime | None] | None = None, *,
                 cancelled: str | None = None, paused: bool = False,
-                away: Mapping[Faction, datetime] | None = None) -> str:
+                away: Mapping[Faction, datetime] | None = None, vote: TableVote | None = None) -> str:
     """Where the game stands, from the table's view: turn, phase, storm, spice on the board, each faction's public
     facts, and whom the game waits for (and until when, once a deadline is set; a paused game's clocks stand
-    still, so it shows none), or, once it was cancelled, the `cancelled` words (cancellation_text) instead."""
+    still, so it shows none), or, once it was cancelled, the `cancelled` words (cancellation_text) instead; and the
+    table's open `vote` (votes.board_line), paused or not: a vote may be what resumes the game."""
     phase = PHASE_TITLES.get(seen.phase, seen.phase.value.replace("_", " ").capitalize())
     data = load_game_data()
     lines = [f"**Status · turn {seen.turn} · {phase}** · storm in sector {seen.storm_sector} · "
@@ -376,4 +378,6 @@ def status_text(seen: PlayerView, state: GameState, due: Callable[[Prompt], date
         lines.append("Waiting for: " + "; ".join(waiting) + ".")
     if paused and not (seen.winners or cancelled):
         lines.append(PAUSED_WORDS)
+    if vote is not None and not (seen.winners or cancelled):
+        lines.append(board_line(vote, (public.faction for public in seen.factions)))
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from bot.app.anytime_words import advisor_order_words, ally_revival_order_words,
 from bot.app.decision_cards import build_card
 from bot.app.feed import KARAMA_WINDOW_WORDS, asked_again, feed_messages, paused_ids, status_board
 from bot.app.ports import OutgoingMessage, Recipient
+from bot.app.settings_model import TableVote
 from engine.actions import Action, AnswerRevealKarama, ForceDefault, PlayerAction
 from engine.events import BY_STANDING_ORDER, OWN_CHOICE_ECHOES, Event
 from engine.factions.bt_reveal_karama import answer_so_far
@@ -111,16 +112,18 @@ def without_own_choice_echoes(events: list[Event], action: Action) -> list[Event
 def action_messages(events: list[Event], before: GameState, action: Action, after: GameState,
                     deadline_of: DeadlineOf | None = None, due: DeadlineOf | None = None,
                     dm_closed: Collection[str] = (),
-                    away: Mapping[Faction, datetime] | None = None) -> list[OutgoingMessage]:
+                    away: Mapping[Faction, datetime] | None = None,
+                    vote: TableVote | None = None) -> list[OutgoingMessage]:
     """Everything the bot sends for one action (GameService.submit): its messages, the closing line of each card
-    whose decision it closed, the status board, and at the end what was secret."""
+    whose decision it closed, the status board (with who is `away` and the table's open `vote`), and at the end
+    what was secret."""
     # a decision asked again under its decider's eyes, as they answered, gets a new card under their receipt
     in_place = {new: old for new, old in asked_again(before, after).items()
                 if not _answered(action, before.prompt(old))}
     outbox = messages_for(without_own_choice_echoes(events, action), before, after, deadline_of, in_place,
                           dm_closed) + closing_messages(
         before, after, action, replaced=set(in_place.values()))
-    outbox.append(status_board(after, due, away=away))
+    outbox.append(status_board(after, due, away=away, vote=vote))
     if after.phase == Phase.ENDED:
         outbox.append(end_of_game_reveal(after))
     return outbox

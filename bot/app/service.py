@@ -203,6 +203,14 @@ def _state(row: GameRecordRow) -> GameState:
     return GameState.model_validate_json(row.state_json)
 
 
+def _board(state: GameState, settings: dict, due: dict[str, datetime]) -> OutgoingMessage:
+    """The status board under these settings: paused or not, who is away, the table's open vote; `due`: prompt id ->
+    the due time it shows."""
+    typed = GameSettings.of(settings)
+    return status_board(state, lambda prompt: due.get(prompt.id), paused=typed.paused_at is not None,
+                        away=absence.until_of(settings), vote=typed.table_vote)
+
+
 def _to_table(text: str, *, logged: bool = False) -> OutgoingMessage:
     return OutgoingMessage(recipient=Recipient(channel=True), text=text, logged=logged)
 
@@ -684,9 +692,10 @@ class GameService:
             (due, due_at), deadline = await self._due_of(row, after, quiet), self._deadline_of(row, quiet)
             # a card's due time is the board's (a decision asked again keeps its own); a decision the game does
             # not wait on has none there, but its deadline
+            typed = GameSettings.of(row.settings)
             outbox = action_messages(events, before, action, after, lambda prompt: due(prompt) or deadline(prompt),
-                                     due, dm_closed=GameSettings.of(row.settings).unreachable,
-                                     away=absence.until_of(row.settings))
+                                     due, dm_closed=typed.unreachable, away=absence.until_of(row.settings),
+                                     vote=typed.table_vote)
             ended = GameStatus.ENDED if after.phase == Phase.ENDED else None
             after_json = after.model_dump_json()
             try:
@@ -1059,14 +1068,25 @@ class GameService:
     async def _due_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
         """The status board and the card of each decision the game waits on, under these settings, in place of
         those shown: their due times changed, or the game was paused (then they show none)."""
-        paused = GameSettings.of(settings).paused_at is not None
-        due = {} if paused else {prompt.id: expires
-                                 for prompt, _, expires in await self._due_dates(row, state, settings)
-                                 if not absence.clock_stopped(settings, prompt.faction)}
+        due = await self._shown_due(row, state, settings)
         cards = [card_in_place(decision_card(state, prompt, due.get(prompt.id)), prompt.id)
                  for prompt in blocking_prompts(state)]
-        return [status_board(state, lambda prompt: due.get(prompt.id), paused=paused,
-                             away=absence.until_of(settings)), *cards]
+        return [_board(state, settings, due), *cards]
+
+    async def _board_shown(self, row: GameRecordRow, state: GameState, settings: dict) -> list[OutgoingMessage]:
+        """The status board alone under these settings, in place of the one shown, while the game goes on (running
+        or paused): the table's vote opened, was answered or closed, and the decisions' due times did not move."""
+        if row.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+            return []
+        return [_board(state, settings, await self._shown_due(row, state, settings))]
+
+    async def _shown_due(self, row: GameRecordRow, state: GameState, settings: dict) -> dict[str, datetime]:
+        """When each decision the game waits on is due, as the board and the cards show it (prompt id -> time): none
+        in a paused game, nor for an absent player's decision (its clock stands still)."""
+        if GameSettings.of(settings).paused_at is not None:
+            return {}
+        return {prompt.id: expires for prompt, _, expires in await self._due_dates(row, state, settings)
+                if not absence.clock_stopped(settings, prompt.faction)}
 
     async def _remind(self, game_id: str, now: datetime) -> list[tuple[str, str]]:
         """Queue the reminders due in one game and return its expired prompts (id, kind). A reminder calls the
@@ -1432,7 +1452,8 @@ class GameService:
             number = row.settings.get(VOTES_MADE, 0) + 1
             vote = new_vote(number, kind, caller, self.clock(), hours=hours, faction=faction)
             settings = {**row.settings, VOTE: vote, VOTES_MADE: number}
-            outbox = [opening_post(vote, user_id, len(seats)), *(ballot(vote, Faction(seat)) for seat in seats)]
+            outbox = [opening_post(vote, user_id, len(seats)), *(ballot(vote, Faction(seat)) for seat in seats),
+                      *await self._board_shown(row, state, settings)]
             await self.store.set_settings(game_id, settings, outbox,
                                           due_at=await self._due_index(row, state, settings, row.status))
             return vote
@@ -1480,8 +1501,10 @@ class GameService:
                 outbox += closing
             else:
                 settings, passed = {**row.settings, VOTE: vote}, False
+            state = _state(row)
+            outbox += await self._board_shown(row, state, settings)  # one seat fewer to answer, or no vote open
             await self.store.set_settings(game_id, settings, outbox,
-                                          due_at=await self._due_index(row, _state(row), settings, row.status))
+                                          due_at=await self._due_index(row, state, settings, row.status))
         if passed:
             await self._carry_out(game_id, vote)
 
@@ -1556,8 +1579,10 @@ class GameService:
             end = pause_end(settings)
             resume = row.status == GameStatus.PAUSED and end is not None and end <= now
             if outbox:
+                state = _state(row)
+                outbox += await self._board_shown(row, state, settings)  # without the vote
                 await self.store.set_settings(game_id, settings, outbox,
-                                              due_at=await self._due_index(row, _state(row), settings, row.status))
+                                              due_at=await self._due_index(row, state, settings, row.status))
         if passed and vote is not None:  # passed: it was open
             await self._carry_out(game_id, vote)
         elif (left := settings.get(VOTE_PASSED)) is not None:  # passed, and a crash came before it was carried out
@@ -1589,8 +1614,11 @@ class GameService:
             if table_pause is not None and GameSettings.of(row.settings).paused_at is None:  # a moderator resumed it
                 outbox.append(_to_table(f"**Moderator override:** Admin {by} {did}; the pause the table voted is "
                                         "over.", logged=True))
+            state = _state(row)
+            if vote is not None:  # the board drops the vote (none once the game is cancelled: it says so already)
+                outbox += await self._board_shown(row, state, settings)
             await self.store.set_settings(game_id, settings, outbox,
-                                          due_at=await self._due_index(row, _state(row), settings, row.status))
+                                          due_at=await self._due_index(row, state, settings, row.status))
 
     # --- absence (issue 26 item 2: bot/app/absence.py) and moderators hearing of trouble (item 5: trouble.py) ----
 

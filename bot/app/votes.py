@@ -10,12 +10,13 @@ table voted: until when; the tick resumes the game then).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.app.decision_cards import timestamp
 from bot.app.ports import OutgoingMessage, Recipient, keyed_seat
-from bot.app.settings_model import GameSettings
+from bot.app.settings_model import GameSettings, TableVote
 from engine.ids import Faction
 from engine.names import counted, faction_name, faction_possessive, the_faction
 
@@ -92,6 +93,15 @@ def new_vote(number: int, kind: VoteKind, caller: Faction, now: datetime, *, hou
 
 def closes_at(vote: dict) -> datetime:
     return datetime.fromisoformat(vote["closes"])
+
+
+def board_line(vote: TableVote, seats: Iterable[Faction]) -> str:
+    """The status board's line while the vote is open, for players who missed its opening post: what it asks, the
+    seats still to answer (public, as the board's decisions are) and when it closes; never an answer nor the tally,
+    which stay secret until it closes."""
+    still = [faction_name(seat) for seat in seats if seat.value not in vote.answers]
+    return (f"Table vote open: {vote_words(vote.model_dump())}; still to answer: {', '.join(still)}; closes by "
+            f"{timestamp(vote.closes)}.")
 
 
 def opening_post(vote: dict, caller_user: int, seats: int) -> OutgoingMessage:
