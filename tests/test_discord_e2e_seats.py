@@ -185,6 +185,8 @@ async def test_a_table_vote_by_dm_ballots_answered_once_its_tally_secret_until_i
     assert line.startswith("Table vote open: pause the game for 2 days (then it resumes by itself); still to answer: "
                            "Bene Tleilaxu; closes by <t:")
     assert " yes" not in board.content.lower() and " no" not in line.lower()
+    status = await carol.slash(table.channel, "game status")  # /game status says it as the board does
+    assert line in reply(status).splitlines()
 
     last = await carol.user.click(ballots[BT], label="Yes")
     assert reply(last).startswith("You voted yes.")

@@ -17,7 +17,8 @@ from bot.app.map_picture import render_map
 from bot.app.paces import PACE_TITLES, Pace, settings_pace_text
 from bot.app.ports import GameRecordRow, GameStatus
 from bot.app.service import LOG_LENGTH, MAX_LOG_LENGTH, NotAllowed
-from bot.app.votes import MAX_PAUSE_HOURS, VoteKind, vote_words
+from bot.app.settings_model import GameSettings
+from bot.app.votes import MAX_PAUSE_HOURS, VoteKind, board_line, vote_words
 from bot.app.words import parse_faction, parse_factions
 from bot.discord.autocomplete import matching
 from bot.discord.common import (
@@ -120,8 +121,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             game = await game_here(self.bot.service, interaction)
             state = await self.bot.service.state_of(game.game_id)
             due = await self.bot.service.due_times(game.game_id)
-            away = "".join(f"\n{line}" for line in status_lines(game.settings, game.seats))
-            await answer(interaction, f"{status_text(game, view(state, None), due)}{away}\n"
+            table = view(state, None)
+            lines = status_lines(game.settings, game.seats)  # who is away
+            if (vote := GameSettings.of(game.settings).table_vote) is not None and game.status in (
+                    GameStatus.RUNNING, GameStatus.PAUSED):  # the open vote, as the pinned board says it
+                lines.append(board_line(vote, (public.faction for public in table.factions)))
+            more = "".join(f"\n{line}" for line in lines)
+            await answer(interaction, f"{status_text(game, table, due)}{more}\n"
                                       f"{settings_pace_text(game.settings)}\n{mode_text(game.settings)}.",
                          ephemeral=False)
 
