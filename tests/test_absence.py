@@ -161,6 +161,45 @@ async def test_the_cap_ends_the_absence_tells_the_table_and_the_moderators_once_
         await service.away(game, USERS[A], "2d")  # the cap is used up
 
 
+async def test_a_pause_during_an_absence_does_not_count_towards_the_cap(waiting):
+    """Every clock stands still in a pause, so the days paused are no absence of the player's: away from 2 h until
+    day 12, the game paused for 3 days of it, the cap (7 days) ends the absence 3 days later than it would have."""
+    service, game, clock = waiting
+    clock.at(2 * HOUR)
+    await service.away(game, USERS[A], "12d")
+    clock.at(DAY)
+    await service.pause(game, True, reason="holidays")
+    clock.at(4 * DAY)
+    await service.pause(game, False, reason="back")
+    await drain_messages(service)
+    await service.tick(clock.at(2 * HOUR + 7 * DAY))  # the cap's end had there been no pause
+    assert absence.is_away((await service.store.load_game(game)).settings, A)
+    await service.tick(clock.at(2 * HOUR + 10 * DAY - 1))
+    assert absence.is_away((await service.store.load_game(game)).settings, A)
+    await service.tick(clock.at(2 * HOUR + 10 * DAY))  # 7 days counted, 3 paused: the cap
+    assert not absence.is_away((await service.store.load_game(game)).settings, A)
+    assert any("away as long as this game's cap allows" in text for text in table(await drain_messages(service)))
+
+
+async def test_the_days_paused_within_an_absence_are_left_for_a_later_one(waiting):
+    """Away 5 days of which 3 were paused: 2 days counted, so 5 of the 7 are left for the next absence."""
+    service, game, clock = waiting
+    clock.at(2 * HOUR)
+    await service.away(game, USERS[A], "5d")
+    clock.at(DAY)
+    await service.pause(game, True, reason="holidays")
+    clock.at(4 * DAY)
+    await service.pause(game, False, reason="back")
+    clock.at(2 * HOUR + 5 * DAY)
+    await service.back(game, USERS[A])
+    await drain_messages(service)
+    clock.at(6 * DAY)
+    await service.away(game, USERS[A], "6d")
+    [told] = table(await drain_messages(service))
+    cap = at(6 * DAY + 5 * DAY)
+    assert f"Their deadlines wait for them until {timestamp(cap)}, the end of this game's cap" in told
+
+
 async def test_the_moderators_dm_goes_by_tell_moderators_not_to_the_table(waiting):
     service, game, clock = waiting
     clock.at(HOUR)

@@ -9,7 +9,8 @@ The game's creator chooses at /game new what an absence does (settings[ABSENCE])
   deadline; nothing waits for them.
 
 Settings kept: AWAY {faction: {"since", "until", "ends"}} (ISO times; "ends": when the absence ends, the cap
-included), AWAY_PAST {faction: [[start, end], ...]} (the absences that count towards the cap), AWAY_FOR
+included; "stops": the game's pauses within it), AWAY_PAST {faction: [[start, end], ...]} (the absences that count
+towards the cap, each as long as it counted: the game's pauses within it left out), AWAY_FOR
 {decision: seconds its clock stood still while its decider was away}, a decision keyed as the service keys it.
 """
 
@@ -139,14 +140,21 @@ def _alone(entry: dict[str, Any], start: datetime, now: datetime, stop_began: da
 
 def stop_ended(settings: dict[str, Any], began: datetime, now: datetime) -> dict[str, Any]:
     """The settings once a stop of the whole game (a pause) that began at `began` ends at `now`: each running
-    absence keeps the part of it that fell within it, so that a clock does not stand still twice as long."""
+    absence keeps the part of it that fell within it, so that a clock does not stand still twice as long; and, in
+    a game whose absences wait, that part does not count towards the cap (every clock stood still anyway): an
+    absence the cap would end ends that much later, at most at the end its player gave."""
     if not settings.get(AWAY):
         return settings
     running = {}
     for faction, entry in settings[AWAY].items():
         start = max(began, _time(entry["since"]))
-        stops = entry.get("stops", []) + ([[start.isoformat(), now.isoformat()]] if now > start else [])
-        running[faction] = {**entry, "stops": stops} if stops else entry
+        if now <= start:
+            running[faction] = entry
+            continue
+        moved = {"stops": [*entry.get("stops", []), [start.isoformat(), now.isoformat()]]}
+        if mode(settings) == WAIT:
+            moved["ends"] = min(_time(entry["ends"]) + (now - start), _time(entry["until"])).isoformat()
+        running[faction] = {**entry, **moved}
     return {**settings, AWAY: running}
 
 
@@ -233,7 +241,8 @@ def end(settings: dict[str, Any], faction: Faction, now: datetime, open_decision
             stopped[entry.decision] = stopped.get(entry.decision, 0) + round(
                 _alone(running, max(since, entry.opened), now, stop_began).total_seconds())
         recent = [pair for pair in past.get(faction.value, []) if _time(pair[1]) > now - WINDOW]
-        past[faction.value] = [*recent, [since.isoformat(), now.isoformat()]]
+        counted = _alone(running, since, now, stop_began)  # the game's own stops do not count towards the cap
+        past[faction.value] = [*recent, [(now - counted).isoformat(), now.isoformat()]]
     rest = {f: entry for f, entry in settings[AWAY].items() if f != faction.value}
     changed = {**settings, AWAY: rest, AWAY_FOR: stopped, AWAY_PAST: past}
     return {key: value for key, value in changed.items() if value or key not in (AWAY, AWAY_FOR, AWAY_PAST)}
