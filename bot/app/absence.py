@@ -151,7 +151,7 @@ def stop_ended(settings: dict[str, Any], began: datetime, now: datetime) -> dict
         if now <= start:
             running[faction] = entry
             continue
-        moved = {"stops": [*entry.get("stops", []), [start.isoformat(), now.isoformat()]]}
+        moved: dict[str, Any] = {"stops": [*entry.get("stops", []), [start.isoformat(), now.isoformat()]]}
         if mode(settings) == WAIT:
             moved["ends"] = min(_time(entry["ends"]) + (now - start), _time(entry["until"])).isoformat()
         running[faction] = {**entry, **moved}
