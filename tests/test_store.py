@@ -19,6 +19,7 @@ from bot.app.ports import (
     GameStatus,
     OutgoingMessage,
     Recipient,
+    SeatChanged,
     Shards,
     StoredAction,
     UnknownGame,
@@ -36,7 +37,7 @@ from engine.rng import Rng
 
 NOON = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 GUILD, OTHER_GUILD = 100, 200
-ALICE, BOB = 11, 12
+ALICE, BOB, CAROL = 11, 12, 13
 
 
 def fixed_clock() -> datetime:
@@ -159,19 +160,36 @@ async def test_the_channels_game_is_the_one_going_on_else_the_newest(store):
 async def test_seats_are_taken_changed_and_freed(store):
     await store.create_game(record(seats={"atreides": ALICE}), [])
 
-    await store.set_seat("g1", "harkonnen", BOB)
-    await store.set_seat("g1", "atreides", BOB)
+    await store.set_seat("g1", "harkonnen", BOB, was=None)
+    await store.set_seat("g1", "atreides", BOB, was=ALICE)
     assert (await store.load_game("g1")).seats == {"atreides": BOB, "harkonnen": BOB}
-    await store.set_seat("g1", "atreides", None)
-    await store.set_seat("g1", "fremen", None)  # freeing an empty seat is harmless
+    await store.set_seat("g1", "atreides", None, was=BOB)
+    await store.set_seat("g1", "fremen", None, was=None)  # freeing an empty seat is harmless
     assert (await store.load_game("g1")).seats == {"harkonnen": BOB}
+
+
+async def test_a_seat_changed_since_it_was_read_is_refused_and_nothing_is_written(store):
+    """Two processes giving one seat to two newcomers: the second finds it no longer where it read it, and writes
+    neither the seat, nor the settings, nor what it would have told (the seat's secrets, to the wrong player)."""
+    await store.create_game(record(seats={"atreides": ALICE}), [])
+    await store.set_seat("g1", "atreides", BOB, [to_channel("Bob plays the Atreides")], was=ALICE,
+                         settings={"seat_calls": {}})
+    with pytest.raises(SeatChanged):
+        await store.set_seat("g1", "atreides", CAROL, [to_channel("Carol plays the Atreides")], was=ALICE,
+                             settings={"seat_calls": {}, "other": 1})
+    game = await store.load_game("g1")
+    assert game.seats == {"atreides": BOB} and game.settings == {"seat_calls": {}}
+    assert [row.message.text for row in await store.pending_outbox()] == ["Bob plays the Atreides"]
+    with pytest.raises(SeatChanged):
+        await store.set_seat("g1", "fremen", CAROL, was=ALICE)  # a free seat is held by nobody
+    assert (await store.load_game("g1")).seats == {"atreides": BOB}
 
 
 async def test_a_seat_and_its_announcement_are_stored_together(store):
     await store.create_game(record(), [])
     await store.commit_action("g1", 0, ALICE, "{}", "{}", [])
 
-    await store.set_seat("g1", "atreides", BOB, [to_channel("Bob plays the Atreides")])
+    await store.set_seat("g1", "atreides", BOB, [to_channel("Bob plays the Atreides")], was=None)
     assert (await store.load_game("g1")).seats == {"atreides": BOB}
     assert [(row.seq, row.message.text) for row in await store.pending_outbox()] == [(1, "Bob plays the Atreides")]
 
@@ -275,8 +293,8 @@ async def test_settings_are_stored_replaced_and_copied(store):
 @pytest.mark.parametrize("operation", [
     lambda store: store.commit_action("nope", 0, ALICE, "{}", "{}", []),
     lambda store: store.replace_history("nope", 0, "{}", []),
-    lambda store: store.set_seat("nope", "atreides", ALICE),
-    lambda store: store.set_seat("nope", "atreides", None),
+    lambda store: store.set_seat("nope", "atreides", ALICE, was=None),
+    lambda store: store.set_seat("nope", "atreides", None, was=None),
     lambda store: store.set_status("nope", GameStatus.RUNNING),
     lambda store: store.queue("nope", [to_channel("lost")]),
     lambda store: store.set_settings("nope", {}),

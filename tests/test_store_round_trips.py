@@ -89,7 +89,7 @@ async def test_the_kept_row_is_the_stored_one_after_every_kind_of_write(tmp_path
         await store.create_game(GameRecordRow(game_id="g1", guild_id=1, channel_id=1, status=GameStatus.OPEN,
                                               setup_json="{}", state_json='{"seq": 0}', seq=0), [])
         steps = [
-            lambda: store.set_seat("g1", "atreides", 11),
+            lambda: store.set_seat("g1", "atreides", 11, was=None),
             lambda: store.set_status("g1", GameStatus.RUNNING),
             lambda: store.set_settings("g1", {"deadlines": {"*": 60}}),
             lambda: store.commit_action("g1", 0, 11, '{"a": 1}', '{"seq": 1}', [_to_channel("one")]),
@@ -97,7 +97,7 @@ async def test_the_kept_row_is_the_stored_one_after_every_kind_of_write(tmp_path
             lambda: store.replace_history("g1", 1, '{"seq": 1}', [_to_channel("undone")]),
             lambda: store.commit_action("g1", 1, 11, '{"a": 2}', '{"seq": 2}', [], status=GameStatus.ENDED),
             lambda: store.replace_history("g1", 1, '{"seq": 1}', [], status=GameStatus.RUNNING),
-            lambda: store.set_seat("g1", "atreides", None),
+            lambda: store.set_seat("g1", "atreides", None, was=11),
         ]
         for step in steps:
             await store.load_game("g1")  # kept before the write

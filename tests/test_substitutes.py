@@ -104,6 +104,29 @@ async def test_a_call_is_taken_by_the_first_press_and_refused_after(table):  # n
     assert (await service.store.load_game(game)).seats[F.value] == NEWCOMER
 
 
+async def test_a_press_that_another_process_beat_to_the_seat_is_refused_and_tells_nothing(table):  # noqa: F811
+    """Two "Take this seat" presses handled by two processes at once: both read the call open, the other process
+    seats its newcomer first; this one's write finds the seat changed, so its newcomer gets no catch-up (the
+    seat's secrets) and the table hears of one newcomer only."""
+    service, game, _ = table
+    number = await service.call_substitute(game, F, why="called by its player", caller=USERS[F])
+    await drain_messages(service)
+    store, load = service.store, service.store.load_game
+
+    async def read_then_beaten(game_id):
+        row = await load(game_id)
+        del store.load_game  # the store's own again
+        await store.set_seat(game_id, F.value, STRANGER, was=USERS[F])  # the other process's newcomer
+        return row
+
+    store.load_game = read_then_beaten
+    with pytest.raises(NotAllowed, match="The Fremen seat changed hands a moment ago"):
+        await service.hand_over(game, F, NEWCOMER, by="newcomer", call=number)
+    assert await drain_messages(service) == []  # no catch-up, no announcement
+    row = await store.load_game(game)
+    assert row.seats[F.value] == STRANGER and row.settings["seat_calls"] == {F.value: number}
+
+
 def _later_state():
     state = ready_game()
     state, _, _ = play_until_stuck(state, Rng.from_seed(3), while_=lambda s: s.turn < 3)

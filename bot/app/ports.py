@@ -221,6 +221,11 @@ class UnknownGame(LookupError):
     """No stored game has this id."""
 
 
+class SeatChanged(Exception):
+    """The seat was not held by whom the writer read there (another process changed it meanwhile): nothing was
+    written."""
+
+
 class GameExists(Exception):
     """A game with this id is already stored, or a game that has not ended would be the channel's second (a
     channel holds one such game at a time; a game that has ended leaves its channel to a new one)."""
@@ -302,8 +307,11 @@ class GameStore(Protocol):
         ...
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: Sequence[OutgoingMessage] = ()) -> None:
-        """Seat (or, with None, unseat) a player and queue its announcement in the same transaction."""
+                       outbox: Sequence[OutgoingMessage] = (), *, was: int | None,
+                       settings: dict[str, Any] | None = None) -> None:
+        """Seat (or, with None, unseat) a player where `was` sat (None: a free seat), with the game's new settings
+        if given, and queue its announcement, in one transaction; SeatChanged, and nothing written, if someone
+        else holds the seat now."""
         ...
 
     async def set_status(self, game_id: str, status: GameStatus, outbox: Sequence[OutgoingMessage] = (),

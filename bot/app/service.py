@@ -44,6 +44,7 @@ from bot.app.ports import (
     Gateway,
     OutgoingMessage,
     Recipient,
+    SeatChanged,
     Shards,
     StoredAction,
     VersionConflict,
@@ -565,7 +566,7 @@ class GameService:
                 if user_id is not None:
                     seats[faction.value] = user_id
                 notice.append(_lobby_edit(setup, seats, row.settings))
-            await self.store.set_seat(game_id, faction.value, user_id, notice)
+            await self._set_seat(game_id, faction, user_id, notice, was=taken)
 
     async def start(self, game_id: str, probe: Gateway | None = None) -> list[str]:
         """Start the game (or resume an imported one where it stood). With `probe`, first check that every
@@ -1401,8 +1402,18 @@ class GameService:
             unreachable = [f for f in settings.get("unreachable", []) if f != faction.value]
             settings = {key: value for key, value in settings.items() if key != "unreachable"} | (
                 {"unreachable": unreachable} if unreachable else {})  # the newcomer's DMs are tried afresh
-            await self.store.set_settings(game_id, settings, due_at=row.due_at)
-            await self.store.set_seat(game_id, faction.value, user_id, outbox)
+            await self._set_seat(game_id, faction, user_id, outbox, was=old, settings=settings)
+
+    async def _set_seat(self, game_id: str, faction: Faction, user_id: int | None, outbox: list[OutgoingMessage], *,
+                        was: int | None, settings: dict | None = None) -> None:
+        """The seat, the settings and what is told, in one write, if the seat is still where this process read it:
+        another process (a second "Take this seat" press handled elsewhere) may have changed it meanwhile, and
+        only one newcomer may get the seat's secrets."""
+        try:
+            await self.store.set_seat(game_id, faction.value, user_id, outbox, was=was, settings=settings)
+        except SeatChanged:
+            raise NotAllowed(f"The {faction_name(faction)} seat changed hands a moment ago: look again "
+                             "(/game status).") from None
 
     async def call_substitute(self, game_id: str, faction: Faction, *, why: str, caller: int | None = None,
                               admin: bool = False, rider: Rider = NO_RIDER) -> int:

@@ -23,6 +23,7 @@ from bot.app.ports import (
     LogNote,
     OutboxRow,
     OutgoingMessage,
+    SeatChanged,
     Shards,
     StoredAction,
     UnknownGame,
@@ -162,8 +163,13 @@ class MemoryGameStore:
         return [action.model_copy() for action in self._actions.get(game_id, [])]
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: Sequence[OutgoingMessage] = ()) -> None:
+                       outbox: Sequence[OutgoingMessage] = (), *, was: int | None,
+                       settings: dict[str, Any] | None = None) -> None:
         game = self._game(game_id)
+        if game.seats.get(faction) != was:
+            raise SeatChanged(faction)
+        if settings is not None:
+            game.settings = json.loads(json.dumps(settings))  # a copy, refused as SQLite would if not JSON
         if user_id is None:
             game.seats.pop(faction, None)
         else:

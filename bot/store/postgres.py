@@ -33,6 +33,7 @@ from bot.app.ports import (
     LogNote,
     OutboxRow,
     OutgoingMessage,
+    SeatChanged,
     Shards,
     StoredAction,
     UnknownGame,
@@ -273,9 +274,16 @@ class PostgresGameStore:
         return _stored_action(row) if row is not None else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: Sequence[OutgoingMessage] = ()) -> None:
+                       outbox: Sequence[OutgoingMessage] = (), *, was: int | None,
+                       settings: dict[str, Any] | None = None) -> None:
         async with self._pool.acquire() as db, db.transaction():
             seq = await _lock_game(db, game_id)  # refuses an unknown game, which a DELETE would not notice
+            held = await db.fetchval("SELECT user_id FROM seats WHERE game_id = $1 AND faction = $2", game_id, faction)
+            if held != was:
+                raise SeatChanged(faction)
+            if settings is not None:
+                await db.execute("UPDATE games SET settings_json = $2 WHERE game_id = $1", game_id,
+                                 json.dumps(settings))
             if user_id is None:
                 await db.execute("DELETE FROM seats WHERE game_id = $1 AND faction = $2", game_id, faction)
             else:

@@ -39,6 +39,7 @@ from bot.app.ports import (
     LogNote,
     OutboxRow,
     OutgoingMessage,
+    SeatChanged,
     Shards,
     StoredAction,
     UnknownGame,
@@ -319,12 +320,20 @@ class SqliteGameStore:
         return _stored_action(rows[0]) if rows else None
 
     async def set_seat(self, game_id: str, faction: str, user_id: int | None,
-                       outbox: Sequence[OutgoingMessage] = ()) -> None:
+                       outbox: Sequence[OutgoingMessage] = (), *, was: int | None,
+                       settings: dict[str, Any] | None = None) -> None:
         now = _timestamp(self._clock())
         messages = _outbox_json(outbox)
+        settings_json = json.dumps(settings) if settings is not None else None
 
         def work(db: sqlite3.Connection) -> None:
             seq = _current_seq(db, game_id)  # refuses an unknown game, which a DELETE would not notice
+            held = db.execute("SELECT user_id FROM seats WHERE game_id = ? AND faction = ?",
+                              (game_id, faction)).fetchone()
+            if (held["user_id"] if held is not None else None) != was:
+                raise SeatChanged(faction)
+            if settings_json is not None:
+                db.execute("UPDATE games SET settings_json = ? WHERE game_id = ?", (settings_json, game_id))
             if user_id is None:
                 db.execute("DELETE FROM seats WHERE game_id = ? AND faction = ?", (game_id, faction))
             else:
