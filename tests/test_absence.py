@@ -161,16 +161,21 @@ async def test_the_cap_ends_the_absence_tells_the_table_and_the_moderators_once_
         await service.away(game, USERS[A], "2d")  # the cap is used up
 
 
-async def test_a_pause_during_an_absence_does_not_count_towards_the_cap(waiting):
-    """Every clock stands still in a pause, so the days paused are no absence of the player's: away from 2 h until
-    day 12, the game paused for 3 days of it, the cap (7 days) ends the absence 3 days later than it would have."""
-    service, game, clock = waiting
+async def _away_from_2_hours_with_a_3_day_pause(service, game, clock, length: str) -> None:
+    """The Atreides away from 2 h for `length`; the game paused from day 1 to day 4."""
     clock.at(2 * HOUR)
-    await service.away(game, USERS[A], "12d")
+    await service.away(game, USERS[A], length)
     clock.at(DAY)
     await service.pause(game, True, reason="holidays")
     clock.at(4 * DAY)
     await service.pause(game, False, reason="back")
+
+
+async def test_a_pause_during_an_absence_does_not_count_towards_the_cap(waiting):
+    """Every clock stands still in a pause, so the days paused are no absence of the player's: away from 2 h until
+    day 12, the game paused for 3 days of it, the cap (7 days) ends the absence 3 days later than it would have."""
+    service, game, clock = waiting
+    await _away_from_2_hours_with_a_3_day_pause(service, game, clock, "12d")
     await drain_messages(service)
     await service.tick(clock.at(2 * HOUR + 7 * DAY))  # the cap's end had there been no pause
     assert absence.is_away((await service.store.load_game(game)).settings, A)
@@ -184,12 +189,7 @@ async def test_a_pause_during_an_absence_does_not_count_towards_the_cap(waiting)
 async def test_the_days_paused_within_an_absence_are_left_for_a_later_one(waiting):
     """Away 5 days of which 3 were paused: 2 days counted, so 5 of the 7 are left for the next absence."""
     service, game, clock = waiting
-    clock.at(2 * HOUR)
-    await service.away(game, USERS[A], "5d")
-    clock.at(DAY)
-    await service.pause(game, True, reason="holidays")
-    clock.at(4 * DAY)
-    await service.pause(game, False, reason="back")
+    await _away_from_2_hours_with_a_3_day_pause(service, game, clock, "5d")
     clock.at(2 * HOUR + 5 * DAY)
     await service.back(game, USERS[A])
     await drain_messages(service)
