@@ -176,7 +176,10 @@ async def test_a_pause_during_an_absence_does_not_count_towards_the_cap(waiting)
     day 12, the game paused for 3 days of it, the cap (7 days) ends the absence 3 days later than it would have."""
     service, game, clock = waiting
     await _away_from_2_hours_with_a_3_day_pause(service, game, clock, "12d")
-    await drain_messages(service)
+    moved = at(2 * HOUR + 10 * DAY)
+    assert ("The Atreides player (<@101>) is away: the pause does not count towards this game's cap of absence, so "
+            f"their deadlines now wait for them until {timestamp(moved)} ({timestamp(moved, 'R')}).") in table(
+        await drain_messages(service))
     await service.tick(clock.at(2 * HOUR + 7 * DAY))  # the cap's end had there been no pause
     assert absence.is_away((await service.store.load_game(game)).settings, A)
     await service.tick(clock.at(2 * HOUR + 10 * DAY - 1))

@@ -281,6 +281,21 @@ def away_text(settings: dict[str, Any], faction: Faction, user_id: int | None) -
     return f"{lead} Their deadlines wait for them until they are back (/me back ends it earlier)."
 
 
+def cap_moved_texts(settings_before: dict[str, Any], settings: dict[str, Any], seats: dict[str, int]) -> list[str]:
+    """The table's news of each absence whose end at the cap a pause moved later (`stop_ended`): what the table was
+    told at its start is no longer so."""
+    before = away(settings_before)
+    texts = []
+    for faction, entry in away(settings).items():
+        if faction in before and entry["ends"] != before[faction]["ends"]:
+            who = player(faction, seats.get(faction.value))
+            ends = entry["ends"]
+            texts.append(f"{who[0].upper()}{who[1:]} is away: the pause does not count towards this game's cap of "
+                         f"absence, so their deadlines now wait for them until {timestamp(ends)} "
+                         f"({timestamp(ends, 'R')}).")
+    return texts
+
+
 def back_text(settings_before: dict[str, Any], faction: Faction, user_id: int | None, *, capped: bool = False,
               by_itself: bool = False) -> str:
     """The table's news of an absence that ends: by /me back, at its date, or at the cap."""

@@ -625,8 +625,10 @@ class GameService:
             else:  # a game paused before pauses stopped the clock has no start: its clocks ran
                 settings = _clock_restarted(row.settings, state, now, PAUSED_AT)
             settings = rider.settings(settings)
+            moved = [_to_table(text, logged=True)  # an absence's end at the cap, moved by the pause
+                     for text in absence.cap_moved_texts(row.settings, settings, row.seats)]
             shown = await self._due_shown(row, state, settings)
-            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *rider.told, *shown],
+            await self.store.set_status(game_id, wanted, [_correction(by, did, reason), *moved, *rider.told, *shown],
                                         settings=settings, due_at=await self._due_index(row, state, settings, wanted))
 
     async def cancel(self, game_id: str, *, by: str, reason: str, rider: Rider = NO_RIDER) -> None:
